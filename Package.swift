@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// Portico: "Login with <your platform>" in Swift. See README.md and the DESIGN.
+import PackageDescription
+
+let package = Package(
+    name: "Portico",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "portico", targets: ["portico"]),
+        .library(name: "PorticoKit", targets: ["PorticoKit"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped as system libraries (module map + shim header).
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(
+            name: "CArgon2", pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+
+        // Portico's own modules; dependencies go one way (see the DESIGN).
+        .target(name: "PorticoCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "PorticoHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "PorticoStore", dependencies: ["CSQLite", "CLibPQ", "PorticoCrypto"]),
+        .target(
+            name: "PorticoServer",
+            dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
+        .target(name: "PorticoKit", dependencies: ["PorticoCrypto"]),
+        .executableTarget(name: "portico", dependencies: ["PorticoServer"]),
+
+        // Benchmarks (run by `make bench`, never by tests) and a helper process the store tests kill.
+        .executableTarget(name: "portico-bench-crypto", dependencies: ["PorticoCrypto", "PorticoServer"], path: "bench/crypto"),
+        .executableTarget(name: "portico-bench-store", dependencies: ["PorticoStore"], path: "bench/store"),
+        .executableTarget(name: "portico-store-writer", dependencies: ["PorticoStore"], path: "Tests/StoreWriter"),
+
+        .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"]),
+        .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
+        .testTarget(name: "PorticoStoreTests", dependencies: ["PorticoStore"]),
+        .testTarget(name: "PorticoServerTests", dependencies: ["PorticoServer", "PorticoHTTP"]),
+        .testTarget(name: "PorticoKitTests", dependencies: ["PorticoKit"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// PorticoCrypto: filled by its issue.

@@ -1,0 +1,1 @@
+// PorticoKit: filled by its issue.

@@ -1,0 +1,1 @@
+// PorticoServer: filled by its issue.

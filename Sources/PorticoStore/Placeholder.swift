@@ -1,0 +1,1 @@
+// PorticoStore: filled by its issue.

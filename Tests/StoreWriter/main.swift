@@ -1,0 +1,1 @@
+print("store writer: to be written")

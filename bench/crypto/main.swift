@@ -1,0 +1,1 @@
+print("crypto bench: to be written")

@@ -1,0 +1,1 @@
+print("store bench: to be written")
