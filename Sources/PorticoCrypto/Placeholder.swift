@@ -1,1 +1,0 @@
-// PorticoCrypto: filled by its issue.
