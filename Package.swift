@@ -42,10 +42,12 @@ let package = Package(
         .executableTarget(name: "portico-bench-store", dependencies: ["PorticoStore"], path: "bench/store"),
         .executableTarget(name: "portico-store-writer", dependencies: ["PorticoStore"], path: "Tests/StoreWriter"),
 
-        .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"]),
+        .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
         .testTarget(name: "PorticoStoreTests", dependencies: ["PorticoStore"]),
-        .testTarget(name: "PorticoServerTests", dependencies: ["PorticoServer", "PorticoHTTP"]),
+        .testTarget(
+            name: "PorticoServerTests", dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"],
+            exclude: ["Vectors"]),
         .testTarget(name: "PorticoKitTests", dependencies: ["PorticoKit"]),
     ]
 )
