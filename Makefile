@@ -1,0 +1,45 @@
+# Portico: the two newcomer commands are `make run` and `make test` (see README.md).
+SWIFT ?= swift
+VENV  ?= .venv
+PORT  ?= 8080
+
+.PHONY: run test build release bootstrap test-swift test-browser bench lint format docs clean
+
+## run: install what is missing, build a release, and start the server on the SQLite default
+run: bootstrap release
+	.build/release/portico serve --port $(PORT) --demo
+
+## test: everything CI checks (bootstrap, build, Swift tests, browser tests)
+test: bootstrap build test-swift test-browser
+
+bootstrap:
+	scripts/bootstrap
+
+build:
+	$(SWIFT) build --build-tests
+
+release:
+	$(SWIFT) build -c release --product portico
+
+test-swift:
+	$(SWIFT) test --skip-build
+
+# Browser tests come with the pages; they run when there are any.
+test-browser:
+	@if ls tests/browser/test_*.py >/dev/null 2>&1; then \
+		scripts/browser-tests; \
+	else echo "browser tests: none yet"; fi
+
+## bench: benchmarks that print figures (never run by tests)
+bench: bootstrap
+	bench/run
+
+## lint: swift format in strict mode over every Swift file
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench
+
+format:
+	$(SWIFT) format format -i --recursive Package.swift Sources Tests bench
+
+clean:
+	rm -rf .build $(VENV)
