@@ -34,4 +34,39 @@ static inline uint16_t portico_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
+#include <string.h>
+
+/// An unescape callback that keeps the text exactly as received: PorticoHTTP decodes paths
+/// and queries itself, strictly, so that bad percent-encoding can be answered with 400.
+static inline size_t portico_mhd_unescape_nothing(void *cls, struct MHD_Connection *connection,
+                                                  char *text) {
+    (void)cls;
+    (void)connection;
+    return strlen(text);
+}
+
+/// Called once per request with the raw request target; its result becomes the request's
+/// `*con_cls`.
+typedef void *(*portico_mhd_uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// Starts a daemon whose request lifecycle is driven by PorticoHTTP: `uri_logger` creates the
+/// per-request state from the raw target, `completed` frees it, the unescape callback keeps
+/// paths and query strings raw, and every other option comes in `options`.
+static inline struct MHD_Daemon *portico_mhd_start_daemon_with_callbacks(
+    unsigned int flags, uint16_t port,
+    MHD_AccessHandlerCallback handler, void *context,
+    MHD_RequestCompletedCallback completed, portico_mhd_uri_logger uri_logger,
+    const struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_logger, context,
+                            MHD_OPTION_UNESCAPE_CALLBACK, portico_mhd_unescape_nothing, NULL,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The number of connections the daemon currently holds, or 0.
+static inline unsigned int portico_mhd_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
 #endif

@@ -1,0 +1,167 @@
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: an epoll thread pool parses requests and runs
+/// synchronous handlers, while async handlers run on tasks with their connection suspended.
+///
+/// ```swift
+/// let router = Router()
+/// router.get("/healthz") { _ in .json(raw: #"{"status":"ok"}"#) }
+/// let server = HTTPServer(configuration: ServerConfiguration(port: 8080), router: router)
+/// try server.start()
+/// server.runUntilTerminated()   // SIGINT/SIGTERM → graceful shutdown
+/// ```
+public final class HTTPServer: Sendable {
+    /// A daemon pointer that several threads may hold.
+    ///
+    /// `@unchecked` is safe because the pointer is only used by `shutdown`, after it has been
+    /// taken out of `state` under its lock, so exactly one caller quiesces and stops the daemon.
+    private struct DaemonHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private enum State: Sendable {
+        case idle
+        case running(DaemonHandle, ServerCore)
+        case stopped
+    }
+
+    /// The configuration the server was created with.
+    public let configuration: ServerConfiguration
+    private let router: Router
+    private let state = Mutex(State.idle)
+    private let boundPort = Atomic<UInt16>(0)
+
+    /// Creates a server for `router`; nothing listens until `start()`.
+    public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
+        self.configuration = configuration
+        self.router = router
+    }
+
+    /// The port actually bound (useful with port 0), or 0 before `start()`.
+    public var port: UInt16 {
+        boundPort.load(ordering: .acquiring)
+    }
+
+    /// Requests that have begun and not completed yet; tests use it to prove nothing leaks.
+    var activeRequestCount: Int {
+        state.withLock { state in
+            if case .running(_, let core) = state { core.activeRequests.load(ordering: .acquiring) } else { 0 }
+        }
+    }
+
+    /// Starts listening; the router's routes are frozen from now on.
+    ///
+    /// Throws `HTTPServerError` when the address is invalid, the port is taken, or the server
+    /// was started before.
+    public func start() throws {
+        try state.withLock { state in
+            guard case .idle = state else { throw HTTPServerError.alreadyStarted }
+            let core = ServerCore(table: router.freeze(), configuration: configuration)
+            let daemon = try startDaemon(core)
+            state = .running(DaemonHandle(pointer: daemon), core)
+            boundPort.store(portico_mhd_bound_port(daemon), ordering: .releasing)
+        }
+    }
+
+    private func startDaemon(_ core: ServerCore) throws -> OpaquePointer {
+        var address = try SocketAddress.listen(host: configuration.host, port: configuration.port)
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
+        if address.isIPv6 {
+            flags |= MHD_USE_IPv6.rawValue
+        }
+        let retained = Unmanaged.passRetained(core)
+        let daemon = withUnsafeMutablePointer(to: &address.storage) { storage in
+            var options = [
+                MHD_OptionItem(
+                    option: .CONNECTION_LIMIT, value: max(1, configuration.maxConnections), ptr_value: nil),
+                MHD_OptionItem(
+                    option: .CONNECTION_TIMEOUT,
+                    value: Int(max(1, configuration.idleTimeout.components.seconds)), ptr_value: nil),
+                MHD_OptionItem(
+                    option: .CONNECTION_MEMORY_LIMIT, value: max(1_024, configuration.maxHeaderSize),
+                    ptr_value: nil),
+                MHD_OptionItem(option: .LISTENING_ADDRESS_REUSE, value: 1, ptr_value: nil),
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(storage)),
+            ]
+            if configuration.threads > 1 {
+                options.append(
+                    MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+            }
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return portico_mhd_start_daemon_with_callbacks(
+                flags, configuration.port,
+                { cls, connection, _, method, _, uploadData, uploadSize, slot in
+                    guard let cls, let connection else { return .NO }
+                    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().handle(
+                        connection: connection, method: method, uploadData: uploadData, uploadSize: uploadSize,
+                        slot: slot)
+                }, retained.toOpaque(),
+                { cls, _, slot, _ in
+                    guard let cls else { return }
+                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().endRequest(slot)
+                },
+                { cls, target, _ in
+                    guard let cls else { return nil }
+                    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().beginRequest(target: target)
+                }, options)
+        }
+        guard let daemon else {
+            let reason = String(cString: strerror(errno))
+            retained.release()
+            throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port, reason: reason)
+        }
+        return daemon
+    }
+
+    /// Stops gracefully, blocking until done: stops accepting connections, lets in-flight
+    /// requests (async ones included) finish for up to `timeout`, answers any still suspended
+    /// with 503, then stops the daemon. Safe to call more than once or before `start()`.
+    public func shutdown(timeout: Duration = .seconds(10)) {
+        let taken: (DaemonHandle, ServerCore)? = state.withLock { state in
+            guard case .running(let daemon, let core) = state else {
+                state = .stopped
+                return nil
+            }
+            state = .stopped
+            return (daemon, core)
+        }
+        guard let (daemon, core) = taken else { return }
+        core.isDraining.store(true, ordering: .relaxed)
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while core.activeRequests.load(ordering: .acquiring) > 0 && clock.now < deadline {
+            usleep(2_000)
+        }
+        if core.resumeAllSuspended() > 0 {
+            // Give the resumed connections a moment to write their 503 before the stop.
+            let grace = clock.now.advanced(by: .milliseconds(500))
+            while core.activeRequests.load(ordering: .acquiring) > 0 && clock.now < grace {
+                usleep(2_000)
+            }
+        }
+        MHD_stop_daemon(daemon.pointer)
+        if listener >= 0 {
+            close(listener)
+        }
+        // Balances the retain handed to libmicrohttpd in `start()`; tasks still running hold
+        // their own references.
+        Unmanaged.passUnretained(core).release()
+    }
+
+    /// Blocks until the process receives SIGINT or SIGTERM, then shuts down gracefully, so a
+    /// command-line `serve` can simply return and exit 0.
+    public func runUntilTerminated(shutdownTimeout: Duration = .seconds(10)) {
+        TerminationSignals.wait()
+        shutdown(timeout: shutdownTimeout)
+    }
+}

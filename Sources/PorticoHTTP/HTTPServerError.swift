@@ -1,0 +1,18 @@
+/// Why an `HTTPServer` could not start.
+public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `host` is not an IP address literal (or `localhost`).
+    case invalidHost(String)
+    /// `start()` was called on a server that is running or was shut down.
+    case alreadyStarted
+    /// libmicrohttpd could not listen (port in use, no permission); carries the system's reason.
+    case cannotListen(host: String, port: UInt16, reason: String)
+
+    /// One line for the command line's error output.
+    public var description: String {
+        switch self {
+        case .invalidHost(let host): "invalid listen address: \(host)"
+        case .alreadyStarted: "the server was already started"
+        case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        }
+    }
+}

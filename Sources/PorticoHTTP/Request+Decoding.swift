@@ -1,0 +1,60 @@
+import Foundation
+
+extension Request {
+    /// The cookies the client sent (`Cookie` header), by name; when a name repeats, the first
+    /// wins, which RFC 6265 orders as the most specific path.
+    public var cookies: [String: String] {
+        var result: [String: String] = [:]
+        for header in headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                let trimmed = pair.trimmingCharacters(in: .whitespaces)
+                guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else { continue }
+                let name = String(trimmed[..<equals])
+                var value = trimmed[trimmed.index(after: equals)...]
+                if value.count >= 2, value.first == "\"", value.last == "\"" {
+                    value = value.dropFirst().dropLast()
+                }
+                if result[name] == nil {
+                    result[name] = String(value)
+                }
+            }
+        }
+        return result
+    }
+
+    /// The `Authorization: Basic` pair exactly as sent (RFC 7617), or nil when absent or
+    /// malformed; OAuth client authentication must also call `formURLDecoded()` on it.
+    public var basicCredentials: BasicCredentials? {
+        headers["Authorization"].flatMap(BasicCredentials.init(authorization:))
+    }
+
+    /// The media type of the body without parameters, lowercased (`application/json`), or nil.
+    public var contentType: String? {
+        guard let value = headers["Content-Type"] else { return nil }
+        let mediaType = value.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Decodes an `application/x-www-form-urlencoded` body.
+    ///
+    /// Throws 415 when the body is declared as another media type and 400 on bad encoding, so a
+    /// handler can just `try` it and let the server answer.
+    public func form() throws(HTTPError) -> FormParameters {
+        if let contentType, contentType != "application/x-www-form-urlencoded" {
+            throw HTTPError(.unsupportedMediaType, "Expected application/x-www-form-urlencoded")
+        }
+        return try FormParameters(decoding: body)
+    }
+
+    /// Decodes a JSON body into `type`; malformed or mismatched JSON throws a 400 `HTTPError`
+    /// whose message does not echo the decoder's internals.
+    public func decodeJSON<Value: Decodable>(
+        _ type: Value.Type = Value.self, using decoder: JSONDecoder = JSONDecoder()
+    ) throws(HTTPError) -> Value {
+        do {
+            return try decoder.decode(type, from: Data(body))
+        } catch {
+            throw HTTPError.badRequest("Invalid JSON body")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How an `HTTPServer` listens and which limits it enforces.
+///
+/// Every limit has a clear answer for the client: a body over `maxBodySize` gets 413, a request
+/// line or headers over `maxHeaderSize` get libmicrohttpd's 414/431, an idle connection is
+/// closed after `idleTimeout`, and connections beyond `maxConnections` are refused.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on: an IPv4 or IPv6 literal, or `localhost`.
+    public var host: String
+    /// The TCP port; 0 picks a free one (read it back from `HTTPServer.port`), as tests do.
+    public var port: UInt16
+    /// The number of epoll threads; one per core by default, since they only compute.
+    public var threads: Int
+    /// The largest request body accepted, in bytes; larger ones get 413 (1 MiB by default).
+    public var maxBodySize: Int
+    /// The most connections open at once; more are refused so a flood cannot exhaust memory.
+    public var maxConnections: Int
+    /// How long a connection may stay silent before it is closed (whole seconds).
+    public var idleTimeout: Duration
+    /// Per-connection memory for the request line and headers (libmicrohttpd's
+    /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`); larger requests get 414 or 431.
+    public var maxHeaderSize: Int
+    /// Whether to write one JSON line per request to stderr; the benchmark turns it off.
+    public var logRequests: Bool
+
+    /// Creates a configuration; the defaults suit a single node behind a proxy on loopback.
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = ServerConfiguration.processorCount,
+        maxBodySize: Int = 1 << 20, maxConnections: Int = 4_096, idleTimeout: Duration = .seconds(60),
+        maxHeaderSize: Int = 32 * 1_024, logRequests: Bool = true
+    ) {
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.maxBodySize = maxBodySize
+        self.maxConnections = maxConnections
+        self.idleTimeout = idleTimeout
+        self.maxHeaderSize = maxHeaderSize
+        self.logRequests = logRequests
+    }
+
+    /// The number of online processors, the default thread count.
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}

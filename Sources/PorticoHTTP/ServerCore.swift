@@ -1,0 +1,273 @@
+import CMicroHTTPD
+import Synchronization
+
+/// The part of a running server that libmicrohttpd's callbacks reach through their `cls`
+/// pointer: the frozen routes, the limits, and the registry of suspended connections.
+final class ServerCore: Sendable {
+    /// The connections suspended for async handlers, and whether more may be suspended.
+    private struct SuspendedRegistry {
+        var exchanges: [ObjectIdentifier: AsyncExchange] = [:]
+        var isClosed = false
+    }
+
+    let table: RouteTable
+    let maxBodySize: Int
+    let logger: RequestLogger
+    /// Requests between their request line and their completion; shutdown waits for zero.
+    let activeRequests = Atomic<Int>(0)
+    /// Set once shutdown begins: responses then carry `Connection: close`.
+    let isDraining = Atomic<Bool>(false)
+    private let suspended = Mutex(SuspendedRegistry())
+
+    init(table: RouteTable, configuration: ServerConfiguration) {
+        self.table = table
+        self.maxBodySize = configuration.maxBodySize
+        self.logger = RequestLogger(isEnabled: configuration.logRequests)
+    }
+
+    // MARK: - libmicrohttpd callbacks
+
+    /// Creates the request's context from the raw target (URI-log callback).
+    func beginRequest(target: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer {
+        activeRequests.wrappingAdd(1, ordering: .relaxed)
+        let context = RequestContext(
+            target: target.map { String(cString: $0) } ?? "", startNanoseconds: RequestLogger.now())
+        return Unmanaged.passRetained(context).toOpaque()
+    }
+
+    /// Frees the request's context (request-completed callback), however the request ended.
+    func endRequest(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let slot, let raw = slot.pointee else { return }
+        slot.pointee = nil
+        Unmanaged<RequestContext>.fromOpaque(raw).release()
+        activeRequests.wrappingSubtract(1, ordering: .releasing)
+    }
+
+    /// The access-handler callback: called once when headers are parsed, once per body chunk,
+    /// once at the end (`uploadSize` 0), and once more after a resume.
+    func handle(
+        connection: OpaquePointer, method: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result {
+        guard let slot else { return .NO }
+        let context: RequestContext
+        if let raw = slot.pointee {
+            context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            // Only without the URI-log callback; kept so a context always exists.
+            slot.pointee = beginRequest(target: nil)
+            guard let raw = slot.pointee else { return .NO }
+            context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let chunkSize = uploadSize?.pointee ?? 0
+
+        switch context.phase {
+        case .headers:
+            // Answering here would make libmicrohttpd close the connection, so only an
+            // oversized declared body is answered now (closing is right for it anyway).
+            context.method = method.map { String(cString: $0) } ?? ""
+            if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+                let length = Int(String(cString: declared)), length > maxBodySize
+            {
+                context.phase = .answered
+                return send(Self.tooLarge, on: connection, for: context)
+            }
+            context.phase = .body
+            return .YES
+        case .body:
+            if chunkSize > 0 {
+                uploadSize?.pointee = 0
+                guard context.body.count + chunkSize <= maxBodySize else {
+                    context.phase = .tooLarge
+                    context.body = []
+                    return .YES
+                }
+                if let uploadData {
+                    uploadData.withMemoryRebound(to: UInt8.self, capacity: chunkSize) {
+                        context.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: chunkSize))
+                    }
+                }
+                return .YES
+            }
+            return dispatch(context, on: connection)
+        case .tooLarge:
+            if chunkSize > 0 {
+                // A chunked body has no declared length; stop reading once it is clearly
+                // abusive instead of draining it for ever.
+                uploadSize?.pointee = 0
+                context.discarded += chunkSize
+                return context.discarded > maxBodySize ? .NO : .YES
+            }
+            context.phase = .answered
+            return send(Self.tooLarge, on: connection, for: context)
+        case .suspended(let exchange):
+            context.phase = .answered
+            let response = exchange.response.withLock { $0.take() } ?? Self.internalError
+            return send(response, on: connection, for: context)
+        case .answered:
+            uploadSize?.pointee = 0
+            return .YES
+        }
+    }
+
+    // MARK: - Dispatch
+
+    private static let tooLarge = Response.text("Request body too large", status: .contentTooLarge)
+    private static let internalError = Response.text("Internal Server Error", status: .internalServerError)
+    private static let notFound = Response.text("Not Found", status: .notFound)
+
+    private func dispatch(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        context.phase = .answered
+        let method = HTTPMethod(rawValue: context.method)
+        let path = context.path
+        var query = FormParameters()
+        let match: RouteTable.Match
+        do {
+            if let rawQuery = context.rawQuery {
+                query = try FormParameters(decoding: rawQuery.utf8)
+            }
+            match = try table.match(method, path: path)
+        } catch {
+            return send(.text(error.message, status: error.status), on: connection, for: context)
+        }
+        switch match {
+        case .notFound:
+            return send(Self.notFound, on: connection, for: context)
+        case .methodNotAllowed(let allowed):
+            var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
+            response.headers["Allow"] = allowed
+            return send(response, on: connection, for: context)
+        case .handler(let handler, let parameters):
+            let request = Request(
+                method: method, path: path, rawQuery: context.rawQuery.map(String.init), query: query,
+                headers: Self.headers(of: connection), body: context.body, pathParameters: parameters,
+                remoteAddress: SocketAddress.text(of: portico_mhd_client_address(connection)))
+            context.body = []
+            switch handler {
+            case .immediate(let run):
+                return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
+            case .offloaded(let run):
+                let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
+                guard suspend(exchange) else {
+                    let response = Response.text("Server is shutting down", status: .serviceUnavailable)
+                    return send(response, on: connection, for: context)
+                }
+                context.phase = .suspended(exchange)
+                Task {
+                    let response: Response
+                    do {
+                        response = try await run(request)
+                    } catch {
+                        response = Self.errorResponse(error, for: request)
+                    }
+                    self.resume(exchange, with: response)
+                }
+                return .YES
+            }
+        }
+    }
+
+    private static func respond(to request: Request, _ run: () throws -> Response) -> Response {
+        do {
+            return try run()
+        } catch {
+            return errorResponse(error, for: request)
+        }
+    }
+
+    private static func errorResponse(_ error: any Error, for request: Request) -> Response {
+        if let error = error as? HTTPError {
+            return .text(error.message, status: error.status)
+        }
+        RequestLogger.logError(method: request.method.rawValue, path: request.path, error: String(describing: error))
+        return internalError
+    }
+
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls, let key else { return .YES }
+                    let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+                    let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
+                    }
+                    let text =
+                        value.map { value in
+                            value.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
+                                String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+                            }
+                        } ?? ""
+                    headers.pointee.add(name, value: text)
+                    return .YES
+                }, pointer)
+        }
+        return headers
+    }
+
+    // MARK: - Responses
+
+    private func send(_ response: Response, on connection: OpaquePointer, for context: RequestContext) -> MHD_Result {
+        let created = response.body.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(
+                buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        for (name, value) in response.headers where MHD_add_response_header(mhdResponse, name, value) != .YES {
+            // libmicrohttpd refuses fields with CR/LF or an empty name: a handler bug, never
+            // something to pass on to the client.
+            RequestLogger.logError(
+                method: context.method, path: context.path, error: "invalid response header field: \(name)")
+            return send(Self.internalError, on: connection, for: context)
+        }
+        if isDraining.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        let result = MHD_queue_response(connection, UInt32(clamping: response.status.rawValue), mhdResponse)
+        logger.logRequest(
+            method: context.method, path: context.path, status: response.status.rawValue,
+            durationNanoseconds: RequestLogger.now() &- context.startNanoseconds, bytes: response.body.count)
+        return result
+    }
+
+    // MARK: - Suspension
+
+    /// Registers `exchange` and suspends its connection, unless shutdown has closed the
+    /// registry. Both happen under the registry lock so that shutdown cannot miss it.
+    private func suspend(_ exchange: AsyncExchange) -> Bool {
+        suspended.withLock { registry in
+            guard !registry.isClosed else { return false }
+            registry.exchanges[ObjectIdentifier(exchange)] = exchange
+            MHD_suspend_connection(exchange.connection.pointer)
+            return true
+        }
+    }
+
+    /// Hands `response` over and resumes the connection, unless shutdown already did.
+    private func resume(_ exchange: AsyncExchange, with response: Response) {
+        suspended.withLock { registry in
+            guard registry.exchanges.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return }
+            exchange.response.withLock { $0 = response }
+            MHD_resume_connection(exchange.connection.pointer)
+        }
+    }
+
+    /// Answers every still-suspended request with 503 and resumes it, and refuses further
+    /// suspensions, so that `MHD_stop_daemon` never meets a suspended connection.
+    func resumeAllSuspended() -> Int {
+        suspended.withLock { registry in
+            registry.isClosed = true
+            let count = registry.exchanges.count
+            for exchange in registry.exchanges.values {
+                let response = Response.text("Server is shutting down", status: .serviceUnavailable)
+                exchange.response.withLock { $0 = response }
+                MHD_resume_connection(exchange.connection.pointer)
+            }
+            registry.exchanges.removeAll()
+            return count
+        }
+    }
+}

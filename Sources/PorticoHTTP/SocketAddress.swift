@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Converts between socket addresses and text: the listen address from the configuration and
+/// the client address each request carries.
+enum SocketAddress {
+    /// A parsed listen address, kept as storage big enough for IPv4 and IPv6.
+    struct Listen {
+        var storage = sockaddr_storage()
+        var isIPv6 = false
+    }
+
+    static func listen(host: String, port: UInt16) throws(HTTPServerError) -> Listen {
+        var result = Listen()
+        let name = host == "localhost" ? "127.0.0.1" : host
+        var ipv4 = sockaddr_in()
+        if inet_pton(AF_INET, name, &ipv4.sin_addr) == 1 {
+            ipv4.sin_family = sa_family_t(AF_INET)
+            ipv4.sin_port = port.bigEndian
+            withUnsafeMutableBytes(of: &result.storage) { target in
+                withUnsafeBytes(of: ipv4) { target.copyMemory(from: $0) }
+            }
+            return result
+        }
+        let literal = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
+        var ipv6 = sockaddr_in6()
+        if inet_pton(AF_INET6, literal, &ipv6.sin6_addr) == 1 {
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            ipv6.sin6_port = port.bigEndian
+            withUnsafeMutableBytes(of: &result.storage) { target in
+                withUnsafeBytes(of: ipv6) { target.copyMemory(from: $0) }
+            }
+            result.isIPv6 = true
+            return result
+        }
+        throw .invalidHost(host)
+    }
+
+    /// The numeric text of a peer address, or empty when it is not IPv4 or IPv6.
+    static func text(of address: UnsafePointer<sockaddr>?) -> String {
+        guard let address else { return "" }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let family = Int32(address.pointee.sa_family)
+        let converted: UnsafePointer<CChar>?
+        switch family {
+        case AF_INET:
+            converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                withUnsafePointer(to: ipv4.pointee.sin_addr) {
+                    inet_ntop(AF_INET, $0, &buffer, socklen_t(buffer.count))
+                }
+            }
+        case AF_INET6:
+            converted = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                withUnsafePointer(to: ipv6.pointee.sin6_addr) {
+                    inet_ntop(AF_INET6, $0, &buffer, socklen_t(buffer.count))
+                }
+            }
+        default:
+            return ""
+        }
+        guard converted != nil else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
