@@ -22,4 +22,15 @@
 static inline long portico_bio_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);
 }
+
+/// Key selections for `EVP_PKEY_fromdata`; composite macros that Swift cannot import.
+static inline int portico_selection_keypair(void) { return EVP_PKEY_KEYPAIR; }
+static inline int portico_selection_public_key(void) { return EVP_PKEY_PUBLIC_KEY; }
+
+/// RSA CRT parameter names; built by string-literal concatenation, which Swift cannot import.
+static inline const char *portico_param_rsa_factor1(void) { return OSSL_PKEY_PARAM_RSA_FACTOR1; }
+static inline const char *portico_param_rsa_factor2(void) { return OSSL_PKEY_PARAM_RSA_FACTOR2; }
+static inline const char *portico_param_rsa_exponent1(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT1; }
+static inline const char *portico_param_rsa_exponent2(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT2; }
+static inline const char *portico_param_rsa_coefficient1(void) { return OSSL_PKEY_PARAM_RSA_COEFFICIENT1; }
 #endif

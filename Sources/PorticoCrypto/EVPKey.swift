@@ -1,0 +1,258 @@
+import COpenSSL
+import Foundation
+
+/// Owns one parsed OpenSSL key (`EVP_PKEY`) and performs the JWS signature operations on it.
+///
+/// `@unchecked Sendable` is honest here: the only stored properties are `let`s, the pointer is
+/// never mutated after the initializer, and it is freed only in `deinit`. OpenSSL 3 documents
+/// (openssl-threads(7)) that an `EVP_PKEY` may be used from many threads at once for signing
+/// and verification as long as nobody modifies it; every operation below creates its own
+/// `EVP_MD_CTX`, so no per-operation state is shared.
+final class EVPKey: @unchecked Sendable {
+    /// The key; owned by this object.
+    let pointer: OpaquePointer
+    /// The one JWS algorithm this key is used with.
+    let algorithm: SignatureAlgorithm
+    /// Whether the key holds its private half and can sign.
+    let hasPrivateKey: Bool
+    /// The exact length of this key's JWS signatures.
+    let signatureLength: Int
+
+    private init(pointer: OpaquePointer, algorithm: SignatureAlgorithm, hasPrivateKey: Bool, signatureLength: Int) {
+        self.pointer = pointer
+        self.algorithm = algorithm
+        self.hasPrivateKey = hasPrivateKey
+        self.signatureLength = signatureLength
+    }
+
+    deinit {
+        EVP_PKEY_free(pointer)
+    }
+
+    /// The smallest RSA modulus accepted anywhere (RFC 7518 §3.3).
+    static let minimumRSABits = 2048
+
+    /// Wraps `pointer`, taking ownership; frees it and throws if the key is not one Portico uses.
+    static func adopt(_ pointer: OpaquePointer, hasPrivateKey: Bool) throws(KeyError) -> EVPKey {
+        do {
+            let algorithm = try classify(pointer)
+            let length = algorithm == .rs256 ? Int(EVP_PKEY_get_size(pointer)) : 64
+            return EVPKey(pointer: pointer, algorithm: algorithm, hasPrivateKey: hasPrivateKey, signatureLength: length)
+        } catch {
+            EVP_PKEY_free(pointer)
+            throw error
+        }
+    }
+
+    private static func classify(_ pointer: OpaquePointer) throws(KeyError) -> SignatureAlgorithm {
+        switch EVP_PKEY_get_base_id(pointer) {
+        case EVP_PKEY_RSA:
+            let bits = Int(EVP_PKEY_get_bits(pointer))
+            guard bits >= minimumRSABits else { throw .rsaKeyTooSmall(bits: bits) }
+            return .rs256
+        case EVP_PKEY_EC:
+            var name = [CChar](repeating: 0, count: 64)
+            var length = 0
+            guard EVP_PKEY_get_group_name(pointer, &name, name.count, &length) == 1 else {
+                throw .unsupportedKeyType("EC without a named curve")
+            }
+            let curve = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard curve == "prime256v1" || curve == "P-256" else { throw .unsupportedKeyType("EC \(curve)") }
+            return .es256
+        case EVP_PKEY_ED25519:
+            return .edDSA
+        case let other:
+            throw .unsupportedKeyType(String(cString: OBJ_nid2sn(other)))
+        }
+    }
+
+    // MARK: Generation and PEM
+
+    /// A new key for `algorithm` (RSA keys of `rsaBits` bits).
+    static func generate(_ algorithm: SignatureAlgorithm, rsaBits: Int = 2048) throws(KeyError) -> EVPKey {
+        let name =
+            switch algorithm {
+            case .rs256: "RSA"
+            case .es256: "EC"
+            case .edDSA: "ED25519"
+            }
+        guard algorithm != .rs256 || rsaBits >= minimumRSABits else { throw .rsaKeyTooSmall(bits: rsaBits) }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, name, nil) else { throw .generationFailed }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_keygen_init(context) == 1 else { throw .generationFailed }
+        switch algorithm {
+        case .rs256:
+            guard EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(rsaBits)) == 1 else { throw .generationFailed }
+        case .es256:
+            guard EVP_PKEY_CTX_set_group_name(context, "P-256") == 1 else { throw .generationFailed }
+        case .edDSA:
+            break
+        }
+        var key: OpaquePointer?
+        guard EVP_PKEY_generate(context, &key) == 1, let key else {
+            ERR_clear_error()
+            throw .generationFailed
+        }
+        return try adopt(key, hasPrivateKey: true)
+    }
+
+    /// Reads a PEM private key (PKCS#8 or the traditional RSA/EC forms). Encrypted PEM is
+    /// refused rather than prompting on the terminal, which OpenSSL's default callback would do.
+    static func fromPEM(_ pem: String) throws(KeyError) -> EVPKey {
+        let bytes = Array(pem.utf8)
+        guard bytes.count < Int(Int32.max) else { throw .invalidPEM }
+        let key: OpaquePointer? = bytes.withUnsafeBytes { buffer in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+        }
+        guard let key else {
+            ERR_clear_error()
+            throw .invalidPEM
+        }
+        return try adopt(key, hasPrivateKey: true)
+    }
+
+    /// The private key as PKCS#8 PEM, unencrypted; callers keep it in 0600 files or the database.
+    var pemRepresentation: String {
+        guard let bio = BIO_new(BIO_s_mem()) else { return "" }
+        defer { BIO_free(bio) }
+        guard PEM_write_bio_PrivateKey(bio, pointer, nil, nil, 0, nil, nil) == 1 else {
+            ERR_clear_error()
+            return ""
+        }
+        var data: UnsafeMutablePointer<CChar>?
+        let length = portico_bio_get_mem_data(bio, &data)
+        guard let data, length > 0 else { return "" }
+        return String(
+            decoding: UnsafeRawBufferPointer(start: data, count: Int(length)).bindMemory(to: UInt8.self), as: UTF8.self)
+    }
+
+    // MARK: Public parameters
+
+    /// A big-number parameter of the key as minimal big-endian bytes, or left-padded to `width`.
+    func bigNumberParameter(_ name: String, width: Int? = nil) -> [UInt8]? {
+        var number: OpaquePointer?
+        guard EVP_PKEY_get_bn_param(pointer, name, &number) == 1, let number else {
+            ERR_clear_error()
+            return nil
+        }
+        defer { BN_free(number) }
+        let length = width ?? Int((BN_num_bits(number) + 7) / 8)
+        var bytes = [UInt8](repeating: 0, count: length)
+        guard BN_bn2binpad(number, &bytes, Int32(length)) == Int32(length) else { return nil }
+        return bytes
+    }
+
+    /// The public key as a JWK (RFC 7518 §6, RFC 8037 §2) with `alg`, `use` and `kid` unset.
+    func publicJWK() -> JWK {
+        switch algorithm {
+        case .rs256:
+            return JWK(
+                keyType: "RSA",
+                modulus: bigNumberParameter(OSSL_PKEY_PARAM_RSA_N).map(Base64URL.encode),
+                exponent: bigNumberParameter(OSSL_PKEY_PARAM_RSA_E).map(Base64URL.encode))
+        case .es256:
+            return JWK(
+                keyType: "EC", curve: "P-256",
+                x: bigNumberParameter(OSSL_PKEY_PARAM_EC_PUB_X, width: 32).map(Base64URL.encode),
+                y: bigNumberParameter(OSSL_PKEY_PARAM_EC_PUB_Y, width: 32).map(Base64URL.encode))
+        case .edDSA:
+            var bytes = [UInt8](repeating: 0, count: 32)
+            var length = bytes.count
+            let ok = EVP_PKEY_get_raw_public_key(pointer, &bytes, &length) == 1 && length == 32
+            return JWK(keyType: "OKP", curve: "Ed25519", x: ok ? Base64URL.encode(bytes) : nil)
+        }
+    }
+
+    // MARK: Signing and verification
+
+    /// The digest for this key's algorithm; Ed25519 hashes internally and takes none.
+    private var digest: OpaquePointer? {
+        algorithm == .edDSA ? nil : EVP_sha256()
+    }
+
+    /// The JWS signature of `message`: PKCS#1 v1.5 bytes, raw R‖S for ES256, or the Ed25519
+    /// signature. Nil only if OpenSSL fails internally (out of memory).
+    func sign(_ message: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard hasPrivateKey, let context = EVP_MD_CTX_new() else { return nil }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit(context, nil, digest, nil, pointer) == 1 else {
+            ERR_clear_error()
+            return nil
+        }
+        var length = Int(EVP_PKEY_get_size(pointer))
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(context, &signature, &length, message.baseAddress, message.count) == 1 else {
+            ERR_clear_error()
+            return nil
+        }
+        signature.removeSubrange(length...)
+        return algorithm == .es256 ? Self.rawSignature(fromDER: signature) : signature
+    }
+
+    /// Whether `signature` is this key's valid JWS signature of `message`.
+    func verify(_ signature: [UInt8], of message: UnsafeRawBufferPointer) -> Bool {
+        guard signature.count == signatureLength else { return false }
+        let presented: [UInt8]
+        if algorithm == .es256 {
+            guard let der = Self.derSignature(fromRaw: signature) else { return false }
+            presented = der
+        } else {
+            presented = signature
+        }
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestVerifyInit(context, nil, digest, nil, pointer) == 1 else {
+            ERR_clear_error()
+            return false
+        }
+        let result = EVP_DigestVerify(context, presented, presented.count, message.baseAddress, message.count)
+        if result != 1 { ERR_clear_error() }
+        return result == 1
+    }
+
+    /// Converts OpenSSL's DER `ECDSA-Sig-Value` to JOSE's fixed 64-byte R‖S (RFC 7518 §3.4).
+    static func rawSignature(fromDER der: [UInt8]) -> [UInt8]? {
+        der.withUnsafeBufferPointer { buffer -> [UInt8]? in
+            var cursor = buffer.baseAddress
+            guard let signature = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else {
+                ERR_clear_error()
+                return nil
+            }
+            defer { ECDSA_SIG_free(signature) }
+            var r: OpaquePointer?
+            var s: OpaquePointer?
+            ECDSA_SIG_get0(signature, &r, &s)
+            var raw = [UInt8](repeating: 0, count: 64)
+            let ok = raw.withUnsafeMutableBufferPointer { out in
+                guard let base = out.baseAddress else { return false }
+                return BN_bn2binpad(r, base, 32) == 32 && BN_bn2binpad(s, base + 32, 32) == 32
+            }
+            return ok ? raw : nil
+        }
+    }
+
+    /// Converts JOSE's 64-byte R‖S to the DER form OpenSSL verifies.
+    static func derSignature(fromRaw raw: [UInt8]) -> [UInt8]? {
+        guard raw.count == 64, let signature = ECDSA_SIG_new() else { return nil }
+        defer { ECDSA_SIG_free(signature) }
+        let parts: (OpaquePointer?, OpaquePointer?) = raw.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return (nil, nil) }
+            return (BN_bin2bn(base, 32, nil), BN_bin2bn(base + 32, 32, nil))
+        }
+        guard let r = parts.0, let s = parts.1, ECDSA_SIG_set0(signature, r, s) == 1 else {
+            BN_free(parts.0)
+            BN_free(parts.1)
+            return nil
+        }
+        let length = i2d_ECDSA_SIG(signature, nil)
+        guard length > 0 else { return nil }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_ECDSA_SIG(signature, &cursor)
+        }
+        return written == length ? der : nil
+    }
+}
