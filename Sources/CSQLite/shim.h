@@ -14,4 +14,13 @@ static inline int portico_sqlite3_bind_blob_transient(sqlite3_stmt *statement, i
                                                       const void *bytes, int length) {
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
+
+/// Extended result codes are function-like macros built from shifts, which Swift does not
+/// import; the store maps these to typed errors (duplicate, missing reference).
+static const int portico_sqlite_constraint_unique = SQLITE_CONSTRAINT_UNIQUE;
+static const int portico_sqlite_constraint_primary_key = SQLITE_CONSTRAINT_PRIMARYKEY;
+static const int portico_sqlite_constraint_foreign_key = SQLITE_CONSTRAINT_FOREIGNKEY;
+
+/// The prepare flag for statements kept in a connection's statement cache.
+static const unsigned int portico_sqlite_prepare_persistent = SQLITE_PREPARE_PERSISTENT;
 #endif

@@ -1,0 +1,82 @@
+import Foundation
+import PorticoCrypto
+
+/// A third-party app registered to use "Login with" the platform.
+///
+/// The secret of a confidential client is never kept: only its SHA-256, set from the secret by
+/// ``init(id:name:type:secret:redirectURIs:allowedScopes:allowedGrantTypes:logoURL:privacyURL:idTokenSigningAlgorithm:postLogoutRedirectURIs:createdAt:)``
+/// or ``setSecret(_:)``, and checked by ``verifiesSecret(_:)`` in constant time.
+public struct Client: Sendable, Hashable {
+    /// The `client_id`.
+    public var id: String
+    /// The name people see on the sign-in and consent pages.
+    public var name: String
+    /// Public or confidential.
+    public var type: ClientType
+    /// SHA-256 of the client secret; nil for public clients.
+    public private(set) var secretHash: [UInt8]?
+    /// Exact redirect URIs the authorization endpoint accepts.
+    public var redirectURIs: [String]
+    /// Scopes the client may ask for.
+    public var allowedScopes: [String]
+    /// Grant types the token endpoint accepts from this client.
+    public var allowedGrantTypes: [String]
+    /// The logo shown on the consent page.
+    public var logoURL: String?
+    /// The privacy policy linked from the consent page.
+    public var privacyURL: String?
+    /// The JWS algorithm of this client's ID tokens (`RS256` unless it asked for another).
+    public var idTokenSigningAlgorithm: String
+    /// Where RP-initiated logout may send the browser back to.
+    public var postLogoutRedirectURIs: [String]
+    /// When the client was registered.
+    public var createdAt: Date
+
+    /// A client ready to insert; pass the plain `secret` of a confidential client and only its
+    /// hash is kept.
+    public init(
+        id: String = RecordIdentifier.random(), name: String, type: ClientType, secret: String? = nil,
+        redirectURIs: [String], allowedScopes: [String] = [],
+        allowedGrantTypes: [String] = ["authorization_code", "refresh_token"], logoURL: String? = nil,
+        privacyURL: String? = nil, idTokenSigningAlgorithm: String = "RS256", postLogoutRedirectURIs: [String] = [],
+        createdAt: Date = Date()
+    ) {
+        self.init(
+            id: id, name: name, type: type, secretHash: secret.map(SecretHash.digest), redirectURIs: redirectURIs,
+            allowedScopes: allowedScopes, allowedGrantTypes: allowedGrantTypes, logoURL: logoURL,
+            privacyURL: privacyURL, idTokenSigningAlgorithm: idTokenSigningAlgorithm,
+            postLogoutRedirectURIs: postLogoutRedirectURIs, createdAt: createdAt)
+    }
+
+    /// A client as stored, with its secret already hashed (backends only).
+    init(
+        id: String, name: String, type: ClientType, secretHash: [UInt8]?, redirectURIs: [String],
+        allowedScopes: [String], allowedGrantTypes: [String], logoURL: String?, privacyURL: String?,
+        idTokenSigningAlgorithm: String, postLogoutRedirectURIs: [String], createdAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.type = type
+        self.secretHash = secretHash
+        self.redirectURIs = redirectURIs
+        self.allowedScopes = allowedScopes
+        self.allowedGrantTypes = allowedGrantTypes
+        self.logoURL = logoURL
+        self.privacyURL = privacyURL
+        self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.createdAt = createdAt
+    }
+
+    /// Replaces the secret (rotation) or removes it (nil); only the hash is kept.
+    public mutating func setSecret(_ secret: String?) {
+        secretHash = secret.map(SecretHash.digest)
+    }
+
+    /// Whether `presented` is this client's secret. Compares hashes in constant time, so the
+    /// answer's timing says nothing about the stored value; always false without a secret.
+    public func verifiesSecret(_ presented: String) -> Bool {
+        guard let secretHash else { return false }
+        return ConstantTime.equals(SecretHash.digest(presented), secretHash)
+    }
+}

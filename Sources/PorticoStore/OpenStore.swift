@@ -1,0 +1,19 @@
+/// Opens the store a database URL names, for the command line and the server.
+///
+/// - Parameters:
+///   - url: `sqlite:PATH`, `sqlite::memory:` or `postgres://…` (see ``DatabaseURL``).
+///   - migrate: whether to apply missing migrations on opening (false for `portico migrate`,
+///     which calls ``Store/migrate()`` itself to report the versions).
+/// - Throws: ``StoreError/unsupportedURL(_:)`` for an unknown form,
+///   ``StoreError/backendUnavailable(_:)`` for PostgreSQL (not in this build yet), and whatever
+///   opening the database throws.
+public func openStore(url: String, migrate: Bool = true) throws -> any Store {
+    switch try DatabaseURL(parsing: url) {
+    case .sqlite(let path):
+        return try SQLiteStore(path: path, migrate: migrate)
+    case .sqliteInMemory:
+        return try SQLiteStore(path: ":memory:", migrate: migrate)
+    case .postgres:
+        throw StoreError.backendUnavailable("PostgreSQL backend not available yet; use sqlite:PATH")
+    }
+}

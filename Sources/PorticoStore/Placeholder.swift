@@ -1,1 +1,0 @@
-// PorticoStore: filled by its issue.

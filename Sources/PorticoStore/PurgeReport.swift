@@ -1,0 +1,30 @@
+/// How many expired rows one purge removed, per kind, for logs and metrics.
+public struct PurgeReport: Sendable, Hashable {
+    /// Expired authorization codes (consumed ones are kept an hour longer to catch replays).
+    public var authorizationCodes: Int
+    /// Expired browser sessions.
+    public var sessions: Int
+    /// Expired device authorizations.
+    public var deviceAuthorizations: Int
+    /// Revocations of access tokens that have expired anyway.
+    public var accessTokenRevocations: Int
+    /// Refresh tokens a day past their expiry (kept that long to report reuse clearly).
+    public var refreshTokens: Int
+
+    /// A report with the given counts.
+    public init(
+        authorizationCodes: Int = 0, sessions: Int = 0, deviceAuthorizations: Int = 0, accessTokenRevocations: Int = 0,
+        refreshTokens: Int = 0
+    ) {
+        self.authorizationCodes = authorizationCodes
+        self.sessions = sessions
+        self.deviceAuthorizations = deviceAuthorizations
+        self.accessTokenRevocations = accessTokenRevocations
+        self.refreshTokens = refreshTokens
+    }
+
+    /// All rows removed.
+    public var total: Int {
+        authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// Lends SQLite connections to threads, one thread per connection at a time.
+///
+/// `@unchecked Sendable` because it holds non-Sendable ``SQLiteConnection``s: every mutable
+/// property is read and written only while `condition` is locked, and a connection is touched
+/// by exactly one thread between ``withConnection(_:)``'s checkout and checkin, which is what
+/// opening connections with `SQLITE_OPEN_NOMUTEX` requires.
+final class SQLiteConnectionPool: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let strategy: SQLiteConnectionStrategy
+    private let waitTimeout: TimeInterval
+    private let openConnection: () throws -> SQLiteConnection
+    private var idle: [SQLiteConnection] = []
+    private var idleByThread: [UInt: SQLiteConnection] = [:]
+    private var busyThreads: Set<UInt> = []
+    private var openCount = 0
+    private var isClosed = false
+
+    init(
+        strategy: SQLiteConnectionStrategy, waitTimeout: TimeInterval,
+        open: @escaping () throws -> SQLiteConnection
+    ) {
+        self.strategy = strategy
+        self.waitTimeout = waitTimeout
+        self.openConnection = open
+    }
+
+    /// Hands over a connection opened elsewhere (the one that ran the migrations).
+    func adopt(_ connection: SQLiteConnection) {
+        condition.lock()
+        defer { condition.unlock() }
+        openCount += 1
+        switch strategy {
+        case .perThread: idleByThread[Self.currentThread()] = connection
+        case .pool: idle.append(connection)
+        }
+    }
+
+    /// Runs `body` with a connection that no other thread uses meanwhile.
+    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let thread = Self.currentThread()
+        let connection = try checkout(thread: thread)
+        defer { checkin(connection, thread: thread) }
+        return try body(connection)
+    }
+
+    /// Closes idle connections now and busy ones when they come back.
+    func close() {
+        condition.lock()
+        isClosed = true
+        let closing = idle + Array(idleByThread.values)
+        openCount -= closing.count
+        idle = []
+        idleByThread = [:]
+        condition.broadcast()
+        condition.unlock()
+        _ = closing  // Released here, outside the lock: deinit closes them.
+    }
+
+    private func checkout(thread: UInt) throws -> SQLiteConnection {
+        condition.lock()
+        if isClosed {
+            condition.unlock()
+            throw StoreError.closed
+        }
+        if busyThreads.contains(thread) {
+            condition.unlock()
+            throw StoreError.misuse("a transaction was started inside another on the same thread; use the outer one")
+        }
+        switch strategy {
+        case .perThread:
+            if let connection = idleByThread.removeValue(forKey: thread) {
+                busyThreads.insert(thread)
+                condition.unlock()
+                return connection
+            }
+        case .pool(let maximum):
+            let deadline = Date(timeIntervalSinceNow: waitTimeout)
+            while idle.isEmpty && openCount >= max(1, maximum) && !isClosed {
+                if !condition.wait(until: deadline) {
+                    condition.unlock()
+                    throw StoreError.busy("no database connection became free within \(waitTimeout) s")
+                }
+            }
+            if isClosed {
+                condition.unlock()
+                throw StoreError.closed
+            }
+            if let connection = idle.popLast() {
+                busyThreads.insert(thread)
+                condition.unlock()
+                return connection
+            }
+        }
+        // Open a new connection outside the lock; its slot is reserved meanwhile.
+        openCount += 1
+        busyThreads.insert(thread)
+        condition.unlock()
+        do {
+            return try openConnection()
+        } catch {
+            condition.lock()
+            openCount -= 1
+            busyThreads.remove(thread)
+            condition.signal()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func checkin(_ connection: SQLiteConnection, thread: UInt) {
+        condition.lock()
+        busyThreads.remove(thread)
+        // A connection still inside a transaction (a failed rollback) is not lent again.
+        if isClosed || connection.isInTransaction {
+            openCount -= 1
+            condition.signal()
+            condition.unlock()
+            return
+        }
+        switch strategy {
+        case .perThread: idleByThread[thread] = connection
+        case .pool: idle.append(connection)
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The calling thread's identity. A dead thread's id may be reused by a new thread, which
+    /// then inherits an idle connection: harmless, as the old thread can no longer use it.
+    private static func currentThread() -> UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
+}

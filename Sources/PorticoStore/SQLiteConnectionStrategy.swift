@@ -1,0 +1,16 @@
+/// How ``SQLiteStore`` gives connections to threads.
+///
+/// Either way a connection is used by one thread at a time (so SQLite's own mutexes are off)
+/// and keeps its prepared statements; the difference is only how many connections exist.
+public enum SQLiteConnectionStrategy: Sendable, Hashable {
+    /// Each thread that uses the store keeps its own connection (the DESIGN's model for a fixed
+    /// HTTP thread pool): as many connections as threads, no waiting for one.
+    case perThread
+    /// Threads borrow from at most `maximumConnections` connections, waiting (up to the busy
+    /// timeout) when all are lent out; bounds file handles when threads come and go.
+    case pool(maximumConnections: Int)
+
+    /// The strategy the store uses unless told otherwise. Both measured within noise of each
+    /// other in `portico-bench-store`; per-thread is the DESIGN's model and never waits.
+    public static var standard: SQLiteConnectionStrategy { .perThread }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The embedded backend: one SQLite file in WAL mode.
+///
+/// Safe to share among all HTTP threads. Each thread gets a connection of its own (or borrows
+/// one, see ``SQLiteConnectionStrategy``), write transactions begin with `BEGIN IMMEDIATE` so
+/// that two writers queue on the busy timeout instead of deadlocking on a lock upgrade, and
+/// readers work on WAL snapshots without waiting for writers. The schema is migrated when the
+/// store opens unless asked not to.
+public final class SQLiteStore: Store {
+    /// The database file (or `:memory:`).
+    public let path: String
+    /// The migrations applied when this store was opened (empty if the schema was current or
+    /// migration was not asked for).
+    public let migrationsAppliedAtOpen: [Int]
+    private let pool: SQLiteConnectionPool
+
+    /// The schema version this build understands; newer databases are refused.
+    public static var supportedSchemaVersion: Int { SQLiteSchema.latestVersion }
+
+    /// Opens (creating it and its directory if missing) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: a file path, or `:memory:` for a private in-memory database (then a single
+    ///     connection serves every thread, as each connection would see a different database).
+    ///   - strategy: how connections are given to threads.
+    ///   - busyTimeout: how long a writer waits for another before failing with
+    ///     ``StoreError/busy(_:)``.
+    ///   - migrate: whether to apply missing migrations now; `portico migrate` passes false and
+    ///     calls ``migrate()`` to report what it applied.
+    /// - Throws: ``StoreError/schemaTooNew(found:supported:)`` for a database from a newer
+    ///   Portico, ``StoreError/io(_:)`` or ``StoreError/corrupt(_:)`` when the file cannot be used.
+    public init(
+        path: String, strategy: SQLiteConnectionStrategy = .standard, busyTimeout: TimeInterval = 5,
+        migrate: Bool = true
+    ) throws {
+        let inMemory = path == ":memory:"
+        if !inMemory {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StoreError.io("cannot create directory \(directory.path): \(error.localizedDescription)")
+            }
+        }
+        let milliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1000).rounded()))
+        let open = { try SQLiteConnection(path: path, busyTimeoutMilliseconds: milliseconds) }
+        let first = try open()
+        try SQLiteSchema.checkNotTooNew(first)
+        migrationsAppliedAtOpen = migrate ? try SQLiteSchema.migrate(first) : []
+        self.path = path
+        pool = SQLiteConnectionPool(
+            strategy: inMemory ? .pool(maximumConnections: 1) : strategy, waitTimeout: max(busyTimeout, 1), open: open)
+        pool.adopt(first)
+    }
+
+    deinit {
+        pool.close()
+    }
+
+    /// See ``Store/transaction(_:)``; begins with `BEGIN IMMEDIATE`.
+    public func transaction<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try pool.withConnection { try Self.run(body, on: $0, readOnly: false) }
+    }
+
+    /// See ``Store/read(_:)``; a deferred transaction that only ever takes a read snapshot.
+    public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try pool.withConnection { try Self.run(body, on: $0, readOnly: true) }
+    }
+
+    /// See ``Store/migrate()``.
+    public func migrate() throws -> [Int] {
+        try pool.withConnection { try SQLiteSchema.migrate($0) }
+    }
+
+    /// See ``Store/schemaVersion()``.
+    public func schemaVersion() throws -> Int {
+        try pool.withConnection { try SQLiteSchema.version(of: $0) }
+    }
+
+    /// See ``Store/close()``.
+    public func close() {
+        pool.close()
+    }
+
+    /// Runs the integrity check and returns SQLite's report (`["ok"]` when sound), for
+    /// operators and the crash-safety test.
+    public func integrityCheck() throws -> [String] {
+        try pool.withConnection { connection in
+            var lines: [String] = []
+            try connection.run("PRAGMA integrity_check", []) { lines.append($0.text(0)) }
+            return lines
+        }
+    }
+
+    private static func run<T>(
+        _ body: (any StoreTransaction) throws -> T, on connection: SQLiteConnection, readOnly: Bool
+    ) throws -> T {
+        try connection.execute(readOnly ? "BEGIN" : "BEGIN IMMEDIATE")
+        let transaction = SQLiteTransaction(connection: connection, isReadOnly: readOnly)
+        let result: T
+        do {
+            result = try body(transaction)
+            transaction.finish()
+            try connection.execute("COMMIT")
+        } catch {
+            transaction.finish()
+            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+        return result
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+// Account links, the audit log and purging.
+extension SQLiteTransaction {
+    // MARK: Account links
+
+    private static func decodeLink(_ row: SQLiteRow) -> AccountLink {
+        AccountLink(
+            hostClientID: row.text(0), hostUserID: row.text(1), platformUserID: row.text(2), createdAt: row.date(3))
+    }
+
+    func insert(_ link: AccountLink) throws {
+        try write(
+            "INSERT INTO account_links (host_client_id, host_user_id, platform_user_id, created_at) VALUES (?, ?, ?, ?)",
+            [.text(link.hostClientID), .text(link.hostUserID), .text(link.platformUserID), .date(link.createdAt)],
+            referring: "client or user")
+    }
+
+    func accountLink(hostClientID: String, hostUserID: String) throws -> AccountLink? {
+        try first(
+            """
+            SELECT host_client_id, host_user_id, platform_user_id, created_at FROM account_links
+            WHERE host_client_id = ? AND host_user_id = ?
+            """,
+            [.text(hostClientID), .text(hostUserID)], Self.decodeLink)
+    }
+
+    func accountLinks(platformUserID: String) throws -> [AccountLink] {
+        try all(
+            """
+            SELECT host_client_id, host_user_id, platform_user_id, created_at FROM account_links
+            WHERE platform_user_id = ? ORDER BY created_at, host_client_id
+            """,
+            [.text(platformUserID)], Self.decodeLink)
+    }
+
+    func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool {
+        try write(
+            "DELETE FROM account_links WHERE host_client_id = ? AND host_user_id = ?",
+            [.text(hostClientID), .text(hostUserID)]) > 0
+    }
+
+    // MARK: Audit log
+
+    func append(_ event: AuditEvent) throws {
+        try write(
+            "INSERT INTO audit_log (id, occurred_at, actor, action, subject, details) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                .text(event.id), .date(event.occurredAt), .text(event.actor), .text(event.action),
+                .text(event.subject), .text(event.details),
+            ])
+    }
+
+    func recentAuditEvents(limit: Int) throws -> [AuditEvent] {
+        try all(
+            """
+            SELECT id, occurred_at, actor, action, subject, details FROM audit_log
+            ORDER BY sequence DESC LIMIT ?
+            """,
+            [.int(max(0, limit))]
+        ) { row in
+            AuditEvent(
+                id: row.text(0), occurredAt: row.date(1), actor: row.text(2), action: row.text(3),
+                subject: row.text(4), details: row.text(5))
+        }
+    }
+
+    // MARK: Purging
+
+    func purgeExpired(now: Date) throws -> PurgeReport {
+        var report = PurgeReport()
+        report.authorizationCodes = try write(
+            """
+            DELETE FROM authorization_codes
+            WHERE (consumed_at IS NULL AND expires_at <= ?) OR expires_at <= ?
+            """,
+            [.date(now), .date(now.addingTimeInterval(-Self.consumedCodeRetention))])
+        report.sessions = try write("DELETE FROM browser_sessions WHERE expires_at <= ?", [.date(now)])
+        report.deviceAuthorizations = try write("DELETE FROM device_authorizations WHERE expires_at <= ?", [.date(now)])
+        report.accessTokenRevocations = try write(
+            "DELETE FROM access_token_revocations WHERE expires_at <= ?", [.date(now)])
+        report.refreshTokens = try write(
+            "DELETE FROM refresh_tokens WHERE expires_at <= ?", [.date(now.addingTimeInterval(-Self.refreshRetention))])
+        return report
+    }
+
+    /// How long a redeemed code is kept past its expiry, so that a late replay still finds
+    /// it and revokes what it issued.
+    static var consumedCodeRetention: TimeInterval { 3600 }
+
+    /// How long a refresh token is kept past its expiry, so that presenting it reports
+    /// "expired" or "reused" rather than "unknown".
+    static var refreshRetention: TimeInterval { 86_400 }
+}

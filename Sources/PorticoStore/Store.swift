@@ -1,0 +1,36 @@
+import Foundation
+
+/// The identity provider's persistence, whatever the database.
+///
+/// A store is shared by every HTTP thread: it is `Sendable` and its calls are synchronous, so
+/// CPU-only handlers can use it directly on the server's threads. Work happens in transactions:
+/// ``transaction(_:)`` for anything that writes (one per request, so that, say, redeeming a code,
+/// starting a refresh family and recording the access token commit together) and ``read(_:)``
+/// for consistent reads that never wait for writers. Single operations are also available on the
+/// store itself (see the extension), each in its own transaction.
+///
+/// The interface has no database types: ids are strings, times `Date`, scopes `[String]` or
+/// `Set<String>`, so SQLite and PostgreSQL implement the same protocol. Failures are
+/// ``StoreError``s; errors thrown by a body roll the transaction back and are rethrown as they
+/// are.
+public protocol Store: Sendable {
+    /// Runs `body` in a write transaction and commits if it returns, rolls back if it throws.
+    ///
+    /// Do not start another transaction on the same store from inside `body`: use the one you
+    /// have (a nested call throws ``StoreError/misuse(_:)``).
+    func transaction<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+
+    /// Runs `body` in a read-only transaction: a consistent snapshot that neither waits for nor
+    /// blocks writers. Write operations inside it throw ``StoreError/misuse(_:)``.
+    func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+
+    /// Applies the schema migrations this build knows and the database lacks, and returns their
+    /// versions in order (empty when the schema is current), for `portico migrate` to report.
+    @discardableResult func migrate() throws -> [Int]
+
+    /// The schema version the database is at.
+    func schemaVersion() throws -> Int
+
+    /// Closes the store's connections; later calls throw ``StoreError/closed``.
+    func close()
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// Every operation of the store, available inside one transaction.
+///
+/// The identity provider gets one of these from ``Store/transaction(_:)`` (or
+/// ``Store/read(_:)``) and does all the writes of one request through it, so that they commit
+/// or roll back together. Operations that take a presented secret (session id, code, refresh
+/// token, device code) hash it themselves, so no caller can look up or store a plain secret.
+/// Failures are ``StoreError``s. A transaction must not be kept or used after its body returns.
+public protocol StoreTransaction {
+    // MARK: Users
+
+    /// Adds a user; throws ``StoreError/duplicate(field:)`` with `email` when the address is
+    /// taken in any letter case.
+    func insert(_ user: User) throws
+    /// The user with this id.
+    func user(id: String) throws -> User?
+    /// The user with this e-mail address, compared case-insensitively.
+    func user(email: String) throws -> User?
+    /// Up to `limit` users, oldest first, for admin listings.
+    func users(limit: Int) throws -> [User]
+    /// Replaces the stored user with `user` (matched by id); throws ``StoreError/notFound(entity:id:)``.
+    func update(_ user: User) throws
+    /// Removes a user and, by cascade, their sessions, codes, consents, tokens and links.
+    @discardableResult func deleteUser(id: String) throws -> Bool
+
+    // MARK: Clients
+
+    /// Registers a client.
+    func insert(_ client: Client) throws
+    /// The client with this `client_id`.
+    func client(id: String) throws -> Client?
+    /// All clients, oldest first.
+    func clients() throws -> [Client]
+    /// Replaces the stored client with `client` (matched by id).
+    func update(_ client: Client) throws
+    /// Removes a client and, by cascade, everything issued to it.
+    @discardableResult func deleteClient(id: String) throws -> Bool
+
+    // MARK: Product scopes
+
+    /// Adds a product scope; the name is unique.
+    func insert(_ scope: ProductScope) throws
+    /// The product scope with this name.
+    func productScope(name: String) throws -> ProductScope?
+    /// All product scopes, by name.
+    func productScopes() throws -> [ProductScope]
+    /// Replaces the description of the stored scope with that of `scope`.
+    func update(_ scope: ProductScope) throws
+    /// Removes a product scope.
+    @discardableResult func deleteProductScope(name: String) throws -> Bool
+
+    // MARK: Signing keys
+
+    /// Stores a signing key; if `key.isCurrent`, it replaces the current one of its algorithm.
+    func insert(_ key: SigningKey) throws
+    /// The key with this `kid`.
+    func signingKey(id: String) throws -> SigningKey?
+    /// All keys, oldest first: what the JWKS publishes (active and recently retired ones).
+    func signingKeys() throws -> [SigningKey]
+    /// The key that signs new tokens of `algorithm`.
+    func currentSigningKey(algorithm: String) throws -> SigningKey?
+    /// Makes an active key the signer of its algorithm, in place of the previous one.
+    func makeCurrentSigningKey(id: String) throws
+    /// Retires a key: it stops signing (and stops being current) but stays published.
+    func retireSigningKey(id: String, at time: Date) throws
+    /// Forgets a key, once no unexpired token can carry its signature.
+    @discardableResult func deleteSigningKey(id: String) throws -> Bool
+
+    // MARK: Browser sessions
+
+    /// Stores a session.
+    func insert(_ session: BrowserSession) throws
+    /// The unexpired session whose cookie value is `token`.
+    func session(token: String, now: Date) throws -> BrowserSession?
+    /// Records activity on a session and optionally extends it; false if there is none.
+    @discardableResult func touchSession(token: String, lastSeenAt: Date, expiresAt: Date?) throws -> Bool
+    /// A person's sessions (expired ones included until purged), newest first.
+    func sessions(userID: String) throws -> [BrowserSession]
+    /// Ends the session whose cookie value is `token` (sign-out).
+    @discardableResult func deleteSession(token: String) throws -> Bool
+    /// Ends a session picked from a listing by its hashed id ("sign out that device").
+    @discardableResult func deleteSession(hashedID: String) throws -> Bool
+    /// Ends every session of a person ("sign out everywhere"); returns how many.
+    @discardableResult func deleteSessions(userID: String) throws -> Int
+
+    // MARK: Authorization codes
+
+    /// Stores a freshly issued code.
+    func insert(_ code: AuthorizationCode) throws
+    /// The code as stored, whatever its state, without redeeming it.
+    func authorizationCode(_ code: String) throws -> AuthorizationCode?
+    /// Redeems a presented code: consumes it if it is unused and unexpired, in one atomic step,
+    /// so that two concurrent token requests cannot both succeed.
+    func redeemAuthorizationCode(_ code: String, now: Date) throws -> CodeRedemption
+    /// Records what a redeemed code issued, so that a replay can revoke it.
+    func recordIssuance(
+        forCode hashedCode: String, refreshFamilyID: String?, accessTokenID: String?, accessTokenExpiresAt: Date?
+    ) throws
+
+    // MARK: Consents
+
+    /// What `userID` has allowed `clientID`.
+    func consent(userID: String, clientID: String) throws -> Consent?
+    /// Adds `scopes` to the consent (creating it), and returns the union now granted.
+    @discardableResult func grantConsent(userID: String, clientID: String, scopes: Set<String>, now: Date) throws
+        -> Consent
+    /// Removes the whole consent.
+    @discardableResult func revokeConsent(userID: String, clientID: String) throws -> Bool
+    /// Every app a person has authorized, for the account page.
+    func consents(userID: String) throws -> [Consent]
+
+    // MARK: Refresh tokens
+
+    /// Starts a refresh-token family.
+    func insert(_ family: RefreshFamily) throws
+    /// The family with this id.
+    func refreshFamily(id: String) throws -> RefreshFamily?
+    /// A person's families, newest first; revoked ones only if asked.
+    func refreshFamilies(userID: String, includeRevoked: Bool) throws -> [RefreshFamily]
+    /// Revokes a family: none of its tokens refresh again.
+    @discardableResult func revokeRefreshFamily(id: String, now: Date) throws -> Bool
+    /// Revokes every family of a person with one app (consent revoked); returns how many.
+    @discardableResult func revokeRefreshFamilies(userID: String, clientID: String, now: Date) throws -> Int
+    /// Stores the first token of a family.
+    func insert(_ token: RefreshToken) throws
+    /// The token whose plain value is `token`, whatever its state.
+    func refreshToken(_ token: String) throws -> RefreshToken?
+    /// The tokens of a family, oldest first.
+    func refreshTokens(familyID: String) throws -> [RefreshToken]
+    /// Rotates a presented token: if it is current (and its family live and it unexpired) it is
+    /// marked rotated and `replacement` becomes current, in one atomic step; otherwise the
+    /// result says why not, and a reuse is reported rather than acted on.
+    func rotateRefreshToken(_ presented: String, replacement: String, expiresAt: Date, now: Date) throws
+        -> RefreshRotation
+
+    // MARK: Access-token revocations
+
+    /// Remembers that the access token `id` (its `jti`) is revoked until it expires.
+    func revokeAccessToken(id: String, expiresAt: Date) throws
+    /// Whether the access token `id` has been revoked.
+    func isAccessTokenRevoked(id: String) throws -> Bool
+
+    // MARK: Device authorizations
+
+    /// Stores a pending device authorization; throws ``StoreError/duplicate(field:)`` with
+    /// `user_code` when a live one has the same user code (an expired one is replaced).
+    func insert(_ authorization: DeviceAuthorization) throws
+    /// The live authorization with this user code (typed by a person; normalized here).
+    func deviceAuthorization(userCode: String, now: Date) throws -> DeviceAuthorization?
+    /// The authorization whose plain device code is `deviceCode`, whatever its state.
+    func deviceAuthorization(deviceCode: String) throws -> DeviceAuthorization?
+    /// Approves a live, pending authorization for `userID`; false if there is none.
+    @discardableResult func approveDeviceAuthorization(userCode: String, userID: String, authTime: Date, now: Date)
+        throws -> Bool
+    /// Denies a live, pending authorization; false if there is none.
+    @discardableResult func denyDeviceAuthorization(userCode: String, now: Date) throws -> Bool
+    /// Answers a device's poll, enforcing the interval and consuming an approval exactly once.
+    func pollDeviceAuthorization(deviceCode: String, now: Date) throws -> DevicePoll
+
+    // MARK: Account links
+
+    /// Links a host app's user to a platform account.
+    func insert(_ link: AccountLink) throws
+    /// The link of a host user in a host app.
+    func accountLink(hostClientID: String, hostUserID: String) throws -> AccountLink?
+    /// Every host app account linked to a platform account.
+    func accountLinks(platformUserID: String) throws -> [AccountLink]
+    /// Unbinds a host user.
+    @discardableResult func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool
+
+    // MARK: Audit log
+
+    /// Appends an event; the log cannot be changed afterwards.
+    func append(_ event: AuditEvent) throws
+    /// The latest `limit` events, newest first.
+    func recentAuditEvents(limit: Int) throws -> [AuditEvent]
+
+    // MARK: Maintenance
+
+    /// Deletes what has expired as of `now`: codes, sessions, device authorizations,
+    /// revocations of expired access tokens, and refresh tokens a day past expiry.
+    @discardableResult func purgeExpired(now: Date) throws -> PurgeReport
+}
