@@ -57,6 +57,13 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Whether `shutdown` has begun draining; tests wait for it.
+    var isShuttingDown: Bool {
+        state.withLock { state in
+            if case .stopped = state { true } else { false }
+        }
+    }
+
     /// Starts listening; the router's routes are frozen from now on.
     ///
     /// Throws `HTTPServerError` when the address is invalid, the port is taken, or the server
@@ -73,7 +80,8 @@ public final class HTTPServer: Sendable {
 
     private func startDaemon(_ core: ServerCore) throws -> OpaquePointer {
         var address = try SocketAddress.listen(host: configuration.host, port: configuration.port)
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
@@ -89,7 +97,9 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(
                     option: .CONNECTION_MEMORY_LIMIT, value: max(1_024, configuration.maxHeaderSize),
                     ptr_value: nil),
-                MHD_OptionItem(option: .LISTENING_ADDRESS_REUSE, value: 1, ptr_value: nil),
+                // Strict parsing: an HTTP/1.1 request without `Host`, or with spaces in field
+                // names, gets 400 instead of being guessed at.
+                MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(storage)),
             ]
             if configuration.threads > 1 {

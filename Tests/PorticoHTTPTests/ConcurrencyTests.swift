@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import PorticoHTTP
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct ConcurrencyTests {
+    @Test func twoHundredConcurrentRequestsEachGetTheirOwnAnswer() async throws {
+        let server = try startServer { router in
+            router.get("/square/:n") { request in
+                let number = Int(request.pathParameters["n"] ?? "") ?? -1
+                return .text("\(number * number)")
+            }
+            router.postAsync("/echo/:n") { request in
+                await Task.yield()
+                return .text("\(request.pathParameters["n"] ?? "?"):\(String(decoding: request.body, as: UTF8.self))")
+            }
+        }
+        defer { server.shutdown() }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    if index.isMultiple(of: 2) {
+                        return try await fetch(server, "/square/\(index)").text == "\(index * index)"
+                    }
+                    let reply = try await fetch(
+                        server, "/echo/\(index)", method: "POST", body: Data("body\(index)".utf8))
+                    return reply.text == "\(index):body\(index)"
+                }
+            }
+            var correct = 0
+            for try await isCorrect in group where isCorrect {
+                correct += 1
+            }
+            #expect(correct == 200)
+        }
+        #expect(await eventually { server.activeRequestCount == 0 })
+    }
+
+    /// Proves without timing that async handlers do not occupy the epoll threads: 20 requests
+    /// park on a closed gate while `/healthz` keeps answering; then the gate opens.
+    @Test func parkedAsyncRequestsDoNotBlockOthers() async throws {
+        let gate = Gate()
+        let finished = Counter()
+        let server = try startServer { router in
+            router.getAsync("/slow/:n") { request in
+                await gate.wait()
+                return .text("slow \(request.pathParameters["n"] ?? "?")")
+            }
+        }
+        defer { server.shutdown() }
+        let parked = Task {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        let reply = try await fetch(server, "/slow/\(index)")
+                        finished.increment()
+                        return reply.status == 200 && reply.text == "slow \(index)"
+                    }
+                }
+                var correct = 0
+                for try await isCorrect in group where isCorrect {
+                    correct += 1
+                }
+                return correct
+            }
+        }
+        #expect(await eventually { gate.arrivals == 20 })
+        #expect(server.activeRequestCount == 20)
+        for _ in 0..<10 {
+            #expect(try await fetch(server, "/healthz").status == 200)
+        }
+        #expect(finished.value == 0)
+        gate.open()
+        #expect(try await parked.value == 20)
+        #expect(await eventually { server.activeRequestCount == 0 })
+    }
+}
