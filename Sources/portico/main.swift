@@ -1,7 +1,51 @@
-import CArgon2
-import CLibPQ
-import CMicroHTTPD
-import COpenSSL
-import CSQLite
+import Foundation
 
-print("portico")
+/// The subcommands, in the order `portico --help` lists them.
+let commands:
+    [(name: String, summary: String, usage: String, run: (inout Arguments, [String: String]) throws -> Void)] = [
+        ("serve", ServeCommand.summary, ServeCommand.usage, ServeCommand.run)
+    ]
+
+let overview = """
+    usage: portico COMMAND [OPTIONS]
+
+    Portico: "Login with <your platform>", an OAuth 2.1 / OpenID Connect identity provider.
+
+    commands:
+    \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+    Run 'portico COMMAND --help' for a command's options.
+    """
+
+var words = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+
+func fail(_ error: CommandLineError) -> Never {
+    FileHandle.standardError.write(Data("portico: \(error.description)\n".utf8))
+    exit(error.exitCode)
+}
+
+guard let name = words.first, !name.hasPrefix("-") else {
+    if words.contains("--help") || words.contains("-h") {
+        print(overview)
+        exit(0)
+    }
+    if let first = words.first { fail(.usage("unknown option \(first); try 'portico --help'")) }
+    FileHandle.standardError.write(Data((overview + "\n").utf8))
+    exit(2)
+}
+guard let command = commands.first(where: { $0.name == name }) else {
+    fail(.usage("unknown command '\(name)'; try 'portico --help'"))
+}
+var arguments = Arguments(Array(words.dropFirst()))
+if arguments.wantsHelp {
+    print(command.usage)
+    exit(0)
+}
+do {
+    try command.run(&arguments, environment)
+} catch let error as CommandLineError {
+    fail(error)
+} catch {
+    fail(.failure("\(error)"))
+}

@@ -1,0 +1,36 @@
+/// Where the identity provider listens, what it calls itself, and where it keeps its data.
+///
+/// The command line fills this from flags, then the `PORTICO_*` environment, then the
+/// DESIGN's defaults, so that tests and embedders can build one directly.
+public struct ProviderConfiguration: Sendable {
+    /// The address to bind; loopback by default so a fresh install is not reachable from outside.
+    public var host: String
+    /// The TCP port; 0 binds an ephemeral port (tests use that).
+    public var port: UInt16
+    /// The issuer identifier (`iss`), without a trailing slash. When nil it is derived from
+    /// host and the bound port, which is what a single local instance wants.
+    public var issuer: String?
+    /// The database URL (`sqlite:PATH` or `postgres://…`).
+    public var databaseURL: String
+    /// HTTP worker threads; nil means one per core.
+    public var threads: Int?
+    /// Whether one JSON line per request goes to stderr.
+    public var logRequests: Bool
+
+    /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16 = 8080,
+        issuer: String? = nil,
+        databaseURL: String = "sqlite:./portico-data/portico.db",
+        threads: Int? = nil,
+        logRequests: Bool = true
+    ) {
+        self.host = host
+        self.port = port
+        self.issuer = issuer
+        self.databaseURL = databaseURL
+        self.threads = threads
+        self.logRequests = logRequests
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import PorticoServer
+
+/// `portico serve`: runs the identity provider until SIGINT or SIGTERM.
+enum ServeCommand {
+    static let summary = "run the identity provider"
+    static let usage = """
+        usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
+                             [--threads N] [--quiet]
+
+        Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
+        requests in flight and exits 0.
+
+          --host HOST       address to listen on (PORTICO_HOST, default 127.0.0.1)
+          --port PORT       TCP port, 0 for any free one (PORTICO_PORT, default 8080)
+          --issuer URL      issuer identifier (PORTICO_ISSUER, default http://HOST:PORT)
+          --database URL    sqlite:PATH or postgres://user@host:port/db
+                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+          --threads N       HTTP threads (default: one per core)
+          --quiet           no per-request log line on stderr
+        """
+
+    static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
+        var configuration = ProviderConfiguration()
+        configuration.host = try arguments.value("host") ?? environment["PORTICO_HOST"] ?? configuration.host
+        if let port = try arguments.value("port") ?? environment["PORTICO_PORT"] {
+            guard let number = UInt16(port) else {
+                throw CommandLineError.usage("port must be a number from 0 to 65535, not '\(port)'")
+            }
+            configuration.port = number
+        }
+        if let issuer = try arguments.value("issuer") ?? environment["PORTICO_ISSUER"] {
+            configuration.issuer = try IssuerValidation.validated(issuer)
+        }
+        configuration.databaseURL =
+            try arguments.value("database") ?? environment["PORTICO_DATABASE"] ?? configuration.databaseURL
+        if let threads = try arguments.value("threads") {
+            guard let count = Int(threads), (1...256).contains(count) else {
+                throw CommandLineError.usage("threads must be a number from 1 to 256, not '\(threads)'")
+            }
+            configuration.threads = count
+        }
+        configuration.logRequests = !arguments.flag("quiet")
+        try arguments.finish()
+
+        let provider = IdentityProvider(configuration: configuration)
+        do {
+            try provider.start()
+        } catch {
+            throw CommandLineError.failure(
+                "cannot listen on \(configuration.host):\(configuration.port): \(error)")
+        }
+        // Written unbuffered so that scripts waiting for this line see it at once.
+        let banner =
+            "Portico is listening on http://\(configuration.host):\(provider.port)\nIssuer: \(provider.issuer)\n"
+        FileHandle.standardOutput.write(Data(banner.utf8))
+        provider.runUntilTerminated()
+    }
+}
+
+/// Checks an issuer URL the way OpenID Connect Discovery requires it.
+enum IssuerValidation {
+    /// The issuer without a trailing slash; http(s), a host, no query or fragment.
+    static func validated(_ text: String) throws -> String {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", url.host != nil, url.query == nil, url.fragment == nil
+        else {
+            throw CommandLineError.usage(
+                "issuer must be an http(s) URL with a host and no query or fragment, not '\(text)'")
+        }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+}
