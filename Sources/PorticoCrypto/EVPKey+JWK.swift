@@ -1,4 +1,5 @@
 import COpenSSL
+import Foundation
 
 /// Building OpenSSL keys from JWK members with `OSSL_PARAM_BLD` and `EVP_PKEY_fromdata`.
 extension EVPKey {
@@ -38,29 +39,47 @@ extension EVPKey {
     }
 
     /// Collects big numbers and strings for `EVP_PKEY_fromdata`, freeing everything it made.
+    ///
+    /// `OSSL_PARAM_BLD` keeps the *pointers* it is given (names included) until
+    /// `OSSL_PARAM_BLD_to_param`, so every name is copied into C memory owned here: a Swift
+    /// string bridged to `char *` lives only for the duration of one call.
     private final class ParameterBuilder {
         let builder: OpaquePointer?
         var numbers: [OpaquePointer] = []
+        var names: [UnsafeMutablePointer<CChar>] = []
 
         init() { builder = OSSL_PARAM_BLD_new() }
 
         deinit {
             for number in numbers { BN_clear_free(number) }
+            for name in names { free(name) }
             OSSL_PARAM_BLD_free(builder)
         }
 
+        private func retained(_ name: String) -> UnsafeMutablePointer<CChar>? {
+            guard let copy = strdup(name) else { return nil }
+            names.append(copy)
+            return copy
+        }
+
         func push(_ name: String, bigEndian bytes: [UInt8]) -> Bool {
-            guard let number = BN_bin2bn(bytes, Int32(bytes.count), nil) else { return false }
+            guard let key = retained(name), let number = BN_bin2bn(bytes, Int32(bytes.count), nil) else { return false }
             numbers.append(number)
-            return OSSL_PARAM_BLD_push_BN(builder, name, number) == 1
+            return OSSL_PARAM_BLD_push_BN(builder, key, number) == 1
         }
 
         func push(_ name: String, utf8 value: String) -> Bool {
-            OSSL_PARAM_BLD_push_utf8_string(builder, name, value, 0) == 1
+            guard let key = retained(name), let copy = retained(value) else { return false }
+            return OSSL_PARAM_BLD_push_utf8_string(builder, key, copy, 0) == 1
         }
 
         func push(_ name: String, octets: [UInt8]) -> Bool {
-            OSSL_PARAM_BLD_push_octet_string(builder, name, octets, octets.count) == 1
+            guard let key = retained(name), let copy = malloc(max(octets.count, 1)) else { return false }
+            names.append(copy.assumingMemoryBound(to: CChar.self))
+            octets.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+            }
+            return OSSL_PARAM_BLD_push_octet_string(builder, key, copy, octets.count) == 1
         }
 
         /// The key from the pushed parameters, of OpenSSL key type `typeName`.

@@ -102,11 +102,6 @@ extension JSONValue: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
-extension JSONValue: ExpressibleByNilLiteral {
-    /// `null`.
-    public init(nilLiteral: ()) { self = .null }
-}
-
 extension JSONValue: ExpressibleByArrayLiteral {
     /// An array value.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
