@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Runs the real `portico` binary that `swift test` built next to the test bundle.
+struct PorticoProcess {
+    static var executable: URL {
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundleDirectory, bundleDirectory.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("portico")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return bundleDirectory.appendingPathComponent("portico")
+    }
+
+    /// Runs `portico` with `arguments` to completion (bounded by `timeout`).
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, stdout, stderr)
+    }
+}
+
+@Suite struct CommandLineTests {
+    @Test func helpListsServeAndExitsZero() throws {
+        let result = try PorticoProcess.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("serve"))
+        let serveHelp = try PorticoProcess.run(["serve", "--help"])
+        #expect(serveHelp.status == 0)
+        #expect(serveHelp.stdout.contains("--database"))
+    }
+
+    @Test(arguments: [
+        (["frob"], "unknown command 'frob'"),
+        (["serve", "--port", "99999"], "port must be a number"),
+        (["serve", "--bogus"], "unknown option --bogus"),
+        (["serve", "--port"], "option --port needs a value"),
+        (["serve", "--issuer", "ftp://example.com"], "issuer must be an http(s) URL"),
+        (["serve", "--threads", "0"], "threads must be a number"),
+    ])
+    func mistakesGiveOneLineAndExitTwo(arguments: [String], message: String) throws {
+        let result = try PorticoProcess.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("portico: "))
+        #expect(result.stderr.contains(message))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func serveAnswersHealthzAndStopsCleanlyOnSIGTERM() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = PorticoProcess.executable
+        process.arguments = ["serve", "--port", "0", "--quiet"]
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The first line names the URL; read it with a bound so a broken server fails, not hangs.
+        let firstLine = try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask {
+                var buffer = Data()
+                while !buffer.contains(UInt8(ascii: "\n")) {
+                    let chunk = out.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    buffer.append(chunk)
+                }
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(30))
+                return ""
+            }
+            let line = try await group.next() ?? ""
+            group.cancelAll()
+            return line
+        }
+        let match = firstLine.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/)
+        let base = try #require(match.map { String($0.1) })
+        let (body, response) = try await URLSession.shared.data(from: URL(string: base + "/healthz")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
+
+        process.terminate()  // SIGTERM
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    }
+}
