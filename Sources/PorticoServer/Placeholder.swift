@@ -1,1 +1,0 @@
-// PorticoServer: filled by its issue.
