@@ -1,6 +1,8 @@
 import PorticoHTTP
+import PorticoStore
 
-/// The identity provider: assembles every endpoint onto one router and runs the HTTP server.
+/// The identity provider: opens the store, loads the keys, assembles every endpoint onto one
+/// router and runs the HTTP server.
 ///
 /// One value owns the lifetime of the server so that the CLI and the tests start and stop
 /// Portico the same way.
@@ -8,12 +10,21 @@ public final class IdentityProvider: Sendable {
     /// The settings this provider was started with.
     public let configuration: ProviderConfiguration
     private let server: HTTPServer
+    private let context: ProviderContext
 
-    /// Builds the routes; nothing listens until ``start()``.
-    public init(configuration: ProviderConfiguration) {
+    /// Opens (and migrates) the database, makes the first signing keys if there are none, and
+    /// builds the routes; nothing listens until ``start()``.
+    public init(configuration: ProviderConfiguration) throws {
         self.configuration = configuration
+        let store = try openStore(url: configuration.databaseURL)
+        let keys = try KeyRing(store: store)
+        context = ProviderContext(
+            issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
+            keys: keys)
         let router = Router()
-        HealthEndpoint.register(on: router)
+        ProtocolRoutes.register(on: router, context: context)
+        PageRoutes.register(on: router, context: context)
+        if configuration.demo { DemoRoutes.register(on: router, context: context) }
         var http = ServerConfiguration()
         http.host = configuration.host
         http.port = configuration.port
@@ -25,23 +36,24 @@ public final class IdentityProvider: Sendable {
     /// Binds the port and starts answering.
     public func start() throws {
         try server.start()
+        if configuration.issuer == nil { context.setIssuer("http://\(configuration.host):\(server.port)") }
     }
 
     /// The port actually bound (useful when the configuration asked for port 0).
     public var port: UInt16 { server.port }
 
-    /// The base URL people and apps reach this provider at.
-    public var issuer: String {
-        configuration.issuer ?? "http://\(configuration.host):\(port)"
-    }
+    /// The issuer identifier people and apps reach this provider at.
+    public var issuer: String { context.issuer }
 
     /// Blocks until SIGINT or SIGTERM, then finishes in-flight requests and stops.
     public func runUntilTerminated() {
         server.runUntilTerminated()
+        context.store.close()
     }
 
-    /// Stops accepting, lets in-flight requests finish, and stops.
+    /// Stops accepting, lets in-flight requests finish, stops, and closes the store.
     public func shutdown() {
         server.shutdown()
+        context.store.close()
     }
 }

@@ -16,6 +16,8 @@ public struct ProviderConfiguration: Sendable {
     public var threads: Int?
     /// Whether one JSON line per request goes to stderr.
     public var logRequests: Bool
+    /// Whether to run the built-in demo app (`portico serve --demo`, what `make run` starts).
+    public var demo: Bool
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -24,7 +26,8 @@ public struct ProviderConfiguration: Sendable {
         issuer: String? = nil,
         databaseURL: String = "sqlite:./portico-data/portico.db",
         threads: Int? = nil,
-        logRequests: Bool = true
+        logRequests: Bool = true,
+        demo: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -32,5 +35,6 @@ public struct ProviderConfiguration: Sendable {
         self.databaseURL = databaseURL
         self.threads = threads
         self.logRequests = logRequests
+        self.demo = demo
     }
 }

@@ -6,7 +6,7 @@ enum ServeCommand {
     static let summary = "run the identity provider"
     static let usage = """
         usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
-                             [--threads N] [--quiet]
+                             [--threads N] [--quiet] [--demo]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -18,6 +18,7 @@ enum ServeCommand {
                             (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
           --threads N       HTTP threads (default: one per core)
           --quiet           no per-request log line on stderr
+          --demo            add a demo app and person, and a /demo/callback page
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -32,8 +33,7 @@ enum ServeCommand {
         if let issuer = try arguments.value("issuer") ?? environment["PORTICO_ISSUER"] {
             configuration.issuer = try IssuerValidation.validated(issuer)
         }
-        configuration.databaseURL =
-            try arguments.value("database") ?? environment["PORTICO_DATABASE"] ?? configuration.databaseURL
+        configuration.databaseURL = try DatabaseOption.url(&arguments, environment: environment)
         if let threads = try arguments.value("threads") {
             guard let count = Int(threads), (1...256).contains(count) else {
                 throw CommandLineError.usage("threads must be a number from 1 to 256, not '\(threads)'")
@@ -41,9 +41,15 @@ enum ServeCommand {
             configuration.threads = count
         }
         configuration.logRequests = !arguments.flag("quiet")
+        configuration.demo = arguments.flag("demo")
         try arguments.finish()
 
-        let provider = IdentityProvider(configuration: configuration)
+        let provider: IdentityProvider
+        do {
+            provider = try IdentityProvider(configuration: configuration)
+        } catch {
+            throw CommandLineError.failure("cannot open the database \(configuration.databaseURL): \(error)")
+        }
         do {
             try provider.start()
         } catch {

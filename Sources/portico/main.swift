@@ -1,10 +1,18 @@
 import Foundation
 
+/// One subcommand: its name, a line for `portico --help`, its own help, and what it does.
+struct Command {
+    let name: String
+    let summary: String
+    let usage: String
+    let run: (inout Arguments, [String: String]) throws -> Void
+}
+
 /// The subcommands, in the order `portico --help` lists them.
-let commands:
-    [(name: String, summary: String, usage: String, run: (inout Arguments, [String: String]) throws -> Void)] = [
-        ("serve", ServeCommand.summary, ServeCommand.usage, ServeCommand.run)
-    ]
+let commands = [
+    Command(name: "serve", summary: ServeCommand.summary, usage: ServeCommand.usage, run: ServeCommand.run),
+    Command(name: "migrate", summary: MigrateCommand.summary, usage: MigrateCommand.usage, run: MigrateCommand.run),
+]
 
 let overview = """
     usage: portico COMMAND [OPTIONS]

@@ -1,0 +1,67 @@
+import Foundation
+import PorticoStore
+import Synchronization
+
+/// Lifetimes of what the provider issues (DESIGN, "Tokens").
+struct TokenLifetimes: Sendable {
+    /// Authorization codes: 60 s.
+    var authorizationCode: TimeInterval = 60
+    /// Access tokens: 1 hour.
+    var accessToken: TimeInterval = 3600
+    /// ID tokens: as long as access tokens.
+    var idToken: TimeInterval = 3600
+    /// Refresh tokens: 30 days, renewed on every rotation.
+    var refreshToken: TimeInterval = 30 * 24 * 3600
+    /// How long a rotated refresh token may be presented again by its client and get a fresh
+    /// successor instead of counting as reuse (a lost response must not sign anyone out).
+    var refreshReuseGrace: TimeInterval = 30
+    /// Browser sessions without "keep me signed in": until the browser closes, at most 12 hours.
+    var session: TimeInterval = 12 * 3600
+    /// Persistent sessions ("keep me signed in"): 30 days.
+    var persistentSession: TimeInterval = 30 * 24 * 3600
+}
+
+/// What every endpoint needs: the issuer, the store, the keys, the password hasher and a clock.
+///
+/// One instance per running provider, shared by every HTTP thread; everything in it is
+/// immutable or synchronized, so handlers read it without locks of their own.
+final class ProviderContext: Sendable {
+    /// The store every node shares.
+    let store: any Store
+    /// Parsed signing keys and the JWKS document.
+    let keys: KeyRing
+    /// Argon2id hashing of passwords.
+    let passwords: PasswordHasher
+    /// Token and session lifetimes.
+    let lifetimes: TokenLifetimes
+    /// The clock; tests may pin it.
+    let now: @Sendable () -> Date
+    private let issuerValue: Mutex<String>
+
+    init(
+        issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
+        lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.issuerValue = Mutex(issuer)
+        self.store = store
+        self.keys = keys
+        self.passwords = passwords
+        self.lifetimes = lifetimes
+        self.now = now
+    }
+
+    /// The issuer identifier (`iss`), without a trailing slash.
+    var issuer: String {
+        issuerValue.withLock { $0 }
+    }
+
+    /// Sets the issuer once the port is known (a server started on port 0 learns it late).
+    func setIssuer(_ issuer: String) {
+        issuerValue.withLock { $0 = issuer }
+    }
+
+    /// Whether cookies must be `Secure`: when people reach the provider over https.
+    var usesHTTPS: Bool {
+        issuer.lowercased().hasPrefix("https://")
+    }
+}

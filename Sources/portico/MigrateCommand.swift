@@ -1,0 +1,50 @@
+import PorticoStore
+
+/// `portico migrate`: brings the database schema up to this build's version.
+enum MigrateCommand {
+    static let summary = "apply database schema migrations"
+    static let usage = """
+        usage: portico migrate [--database URL]
+
+        Applies the schema migrations this portico knows and the database lacks; running it
+        again does nothing. `portico serve` migrates on start too; this is for deployments
+        that migrate before rolling out servers. Safe while a server runs.
+
+          --database URL    sqlite:PATH or postgres://user@host:port/db
+                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+        """
+
+    static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
+        let url = try DatabaseOption.url(&arguments, environment: environment)
+        try arguments.finish()
+        let store = try DatabaseOption.open(url, migrate: false)
+        defer { store.close() }
+        let applied = try store.migrate()
+        let version = try store.schemaVersion()
+        if applied.isEmpty {
+            print("schema is current (version \(version))")
+        } else {
+            print("applied migrations \(applied.map(String.init).joined(separator: ", ")); schema version \(version)")
+        }
+    }
+}
+
+/// The `--database` option every command shares, and opening the store with a clear error.
+enum DatabaseOption {
+    /// The default of the DESIGN.
+    static let defaultURL = "sqlite:./portico-data/portico.db"
+
+    /// `--database`, then `PORTICO_DATABASE`, then the default.
+    static func url(_ arguments: inout Arguments, environment: [String: String]) throws -> String {
+        try arguments.value("database") ?? environment["PORTICO_DATABASE"] ?? defaultURL
+    }
+
+    /// Opens the store, turning any failure into one line that names the database.
+    static func open(_ url: String, migrate: Bool = true) throws -> any Store {
+        do {
+            return try openStore(url: url, migrate: migrate)
+        } catch {
+            throw CommandLineError.failure("cannot open the database \(url): \(error)")
+        }
+    }
+}
