@@ -57,6 +57,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
     /// Appends a field, keeping any earlier ones of the same name (as `Set-Cookie` needs).
     public mutating func add(_ name: String, value: String) {
+        if fields.isEmpty {
+            fields.reserveCapacity(4)
+        }
         fields.append((name, value))
     }
 

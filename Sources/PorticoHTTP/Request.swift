@@ -17,7 +17,25 @@ public struct Request: Sendable {
     /// Values of the route's `:name` segments, percent-decoded.
     public var pathParameters: [String: String]
     /// The client's IP address as text (`127.0.0.1`, `::1`), or empty when unknown.
-    public var remoteAddress: String
+    ///
+    /// Formatted on first use rather than for every request, since most handlers never ask.
+    public var remoteAddress: String {
+        get {
+            switch peer {
+            case .text(let text): text
+            case .address(let address): address.text
+            }
+        }
+        set { peer = .text(newValue) }
+    }
+
+    /// Where `remoteAddress` comes from: text set by hand, or the raw socket address.
+    enum Peer: Sendable {
+        case text(String)
+        case address(PeerAddress)
+    }
+
+    var peer: Peer
 
     /// Creates a request by hand, for calling handlers directly in tests.
     public init(
@@ -32,6 +50,6 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.pathParameters = pathParameters
-        self.remoteAddress = remoteAddress
+        self.peer = .text(remoteAddress)
     }
 }

@@ -58,7 +58,7 @@ final class RequestContext {
 
     /// The raw query after `?`, or nil.
     var rawQuery: Substring? {
-        guard let question = target.firstIndex(of: "?") else { return nil }
-        return target[target.index(after: question)...]
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return target[target.utf8.index(after: question)...]
     }
 }

@@ -5,6 +5,8 @@ enum RouteHandler: Sendable {
     case immediate(@Sendable (Request) throws -> Response)
     /// Work that waits; the connection is suspended while a task runs it.
     case offloaded(@Sendable (Request) async throws -> Response)
+    /// The same response every time, prepared once.
+    case constant(PreparedResponse)
 }
 
 /// The immutable routing table the server reads without a lock once it has started.

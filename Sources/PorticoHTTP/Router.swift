@@ -32,6 +32,17 @@ public final class Router: Sendable {
         register(method, path, .offloaded(handler))
     }
 
+    /// Registers a response that never changes (a health check, a static document): it is
+    /// converted for libmicrohttpd once and then sent without running any code per request.
+    public func add(_ method: HTTPMethod, _ path: String, constant response: Response) {
+        register(method, path, .constant(PreparedResponse(response)))
+    }
+
+    /// Registers a constant `GET` (and so `HEAD`) response; see `add(_:_:constant:)`.
+    public func get(_ path: String, constant response: Response) {
+        add(.get, path, constant: response)
+    }
+
     /// Registers a `GET` (and so `HEAD`) handler that runs on the epoll thread.
     public func get(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Response) {
         add(.get, path, handler)

@@ -1,6 +1,12 @@
 import CMicroHTTPD
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The part of a running server that libmicrohttpd's callbacks reach through their `cls`
 /// pointer: the frozen routes, the limits, and the registry of suspended connections.
 final class ServerCore: Sendable {
@@ -31,7 +37,8 @@ final class ServerCore: Sendable {
     func beginRequest(target: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer {
         activeRequests.wrappingAdd(1, ordering: .relaxed)
         let context = RequestContext(
-            target: target.map { String(cString: $0) } ?? "", startNanoseconds: RequestLogger.now())
+            target: target.map { String(cString: $0) } ?? "",
+            startNanoseconds: logger.isEnabled ? RequestLogger.now() : 0)
         return Unmanaged.passRetained(context).toOpaque()
     }
 
@@ -65,7 +72,7 @@ final class ServerCore: Sendable {
         case .headers:
             // Answering here would make libmicrohttpd close the connection, so only an
             // oversized declared body is answered now (closing is right for it anyway).
-            context.method = method.map { String(cString: $0) } ?? ""
+            context.method = Self.methodName(method)
             if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                 let length = Int(String(cString: declared)), length > maxBodySize
             {
@@ -112,6 +119,14 @@ final class ServerCore: Sendable {
 
     // MARK: - Dispatch
 
+    /// The method token; the common ones come from constants instead of a fresh string.
+    private static func methodName(_ method: UnsafePointer<CChar>?) -> String {
+        guard let method else { return "" }
+        if strcmp(method, "GET") == 0 { return HTTPMethod.get.rawValue }
+        if strcmp(method, "POST") == 0 { return HTTPMethod.post.rawValue }
+        return String(cString: method)
+    }
+
     private static let tooLarge = Response.text("Request body too large", status: .contentTooLarge)
     private static let internalError = Response.text("Internal Server Error", status: .internalServerError)
     private static let notFound = Response.text("Not Found", status: .notFound)
@@ -120,12 +135,8 @@ final class ServerCore: Sendable {
         context.phase = .answered
         let method = HTTPMethod(rawValue: context.method)
         let path = context.path
-        var query = FormParameters()
         let match: RouteTable.Match
         do {
-            if let rawQuery = context.rawQuery {
-                query = try FormParameters(decoding: rawQuery.utf8)
-            }
             match = try table.match(method, path: path)
         } catch {
             return send(.text(error.message, status: error.status), on: connection, for: context)
@@ -137,15 +148,27 @@ final class ServerCore: Sendable {
             var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
             response.headers["Allow"] = allowed
             return send(response, on: connection, for: context)
+        case .handler(.constant(let prepared), _):
+            return send(prepared, on: connection, for: context)
         case .handler(let handler, let parameters):
-            let request = Request(
+            var query = FormParameters()
+            if let rawQuery = context.rawQuery {
+                do {
+                    query = try FormParameters(decoding: rawQuery.utf8)
+                } catch {
+                    return send(.text(error.message, status: error.status), on: connection, for: context)
+                }
+            }
+            var request = Request(
                 method: method, path: path, rawQuery: context.rawQuery.map(String.init), query: query,
-                headers: Self.headers(of: connection), body: context.body, pathParameters: parameters,
-                remoteAddress: SocketAddress.text(of: portico_mhd_client_address(connection)))
+                headers: Self.headers(of: connection), body: context.body, pathParameters: parameters)
+            request.peer = .address(PeerAddress(portico_mhd_client_address(connection)))
             context.body = []
             switch handler {
             case .immediate(let run):
                 return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
+            case .constant(let prepared):
+                return send(prepared, on: connection, for: context)
             case .offloaded(let run):
                 let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
                 guard suspend(exchange) else {
@@ -227,9 +250,30 @@ final class ServerCore: Sendable {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         let result = MHD_queue_response(connection, UInt32(clamping: response.status.rawValue), mhdResponse)
-        logger.logRequest(
-            method: context.method, path: context.path, status: response.status.rawValue,
-            durationNanoseconds: RequestLogger.now() &- context.startNanoseconds, bytes: response.body.count)
+        if logger.isEnabled {
+            logger.logRequest(
+                method: context.method, path: context.path, status: response.status.rawValue,
+                durationNanoseconds: RequestLogger.now() &- context.startNanoseconds, bytes: response.body.count)
+        }
+        return result
+    }
+
+    /// Queues a prepared constant response as is; while draining it needs `Connection: close`
+    /// added, so it then goes the ordinary way.
+    private func send(_ prepared: PreparedResponse, on connection: OpaquePointer, for context: RequestContext)
+        -> MHD_Result
+    {
+        guard let pointer = prepared.pointer, !isDraining.load(ordering: .relaxed) else {
+            return send(prepared.response, on: connection, for: context)
+        }
+        let status = prepared.response.status.rawValue
+        let result = MHD_queue_response(connection, UInt32(clamping: status), pointer)
+        if logger.isEnabled {
+            logger.logRequest(
+                method: context.method, path: context.path, status: status,
+                durationNanoseconds: RequestLogger.now() &- context.startNanoseconds,
+                bytes: prepared.response.body.count)
+        }
         return result
     }
 

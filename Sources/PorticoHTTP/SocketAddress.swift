@@ -38,28 +38,39 @@ enum SocketAddress {
         }
         throw .invalidHost(host)
     }
+}
 
-    /// The numeric text of a peer address, or empty when it is not IPv4 or IPv6.
-    static func text(of address: UnsafePointer<sockaddr>?) -> String {
-        guard let address else { return "" }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        let family = Int32(address.pointee.sa_family)
-        let converted: UnsafePointer<CChar>?
+/// A client's IPv4 or IPv6 address copied out of libmicrohttpd, formatted only on demand.
+struct PeerAddress: Sendable {
+    private var family: Int32 = 0
+    private var bytes: (UInt64, UInt64) = (0, 0)
+
+    init(_ address: UnsafePointer<sockaddr>?) {
+        guard let address else { return }
+        family = Int32(address.pointee.sa_family)
         switch family {
         case AF_INET:
-            converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                withUnsafePointer(to: ipv4.pointee.sin_addr) {
-                    inet_ntop(AF_INET, $0, &buffer, socklen_t(buffer.count))
-                }
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                bytes.0 = UInt64(ipv4.pointee.sin_addr.s_addr)
             }
         case AF_INET6:
-            converted = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                withUnsafePointer(to: ipv6.pointee.sin6_addr) {
-                    inet_ntop(AF_INET6, $0, &buffer, socklen_t(buffer.count))
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                withUnsafeMutableBytes(of: &bytes) { target in
+                    withUnsafeBytes(of: ipv6.pointee.sin6_addr) { target.copyMemory(from: $0) }
                 }
             }
         default:
-            return ""
+            family = 0
+        }
+    }
+
+    /// The numeric text (`127.0.0.1`, `::1`), or empty when the address is not IP.
+    var text: String {
+        guard family == AF_INET || family == AF_INET6 else { return "" }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        var raw = bytes
+        let converted = withUnsafeBytes(of: &raw) { source in
+            inet_ntop(family, source.baseAddress, &buffer, socklen_t(buffer.count))
         }
         guard converted != nil else { return "" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

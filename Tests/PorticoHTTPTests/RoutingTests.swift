@@ -81,6 +81,26 @@ import Testing
         #expect(try await fetch(server, "/healthz").status == 200)
     }
 
+    @Test func constantResponsesAreServedForGetAndHead() async throws {
+        let server = try startServer { router in
+            var constant = Response.json(raw: #"{"status":"ok"}"#)
+            constant.headers["Cache-Control"] = "no-store"
+            router.get("/constant", constant: constant)
+        }
+        defer { server.shutdown() }
+        for _ in 0..<3 {
+            let reply = try await fetch(server, "/constant")
+            #expect(reply.text == #"{"status":"ok"}"#)
+            #expect(reply.header("Cache-Control") == "no-store")
+            #expect(reply.header("Content-Type") == "application/json")
+        }
+        let head = try await fetch(server, "/constant", method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.header("Content-Length") == "15")
+        #expect(try await fetch(server, "/constant", method: "POST").status == 405)
+    }
+
     @Test func fallbackAnswersUnmatchedPaths() async throws {
         let server = try startServer { router in
             router.get("/known") { _ in .text("known") }
