@@ -1,0 +1,289 @@
+import Foundation
+import PorticoStore
+import Testing
+
+@Suite struct RefreshTokenTests {
+    /// A family with its first token `r0`, valid for a day from `referenceTime`.
+    private func family(in store: SQLiteStore) throws -> RefreshFamily {
+        let (user, client) = try Fixtures.userAndClient(in: store)
+        let family = RefreshFamily(
+            clientID: client.id, userID: user.id, scopes: ["openid", "profile"], authTime: referenceTime,
+            createdAt: referenceTime)
+        try store.transaction { transaction in
+            try transaction.insert(family)
+            try transaction.insert(
+                RefreshToken(
+                    token: "r0", familyID: family.id, createdAt: referenceTime,
+                    expiresAt: referenceTime.addingTimeInterval(86_400)))
+        }
+        return family
+    }
+
+    @Test func rotationReplacesTheCurrentToken() throws {
+        try withStore { store throws in
+            let family = try family(in: store)
+            let now = referenceTime.addingTimeInterval(10)
+            let expiry = now.addingTimeInterval(86_400)
+            guard
+                case .rotated(let rotatedFamily, let successor) = try store.rotateRefreshToken(
+                    "r0", replacement: "r1", expiresAt: expiry, now: now)
+            else {
+                Issue.record("a current token must rotate")
+                return
+            }
+            #expect(rotatedFamily == family)
+            #expect(successor == (try store.refreshToken("r1")))
+            let old = try #require(try store.refreshToken("r0"))
+            #expect(old.rotatedAt == now)
+            #expect(old.successorHash == successor.hashedToken)
+            #expect(
+                try store.refreshTokens(familyID: family.id).map(\.hashedToken) == [
+                    old.hashedToken, successor.hashedToken,
+                ])
+
+            guard case .rotated = try store.rotateRefreshToken("r1", replacement: "r2", expiresAt: expiry, now: now)
+            else {
+                Issue.record("the successor must rotate in turn")
+                return
+            }
+        }
+    }
+
+    @Test func reuseOfARotatedTokenIsReportedWithItsTime() throws {
+        try withStore { store throws in
+            let family = try family(in: store)
+            let now = referenceTime.addingTimeInterval(10)
+            let expiry = now.addingTimeInterval(86_400)
+            _ = try store.rotateRefreshToken("r0", replacement: "r1", expiresAt: expiry, now: now)
+            let reuse = try store.rotateRefreshToken(
+                "r0", replacement: "r-attacker", expiresAt: expiry, now: now.addingTimeInterval(30))
+            guard case .reused(let reusedFamily, let token) = reuse else {
+                Issue.record("reuse must be reported, got \(reuse)")
+                return
+            }
+            #expect(reusedFamily.id == family.id)
+            #expect(token.rotatedAt == now)
+            #expect(try store.refreshToken("r-attacker") == nil)
+
+            // The provider revokes the family; then even the current token is refused.
+            #expect(try store.revokeRefreshFamily(id: family.id, now: now))
+            #expect(try store.refreshFamily(id: family.id)?.isRevoked == true)
+            guard case .revoked = try store.rotateRefreshToken("r1", replacement: "r2", expiresAt: expiry, now: now)
+            else {
+                Issue.record("a revoked family must not refresh")
+                return
+            }
+        }
+    }
+
+    @Test func concurrentRotationsOfOneTokenSucceedOnce() throws {
+        try withStore { store throws in
+            _ = try family(in: store)
+            let outcomes = LockedList<String>()
+            let finished = runOnThreads(8) { index in
+                do {
+                    let result = try store.rotateRefreshToken(
+                        "r0", replacement: "next-\(index)", expiresAt: referenceTime.addingTimeInterval(86_400),
+                        now: referenceTime)
+                    switch result {
+                    case .rotated: outcomes.append("rotated")
+                    case .reused: outcomes.append("reused")
+                    default: outcomes.append("other")
+                    }
+                } catch {
+                    outcomes.append("error: \(error)")
+                }
+            }
+            #expect(finished)
+            #expect(outcomes.all.filter { $0 == "rotated" }.count == 1)
+            #expect(outcomes.all.filter { $0 == "reused" }.count == 7)
+        }
+    }
+
+    @Test func expiredAndUnknownTokensDoNotRotate() throws {
+        try withStore { store throws in
+            _ = try family(in: store)
+            let late = referenceTime.addingTimeInterval(86_400)
+            guard case .expired = try store.rotateRefreshToken("r0", replacement: "r1", expiresAt: late, now: late)
+            else {
+                Issue.record("an expired token must not rotate")
+                return
+            }
+            #expect(
+                try store.rotateRefreshToken("unknown", replacement: "r1", expiresAt: late, now: referenceTime)
+                    == .notFound)
+        }
+    }
+
+    @Test func familiesListAndRevokeByUserAndClient() throws {
+        try withStore { store throws in
+            let family = try family(in: store)
+            let second = RefreshFamily(
+                clientID: family.clientID, userID: family.userID, scopes: ["openid"], authTime: referenceTime,
+                createdAt: referenceTime.addingTimeInterval(1))
+            try store.insert(second)
+            #expect(try store.refreshFamilies(userID: family.userID).map(\.id) == [second.id, family.id])
+            #expect(
+                try store.revokeRefreshFamilies(userID: family.userID, clientID: family.clientID, now: referenceTime)
+                    == 2)
+            #expect(try store.refreshFamilies(userID: family.userID).isEmpty)
+            #expect(try store.refreshFamilies(userID: family.userID, includeRevoked: true).count == 2)
+            #expect(throws: StoreError.missingReference("refresh family")) {
+                try store.insert(RefreshToken(token: "orphan", familyID: "none", expiresAt: referenceTime))
+            }
+        }
+    }
+}
+
+@Suite struct AccessTokenRevocationTests {
+    @Test func revokeCheckAndPurge() throws {
+        try withStore { store throws in
+            try store.revokeAccessToken(id: "jti-1", expiresAt: referenceTime.addingTimeInterval(3600))
+            try store.revokeAccessToken(id: "jti-1", expiresAt: referenceTime.addingTimeInterval(60))
+            try store.revokeAccessToken(id: "jti-2", expiresAt: referenceTime)
+            #expect(try store.isAccessTokenRevoked(id: "jti-1"))
+            #expect(try store.isAccessTokenRevoked(id: "jti-2"))
+            #expect(try !store.isAccessTokenRevoked(id: "jti-3"))
+            let report = try store.purgeExpired(now: referenceTime.addingTimeInterval(120))
+            #expect(report.accessTokenRevocations == 1)
+            #expect(try store.isAccessTokenRevoked(id: "jti-1"))
+            #expect(try !store.isAccessTokenRevoked(id: "jti-2"))
+        }
+    }
+}
+
+@Suite struct DeviceAuthorizationTests {
+    @Test func approveThenPollConsumesOnce() throws {
+        try withStore { store throws in
+            let (user, client) = try Fixtures.userAndClient(in: store)
+            let authorization = DeviceAuthorization(
+                deviceCode: "device-secret", userCode: "wdjb-mjht", clientID: client.id, scopes: ["openid"],
+                createdAt: referenceTime, expiresAt: referenceTime.addingTimeInterval(600), interval: 5)
+            try store.insert(authorization)
+            #expect(authorization.userCode == "WDJBMJHT")
+            #expect(try store.deviceAuthorization(userCode: "WDJB MJHT", now: referenceTime) == authorization)
+            #expect(try store.deviceAuthorization(deviceCode: "device-secret") == authorization)
+
+            #expect(try store.pollDeviceAuthorization(deviceCode: "device-secret", now: referenceTime) == .pending)
+            #expect(
+                try store.pollDeviceAuthorization(deviceCode: "device-secret", now: referenceTime.addingTimeInterval(2))
+                    == .slowDown(interval: 10))
+            #expect(
+                try store.pollDeviceAuthorization(
+                    deviceCode: "device-secret", now: referenceTime.addingTimeInterval(13))
+                    == .pending)
+
+            #expect(
+                try store.approveDeviceAuthorization(
+                    userCode: "wdjbmjht", userID: user.id, authTime: referenceTime, now: referenceTime))
+            #expect(try !store.denyDeviceAuthorization(userCode: "wdjbmjht", now: referenceTime))
+            guard
+                case .approved(let approved) = try store.pollDeviceAuthorization(
+                    deviceCode: "device-secret", now: referenceTime.addingTimeInterval(30))
+            else {
+                Issue.record("an approved authorization must yield tokens")
+                return
+            }
+            #expect(approved.userID == user.id)
+            #expect(approved.status == .consumed)
+            #expect(
+                try store.pollDeviceAuthorization(
+                    deviceCode: "device-secret", now: referenceTime.addingTimeInterval(60))
+                    == .expired)
+            #expect(try store.pollDeviceAuthorization(deviceCode: "unknown", now: referenceTime) == .notFound)
+        }
+    }
+
+    @Test func denyAndExpiry() throws {
+        try withStore { store throws in
+            let (_, client) = try Fixtures.userAndClient(in: store)
+            try store.insert(
+                DeviceAuthorization(
+                    deviceCode: "d1", userCode: "AAAA-BBBB", clientID: client.id, scopes: [], createdAt: referenceTime,
+                    expiresAt: referenceTime.addingTimeInterval(600)))
+            #expect(try store.denyDeviceAuthorization(userCode: "aaaabbbb", now: referenceTime))
+            #expect(try store.pollDeviceAuthorization(deviceCode: "d1", now: referenceTime) == .denied)
+            #expect(
+                try store.pollDeviceAuthorization(deviceCode: "d1", now: referenceTime.addingTimeInterval(600))
+                    == .expired)
+        }
+    }
+
+    @Test func userCodeIsUniqueOnlyWhileLive() throws {
+        try withStore { store throws in
+            let (user, client) = try Fixtures.userAndClient(in: store)
+            try store.insert(
+                DeviceAuthorization(
+                    deviceCode: "d1", userCode: "CODE-1234", clientID: client.id, scopes: [], createdAt: referenceTime,
+                    expiresAt: referenceTime.addingTimeInterval(600)))
+            #expect(throws: StoreError.duplicate(field: "user_code")) {
+                try store.insert(
+                    DeviceAuthorization(
+                        deviceCode: "d2", userCode: "code1234", clientID: client.id, scopes: [],
+                        createdAt: referenceTime.addingTimeInterval(10),
+                        expiresAt: referenceTime.addingTimeInterval(610)))
+            }
+            // Once the first has expired, its user code may be handed out again.
+            try store.insert(
+                DeviceAuthorization(
+                    deviceCode: "d3", userCode: "code1234", clientID: client.id, scopes: [],
+                    createdAt: referenceTime.addingTimeInterval(600), expiresAt: referenceTime.addingTimeInterval(1200))
+            )
+            #expect(try store.deviceAuthorization(deviceCode: "d1") == nil)
+            #expect(throws: StoreError.missingReference("user")) {
+                try store.approveDeviceAuthorization(
+                    userCode: "code1234", userID: "ghost", authTime: referenceTime,
+                    now: referenceTime.addingTimeInterval(601))
+            }
+            #expect(
+                try store.approveDeviceAuthorization(
+                    userCode: "code1234", userID: user.id, authTime: referenceTime,
+                    now: referenceTime.addingTimeInterval(601)))
+        }
+    }
+}
+
+@Suite struct AccountLinkTests {
+    @Test func createGetListDelete() throws {
+        try withStore { store throws in
+            let (user, client) = try Fixtures.userAndClient(in: store)
+            let link = AccountLink(
+                hostClientID: client.id, hostUserID: "host-42", platformUserID: user.id, createdAt: referenceTime)
+            try store.insert(link)
+            #expect(try store.accountLink(hostClientID: client.id, hostUserID: "host-42") == link)
+            #expect(try store.accountLinks(platformUserID: user.id) == [link])
+            // One platform account per host user, and one host user per platform account, per host app.
+            let other = Fixtures.user("other@example.com")
+            try store.insert(other)
+            #expect(throws: StoreError.duplicate(field: "host_client_id, host_user_id")) {
+                try store.insert(AccountLink(hostClientID: client.id, hostUserID: "host-42", platformUserID: other.id))
+            }
+            #expect(throws: StoreError.duplicate(field: "host_client_id, platform_user_id")) {
+                try store.insert(AccountLink(hostClientID: client.id, hostUserID: "host-99", platformUserID: user.id))
+            }
+            #expect(throws: StoreError.missingReference("client or user")) {
+                try store.insert(AccountLink(hostClientID: client.id, hostUserID: "host-43", platformUserID: "ghost"))
+            }
+            #expect(try store.deleteAccountLink(hostClientID: client.id, hostUserID: "host-42"))
+            #expect(try store.accountLink(hostClientID: client.id, hostUserID: "host-42") == nil)
+            #expect(try store.deleteAccountLink(hostClientID: client.id, hostUserID: "host-42") == false)
+        }
+    }
+}
+
+@Suite struct AuditLogTests {
+    @Test func appendAndListNewestFirst() throws {
+        try withStore { store throws in
+            for index in 0..<5 {
+                try store.append(
+                    AuditEvent(
+                        occurredAt: referenceTime, actor: "cli", action: "client.add", subject: "client-\(index)",
+                        details: #"{"index": \#(index)}"#))
+            }
+            let recent = try store.recentAuditEvents(limit: 3)
+            #expect(recent.map(\.subject) == ["client-4", "client-3", "client-2"])
+            #expect(recent.first?.details == #"{"index": 4}"#)
+            #expect(try store.recentAuditEvents(limit: -1).isEmpty)
+        }
+    }
+}
