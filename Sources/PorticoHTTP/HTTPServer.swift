@@ -45,6 +45,12 @@ public final class HTTPServer: Sendable {
         self.router = router
     }
 
+    deinit {
+        // A server dropped without `shutdown` must not leave threads serving a router nobody
+        // holds; in-flight requests get a short grace period.
+        shutdown(timeout: .seconds(1))
+    }
+
     /// The port actually bound (useful with port 0), or 0 before `start()`.
     public var port: UInt16 {
         boundPort.load(ordering: .acquiring)
