@@ -62,7 +62,7 @@ final class EVPKey: @unchecked Sendable {
         case EVP_PKEY_ED25519:
             return .edDSA
         case let other:
-            throw .unsupportedKeyType(String(cString: OBJ_nid2sn(other)))
+            throw .unsupportedKeyType(OBJ_nid2sn(other).map { String(cString: $0) } ?? "key type \(other)")
         }
     }
 

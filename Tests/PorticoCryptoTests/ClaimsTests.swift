@@ -31,7 +31,9 @@ import Testing
             #expect(decoded["nonce"]?.stringValue == "n-0S6")
             #expect(decoded["auth_time"]?.integerValue == 1_699_999_000)
         }
-        #expect(claims().jsonString.hasPrefix(#"{"iss":"https://id.example","sub":"u-1","aud":"client-1","exp":1700003600"#))
+        #expect(
+            claims().jsonString.hasPrefix(#"{"iss":"https://id.example","sub":"u-1","aud":"client-1","exp":1700003600"#)
+        )
         #expect(claims(audience: ["a", "b"]).jsonString.contains(#""aud":["a","b"]"#))
     }
 
@@ -89,7 +91,9 @@ import Testing
     }
 
     @Test func wrongAudience() {
-        #expect(throws: JOSEError.wrongAudience(["other"])) { try validator(at: 0).validate(claims(audience: ["other"])) }
+        #expect(throws: JOSEError.wrongAudience(["other"])) {
+            try validator(at: 0).validate(claims(audience: ["other"]))
+        }
         #expect(throws: JOSEError.missingClaim("aud")) { try validator(at: 0).validate(claims(audience: [])) }
     }
 

@@ -188,10 +188,12 @@ private let allAlgorithms = Set(SignatureAlgorithm.allCases)
 
     @Test func nonJSONHeader() throws {
         let token = try validToken()
-        for header in ["not json", "[]", #""ES256""#, "{", #"{"alg":"ES256","alg":"ES256","kid":"k"}"#, "{}", #"{"alg":7}"#]
-        {
+        for header in [
+            "not json", "[]", #""ES256""#, "{", #"{"alg":"ES256","alg":"ES256","kid":"k"}"#, "{}", #"{"alg":7}"#,
+        ] {
             #expect(throws: JOSEError.invalidHeader, "\(header)") {
-                try verifier.verify(replacingPart(0, of: token, with: Base64URL.encode(header)), algorithms: allAlgorithms)
+                try verifier.verify(
+                    replacingPart(0, of: token, with: Base64URL.encode(header)), algorithms: allAlgorithms)
             }
         }
         let kidNumber = replacingPart(0, of: token, with: Base64URL.encode(#"{"alg":"ES256","kid":1}"#))
@@ -215,7 +217,8 @@ private let allAlgorithms = Set(SignatureAlgorithm.allCases)
                 try understanding.verify(bad, algorithms: allAlgorithms)
             }
         }
-        let b64 = JWS.sign(payload: Array("{}".utf8), key: signingKey, additionalHeader: ["crit": ["b64"], "b64": false])
+        let b64 = JWS.sign(
+            payload: Array("{}".utf8), key: signingKey, additionalHeader: ["crit": ["b64"], "b64": false])
         #expect(throws: JOSEError.unsupportedCriticalHeader(["b64"])) {
             try verifier.verify(b64, algorithms: allAlgorithms)
         }
@@ -251,7 +254,9 @@ private let allAlgorithms = Set(SignatureAlgorithm.allCases)
         let accessToken = JWS.sign(payload: Array("{}".utf8), key: signingKey, type: "at+jwt")
         let verifier = JWSVerifier(keys: [signingKey.verificationKey])
         #expect(throws: Never.self) { try verifier.verify(accessToken, algorithms: [.es256], type: "at+jwt") }
-        #expect(throws: Never.self) { try verifier.verify(accessToken, algorithms: [.es256], type: "application/AT+JWT") }
+        #expect(throws: Never.self) {
+            try verifier.verify(accessToken, algorithms: [.es256], type: "application/AT+JWT")
+        }
         let idToken = JWS.sign(payload: Array("{}".utf8), key: signingKey, type: "JWT")
         #expect(throws: JOSEError.wrongType(expected: "at+jwt", actual: "JWT")) {
             try verifier.verify(idToken, algorithms: [.es256], type: "at+jwt")

@@ -19,7 +19,9 @@ import Testing
         #expect(key.algorithm == .rs256)
     }
 
-    @Test(arguments: SignatureAlgorithm.allCases) func generatedKeyUsesThumbprintAsKeyID(_ algorithm: SignatureAlgorithm)
+    @Test(arguments: SignatureAlgorithm.allCases) func generatedKeyUsesThumbprintAsKeyID(
+        _ algorithm: SignatureAlgorithm
+    )
         throws
     {
         let key = try SigningKey.generate(algorithm)
@@ -78,7 +80,9 @@ import Testing
 
     @Test func malformedPEMAndFilesAreErrors() throws {
         #expect(throws: KeyError.invalidPEM) { try SigningKey(pem: "") }
-        #expect(throws: KeyError.invalidPEM) { try SigningKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n") }
+        #expect(throws: KeyError.invalidPEM) {
+            try SigningKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+        }
         let missing = URL(fileURLWithPath: "/nonexistent/portico/key.pem")
         #expect(throws: KeyError.fileSystem(path: missing.path, errno: ENOENT)) { try SigningKey(contentsOf: missing) }
         let key = try SigningKey.generate(.es256)
@@ -118,7 +122,9 @@ import Testing
         #expect(throws: KeyError.unsupportedKeyType("EC P-384")) {
             try VerificationKey(jwk: JWK(keyType: "EC", curve: "P-384", x: x, y: x))
         }
-        #expect(throws: KeyError.invalidJWK("missing y")) { try VerificationKey(jwk: JWK(keyType: "EC", curve: "P-256", x: x)) }
+        #expect(throws: KeyError.invalidJWK("missing y")) {
+            try VerificationKey(jwk: JWK(keyType: "EC", curve: "P-256", x: x))
+        }
         #expect(throws: KeyError.invalidJWK("x must be 32 bytes")) {
             try VerificationKey(jwk: JWK(keyType: "OKP", curve: "Ed25519", x: "AAAA"))
         }

@@ -80,7 +80,9 @@ let pkceVectors: [PKCEVectorCase] = {
 }()
 
 /// A compact JWS built by hand, for tokens no honest signer would make.
-func forgeToken(header: String, payload: String = #"{"sub":"x"}"#, signature: [UInt8] = [UInt8](repeating: 1, count: 64))
+func forgeToken(
+    header: String, payload: String = #"{"sub":"x"}"#, signature: [UInt8] = [UInt8](repeating: 1, count: 64)
+)
     -> String
 {
     Base64URL.encode(header) + "." + Base64URL.encode(payload) + "." + Base64URL.encode(signature)
@@ -102,23 +104,23 @@ func makeTemporaryDirectory() throws -> URL {
 
 /// A 1024-bit RSA key made with `openssl genpkey`: too small, and must be refused.
 let rsa1024PEM = """
------BEGIN PRIVATE KEY-----
-MIICdwIBADANBgkqhkiG9w0BAQEFAASCAmEwggJdAgEAAoGBAM4zjKt+/Nrhs8DN
-2u9+Z1tGyHhWvMPc9+HY0N53Df7F31jAEeaNCc6xXIpXNe3R9Z9krW8LDPCGrOtL
-p9hUGbxSzCWDoNY4CnunN/Ipc84Ayongf2gr4RyUmwNIwwOdt5i4tBEKajnJyMLo
-js1VtFE7nQTLyC19OlExwjns45CxAgMBAAECgYAiM16jmz5pN4JO+lXT301ZUFYz
-z38jpWTf6sxJ+ckydrNizwipCr+TrstAjtJ9DZQFyfcSMe0Ff/DyXewK73gM/eDn
-4D3Y2akAc1rjvQD/p33O14rO39zbXAtIStXojH0wRqtUsTpiZ3Bfg0hG5ioQbZ72
-NSnzUfHpylhiyK6gAQJBAPjlVkIZ8/lsdnEecLfhB8cfjZCLIWPAY18s9EkEe/E/
-pAnR/htEdAMMpH120IHX8VKQUl9GClompsF7MyCVG7ECQQDUFj9I7a6Vzoht7mGm
-+EONbZqLK3hpXVy53a7EP+MK3g4fIv7nEVbCwoylOQB9vEi+V6P15sh3yNOll8e0
-BAUBAkBz+xJN7SAWS2eJ4MBvvwnLzTU/dMXTYNQthpoy6EcFLT24YcVCWYyh2yNP
-X61bxA+tBJmN0eqDBd3Q7SLu/OyRAkEApkx7evfD+Xtkxq4wq/fnIDJdB9siI5wt
-ZSBKNV/S62aKtCeAsDaMTVK3baZwmCbW80lNKze24RX7vtBwqtqsAQJBAO/fSuRI
-1I6QhefZlBuhUi/UmYZOKDslRMrvpnVGwk5mnJWsQuqjQKYplo+Ce+jhc0z+eh4a
-4daCQm0MY4Un/uE=
------END PRIVATE KEY-----
-"""
+    -----BEGIN PRIVATE KEY-----
+    MIICdwIBADANBgkqhkiG9w0BAQEFAASCAmEwggJdAgEAAoGBAM4zjKt+/Nrhs8DN
+    2u9+Z1tGyHhWvMPc9+HY0N53Df7F31jAEeaNCc6xXIpXNe3R9Z9krW8LDPCGrOtL
+    p9hUGbxSzCWDoNY4CnunN/Ipc84Ayongf2gr4RyUmwNIwwOdt5i4tBEKajnJyMLo
+    js1VtFE7nQTLyC19OlExwjns45CxAgMBAAECgYAiM16jmz5pN4JO+lXT301ZUFYz
+    z38jpWTf6sxJ+ckydrNizwipCr+TrstAjtJ9DZQFyfcSMe0Ff/DyXewK73gM/eDn
+    4D3Y2akAc1rjvQD/p33O14rO39zbXAtIStXojH0wRqtUsTpiZ3Bfg0hG5ioQbZ72
+    NSnzUfHpylhiyK6gAQJBAPjlVkIZ8/lsdnEecLfhB8cfjZCLIWPAY18s9EkEe/E/
+    pAnR/htEdAMMpH120IHX8VKQUl9GClompsF7MyCVG7ECQQDUFj9I7a6Vzoht7mGm
+    +EONbZqLK3hpXVy53a7EP+MK3g4fIv7nEVbCwoylOQB9vEi+V6P15sh3yNOll8e0
+    BAUBAkBz+xJN7SAWS2eJ4MBvvwnLzTU/dMXTYNQthpoy6EcFLT24YcVCWYyh2yNP
+    X61bxA+tBJmN0eqDBd3Q7SLu/OyRAkEApkx7evfD+Xtkxq4wq/fnIDJdB9siI5wt
+    ZSBKNV/S62aKtCeAsDaMTVK3baZwmCbW80lNKze24RX7vtBwqtqsAQJBAO/fSuRI
+    1I6QhefZlBuhUi/UmYZOKDslRMrvpnVGwk5mnJWsQuqjQKYplo+Ce+jhc0z+eh4a
+    4daCQm0MY4Un/uE=
+    -----END PRIVATE KEY-----
+    """
 
 /// The decoded signature (last part) of a compact JWS, or nil.
 func signatureBytes(of token: String) -> [UInt8]? {

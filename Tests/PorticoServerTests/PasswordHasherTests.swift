@@ -14,7 +14,8 @@ private struct Argon2idVectorFile: Decodable {
 }
 
 private let argon2idVectors: [Argon2idVectorCase] = {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Vectors/argon2id.json")
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Vectors/argon2id.json")
     guard let data = try? Data(contentsOf: url),
         let file = try? JSONDecoder().decode(Argon2idVectorFile.self, from: data)
     else { return [] }
@@ -85,7 +86,8 @@ private let cheap = PasswordHashingSettings(memoryKiB: 1_024, iterations: 1, par
         let hasher = PasswordHasher()
         let good = argon2idVectors.first?.phc ?? ""
         let malformed = [
-            "", "$", "$$$$$", "argon2id", "$argon2i$v=19$m=19456,t=2,p=1$ZKH8IYBBDgMuXyj0qMBjvQ$BC/n1yIl2cowuZVImDVbAltK4C1H/e08Hqfm+CcGtKY",
+            "", "$", "$$$$$", "argon2id",
+            "$argon2i$v=19$m=19456,t=2,p=1$ZKH8IYBBDgMuXyj0qMBjvQ$BC/n1yIl2cowuZVImDVbAltK4C1H/e08Hqfm+CcGtKY",
             "$argon2d$v=19$m=19456,t=2,p=1$ZKH8IYBBDgMuXyj0qMBjvQ$BC/n1yIl2cowuZVImDVbAltK4C1H/e08Hqfm+CcGtKY",
             good.replacingOccurrences(of: "m=19456", with: "m=99999999999"),
             good.replacingOccurrences(of: "m=19456", with: "m=4294967295"),
@@ -95,7 +97,8 @@ private let cheap = PasswordHashingSettings(memoryKiB: 1_024, iterations: 1, par
             good.replacingOccurrences(of: "v=19", with: "v=x"),
             good.replacingOccurrences(of: ",t=2", with: ""),
             String(good.dropLast(10)), good + "$", good + "!", good.replacingOccurrences(of: "$ZKH8", with: "$"),
-            good.replacingOccurrences(of: "BC/n", with: "BC_n"), good + "\u{0}", String(repeating: "$argon2id", count: 1_000),
+            good.replacingOccurrences(of: "BC/n", with: "BC_n"), good + "\u{0}",
+            String(repeating: "$argon2id", count: 1_000),
         ]
         for phc in malformed {
             #expect(!hasher.verify(argon2idVectors.first?.password ?? "", against: phc), "\(phc)")
