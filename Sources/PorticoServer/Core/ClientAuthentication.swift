@@ -1,0 +1,87 @@
+import PorticoHTTP
+import PorticoStore
+
+/// How a client proved who it is at the token, revocation or introspection endpoint.
+enum ClientAuthenticationMethod: String, Sendable, CaseIterable {
+    /// `Authorization: Basic` with the form-urlencoded id and secret (RFC 6749 §2.3.1).
+    case clientSecretBasic = "client_secret_basic"
+    /// `client_id` and `client_secret` in the form body.
+    case clientSecretPost = "client_secret_post"
+    /// A public client naming itself with `client_id`; PKCE (or rotation) is its proof.
+    case none
+}
+
+/// A client whose identity the request established.
+struct AuthenticatedClient: Sendable {
+    /// The registered client.
+    let client: Client
+    /// How it authenticated.
+    let method: ClientAuthenticationMethod
+
+    /// Whether it proved possession of a secret (a confidential client).
+    var isConfidential: Bool { method != .none }
+}
+
+/// Client authentication for the back-channel endpoints (RFC 6749 §2.3, OAuth 2.1 §2.4).
+///
+/// Why a type of its own: the token, revocation and introspection endpoints must apply exactly
+/// the same rules: one method per request, secrets compared in constant time (by
+/// `Client.verifiesSecret`), a confidential client always authenticates, and every failure is
+/// the same `invalid_client` 401, with a `Basic` challenge when the client tried Basic, so a
+/// caller learns nothing about which client ids exist.
+struct ClientAuthenticator {
+    /// Where clients are registered.
+    let store: any Store
+
+    /// Establishes which client sent `request`.
+    ///
+    /// - Throws: `invalid_request` for two methods at once (or a body `client_id` that
+    ///   contradicts Basic), `invalid_client` for anything that does not authenticate.
+    func authenticate(_ request: Request, parameters: OAuthParameters) throws -> AuthenticatedClient {
+        if let authorization = request.headers["Authorization"] {
+            return try authenticateBasic(authorization, parameters: parameters)
+        }
+        guard let clientID = parameters["client_id"] else {
+            throw OAuthError.invalidClient("Client authentication is required.")
+        }
+        guard let client = try store.client(id: clientID) else {
+            throw OAuthError.invalidClient("Client authentication failed.")
+        }
+        if let secret = parameters["client_secret"] {
+            guard client.type == .confidential, client.verifiesSecret(secret) else {
+                throw OAuthError.invalidClient("Client authentication failed.")
+            }
+            return AuthenticatedClient(client: client, method: .clientSecretPost)
+        }
+        guard client.type == .public else {
+            throw OAuthError.invalidClient("This client must authenticate with its secret.")
+        }
+        return AuthenticatedClient(client: client, method: .none)
+    }
+
+    private func authenticateBasic(_ authorization: String, parameters: OAuthParameters) throws
+        -> AuthenticatedClient
+    {
+        let failure = OAuthError.invalidClient("Client authentication failed.", challengeBasic: true)
+        guard let raw = BasicCredentials(authorization: authorization) else { throw failure }
+        let credentials: BasicCredentials
+        do {
+            credentials = try raw.formURLDecoded()
+        } catch {
+            throw failure
+        }
+        if parameters["client_secret"] != nil {
+            throw OAuthError.invalidRequest("Use one client authentication method, not two.")
+        }
+        if let bodyID = parameters["client_id"], bodyID != credentials.user {
+            throw OAuthError.invalidRequest("The client_id does not match the authenticated client.")
+        }
+        guard !credentials.user.isEmpty, let client = try store.client(id: credentials.user) else { throw failure }
+        // A public client has no secret: some libraries still send Basic with an empty one.
+        if client.type == .public && credentials.password.isEmpty {
+            return AuthenticatedClient(client: client, method: .none)
+        }
+        guard client.type == .confidential, client.verifiesSecret(credentials.password) else { throw failure }
+        return AuthenticatedClient(client: client, method: .clientSecretBasic)
+    }
+}

@@ -1,0 +1,36 @@
+import PorticoCrypto
+import PorticoStore
+
+/// The claims about a person that granted scopes release, for ID tokens, userinfo and the
+/// profile endpoint.
+///
+/// Why one table: the DESIGN's "Scopes and claims" (mirrored in ``ScopeCatalog``) decides what
+/// an app may see; reading it in one place means an ID token can never carry a claim that
+/// userinfo would refuse, or the other way round.
+enum UserClaims {
+    /// The claims `scopes` release about `user`, by claim name. `sub` is included when
+    /// `openid` is granted; claims without a value (no postal code) are left out.
+    static func released(about user: User, scopes: some Sequence<String>) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = [:]
+        for scope in scopes {
+            guard let entry = ScopeCatalog.builtIn.first(where: { $0.name == scope }) else { continue }
+            for name in entry.claims {
+                if let value = value(of: name, for: user) { claims[name] = value }
+            }
+        }
+        return claims
+    }
+
+    /// The value of one claim for `user`, or nil when the person has none.
+    static func value(of claim: String, for user: User) -> JSONValue? {
+        switch claim {
+        case "sub", "user_id": .string(user.id)
+        case "name": .string(user.name)
+        case "email": .string(user.email)
+        // Portico has no e-mail verification step yet, so it never vouches for an address.
+        case "email_verified": .bool(false)
+        case "postal_code": user.postalCode.map(JSONValue.string)
+        default: nil
+        }
+    }
+}

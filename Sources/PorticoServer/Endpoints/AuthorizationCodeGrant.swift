@@ -1,0 +1,137 @@
+import Foundation
+import PorticoCrypto
+import PorticoStore
+
+/// `grant_type=authorization_code` (OAuth 2.1 §4.1.3): redeems a code for tokens.
+///
+/// Everything is decided in one write transaction — redeem the code atomically, check client,
+/// redirect URI, PKCE and user, start the refresh family and record what the code issued — and
+/// the JWTs are signed after it commits. A check that fails throws inside the transaction, so
+/// the code is left unredeemed for its rightful owner (a thief without the verifier cannot
+/// burn it); a replayed code instead *commits* the revocation of everything it issued, then
+/// answers `invalid_grant`.
+struct AuthorizationCodeGrant {
+    /// The provider.
+    let context: ProviderContext
+
+    /// What the transaction decided.
+    private enum Outcome {
+        case issue(Issue)
+        case replayed
+    }
+
+    /// The tokens to sign for a redeemed code.
+    private struct Issue {
+        let code: AuthorizationCode
+        let user: User
+        let accessToken: TokenIssuer.AccessTokenGrant
+        let refreshToken: String?
+    }
+
+    /// Redeems the `code` of `parameters` for `client`.
+    func exchange(_ parameters: OAuthParameters, for client: AuthenticatedClient) throws -> TokenResponse {
+        let presented = try parameters.required("code")
+        let redirectURI = try parameters.required("redirect_uri")
+        guard let verifier = parameters["code_verifier"] else {
+            throw OAuthError.invalidRequest("The parameter code_verifier is missing (PKCE is required).")
+        }
+        let issuer = TokenIssuer(context: context)
+        let now = context.now()
+        let outcome = try context.store.transaction { transaction throws -> Outcome in
+            switch try transaction.redeemAuthorizationCode(presented, now: now) {
+            case .notFound:
+                throw OAuthError.invalidGrant("The authorization code is not valid.")
+            case .expired:
+                throw OAuthError.invalidGrant("The authorization code has expired.")
+            case .alreadyUsed(let code):
+                try revokeIssued(by: code, clientID: client.client.id, in: transaction, now: now)
+                return .replayed
+            case .redeemed(let code):
+                return .issue(
+                    try issue(
+                        code, to: client, redirectURI: redirectURI, verifier: verifier, issuer: issuer,
+                        in: transaction, now: now))
+            }
+        }
+        switch outcome {
+        case .replayed:
+            throw OAuthError.invalidGrant("The authorization code has already been used.")
+        case .issue(let issue):
+            let accessToken = try issuer.accessToken(for: issue.accessToken)
+            var idToken: String?
+            if issue.code.scopes.contains("openid") {
+                idToken = try issuer.idToken(
+                    for: TokenIssuer.IdentityGrant(
+                        user: issue.user, client: client.client, scopes: issue.code.scopes,
+                        authTime: issue.code.authTime, nonce: issue.code.nonce),
+                    accessToken: accessToken)
+            }
+            return TokenResponse(
+                accessToken: accessToken, expiresIn: Int(context.lifetimes.accessToken), scopes: issue.code.scopes,
+                refreshToken: issue.refreshToken, idToken: idToken)
+        }
+    }
+
+    /// Checks a freshly redeemed code against the request and records what it issues.
+    private func issue(
+        _ code: AuthorizationCode, to client: AuthenticatedClient, redirectURI: String, verifier: String,
+        issuer: TokenIssuer, in transaction: any StoreTransaction, now: Date
+    ) throws -> Issue {
+        guard code.clientID == client.client.id else {
+            throw OAuthError.invalidGrant("The authorization code was issued to another client.")
+        }
+        guard code.redirectURI == redirectURI else {
+            throw OAuthError.invalidGrant("The redirect_uri does not match the authorization request.")
+        }
+        guard PKCE.verify(verifier, matches: code.codeChallenge) else {
+            throw OAuthError.invalidGrant("The code_verifier does not match the code_challenge.")
+        }
+        guard let user = try transaction.user(id: code.userID), !user.isDisabled else {
+            throw OAuthError.invalidGrant("The account is not available.")
+        }
+        let accessToken = issuer.accessTokenGrant(
+            subject: user.id, clientID: client.client.id, scopes: code.scopes, authTime: code.authTime)
+        var refreshToken: String?
+        var familyID: String?
+        if client.client.allowedGrantTypes.contains("refresh_token") {
+            let family = RefreshFamily(
+                clientID: client.client.id, userID: user.id, scopes: code.scopes, authTime: code.authTime,
+                createdAt: now)
+            let token = RefreshTokenChain.firstToken()
+            try transaction.insert(family)
+            try transaction.insert(
+                RefreshToken(
+                    token: token, familyID: family.id, createdAt: now,
+                    expiresAt: now.addingTimeInterval(context.lifetimes.refreshToken)))
+            refreshToken = token
+            familyID = family.id
+        }
+        try transaction.recordIssuance(
+            forCode: code.hashedCode, refreshFamilyID: familyID, accessTokenID: accessToken.tokenID,
+            accessTokenExpiresAt: accessToken.expiresAt)
+        return Issue(code: code, user: user, accessToken: accessToken, refreshToken: refreshToken)
+    }
+
+    /// A replayed code (OAuth 2.1 §4.1.3): revoke the refresh family and access token its first
+    /// redemption issued, and leave a trace in the audit log.
+    private func revokeIssued(
+        by code: AuthorizationCode, clientID: String, in transaction: any StoreTransaction, now: Date
+    ) throws {
+        if let familyID = code.issuedRefreshFamilyID {
+            try transaction.revokeRefreshFamily(id: familyID, now: now)
+        }
+        if let tokenID = code.issuedAccessTokenID {
+            let expiresAt = code.issuedAccessTokenExpiresAt ?? now.addingTimeInterval(context.lifetimes.accessToken)
+            try transaction.revokeAccessToken(id: tokenID, expiresAt: expiresAt)
+        }
+        let details: JSONValue = [
+            "client_id": .string(code.clientID), "presented_by": .string(clientID),
+            "revoked_access_token": .bool(code.issuedAccessTokenID != nil),
+            "revoked_refresh_family": .bool(code.issuedRefreshFamilyID != nil),
+        ]
+        try transaction.append(
+            AuditEvent(
+                occurredAt: now, actor: clientID, action: "token.code_replayed", subject: code.userID,
+                details: details.jsonString))
+    }
+}

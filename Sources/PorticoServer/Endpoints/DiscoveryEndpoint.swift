@@ -1,0 +1,100 @@
+import PorticoCrypto
+import PorticoHTTP
+import Synchronization
+
+/// `GET /.well-known/openid-configuration` and `/.well-known/oauth-authorization-server`: the
+/// provider metadata (OIDC Discovery 1.0 §3, RFC 8414 §2), one document at both paths.
+///
+/// Why built lazily and cached: the issuer is known only once the server has bound its port,
+/// and `scopes_supported` includes product scopes that `portico scope add` may change in
+/// another process at any time. So the first request builds the JSON, and later requests copy
+/// the prepared response; it is rebuilt when the issuer changes or after ``rebuildInterval``,
+/// which costs one store read per interval, not per request. Only endpoints that exist are
+/// advertised (device authorization and logout arrive with part 2).
+final class DiscoveryEndpoint: Sendable {
+    /// How long a built document is served before the product scopes are read again.
+    static let rebuildInterval: Duration = .seconds(10)
+    /// What clients and caches may assume about freshness.
+    static let cacheControl = "public, max-age=300"
+
+    private struct Built: Sendable {
+        let issuer: String
+        let builtAt: ContinuousClock.Instant
+        let response: Response
+    }
+
+    private let context: ProviderContext
+    private let built = Mutex<Built?>(nil)
+
+    /// The discovery endpoint of `context`.
+    init(context: ProviderContext) {
+        self.context = context
+    }
+
+    /// Registers both well-known paths.
+    func register(on router: Router) {
+        router.get("/.well-known/openid-configuration") { [self] _ in response() }
+        router.get("/.well-known/oauth-authorization-server") { [self] _ in response() }
+    }
+
+    /// The current document as a response, rebuilt when stale.
+    func response() -> Response {
+        let issuer = context.issuer
+        let now = ContinuousClock.now
+        if let current = built.withLock({ $0 }), current.issuer == issuer,
+            current.builtAt.duration(to: now) < Self.rebuildInterval
+        {
+            return current.response
+        }
+        var response = Response.json(raw: document(issuer: issuer).jsonString)
+        response.headers["Cache-Control"] = Self.cacheControl
+        let fresh = Built(issuer: issuer, builtAt: now, response: response)
+        built.withLock { $0 = fresh }
+        return response
+    }
+
+    /// The metadata for `issuer`.
+    func document(issuer: String) -> JSONValue {
+        let clientAuthentication = ClientAuthenticationMethod.allCases.map { JSONValue.string($0.rawValue) }
+        let confidentialAuthentication: [JSONValue] = [
+            .string(ClientAuthenticationMethod.clientSecretBasic.rawValue),
+            .string(ClientAuthenticationMethod.clientSecretPost.rawValue),
+        ]
+        return [
+            "issuer": .string(issuer),
+            "authorization_endpoint": .string(issuer + "/oauth/authorize"),
+            "token_endpoint": .string(issuer + "/oauth/token"),
+            "userinfo_endpoint": .string(issuer + "/oauth/userinfo"),
+            "jwks_uri": .string(issuer + "/oauth/jwks"),
+            "revocation_endpoint": .string(issuer + "/oauth/revoke"),
+            "introspection_endpoint": .string(issuer + "/oauth/introspect"),
+            "scopes_supported": .array(scopes().map(JSONValue.string)),
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "grant_types_supported": .array(TokenEndpoint.supportedGrantTypes.map(JSONValue.string)),
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": .array(clientAuthentication),
+            "revocation_endpoint_auth_methods_supported": .array(clientAuthentication),
+            "introspection_endpoint_auth_methods_supported": .array(confidentialAuthentication),
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": .array(
+                KeyRing.algorithms.map { JSONValue.string($0.rawValue) }),
+            "userinfo_signing_alg_values_supported": ["none"],
+            "claims_supported": .array(ScopeCatalog.claimsSupported.map(JSONValue.string)),
+            "claims_parameter_supported": false,
+            "request_parameter_supported": false,
+            "request_uri_parameter_supported": false,
+            "authorization_response_iss_parameter_supported": true,
+        ]
+    }
+
+    /// Built-in and product scopes; the built-in ones alone if the store cannot be read now.
+    private func scopes() -> [String] {
+        do {
+            return try context.store.read { try ScopeCatalog.supportedNames(in: $0) }
+        } catch {
+            OAuthEndpoint.logFailure(error)
+            return ScopeCatalog.builtIn.map(\.name)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// `POST /oauth/introspect` (RFC 7662): tells a resource server whether a token is active and
+/// what it grants.
+///
+/// Only confidential clients may ask (a public client could otherwise probe tokens); any of
+/// them may introspect access tokens, which are meant for resource servers, but a refresh token
+/// is reported active only to the client it was issued to. Anything not active — unknown,
+/// expired, revoked, rotated, or its account disabled — is just `{"active":false}`.
+struct IntrospectionEndpoint {
+    /// The provider.
+    let context: ProviderContext
+    /// The shared, caching verifier.
+    let verifier: AccessTokenVerifier
+
+    private static let inactive: [String: JSONValue] = ["active": false]
+
+    /// Registers the route.
+    func register(on router: Router) {
+        router.post("/oauth/introspect") { request in handle(request) }
+    }
+
+    /// Answers one request.
+    func handle(_ request: Request) -> Response {
+        OAuthEndpoint.respond {
+            let parameters = try OAuthParameters(formOf: request)
+            let client = try ClientAuthenticator(store: context.store).authenticate(request, parameters: parameters)
+            guard client.isConfidential else {
+                throw OAuthError.invalidClient("Only confidential clients may introspect tokens.")
+            }
+            let token = try parameters.required("token")
+            let members =
+                PresentedToken.looksLikeJWT(token)
+                ? try accessTokenMembers(token) : try refreshTokenMembers(token, clientID: client.client.id)
+            return OAuthEndpoint.json(members ?? Self.inactive)
+        }
+    }
+
+    private func accessTokenMembers(_ token: String) throws -> [String: JSONValue]? {
+        guard let verified = try? verifier.verify(token) else { return nil }
+        let active = try context.store.read { transaction -> Bool in
+            guard try !verifier.isRevoked(verified, in: transaction) else { return false }
+            guard verified.hasUser else { return true }
+            guard let user = try transaction.user(id: verified.subject) else { return false }
+            return !user.isDisabled
+        }
+        guard active else { return nil }
+        return [
+            "active": true, "scope": .string(verified.scopes.joined(separator: " ")),
+            "client_id": .string(verified.clientID), "sub": .string(verified.subject),
+            "exp": .integer(TokenIssuer.seconds(verified.expiresAt)),
+            "iat": .integer(TokenIssuer.seconds(verified.issuedAt)), "token_type": "Bearer",
+            "iss": .string(context.issuer), "aud": .array(verified.audience.map(JSONValue.string)),
+            "jti": .string(verified.tokenID),
+        ]
+    }
+
+    private func refreshTokenMembers(_ token: String, clientID: String) throws -> [String: JSONValue]? {
+        let now = context.now()
+        return try context.store.read { transaction -> [String: JSONValue]? in
+            guard let record = try transaction.refreshToken(token), record.rotatedAt == nil, now < record.expiresAt,
+                let family = try transaction.refreshFamily(id: record.familyID), !family.isRevoked,
+                family.clientID == clientID, let user = try transaction.user(id: family.userID), !user.isDisabled
+            else { return nil }
+            return [
+                "active": true, "scope": .string(family.scopes.joined(separator: " ")),
+                "client_id": .string(family.clientID), "sub": .string(family.userID),
+                "exp": .integer(TokenIssuer.seconds(record.expiresAt)),
+                "iat": .integer(TokenIssuer.seconds(record.createdAt)), "token_type": "refresh_token",
+                "iss": .string(context.issuer), "aud": .string(family.clientID),
+            ]
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import PorticoHTTP
+import PorticoStore
+
+/// The gate in front of the resource endpoints (userinfo, profile): a bearer token (RFC 6750)
+/// that is genuine, unrevoked, carries one of the accepted scopes, and speaks for an account
+/// that still exists and is not disabled.
+///
+/// Why one type: both endpoints must answer the same 401 and 403 challenges in the same order
+/// (a revoked token is a 401 even when its scopes would also fail), and both read the
+/// revocation and the person in one read transaction.
+struct ProtectedResource {
+    /// The provider.
+    let context: ProviderContext
+    /// The shared, caching verifier.
+    let verifier: AccessTokenVerifier
+
+    /// The token sent in `Authorization: Bearer`, or (when `formParameter` is set, for POSTed
+    /// userinfo) in the form body; sending both is an error (RFC 6750 §2).
+    static func bearerToken(in request: Request, formParameter: Bool) throws(OAuthError) -> String {
+        var fromBody: String?
+        if formParameter && request.method == .post && request.contentType == "application/x-www-form-urlencoded" {
+            fromBody = try OAuthParameters(formOf: request)["access_token"]
+        }
+        guard let authorization = request.headers["Authorization"] else {
+            guard let fromBody else { throw missingToken() }
+            return fromBody
+        }
+        guard fromBody == nil else { throw .invalidRequest("Send the access token in one place, not two.") }
+        let scheme = "bearer "
+        guard authorization.count > scheme.count, authorization.prefix(scheme.count).lowercased() == scheme else {
+            throw .invalidToken("The Authorization header must carry a Bearer token.")
+        }
+        let token = authorization.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
+        guard !token.isEmpty else { throw missingToken() }
+        return token
+    }
+
+    /// A request without any token: 401 with a bare challenge (RFC 6750 §3.1).
+    static func missingToken() -> OAuthError {
+        OAuthError(
+            code: "invalid_token", description: "An access token is required.", status: .unauthorized,
+            headers: [("WWW-Authenticate", #"Bearer realm="portico""#)])
+    }
+
+    /// Admits `token` if it grants any of `acceptedScopes`; `challengeScope` is what a 403 names.
+    ///
+    /// - Returns: the verified token and the person it speaks for.
+    func admit(_ token: String, acceptedScopes: Set<String>, challengeScope: String) throws -> (
+        VerifiedAccessToken, User
+    ) {
+        let verified = try verifier.verify(token)
+        let (revoked, user) = try context.store.read { transaction in
+            let revoked = try verifier.isRevoked(verified, in: transaction)
+            return (revoked, revoked || !verified.hasUser ? nil : try transaction.user(id: verified.subject))
+        }
+        guard !revoked else { throw OAuthError.invalidToken("The access token has been revoked.") }
+        guard verified.grantsAny(of: acceptedScopes) else {
+            throw OAuthError.insufficientScope(
+                "The access token does not grant access to this resource.", required: challengeScope)
+        }
+        guard let user, !user.isDisabled else {
+            throw OAuthError.invalidToken("The account behind the access token is not available.")
+        }
+        return (verified, user)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PorticoCrypto
+import PorticoStore
+
+/// `grant_type=refresh_token` (OAuth 2.1 §4.3): rotates a refresh token and issues a new access
+/// token, optionally for fewer scopes.
+///
+/// Every use rotates (RFC 9700 §4.14.2): the presented token is marked used and its successor
+/// issued, atomically in the store. Presenting a used token again revokes the whole family —
+/// except within the grace period (`lifetimes.refreshReuseGrace`): a client that lost the
+/// response and retries with the same token, and has not used what it was sent, gets a fresh
+/// token instead; ``RefreshTokenChain`` explains how that works while the store keeps only
+/// hashes. Checks that fail before rotation (wrong client, widened scope, disabled account)
+/// change nothing, so they cannot be used to burn someone else's token.
+struct RefreshTokenGrant {
+    /// The provider.
+    let context: ProviderContext
+
+    /// What the transaction decided.
+    private enum Outcome {
+        case issue(Issue)
+        case reuseDetected
+    }
+
+    /// The tokens to sign after the rotation committed.
+    private struct Issue {
+        let family: RefreshFamily
+        let user: User
+        let scopes: [String]
+        let refreshToken: String
+        let accessToken: TokenIssuer.AccessTokenGrant
+    }
+
+    /// Rotates the `refresh_token` of `parameters` for `client`.
+    func exchange(_ parameters: OAuthParameters, for client: AuthenticatedClient) throws -> TokenResponse {
+        let presented = try parameters.required("refresh_token")
+        let requestedScopes = parameters["scope"].map { ScopeCatalog.parse($0) }
+        let issuer = TokenIssuer(context: context)
+        let now = context.now()
+        let outcome = try context.store.transaction { transaction throws -> Outcome in
+            guard let record = try transaction.refreshToken(presented),
+                let family = try transaction.refreshFamily(id: record.familyID)
+            else { throw OAuthError.invalidGrant("The refresh token is not valid.") }
+            guard family.clientID == client.client.id else {
+                throw OAuthError.invalidGrant("The refresh token was issued to another client.")
+            }
+            guard !family.isRevoked else { throw OAuthError.invalidGrant("The refresh token has been revoked.") }
+            let scopes = requestedScopes ?? family.scopes
+            guard scopes.allSatisfy(family.scopes.contains) else {
+                throw OAuthError.invalidScope("The requested scope exceeds the scope originally granted.")
+            }
+            guard let user = try transaction.user(id: family.userID), !user.isDisabled else {
+                throw OAuthError.invalidGrant("The account is not available.")
+            }
+            guard let refreshToken = try rotate(presented, of: family, in: transaction, now: now) else {
+                try revoke(family, presentedBy: client.client.id, in: transaction, now: now)
+                return .reuseDetected
+            }
+            let accessToken = issuer.accessTokenGrant(
+                subject: user.id, clientID: client.client.id, scopes: scopes, authTime: family.authTime)
+            return .issue(
+                Issue(family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken))
+        }
+        guard case .issue(let issue) = outcome else {
+            throw OAuthError.invalidGrant("The refresh token has already been used; its grant is now revoked.")
+        }
+        let accessToken = try issuer.accessToken(for: issue.accessToken)
+        var idToken: String?
+        if issue.scopes.contains("openid") {
+            idToken = try issuer.idToken(
+                for: TokenIssuer.IdentityGrant(
+                    user: issue.user, client: client.client, scopes: issue.scopes, authTime: issue.family.authTime,
+                    nonce: nil),
+                accessToken: accessToken)
+        }
+        return TokenResponse(
+            accessToken: accessToken, expiresIn: Int(context.lifetimes.accessToken), scopes: issue.scopes,
+            refreshToken: issue.refreshToken, idToken: idToken)
+    }
+
+    /// Rotates `presented` and returns the token to hand out, or nil for a reuse that must
+    /// revoke the family.
+    ///
+    /// - Throws: `invalid_grant` for a token that is expired or whose family was revoked
+    ///   meanwhile (nothing to revoke then).
+    private func rotate(
+        _ presented: String, of family: RefreshFamily, in transaction: any StoreTransaction, now: Date
+    ) throws -> String? {
+        let chain = RefreshTokenChain(family: family)
+        let successor = chain.successor(of: presented)
+        switch try transaction.rotateRefreshToken(
+            presented, replacement: successor, expiresAt: expiry(from: now), now: now)
+        {
+        case .rotated:
+            return successor
+        case .reused(_, let token):
+            return try retryReplacement(
+                for: presented, rotatedAt: token.rotatedAt, chain: chain, in: transaction, now: now)
+        case .expired:
+            throw OAuthError.invalidGrant("The refresh token has expired.")
+        case .revoked:
+            throw OAuthError.invalidGrant("The refresh token has been revoked.")
+        case .notFound:
+            throw OAuthError.invalidGrant("The refresh token is not valid.")
+        }
+    }
+
+    /// The grace period: when `presented` was rotated moments ago and nothing it led to has
+    /// been used by the client, supersedes the unused token at the end of its chain with a
+    /// fresh replacement and returns that; nil when this is a genuine reuse.
+    private func retryReplacement(
+        for presented: String, rotatedAt: Date?, chain: RefreshTokenChain, in transaction: any StoreTransaction,
+        now: Date
+    ) throws -> String? {
+        guard let rotatedAt, now.timeIntervalSince(rotatedAt) <= context.lifetimes.refreshReuseGrace else {
+            return nil
+        }
+        var hop = chain.successor(of: presented)
+        for _ in 0..<RefreshTokenChain.maximumRetries {
+            guard let record = try transaction.refreshToken(hop) else { return nil }
+            let replacement = chain.replacement(of: hop)
+            guard record.rotatedAt != nil else {
+                // The token the client never received: supersede it.
+                let rotation = try transaction.rotateRefreshToken(
+                    hop, replacement: replacement, expiresAt: expiry(from: now), now: now)
+                guard case .rotated = rotation else { return nil }
+                return replacement
+            }
+            // Superseded by an earlier retry: walk on. Rotated by the client itself: it got
+            // that token, so the old one coming back is a reuse.
+            guard let successorHash = record.successorHash,
+                try transaction.refreshToken(replacement)?.hashedToken == successorHash
+            else { return nil }
+            hop = replacement
+        }
+        return nil
+    }
+
+    /// Reuse detected (RFC 9700 §4.14.2): revoke the family and record it.
+    private func revoke(
+        _ family: RefreshFamily, presentedBy clientID: String, in transaction: any StoreTransaction, now: Date
+    ) throws {
+        try transaction.revokeRefreshFamily(id: family.id, now: now)
+        let details: JSONValue = ["client_id": .string(family.clientID), "presented_by": .string(clientID)]
+        try transaction.append(
+            AuditEvent(
+                occurredAt: now, actor: clientID, action: "token.refresh_reuse_detected", subject: family.userID,
+                details: details.jsonString))
+    }
+
+    private func expiry(from now: Date) -> Date {
+        now.addingTimeInterval(context.lifetimes.refreshToken)
+    }
+}

@@ -1,0 +1,78 @@
+import PorticoHTTP
+import PorticoStore
+
+/// `POST /oauth/revoke` (RFC 7009): a client gives up an access token or a refresh token.
+///
+/// The client authenticates (public clients by `client_id`). An access token is revoked by its
+/// `jti`, remembered in the store until it would have expired, so every node refuses it from
+/// then on; a refresh token revokes its whole family. `token_type_hint` only decides which kind
+/// is tried first. Whatever the token is — unknown, expired, already revoked, or another
+/// client's (RFC 7009 §2.1: then it is simply not revoked) — the answer is 200, so the endpoint
+/// reveals nothing about tokens.
+struct RevocationEndpoint {
+    /// The provider.
+    let context: ProviderContext
+    /// Reads access tokens (without the store).
+    let verifier: AccessTokenVerifier
+
+    /// Registers the route.
+    func register(on router: Router) {
+        router.post("/oauth/revoke") { request in handle(request) }
+    }
+
+    /// Answers one request.
+    func handle(_ request: Request) -> Response {
+        OAuthEndpoint.respond {
+            let parameters = try OAuthParameters(formOf: request)
+            let client = try ClientAuthenticator(store: context.store).authenticate(request, parameters: parameters)
+            let token = try parameters.required("token")
+            if parameters["token_type_hint"] == "refresh_token" {
+                if try !revokeRefreshToken(token, of: client.client.id) {
+                    try revokeAccessToken(token, of: client.client.id)
+                }
+            } else if try !revokeAccessToken(token, of: client.client.id) {
+                try revokeRefreshToken(token, of: client.client.id)
+            }
+            var response = Response(status: .ok)
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        }
+    }
+
+    /// Revokes `token` if it is a live access token of `clientID`; true if it was an access
+    /// token of this provider at all (so the refresh path need not be tried).
+    @discardableResult
+    private func revokeAccessToken(_ token: String, of clientID: String) throws -> Bool {
+        guard PresentedToken.looksLikeJWT(token), let verified = try? verifier.verify(token) else { return false }
+        if verified.clientID == clientID {
+            try context.store.transaction {
+                try $0.revokeAccessToken(id: verified.tokenID, expiresAt: verified.expiresAt)
+            }
+        }
+        return true
+    }
+
+    /// Revokes the family of `token` if it is a refresh token of `clientID`; true if it was a
+    /// refresh token of this provider at all.
+    @discardableResult
+    private func revokeRefreshToken(_ token: String, of clientID: String) throws -> Bool {
+        guard !PresentedToken.looksLikeJWT(token) else { return false }
+        let now = context.now()
+        return try context.store.transaction { transaction in
+            guard let record = try transaction.refreshToken(token),
+                let family = try transaction.refreshFamily(id: record.familyID)
+            else { return false }
+            if family.clientID == clientID { try transaction.revokeRefreshFamily(id: family.id, now: now) }
+            return true
+        }
+    }
+}
+
+/// Helpers for endpoints that accept "a token" of either kind.
+enum PresentedToken {
+    /// Whether `token` has the shape of a compact JWS (access tokens); refresh tokens are plain
+    /// base64url without dots.
+    static func looksLikeJWT(_ token: String) -> Bool {
+        token.utf8.lazy.filter { $0 == UInt8(ascii: ".") }.count == 2
+    }
+}
