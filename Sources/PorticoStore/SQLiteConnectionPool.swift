@@ -15,6 +15,8 @@ final class SQLiteConnectionPool: @unchecked Sendable {
     private var idleByThread: [UInt: SQLiteConnection] = [:]
     private var busyThreads: Set<UInt> = []
     private var openCount = 0
+    private var waiters: [UInt64] = []
+    private var nextTicket: UInt64 = 0
     private var isClosed = false
 
     init(
@@ -76,13 +78,21 @@ final class SQLiteConnectionPool: @unchecked Sendable {
                 return connection
             }
         case .pool(let maximum):
+            // First come, first served: only the oldest waiter may take a free connection.
+            let ticket = nextTicket
+            nextTicket &+= 1
+            waiters.append(ticket)
             let deadline = Date(timeIntervalSinceNow: waitTimeout)
-            while idle.isEmpty && openCount >= max(1, maximum) && !isClosed {
+            while !isClosed && (waiters.first != ticket || (idle.isEmpty && openCount >= max(1, maximum))) {
                 if !condition.wait(until: deadline) {
+                    waiters.removeAll { $0 == ticket }
+                    condition.broadcast()
                     condition.unlock()
                     throw StoreError.busy("no database connection became free within \(waitTimeout) s")
                 }
             }
+            waiters.removeAll { $0 == ticket }
+            condition.broadcast()
             if isClosed {
                 condition.unlock()
                 throw StoreError.closed
@@ -103,7 +113,7 @@ final class SQLiteConnectionPool: @unchecked Sendable {
             condition.lock()
             openCount -= 1
             busyThreads.remove(thread)
-            condition.signal()
+            condition.broadcast()
             condition.unlock()
             throw error
         }
@@ -115,7 +125,7 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         // A connection still inside a transaction (a failed rollback) is not lent again.
         if isClosed || connection.isInTransaction {
             openCount -= 1
-            condition.signal()
+            condition.broadcast()
             condition.unlock()
             return
         }
@@ -123,7 +133,7 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         case .perThread: idleByThread[thread] = connection
         case .pool: idle.append(connection)
         }
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 

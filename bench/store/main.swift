@@ -1,1 +1,126 @@
-print("store bench: to be written")
+// portico-bench-store: store operations per second with 1 and 2 threads, for each connection
+// strategy. Run in release: swift run -c release portico-bench-store [OPERATIONS_PER_THREAD] [ROUNDS]
+// Each cell is the best of ROUNDS runs, the strategies interleaved, so that a busy machine
+// disturbs both alike.
+import Foundation
+import PorticoStore
+
+let operationsPerThread = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 5000 : 5000
+let rounds = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 3 : 3
+let strategies: [(name: String, strategy: SQLiteConnectionStrategy)] = [
+    ("per-thread", .perThread),
+    ("pool(2)", .pool(maximumConnections: 2)),
+]
+
+/// Runs `body(thread, index)` `operationsPerThread` times on each of `threads` threads started
+/// together; returns operations per second over the wall-clock time.
+func measure(threads: Int, _ body: @escaping @Sendable (Int, Int) throws -> Void) -> Double {
+    let start = DispatchSemaphore(value: 0)
+    let group = DispatchGroup()
+    for thread in 0..<threads {
+        group.enter()
+        Thread {
+            start.wait()
+            for index in 0..<operationsPerThread {
+                do {
+                    try body(thread, index)
+                } catch {
+                    FileHandle.standardError.write(Data("operation failed: \(error)\n".utf8))
+                }
+            }
+            group.leave()
+        }.start()
+    }
+    let began = DispatchTime.now()
+    for _ in 0..<threads { start.signal() }
+    group.wait()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - began.uptimeNanoseconds) / 1e9
+    return Double(threads * operationsPerThread) / seconds
+}
+
+struct Row {
+    let operation: String
+    let strategy: String
+    let threads: Int
+    let rate: Double
+}
+
+var best: [String: Row] = [:]
+let root = FileManager.default.temporaryDirectory.appendingPathComponent("portico-bench-store-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: root) }
+
+do {
+    for round in 0..<rounds {
+        for threads in [1, 2] {
+            for (name, strategy) in strategies {
+                let store = try SQLiteStore(
+                    path: root.appendingPathComponent("\(name)-\(threads)-\(round).db").path, strategy: strategy)
+                let user = User(email: "bench@example.com", name: "Bench", passwordHash: "x")
+                let client = Client(
+                    name: "Bench", type: .confidential, secret: "secret", redirectURIs: ["https://bench.example/cb"],
+                    allowedScopes: ["openid", "profile"])
+                try store.insert(user)
+                try store.insert(client)
+                let now = Date()
+                let families = (0..<threads).map { _ in
+                    RefreshFamily(clientID: client.id, userID: user.id, scopes: ["openid", "profile"], authTime: now)
+                }
+                try store.transaction { transaction in
+                    for (thread, family) in families.enumerated() {
+                        try transaction.insert(family)
+                        try transaction.insert(
+                            RefreshToken(token: "r-\(thread)-0", familyID: family.id, expiresAt: now + 86_400))
+                    }
+                }
+
+                let create = measure(threads: threads) { thread, index in
+                    try store.insert(
+                        AuthorizationCode(
+                            code: "c-\(thread)-\(index)", clientID: client.id, userID: user.id,
+                            redirectURI: "https://bench.example/cb", scopes: ["openid", "profile"],
+                            codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", nonce: "n", authTime: now,
+                            expiresAt: now + 60))
+                }
+                let redeem = measure(threads: threads) { thread, index in
+                    guard case .redeemed = try store.redeemAuthorizationCode("c-\(thread)-\(index)", now: now) else {
+                        throw StoreError.misuse("code not redeemed")
+                    }
+                }
+                let rotate = measure(threads: threads) { thread, index in
+                    let result = try store.rotateRefreshToken(
+                        "r-\(thread)-\(index)", replacement: "r-\(thread)-\(index + 1)", expiresAt: now + 86_400,
+                        now: now)
+                    guard case .rotated = result else { throw StoreError.misuse("not rotated: \(result)") }
+                }
+                let lookup = measure(threads: threads) { _, _ in
+                    _ = try store.client(id: client.id)
+                }
+                for (operation, rate) in [
+                    ("create code", create), ("redeem code", redeem), ("rotate refresh token", rotate),
+                    ("read client", lookup),
+                ] {
+                    let key = "\(operation)|\(name)|\(threads)"
+                    if rate > best[key]?.rate ?? 0 {
+                        best[key] = Row(operation: operation, strategy: name, threads: threads, rate: rate)
+                    }
+                }
+                store.close()
+            }
+        }
+    }
+} catch {
+    FileHandle.standardError.write(Data("portico-bench-store: \(error)\n".utf8))
+    exit(1)
+}
+
+func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
+print(
+    "PorticoStore (SQLite, WAL, synchronous=NORMAL): \(operationsPerThread) operations per thread, best of \(rounds)")
+print(padded("operation", 22) + padded("strategy", 12) + padded("threads", 9) + "ops/s")
+for row in best.values.sorted(by: { ($0.operation, $0.threads, $0.strategy) < ($1.operation, $1.threads, $1.strategy) })
+{
+    print(padded(row.operation, 22) + padded(row.strategy, 12) + padded("\(row.threads)", 9) + String(Int(row.rate)))
+}
