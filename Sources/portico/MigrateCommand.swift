@@ -1,3 +1,4 @@
+import PorticoServer
 import PorticoStore
 
 /// `portico migrate`: brings the database schema up to this build's version.
@@ -6,8 +7,9 @@ enum MigrateCommand {
     static let usage = """
         usage: portico migrate [--database URL]
 
-        Applies the schema migrations this portico knows and the database lacks; running it
-        again does nothing. `portico serve` migrates on start too; this is for deployments
+        Applies the schema migrations this portico knows and the database lacks, and makes the
+        first signing keys (one each for RS256, ES256 and EdDSA) if there are none; running it
+        again does nothing. `portico serve` does both on start too; this is for deployments
         that migrate before rolling out servers. Safe while a server runs.
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
@@ -26,6 +28,13 @@ enum MigrateCommand {
         } else {
             print("applied migrations \(applied.map(String.init).joined(separator: ", ")); schema version \(version)")
         }
+        let created: [String]
+        do {
+            created = try SigningKeyProvisioning.ensureKeys(in: store)
+        } catch {
+            throw CommandLineError.failure("cannot make signing keys: \(error)")
+        }
+        if !created.isEmpty { print("made signing keys: \(created.joined(separator: ", "))") }
     }
 }
 

@@ -11,6 +11,10 @@ struct Command {
 /// The subcommands, in the order `portico --help` lists them.
 let commands = [
     Command(name: "serve", summary: ServeCommand.summary, usage: ServeCommand.usage, run: ServeCommand.run),
+    Command(name: "client", summary: ClientCommand.summary, usage: ClientCommand.usage, run: ClientCommand.run),
+    Command(name: "user", summary: UserCommand.summary, usage: UserCommand.usage, run: UserCommand.run),
+    Command(name: "scope", summary: ScopeCommand.summary, usage: ScopeCommand.usage, run: ScopeCommand.run),
+    Command(name: "keys", summary: KeysCommand.summary, usage: KeysCommand.usage, run: KeysCommand.run),
     Command(name: "migrate", summary: MigrateCommand.summary, usage: MigrateCommand.usage, run: MigrateCommand.run),
 ]
 

@@ -1,0 +1,139 @@
+import PorticoCrypto
+import PorticoStore
+
+/// A request to register a third-party app (`portico client add`, and the demo app).
+///
+/// ``register(in:)`` checks every value against the DESIGN and RFC 9700 before anything is
+/// stored, generates the `client_id` and, for confidential clients, a 256-bit secret that is
+/// returned once and stored only as a hash.
+public struct ClientRegistration: Sendable {
+    /// Grant types a client may be allowed.
+    public static let supportedGrantTypes = ["authorization_code", "refresh_token", "client_credentials"]
+    /// Grant types a client gets when none are given.
+    public static let defaultGrantTypes = ["authorization_code", "refresh_token"]
+    /// ID-token signing algorithms a client may choose.
+    public static let idTokenAlgorithms = ["RS256", "ES256", "EdDSA"]
+
+    /// The name people see on the sign-in and consent pages.
+    public var name: String
+    /// Exact redirect URIs.
+    public var redirectURIs: [String]
+    /// Whether the client is public (native or browser app: no secret, PKCE only).
+    public var isPublic: Bool
+    /// Scopes it may request; empty means every built-in scope.
+    public var scopes: [String]
+    /// Grant types it may use; empty means ``defaultGrantTypes``.
+    public var grantTypes: [String]
+    /// The logo on the consent page.
+    public var logoURL: String?
+    /// The privacy policy linked from the consent page.
+    public var privacyURL: String?
+    /// The ID token's `alg` (`RS256`, `ES256` or `EdDSA`).
+    public var idTokenSigningAlgorithm: String
+    /// Where RP-initiated logout may return to.
+    public var postLogoutRedirectURIs: [String]
+
+    /// A registration; only `name` and `redirectURIs` are required.
+    public init(
+        name: String, redirectURIs: [String], isPublic: Bool = false, scopes: [String] = [],
+        grantTypes: [String] = [], logoURL: String? = nil, privacyURL: String? = nil,
+        idTokenSigningAlgorithm: String = "RS256", postLogoutRedirectURIs: [String] = []
+    ) {
+        self.name = name
+        self.redirectURIs = redirectURIs
+        self.isPublic = isPublic
+        self.scopes = scopes
+        self.grantTypes = grantTypes
+        self.logoURL = logoURL
+        self.privacyURL = privacyURL
+        self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+    }
+
+    /// Validates and stores the client; `clientID` is random unless given (the demo app's is fixed).
+    ///
+    /// - Returns: the stored client and, for a confidential client, its secret in plain text,
+    ///   which nobody can see again.
+    public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
+        -> RegisteredClient
+    {
+        let secret = isPublic ? nil : SecureRandom.token()
+        let client = try validatedClient(id: clientID, secret: secret, store: store)
+        do {
+            try store.transaction { transaction in
+                try checkScopes(client.allowedScopes, in: transaction)
+                try transaction.insert(client)
+                try transaction.append(
+                    AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
+            }
+        } catch let error as StoreError {
+            if case .duplicate = error { throw .conflict("a client with id \(clientID) already exists") }
+            throw .storage(error.description)
+        } catch {
+            throw AdminError.wrapping(error)
+        }
+        return RegisteredClient(client: client, secret: secret)
+    }
+
+    /// The client these values describe, or the first reason they are not acceptable.
+    func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
+        let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
+        let grants = grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes)
+        for grant in grants where !Self.supportedGrantTypes.contains(grant) {
+            throw .invalid(
+                "unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", "))")
+        }
+        if isPublic && grants.contains("client_credentials") {
+            throw .invalid("a public client cannot use client_credentials: it has no secret to authenticate with")
+        }
+        let needsRedirect = grants.contains("authorization_code")
+        if needsRedirect && redirectURIs.isEmpty {
+            throw .invalid("at least one --redirect-uri is required for the authorization_code grant")
+        }
+        for uri in redirectURIs { try ClientURIRules.checkRedirect(uri, allowsPrivateUseScheme: isPublic) }
+        for uri in postLogoutRedirectURIs {
+            try ClientURIRules.checkRedirect(
+                uri, allowsPrivateUseScheme: isPublic, label: "post-logout redirect URI")
+        }
+        if let logoURL { try ClientURIRules.checkWebURL(logoURL, label: "logo URL") }
+        if let privacyURL { try ClientURIRules.checkWebURL(privacyURL, label: "privacy URL") }
+        guard
+            let algorithm = Self.idTokenAlgorithms.first(where: {
+                $0.lowercased() == idTokenSigningAlgorithm.lowercased()
+            })
+        else {
+            throw .invalid(
+                "ID token algorithm '\(idTokenSigningAlgorithm)' is not one of \(Self.idTokenAlgorithms.joined(separator: ", "))"
+            )
+        }
+        let scopes = self.scopes.isEmpty ? ScopeCatalog.builtIn.map(\.name) : unique(self.scopes)
+        return Client(
+            id: id, name: name, type: isPublic ? .public : .confidential, secret: secret,
+            redirectURIs: unique(redirectURIs), allowedScopes: scopes, allowedGrantTypes: grants, logoURL: logoURL,
+            privacyURL: privacyURL, idTokenSigningAlgorithm: algorithm,
+            postLogoutRedirectURIs: unique(postLogoutRedirectURIs))
+    }
+
+    /// Every scope must be built in or a product scope already added with `portico scope add`.
+    private func checkScopes(_ scopes: [String], in transaction: any StoreTransaction) throws {
+        let known = Set(try ScopeCatalog.supportedNames(in: transaction))
+        for scope in scopes where !known.contains(scope) {
+            throw AdminError.invalid(
+                "unknown scope '\(scope)'; use a built-in scope (\(ScopeCatalog.builtIn.map(\.name).joined(separator: ", "))) or add it with 'portico scope add'"
+            )
+        }
+    }
+
+    private func unique(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+    }
+}
+
+/// A client just registered, with its secret in plain text for the one time it is shown.
+public struct RegisteredClient: Sendable {
+    /// The client as stored (its secret only as a hash).
+    public let client: Client
+    /// The secret of a confidential client; nil for a public one.
+    public let secret: String?
+}
