@@ -19,6 +19,9 @@ final class SQLiteConnectionPool: @unchecked Sendable {
     private var nextTicket: UInt64 = 0
     private var isClosed = false
 
+    /// How many idle per-thread connections are kept at most.
+    static let maximumIdlePerThreadConnections = 64
+
     init(
         strategy: SQLiteConnectionStrategy, waitTimeout: TimeInterval,
         open: @escaping () throws -> SQLiteConnection
@@ -130,7 +133,14 @@ final class SQLiteConnectionPool: @unchecked Sendable {
             return
         }
         switch strategy {
-        case .perThread: idleByThread[thread] = connection
+        case .perThread:
+            // Threads that come and go (not the HTTP pool's) would otherwise leave a connection
+            // each behind; past the cap a returning connection is closed instead of kept.
+            if idleByThread.count < Self.maximumIdlePerThreadConnections || idleByThread[thread] != nil {
+                idleByThread[thread] = connection
+            } else {
+                openCount -= 1
+            }
         case .pool: idle.append(connection)
         }
         condition.broadcast()

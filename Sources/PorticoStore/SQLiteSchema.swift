@@ -143,9 +143,9 @@ enum SQLiteSchema {
             issued_access_token_expires_at INTEGER
         )
         """,
+        // Codes live a minute and are purged, so cascades from users and clients may scan the
+        // table; indexes on user_id and client_id would only add pages to every code's commit.
         "CREATE INDEX authorization_codes_expiry ON authorization_codes (expires_at)",
-        "CREATE INDEX authorization_codes_user ON authorization_codes (user_id)",
-        "CREATE INDEX authorization_codes_client ON authorization_codes (client_id)",
         """
         CREATE TABLE consents (
             user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
