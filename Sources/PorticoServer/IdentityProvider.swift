@@ -11,6 +11,8 @@ public final class IdentityProvider: Sendable {
     public let configuration: ProviderConfiguration
     private let server: HTTPServer
     private let context: ProviderContext
+    /// The demo app of `--demo`; nil otherwise.
+    private let demoApp: DemoApp?
 
     /// Opens (and migrates) the database, makes the first signing keys if there are none, and
     /// builds the routes; nothing listens until ``start()``.
@@ -24,7 +26,7 @@ public final class IdentityProvider: Sendable {
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
         PageRoutes.register(on: router, context: context)
-        if configuration.demo { DemoRoutes.register(on: router, context: context) }
+        demoApp = configuration.demo ? DemoRoutes.register(on: router, context: context) : nil
         var http = ServerConfiguration()
         http.host = configuration.host
         http.port = configuration.port
@@ -37,10 +39,19 @@ public final class IdentityProvider: Sendable {
     public func start() throws {
         try server.start()
         if configuration.issuer == nil { context.setIssuer("http://\(configuration.host):\(server.port)") }
+        do {
+            try demoApp?.prepare()
+        } catch {
+            server.shutdown()
+            throw error
+        }
     }
 
     /// The port actually bound (useful when the configuration asked for port 0).
     public var port: UInt16 { server.port }
+
+    /// With `--demo`, once started: the demo app's URL and the demo person's sign-in.
+    public var demo: DemoCredentials? { demoApp?.credentials }
 
     /// The issuer identifier people and apps reach this provider at.
     public var issuer: String { context.issuer }

@@ -59,9 +59,21 @@ enum ServeCommand {
         // Written unbuffered so that scripts waiting for this line see it at once.
         let banner =
             "Portico is listening on http://\(configuration.host):\(provider.port)\nIssuer: \(provider.issuer)\n"
-        FileHandle.standardOutput.write(Data(banner.utf8))
+        FileHandle.standardOutput.write(Data((banner + demoBanner(provider.demo)).utf8))
         provider.runUntilTerminated()
     }
+}
+
+/// The lines `--demo` adds to the banner: the one URL to open and how to sign in.
+private func demoBanner(_ demo: DemoCredentials?) -> String {
+    guard let demo else { return "" }
+    let password = demo.password ?? "(changed since the demo created it)"
+    return """
+
+        Demo: open \(demo.startURL) and press "Login with Portico".
+        Demo sign-in: \(demo.email) / \(password)
+
+        """
 }
 
 /// Checks an issuer URL the way OpenID Connect Discovery requires it.

@@ -1,6 +1,19 @@
 import PorticoHTTP
 
 /// `--demo` only: a demo app whose redirect is a built-in `/demo/callback` page.
+///
+/// Without `--demo` none of these routes exist, and neither does the demo app's client.
 enum DemoRoutes {
-    static func register(on router: Router, context: ProviderContext) {}
+    /// Adds `/demo`, `/demo/login`, `/demo/callback`, `/demo/privacy` and the demo stylesheet,
+    /// and returns the app so that the provider can seed it once its issuer is known.
+    @discardableResult
+    static func register(on router: Router, context: ProviderContext) -> DemoApp {
+        let app = DemoApp(context: context)
+        router.get("/demo") { request in app.home(request) }
+        router.getAsync("/demo/login") { request in await app.startLogin(request) }
+        router.getAsync("/demo/callback") { request in await app.callback(request) }
+        router.get("/demo/privacy") { _ in DemoPages.privacy() }
+        router.get("/demo/demo.css") { _ in DemoStylesheet.response }
+        return app
+    }
 }

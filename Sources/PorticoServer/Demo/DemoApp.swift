@@ -1,0 +1,114 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import Synchronization
+
+/// The built-in "third-party app" of `portico serve --demo`: a page with a "Login with
+/// Portico" button, and a callback that finishes the authorization code flow (PKCE S256,
+/// state, nonce) against this provider over real HTTP and shows what the app learned.
+///
+/// It uses only what any app has: its client id and secret, the discovery document, the token
+/// endpoint, the JWKS and `/user/profile`. Nothing reaches into the provider's internals.
+final class DemoApp: Sendable {
+    /// The cookie that binds a sign-in's state to the browser that started it.
+    static let stateCookie = "portico_demo_state"
+
+    private struct Setup: Sendable {
+        var secret: String
+        var credentials: DemoCredentials
+    }
+
+    private let context: ProviderContext
+    private let setup = Mutex<Setup?>(nil)
+    private let pending = PendingDemoLogins()
+
+    init(context: ProviderContext) {
+        self.context = context
+    }
+
+    /// Seeds the app and the person for the provider's (now known) issuer; call once the port
+    /// is bound.
+    @discardableResult
+    func prepare() throws -> DemoCredentials {
+        let (secret, credentials) = try DemoSeed.prepare(issuer: context.issuer, context: context)
+        setup.withLock { $0 = Setup(secret: secret, credentials: credentials) }
+        return credentials
+    }
+
+    /// What to print for the newcomer; nil before ``prepare()``.
+    var credentials: DemoCredentials? {
+        setup.withLock { $0?.credentials }
+    }
+
+    private var relyingParty: DemoRelyingParty? {
+        let secret = setup.withLock { $0?.secret }
+        return secret.map { DemoRelyingParty(issuer: context.issuer, clientID: DemoSeed.clientID, clientSecret: $0) }
+    }
+
+    private var redirectURI: String { context.issuer + "/demo/callback" }
+
+    // MARK: Handlers
+
+    /// `GET /demo`: the app's home page.
+    func home(_ request: Request) -> Response {
+        DemoPages.home(credentials: credentials)
+    }
+
+    /// `GET /demo/login`: starts a sign-in and sends the browser to the authorization endpoint.
+    func startLogin(_ request: Request) async -> Response {
+        guard let relyingParty else { return DemoPages.failure(.provider(step: "setup", detail: "demo not ready")) }
+        let endpoints: DemoRelyingParty.Endpoints
+        do {
+            endpoints = try await relyingParty.discover()
+        } catch {
+            return DemoPages.failure(error)
+        }
+        let (state, login) = pending.start(now: context.now())
+        let query = FormEncoding.body([
+            ("response_type", "code"), ("client_id", DemoSeed.clientID), ("redirect_uri", redirectURI),
+            ("scope", DemoSeed.requestedScopes.joined(separator: " ")), ("state", state),
+            ("nonce", login.nonce), ("code_challenge", PKCE.challenge(for: login.codeVerifier)),
+            ("code_challenge_method", "S256"),
+        ])
+        let separator = endpoints.authorization.contains("?") ? "&" : "?"
+        var response = DemoPages.secured(.redirect(to: endpoints.authorization + separator + query))
+        response.setCookie(
+            Cookie(
+                name: Self.stateCookie, value: state, path: "/demo", maxAge: Int(PendingDemoLogins.lifetime),
+                isSecure: context.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// `GET /demo/callback`: checks state (and `iss`), redeems the code, verifies the ID token,
+    /// reads the profile, and shows the result.
+    func callback(_ request: Request) async -> Response {
+        var response: Response
+        do {
+            let result = try await finish(request)
+            response = DemoPages.success(result)
+        } catch {
+            response = DemoPages.failure(error)
+        }
+        response.setCookie(Cookie.expired(name: Self.stateCookie, path: "/demo"))
+        return response
+    }
+
+    private func finish(_ request: Request) async throws(DemoFlowError) -> DemoPages.SignInResult {
+        let query = request.query
+        guard let state = query["state"], let bound = request.cookies[Self.stateCookie],
+            ConstantTime.equals(state, bound), let login = pending.finish(state: state, now: context.now())
+        else { throw .unknownState }
+        if let issuer = query["iss"], issuer != context.issuer { throw .wrongIssuer(issuer) }
+        if let error = query["error"] {
+            throw .authorizationError(code: error, description: query["error_description"])
+        }
+        guard let code = query["code"], !code.isEmpty else { throw .missingCode }
+        guard let relyingParty else { throw .provider(step: "setup", detail: "demo not ready") }
+        let endpoints = try await relyingParty.discover()
+        let tokens = try await relyingParty.redeem(
+            code: code, verifier: login.codeVerifier, redirectURI: redirectURI, at: endpoints.token)
+        let claims = try await relyingParty.verifyIDToken(tokens.idToken, nonce: login.nonce, jwksURL: endpoints.jwks)
+        let profile = try await relyingParty.profile(accessToken: tokens.accessToken)
+        return DemoPages.SignInResult(claims: claims, profile: profile, tokens: tokens)
+    }
+}
