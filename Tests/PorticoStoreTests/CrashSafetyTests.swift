@@ -25,6 +25,8 @@ import Testing
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // Our copy of the write end would keep the pipe from reaching end of file after the kill.
+        try? output.fileHandleForWriting.close()
 
         let reader = LineReader(fileDescriptor: output.fileHandleForReading.fileDescriptor)
         var committed: [String] = []
