@@ -11,8 +11,8 @@ public enum SQLiteConnectionStrategy: Sendable, Hashable {
     case pool(maximumConnections: Int)
 
     /// The strategy the store uses unless told otherwise: per-thread. In `portico-bench-store`
-    /// both write at the same rate (SQLite has one writer; the disk sets the pace), and reads
-    /// with two threads went faster per-thread (51k against 38k lookups/s), as no thread ever
-    /// waits for a connection. It is also the DESIGN's model for a fixed HTTP thread pool.
+    /// the two measured within noise of each other (writes are paced by SQLite's single writer
+    /// and the disk; reads by the CPU), so the choice follows the DESIGN's model for a fixed
+    /// HTTP thread pool, in which no thread ever waits for a connection.
     public static var standard: SQLiteConnectionStrategy { .perThread }
 }
