@@ -22,7 +22,7 @@ public final class IdentityProvider: Sendable {
         let keys = try KeyRing(store: store)
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
-            keys: keys)
+            keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
         PageRoutes.register(on: router, context: context)

@@ -18,6 +18,9 @@ public struct ProviderConfiguration: Sendable {
     public var logRequests: Bool
     /// Whether to run the built-in demo app (`portico serve --demo`, what `make run` starts).
     public var demo: Bool
+    /// Argon2id parameters for new password hashes; the DESIGN's m=19456 KiB, t=2, p=1 unless
+    /// changed (tests lower them to stay fast; stored hashes are upgraded at sign-in).
+    public var passwordHashing: PasswordHashingSettings
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -27,7 +30,8 @@ public struct ProviderConfiguration: Sendable {
         databaseURL: String = "sqlite:./portico-data/portico.db",
         threads: Int? = nil,
         logRequests: Bool = true,
-        demo: Bool = false
+        demo: Bool = false,
+        passwordHashing: PasswordHashingSettings = .standard
     ) {
         self.host = host
         self.port = port
@@ -36,5 +40,6 @@ public struct ProviderConfiguration: Sendable {
         self.threads = threads
         self.logRequests = logRequests
         self.demo = demo
+        self.passwordHashing = passwordHashing
     }
 }

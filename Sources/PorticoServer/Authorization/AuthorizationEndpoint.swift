@@ -1,0 +1,43 @@
+import PorticoHTTP
+
+/// `GET,POST /oauth/authorize`: the authorization endpoint (RFC 6749 §3.1, OAuth 2.1 §4.1.1,
+/// OpenID Connect Core §3.1.2).
+///
+/// It validates the request (see ``AuthorizationRequestValidator``), then hands it to
+/// ``AuthorizationFlow``: straight back to the app with a code when the person is signed in
+/// and has already consented, else on to the sign-in or consent page with the request sealed.
+enum AuthorizationEndpoint {
+    /// The endpoint's path.
+    static let path = "/oauth/authorize"
+
+    static func register(on router: Router, context: ProviderContext) {
+        router.getAsync(path) { request in
+            await ErrorPage.guarding { try respond(to: request.query, request: request, context: context) }
+        }
+        router.postAsync(path) { request in
+            await ErrorPage.guarding {
+                let form: FormParameters
+                do { form = try request.form() } catch { throw PageProblem.malformedRequest(appName: nil) }
+                return try respond(to: form, request: request, context: context)
+            }
+        }
+    }
+
+    private static func respond(to parameters: FormParameters, request: Request, context: ProviderContext) throws
+        -> Response
+    {
+        switch try AuthorizationRequestValidator(context: context).validate(parameters) {
+        case .page(let problem):
+            return ErrorPage.response(for: problem)
+        case .redirect(let error, let redirectURI, let state):
+            return AuthorizationResponse.failure(
+                error, redirectURI: redirectURI, state: state, issuer: context.issuer,
+                status: request.method == .post ? .seeOther : .found)
+        case .valid(let authorization, let client):
+            let signedIn = try SignInSession.current(in: request, context: context)
+            return try AuthorizationFlow.next(
+                for: authorization, client: client, signedIn: signedIn, mustSignIn: authorization.forcesLogin,
+                context: context, status: request.method == .post ? .seeOther : .found)
+        }
+    }
+}

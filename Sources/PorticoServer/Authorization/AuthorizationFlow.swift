@@ -1,0 +1,109 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// The decisions between a valid authorization request and the redirect back to the app:
+/// is someone signed in recently enough, has the person granted these scopes, and if so the
+/// authorization code.
+///
+/// The authorization endpoint, the sign-in page (after a password) and the consent page (after
+/// Allow) all end here, so the rules live in one place.
+enum AuthorizationFlow {
+    /// The path of the sign-in page.
+    static let loginPath = "/login"
+    /// The path of the consent page.
+    static let consentPath = "/consent"
+    /// The query and form field that carries the sealed request between pages.
+    static let requestField = "request"
+
+    /// The next step for `request`: the sign-in page, the consent page, or the redirect to the
+    /// app (with a code, or with `login_required` / `consent_required` under `prompt=none`).
+    ///
+    /// - Parameters:
+    ///   - signedIn: the browser's session, if any.
+    ///   - mustSignIn: ask for the password even if the session is recent enough
+    ///     (`prompt=login` at the authorization endpoint).
+    ///   - status: the redirect status: 302 after a GET, 303 after a form post.
+    static func next(
+        for request: AuthorizationRequest, client: Client, signedIn: SignInSession?, mustSignIn: Bool = false,
+        context: ProviderContext, status: HTTPStatus = .found
+    ) throws -> Response {
+        guard let signedIn, !mustSignIn, request.acceptsAuthentication(at: signedIn.session.authTime) else {
+            if request.forbidsInteraction { return failure(.loginRequired, request, context, status) }
+            return try redirect(to: loginPath, carrying: request, context: context, status: status)
+        }
+        let consent = try context.store.read { try $0.consent(userID: signedIn.user.id, clientID: client.id) }
+        if let consent, consent.covers(request.scopes), !request.forcesConsent {
+            return try issueCode(for: request, signedIn: signedIn, context: context, status: status)
+        }
+        if request.forbidsInteraction { return failure(.consentRequired, request, context, status) }
+        return try redirect(to: consentPath, carrying: request, context: context, status: status)
+    }
+
+    /// Stores a new authorization code for `request` and redirects to the app with it.
+    static func issueCode(
+        for request: AuthorizationRequest, signedIn: SignInSession, context: ProviderContext, status: HTTPStatus
+    ) throws -> Response {
+        let now = context.now()
+        let code = SecureRandom.token()
+        try context.store.transaction { transaction in
+            try transaction.insert(
+                AuthorizationCode(
+                    code: code, clientID: request.clientID, userID: signedIn.user.id,
+                    redirectURI: request.redirectURI, scopes: request.scopes, codeChallenge: request.codeChallenge,
+                    nonce: request.nonce, authTime: signedIn.session.authTime,
+                    sessionHashedID: signedIn.session.hashedID, createdAt: now,
+                    expiresAt: now.addingTimeInterval(context.lifetimes.authorizationCode)))
+        }
+        return AuthorizationResponse.success(code: code, request: request, issuer: context.issuer, status: status)
+    }
+
+    /// The error redirect for `request`.
+    static func failure(
+        _ error: AuthorizationError, _ request: AuthorizationRequest, _ context: ProviderContext,
+        _ status: HTTPStatus = .found
+    ) -> Response {
+        AuthorizationResponse.failure(
+            error, redirectURI: request.redirectURI, state: request.state, issuer: context.issuer, status: status)
+    }
+
+    /// A redirect to one of the pages with the sealed request in its query.
+    static func redirect(
+        to path: String, carrying request: AuthorizationRequest, context: ProviderContext, status: HTTPStatus
+    ) throws -> Response {
+        PageLayout.redirect(to: try location(of: path, carrying: request, context: context), status: status)
+    }
+
+    /// `path?request=<seal>`.
+    static func location(of path: String, carrying request: AuthorizationRequest, context: ProviderContext) throws
+        -> String
+    {
+        guard let seal = PendingRequestSeal.seal(request, keys: context.keys) else { throw PageProblem.serverFailure }
+        return AuthorizationResponse.location(path, [(requestField, seal)])
+    }
+
+    /// The pending request named by a page's `request` field, with its client (which must
+    /// still exist and still have the redirect URI registered).
+    static func pendingRequest(_ seal: String?, context: ProviderContext) throws -> (AuthorizationRequest, Client) {
+        guard let seal, !seal.isEmpty else { throw PageProblem.invalidRequest }
+        let request: AuthorizationRequest
+        do {
+            request = try PendingRequestSeal.open(seal, keys: context.keys, now: context.now())
+        } catch .expired(let stale) {
+            let name = try context.store.read { try $0.client(id: stale.clientID) }?.name
+            throw PageProblem.expiredRequest(appName: name)
+        } catch {
+            throw PageProblem.invalidRequest
+        }
+        guard let client = try context.store.read({ try $0.client(id: request.clientID) }) else {
+            throw PageProblem.unknownClient
+        }
+        do {
+            _ = try RedirectURIPolicy.resolve(request.redirectURI, for: client)
+        } catch {
+            throw PageProblem(error, appName: client.name)
+        }
+        return (request, client)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// The browser's sign-in session: the `portico_session` cookie and the `BrowserSession` it
+/// stands for.
+///
+/// The cookie holds a 256-bit random token; the store keeps only its SHA-256. The cookie is
+/// `HttpOnly`, `SameSite=Lax` (sent on the top-level redirects OAuth needs), `Path=/`, and
+/// `Secure` when the issuer is https. Without "Keep me signed in" it has no `Max-Age` and dies
+/// with the browser (the server-side session still ends after `lifetimes.session`); with it,
+/// it lasts `lifetimes.persistentSession`. Every sign-in makes a new token and ends the old
+/// session, so a token planted before sign-in is worthless after it (no session fixation).
+struct SignInSession: Sendable {
+    /// The cookie's name.
+    static let cookieName = "portico_session"
+
+    /// The cookie value (the plain session token).
+    let token: String
+    /// The stored session.
+    let session: BrowserSession
+    /// Who is signed in.
+    let user: User
+
+    /// The live session of `request`'s browser with an enabled user, or nil.
+    static func current(in request: Request, context: ProviderContext) throws -> SignInSession? {
+        guard let token = request.cookies[cookieName], isWellFormed(token) else { return nil }
+        let now = context.now()
+        return try context.store.read { transaction in
+            guard let session = try transaction.session(token: token, now: now),
+                let user = try transaction.user(id: session.userID), !user.isDisabled
+            else { return nil }
+            return SignInSession(token: token, session: session, user: user)
+        }
+    }
+
+    /// Starts a session for `user`, ending the browser's previous one, and returns it with the
+    /// cookie to set.
+    static func start(
+        for user: User, persistent: Bool, replacing previousToken: String?, request: Request,
+        context: ProviderContext
+    ) throws -> (SignInSession, Cookie) {
+        let now = context.now()
+        let token = SecureRandom.token()
+        let lifetime = persistent ? context.lifetimes.persistentSession : context.lifetimes.session
+        let session = BrowserSession(
+            token: token, userID: user.id, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
+            lastSeenAt: now, authTime: now, isPersistent: persistent,
+            userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
+            ipAddress: request.remoteAddress.isEmpty ? nil : request.remoteAddress)
+        try context.store.transaction { transaction in
+            if let previousToken, isWellFormed(previousToken) { try transaction.deleteSession(token: previousToken) }
+            try transaction.insert(session)
+        }
+        let stored = try context.store.read { try $0.session(token: token, now: now) } ?? session
+        let cookie = Cookie(
+            name: cookieName, value: token, maxAge: persistent ? Int(lifetime) : nil, isSecure: context.usesHTTPS)
+        return (SignInSession(token: token, session: stored, user: user), cookie)
+    }
+
+    /// Ends the browser's session (if any) and returns the cookie that deletes it.
+    static func end(in request: Request, context: ProviderContext) throws -> Cookie {
+        if let token = request.cookies[cookieName], isWellFormed(token) {
+            _ = try context.store.transaction { try $0.deleteSession(token: token) }
+        }
+        var cookie = Cookie.expired(name: cookieName)
+        cookie.isSecure = context.usesHTTPS
+        return cookie
+    }
+
+    /// Whether a cookie value could be a session token (43 base64url characters), so junk
+    /// never reaches the database.
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 43 && token.utf8.allSatisfy(Base64URLAlphabet.contains)
+    }
+}
+
+/// The base64url alphabet, for checking tokens before use.
+enum Base64URLAlphabet {
+    /// Whether `byte` is `A`–`Z`, `a`–`z`, `0`–`9`, `-` or `_`.
+    static func contains(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+}

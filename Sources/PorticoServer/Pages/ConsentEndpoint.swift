@@ -1,0 +1,101 @@
+import PorticoHTTP
+import PorticoStore
+
+/// `GET /consent` shows what the app asks for; `POST /consent` records the decision.
+///
+/// Allow grants the scopes (merged into what the person granted this app before) and sends a
+/// code to the app; Cancel sends `access_denied`; Switch account signs out and goes back to the
+/// sign-in page for the same request. Consent is asked only for scopes not yet granted, unless
+/// the app sent `prompt=consent`.
+struct ConsentEndpoint: Sendable {
+    let context: ProviderContext
+
+    func register(on router: Router) {
+        router.getAsync(AuthorizationFlow.consentPath) { request in
+            await ErrorPage.guarding { try show(request) }
+        }
+        router.postAsync(AuthorizationFlow.consentPath) { request in
+            await ErrorPage.guarding { try decide(request) }
+        }
+    }
+
+    private func show(_ request: Request) throws -> Response {
+        let seal = request.query[AuthorizationFlow.requestField]
+        let (authorization, client) = try AuthorizationFlow.pendingRequest(seal, context: context)
+        guard let seal, let signedIn = try SignInSession.current(in: request, context: context),
+            authorization.acceptsAuthentication(at: signedIn.session.authTime)
+        else {
+            return try AuthorizationFlow.redirect(
+                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .found)
+        }
+        let (granted, lines) = try context.store.read { transaction in
+            let granted = try transaction.consent(userID: signedIn.user.id, clientID: client.id)?.scopes ?? []
+            var lines: [String: String] = [:]
+            for scope in authorization.scopes {
+                lines[scope] = try ScopeCatalog.description(of: scope, in: transaction)
+            }
+            return (granted, lines)
+        }
+        let asking = authorization.scopes.filter { authorization.forcesConsent || !granted.contains($0) }
+        if asking.isEmpty {
+            return try AuthorizationFlow.next(
+                for: authorization, client: client, signedIn: signedIn, context: context)
+        }
+        let already = authorization.scopes.filter { !asking.contains($0) }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let page = ConsentPage(
+            client: client, user: signedIn.user, requested: asking.compactMap { lines[$0] },
+            alreadyGranted: already.compactMap { lines[$0] }, sealedRequest: seal,
+            csrfToken: CSRFProtection.token(
+                secret: secret,
+                purpose: CSRFProtection.consentPurpose(
+                    requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)))
+        var response = page.response()
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func decide(_ request: Request) throws -> Response {
+        let form: FormParameters
+        do { form = try request.form() } catch { throw PageProblem.malformedRequest(appName: nil) }
+        let (authorization, client) = try AuthorizationFlow.pendingRequest(
+            form[AuthorizationFlow.requestField], context: context)
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            // Signed out meanwhile (another tab, expiry): the form's token cannot be checked
+            // without a session, and nothing is decided; sign in again for the same request.
+            return try AuthorizationFlow.redirect(
+                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+        }
+        let purpose = CSRFProtection.consentPurpose(
+            requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)
+        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
+            throw PageProblem.forgedForm(appName: client.name)
+        }
+        let decisions = form.values(for: "decision")
+        guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }
+        switch decisions[0] {
+        case "allow":
+            guard authorization.acceptsAuthentication(at: signedIn.session.authTime) else {
+                return try AuthorizationFlow.redirect(
+                    to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+            }
+            let now = context.now()
+            _ = try context.store.transaction { transaction in
+                try transaction.grantConsent(
+                    userID: signedIn.user.id, clientID: client.id, scopes: Set(authorization.scopes), now: now)
+            }
+            return try AuthorizationFlow.issueCode(
+                for: authorization, signedIn: signedIn, context: context, status: .seeOther)
+        case "deny":
+            return AuthorizationFlow.failure(.accessDenied, authorization, context, .seeOther)
+        case "switch":
+            let expired = try SignInSession.end(in: request, context: context)
+            var response = try AuthorizationFlow.redirect(
+                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+            response.setCookie(expired)
+            return response
+        default:
+            throw PageProblem.malformedRequest(appName: client.name)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import PorticoHTTP
+import PorticoStore
+
+/// The consent page (`GET /consent`), laid out like Login with Amazon's: the signed-in
+/// person's name in the top corner with a way to switch account, the app's name and logo, one
+/// line per permission in plain words, Allow and Cancel, and links to Your Account and the
+/// app's privacy policy.
+///
+/// Buttons are `name="decision"` with `value="allow"` / `value="deny"` (the DESIGN's contract);
+/// "Switch account" posts `decision=switch` from its own small form.
+struct ConsentPage {
+    /// The app asking.
+    var client: Client
+    /// The signed-in person.
+    var user: User
+    /// The plain-words lines for the permissions being asked for now.
+    var requested: [String]
+    /// Lines for permissions this app already has, shown as such.
+    var alreadyGranted: [String]
+    /// The sealed pending request.
+    var sealedRequest: String
+    /// The CSRF token, bound to the request and the session.
+    var csrfToken: String
+
+    /// The page as a response.
+    func response() -> Response {
+        let app = HTML.escape(client.name)
+        let platform = PageLayout.platformName
+        var html = "<div class=\"app\">\(logo)<div><div class=\"app-name\">\(app)</div>"
+        html += "<div class=\"small\">wants to use your \(platform) account</div></div></div>\n"
+        html += "<h1>Allow \(app) to:</h1>\n<ul class=\"permissions\">\n"
+        for line in requested { html += "<li>\(HTML.escape(line))</li>\n" }
+        html += "</ul>\n"
+        if !alreadyGranted.isEmpty {
+            html += "<div class=\"granted\">You already allowed \(app) to:<ul>\n"
+            for line in alreadyGranted { html += "<li>\(HTML.escape(line))</li>\n" }
+            html += "</ul></div>\n"
+        }
+        html += """
+            <form method="post" action="/consent">
+            \(hiddenFields)
+            <div class="actions">
+            <button type="submit" class="button primary" name="decision" value="allow">Allow</button>
+            <button type="submit" class="button secondary" name="decision" value="deny">Cancel</button>
+            </div>
+            </form>
+            <p class="small">\(privacyText) You can remove this permission at any time in \
+            <a href="/account">Your Account</a>.</p>
+
+            """
+        return PageLayout.page(title: "Allow \(client.name)", content: html, account: accountBar)
+    }
+
+    /// The top corner: who is signed in, and the switch-account button.
+    private var accountBar: String {
+        """
+        <div class="account"><span>Signed in as <span class="who">\(HTML.escape(user.name))</span></span>
+        <form method="post" action="/consent">\(hiddenFields)<button type="submit" class="linkish" name="decision" \
+        value="switch">Not you? Switch account</button></form></div>
+        """
+    }
+
+    private var hiddenFields: String {
+        HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken)
+            + HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest)
+    }
+
+    /// The app's logo from an https URL (the only images the CSP admits besides our own), or a
+    /// neutral tile with its initial.
+    private var logo: String {
+        if let url = client.logoURL, HTML.isSafeLink(url, allowHTTP: false) {
+            return #"<img class="app-logo" src="\#(HTML.escape(url))" alt="\#(HTML.escape(client.name)) logo">"#
+        }
+        let initial = client.name.first.map { String($0).uppercased() } ?? "?"
+        return #"<div class="app-placeholder" aria-hidden="true">\#(HTML.escape(initial))</div>"#
+    }
+
+    private var privacyText: String {
+        let app = HTML.escape(client.name)
+        if let url = client.privacyURL, HTML.isSafeLink(url) {
+            return
+                #"See how \#(app) uses your data in its <a href="\#(HTML.escape(url))" rel="noopener">privacy policy</a>."#
+        }
+        return "\(app) has not given a privacy policy."
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// `GET /login` shows the sign-in page; `POST /login` checks the password and signs in.
+///
+/// Password checks run in async handlers, off the HTTP threads (Argon2id costs tens of
+/// milliseconds by design). An unknown address is checked against a dummy hash so that it
+/// takes as long as a wrong password, and both get the same message.
+struct LoginEndpoint: Sendable {
+    /// Longest e-mail address looked up.
+    static let maximumEmailLength = 320
+    /// Longest password hashed; longer ones are wrong by definition (and cannot cost more).
+    static let maximumPasswordLength = 1024
+
+    let context: ProviderContext
+    /// A hash of a random password with the current settings, verified when the e-mail address
+    /// is unknown so that the answer takes as long as for a known one.
+    let dummyHash: String
+
+    init(context: ProviderContext) {
+        self.context = context
+        dummyHash = (try? context.passwords.hash(SecureRandom.token())) ?? ""
+    }
+
+    func register(on router: Router) {
+        router.getAsync(AuthorizationFlow.loginPath) { request in
+            await ErrorPage.guarding { try show(request) }
+        }
+        router.postAsync(AuthorizationFlow.loginPath) { request in
+            await ErrorPage.guarding { try signIn(request) }
+        }
+    }
+
+    private func show(_ request: Request) throws -> Response {
+        let seal = request.query[AuthorizationFlow.requestField]
+        var pending: (AuthorizationRequest, Client)?
+        if seal != nil { pending = try AuthorizationFlow.pendingRequest(seal, context: context) }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let page = LoginPage(
+            appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
+            csrfToken: CSRFProtection.token(
+                secret: secret, purpose: CSRFProtection.loginPurpose(requestID: pending?.0.id)),
+            email: pending?.0.loginHint ?? "")
+        var response = page.response()
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func signIn(_ request: Request) throws -> Response {
+        let form: FormParameters
+        do { form = try request.form() } catch { throw PageProblem.malformedRequest(appName: nil) }
+        let seal = form[AuthorizationFlow.requestField]
+        var pending: (AuthorizationRequest, Client)?
+        if seal != nil { pending = try AuthorizationFlow.pendingRequest(seal, context: context) }
+        let purpose = CSRFProtection.loginPurpose(requestID: pending?.0.id)
+        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
+            throw PageProblem.forgedForm(appName: pending?.1.name)
+        }
+        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let password = form["password"] ?? ""
+        let remember = form["remember_me"] != nil
+        func again(_ message: String) -> Response {
+            var page = LoginPage(
+                appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
+                csrfToken: form[CSRFProtection.fieldName] ?? "", email: String(email.prefix(Self.maximumEmailLength)))
+            page.remembersMe = remember
+            page.errorMessage = message
+            return page.response()
+        }
+        guard !email.isEmpty, !password.isEmpty else { return again("Enter your email and password") }
+
+        guard let user = try authenticate(email: email, password: password) else {
+            return again(LoginPage.wrongCredentials)
+        }
+        guard !user.isDisabled else {
+            return again("This account has been disabled. Contact customer service to restore it.")
+        }
+        let (signedIn, cookie) = try SignInSession.start(
+            for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
+            context: context)
+        var response: Response
+        if let (authorization, client) = pending {
+            response = try AuthorizationFlow.next(
+                for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
+        } else {
+            response = PageLayout.redirect(to: "/account", status: .seeOther)
+        }
+        response.setCookie(cookie)
+        return response
+    }
+
+    /// The user whose address and password these are, or nil; always runs one Argon2id
+    /// verification, and upgrades the stored hash when the settings changed.
+    private func authenticate(email: String, password: String) throws -> User? {
+        var candidate: User?
+        if email.utf8.count <= Self.maximumEmailLength {
+            candidate = try context.store.read { try $0.user(email: email) }
+        }
+        let acceptable = password.utf8.count <= Self.maximumPasswordLength
+        guard var user = candidate else {
+            _ = context.passwords.verify(acceptable ? password : "", against: dummyHash)
+            return nil
+        }
+        guard acceptable, context.passwords.verify(password, against: user.passwordHash) else { return nil }
+        if !user.isDisabled, context.passwords.needsRehash(user.passwordHash),
+            let upgraded = try? context.passwords.hash(password)
+        {
+            user.passwordHash = upgraded
+            user.updatedAt = context.now()
+            try? context.store.transaction { try $0.update(user) }
+        }
+        return user
+    }
+}

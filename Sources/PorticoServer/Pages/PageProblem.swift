@@ -1,0 +1,46 @@
+import PorticoHTTP
+
+/// Something that stops a sign-in and can only be told to the person, not to the app: the
+/// app is unknown, its redirect address cannot be trusted, the sign-in request is stale, or a
+/// form failed its CSRF check.
+///
+/// Handlers throw these; ``ErrorPage`` turns each into a page in plain words, naming the app
+/// when it is known.
+enum PageProblem: Error, Equatable {
+    /// No client with the given `client_id` (or none given).
+    case unknownClient
+    /// The request's `redirect_uri` is not registered for the app.
+    case redirectNotRegistered(appName: String)
+    /// The request named no redirect URI and the app has several.
+    case redirectMissing(appName: String)
+    /// The redirect URI is registered but may not be used (custom scheme for a server app).
+    case redirectNotAllowed(appName: String)
+    /// The request is broken in a way that cannot be sent back to the app.
+    case malformedRequest(appName: String?)
+    /// The sign-in request has expired.
+    case expiredRequest(appName: String?)
+    /// The sign-in request token is missing or not one of ours.
+    case invalidRequest
+    /// A form came without a valid CSRF token.
+    case forgedForm(appName: String?)
+    /// The server failed (database trouble); details go to the log, not the page.
+    case serverFailure
+
+    /// The page problem for a redirect URI that failed the policy.
+    init(_ problem: RedirectURIPolicy.Problem, appName: String) {
+        switch problem {
+        case .missing: self = .redirectMissing(appName: appName)
+        case .notRegistered: self = .redirectNotRegistered(appName: appName)
+        case .notAllowed: self = .redirectNotAllowed(appName: appName)
+        }
+    }
+
+    /// The HTTP status: 403 for a failed CSRF check, 500 for our failures, else 400.
+    var status: HTTPStatus {
+        switch self {
+        case .forgedForm: .forbidden
+        case .serverFailure: .internalServerError
+        default: .badRequest
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// The text of `/assets/portico.css`: mobile-first, one centered card under a brand bar, in
+/// the spirit of Login with Amazon's pages.
+///
+/// Colours keep at least 4.5:1 contrast for text; every interactive element has a visible
+/// focus ring; the layout needs no media query below 480 px and widens the card above it.
+enum Stylesheet {
+    static let text = """
+        :root {
+          --ink: #0f1111; --muted: #4a5157; --line: #c9cdd1; --page: #f3f4f6; --card: #ffffff;
+          --brand: #131921; --accent: #ffd814; --accent-line: #d4a900; --accent-hover: #f7ca00;
+          --link: #0a5c99; --danger: #a4001d; --danger-bg: #fff2f3; --focus: #1f6feb;
+        }
+        *, *::before, *::after { box-sizing: border-box; }
+        html { -webkit-text-size-adjust: 100%; }
+        body {
+          margin: 0; min-height: 100vh; background: var(--page); color: var(--ink);
+          font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, sans-serif;
+        }
+        a { color: var(--link); }
+        a:hover { text-decoration-thickness: 2px; }
+        :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+        .topbar {
+          display: flex; align-items: center; justify-content: space-between; gap: 12px;
+          background: var(--brand); color: #fff; padding: 10px 16px; min-height: 52px;
+        }
+        .brand { display: inline-flex; align-items: center; gap: 8px; font-weight: 700; font-size: 1.15rem; color: #fff; }
+        .brand-mark {
+          display: inline-grid; place-items: center; width: 28px; height: 28px; border-radius: 7px;
+          background: var(--accent); color: var(--brand); font-weight: 800;
+        }
+        .account { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 4px 10px; font-size: .9rem; }
+        .account .who { font-weight: 600; }
+        .account form { margin: 0; }
+        .linkish {
+          background: none; border: 0; padding: 0; font: inherit; color: #cfe6ff; text-decoration: underline; cursor: pointer;
+        }
+        main { padding: 16px 12px 32px; }
+        .card {
+          background: var(--card); border: 1px solid var(--line); border-radius: 10px;
+          padding: 20px 18px; margin: 0 auto; max-width: 440px;
+        }
+        h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 8px; font-weight: 600; }
+        .lead { margin: 0 0 16px; color: var(--muted); }
+        .app { display: flex; align-items: center; gap: 12px; margin-bottom: 16px; }
+        .app-logo, .app-placeholder {
+          width: 56px; height: 56px; border-radius: 12px; flex: none; object-fit: contain; background: #fff;
+          border: 1px solid var(--line);
+        }
+        .app-placeholder {
+          display: grid; place-items: center; background: #e7eaee; color: var(--muted); font-weight: 700; font-size: 1.4rem;
+        }
+        .app-name { font-weight: 700; overflow-wrap: anywhere; }
+        label { display: block; font-weight: 600; margin: 12px 0 4px; }
+        input[type=email], input[type=password], input[type=text] {
+          width: 100%; padding: 10px 12px; font: inherit; color: var(--ink); background: #fff;
+          border: 1px solid #888c8c; border-radius: 6px;
+        }
+        input[type=email]:focus, input[type=password]:focus, input[type=text]:focus {
+          border-color: var(--focus); box-shadow: 0 0 0 3px rgba(31, 111, 235, .25); outline: none;
+        }
+        .check { display: flex; align-items: center; gap: 8px; margin: 10px 0; font-weight: 400; }
+        .check input { width: 20px; height: 20px; margin: 0; accent-color: var(--link); }
+        .no-js .needs-js { display: none; }
+        .button {
+          display: block; width: 100%; margin: 16px 0 8px; padding: 11px 16px; font: inherit; font-weight: 600;
+          text-align: center; text-decoration: none; border-radius: 8px; cursor: pointer;
+          border: 1px solid var(--line); background: #fff; color: var(--ink);
+        }
+        .button.primary { background: var(--accent); border-color: var(--accent-line); }
+        .button.primary:hover { background: var(--accent-hover); }
+        .button.secondary:hover { background: #f0f2f2; }
+        .actions { display: flex; flex-direction: column; gap: 0; }
+        .alert {
+          border: 1px solid var(--danger); background: var(--danger-bg); color: var(--danger);
+          border-radius: 8px; padding: 10px 12px; margin: 0 0 12px;
+        }
+        .alert strong { display: block; }
+        .permissions { list-style: none; padding: 0; margin: 8px 0 16px; border-top: 1px solid var(--line); }
+        .permissions li { padding: 10px 0 10px 28px; border-bottom: 1px solid var(--line); position: relative; }
+        .permissions li::before {
+          content: ""; position: absolute; left: 4px; top: 17px; width: 10px; height: 10px; border-radius: 50%;
+          background: var(--accent-line);
+        }
+        .granted { color: var(--muted); font-size: .92rem; }
+        .granted ul { margin: 4px 0 0; padding-left: 20px; }
+        .small { font-size: .9rem; color: var(--muted); }
+        .links { display: flex; flex-wrap: wrap; gap: 6px 16px; margin: 12px 0 0; font-size: .95rem; }
+        .divider { display: flex; align-items: center; gap: 10px; color: var(--muted); font-size: .85rem; margin: 16px 0 4px; }
+        .divider::before, .divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
+        details { margin-top: 14px; font-size: .95rem; }
+        summary { cursor: pointer; color: var(--link); }
+        .legal { max-width: 440px; margin: 18px auto 0; text-align: center; font-size: .85rem; color: var(--muted); }
+        .legal a { margin: 0 6px; }
+        @media (min-width: 480px) {
+          main { padding-top: 40px; }
+          .card { padding: 28px 32px; }
+          .actions { flex-direction: row-reverse; gap: 12px; }
+          .actions .button { margin-bottom: 0; }
+        }
+
+        """
+}
