@@ -38,7 +38,8 @@ let package = Package(
         .executableTarget(name: "portico", dependencies: ["PorticoServer"]),
 
         // Benchmarks (run by `make bench`, never by tests) and a helper process the store tests kill.
-        .executableTarget(name: "portico-bench-crypto", dependencies: ["PorticoCrypto", "PorticoServer"], path: "bench/crypto"),
+        .executableTarget(
+            name: "portico-bench-crypto", dependencies: ["PorticoCrypto", "PorticoServer"], path: "bench/crypto"),
         .executableTarget(name: "portico-bench-store", dependencies: ["PorticoStore"], path: "bench/store"),
         .executableTarget(name: "portico-store-writer", dependencies: ["PorticoStore"], path: "Tests/StoreWriter"),
 
@@ -46,7 +47,8 @@ let package = Package(
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
         .testTarget(name: "PorticoStoreTests", dependencies: ["PorticoStore"]),
         .testTarget(
-            name: "PorticoServerTests", dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"],
+            name: "PorticoServerTests",
+            dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"],
             exclude: ["Vectors"]),
         .testTarget(name: "PorticoKitTests", dependencies: ["PorticoKit"]),
     ]
