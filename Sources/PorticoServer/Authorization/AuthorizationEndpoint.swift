@@ -10,6 +10,7 @@ enum AuthorizationEndpoint {
     /// The endpoint's path.
     static let path = "/oauth/authorize"
 
+    /// Adds `GET` and `POST` on ``path``; both run off the HTTP threads (they read the store).
     static func register(on router: Router, context: ProviderContext) {
         router.getAsync(path) { request in
             await ErrorPage.guarding { try respond(to: request.query, request: request, context: context) }

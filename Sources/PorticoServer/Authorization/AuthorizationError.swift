@@ -6,18 +6,22 @@ struct AuthorizationError: Error, Sendable, Equatable {
     /// Words for the client's developer; never secrets.
     let description: String
 
+    /// A parameter is missing, repeated, malformed or unsupported.
     static func invalidRequest(_ description: String) -> AuthorizationError {
         AuthorizationError(code: "invalid_request", description: description)
     }
 
+    /// A `response_type` other than `code`.
     static func unsupportedResponseType(_ description: String) -> AuthorizationError {
         AuthorizationError(code: "unsupported_response_type", description: description)
     }
 
+    /// An unknown scope, one the client may not ask for, or none at all.
     static func invalidScope(_ description: String) -> AuthorizationError {
         AuthorizationError(code: "invalid_scope", description: description)
     }
 
+    /// The client is not registered for the authorization code grant.
     static func unauthorizedClient(_ description: String) -> AuthorizationError {
         AuthorizationError(code: "unauthorized_client", description: description)
     }
@@ -34,9 +38,11 @@ struct AuthorizationError: Error, Sendable, Equatable {
     static let consentRequired = AuthorizationError(
         code: "consent_required", description: "The user must consent, and prompt=none forbids showing a page.")
 
+    /// A request object (`request`) was sent; Portico does not take them.
     static let requestNotSupported = AuthorizationError(
         code: "request_not_supported", description: "Request objects (the request parameter) are not supported.")
 
+    /// A `request_uri` was sent; Portico does not take them.
     static let requestURINotSupported = AuthorizationError(
         code: "request_uri_not_supported", description: "The request_uri parameter is not supported.")
 }

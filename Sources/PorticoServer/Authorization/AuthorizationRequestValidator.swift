@@ -32,6 +32,7 @@ struct AuthorizationRequestValidator {
     /// Longest `login_hint` shown in the e-mail field.
     static let maximumLoginHintLength = 320
 
+    /// Where clients and scopes are looked up, and the clock.
     let context: ProviderContext
 
     /// Validates `parameters` (the query of a GET or the form of a POST).

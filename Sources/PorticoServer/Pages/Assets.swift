@@ -18,6 +18,7 @@ enum Assets {
         /// A short version string for cache-busting links.
         let version: String
 
+        /// An asset of `text`, with its validator and version computed once.
         init(text: String, contentType: String) {
             body = Array(text.utf8)
             self.contentType = contentType

@@ -8,8 +8,10 @@ import PorticoStore
 /// sign-in page for the same request. Consent is asked only for scopes not yet granted, unless
 /// the app sent `prompt=consent`.
 struct ConsentEndpoint: Sendable {
+    /// The provider's store, keys and clock.
     let context: ProviderContext
 
+    /// Adds `GET` and `POST /consent`, both async.
     func register(on router: Router) {
         router.getAsync(AuthorizationFlow.consentPath) { request in
             await ErrorPage.guarding { try show(request) }

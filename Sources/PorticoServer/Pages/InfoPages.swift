@@ -5,6 +5,7 @@ import PorticoHTTP
 ///
 /// They say nothing about any one person, so unlike the other pages they may be cached.
 enum InfoPages {
+    /// Adds `/terms`, `/privacy` and `/help` as constant responses.
     static func register(on router: Router) {
         router.get("/terms", constant: page(title: "Conditions of Use", body: terms))
         router.get("/privacy", constant: page(title: "Privacy Notice", body: privacy))

@@ -14,16 +14,19 @@ struct LoginEndpoint: Sendable {
     /// Longest password hashed; longer ones are wrong by definition (and cannot cost more).
     static let maximumPasswordLength = 1024
 
+    /// The provider's store, hasher, keys and clock.
     let context: ProviderContext
     /// A hash of a random password with the current settings, verified when the e-mail address
     /// is unknown so that the answer takes as long as for a known one.
     let dummyHash: String
 
+    /// Prepares the endpoint, hashing the dummy password once (at start-up, not per request).
     init(context: ProviderContext) {
         self.context = context
         dummyHash = (try? context.passwords.hash(SecureRandom.token())) ?? ""
     }
 
+    /// Adds `GET` and `POST /login`, both async.
     func register(on router: Router) {
         router.getAsync(AuthorizationFlow.loginPath) { request in
             await ErrorPage.guarding { try show(request) }

@@ -10,11 +10,11 @@ import Testing
 #endif
 
 /// Cheap Argon2id settings for tests only; the provider's default stays the DESIGN's.
-let fastHashing = PasswordHashingSettings(memoryKiB: 64, iterations: 1, parallelism: 1)
+let pageTestHashing = PasswordHashingSettings(memoryKiB: 64, iterations: 1, parallelism: 1)
 
 /// A provider started in-process on an ephemeral port with its own SQLite file, plus a second
 /// handle on the same database for setting up users and clients and checking what was stored.
-final class TestProvider: Sendable {
+final class PageHarness: Sendable {
     let provider: IdentityProvider
     let store: any Store
     let directory: URL
@@ -25,7 +25,7 @@ final class TestProvider: Sendable {
         let database = "sqlite:\(directory.path)/portico.db"
         provider = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, databaseURL: database, threads: 2, logRequests: false, passwordHashing: fastHashing))
+                port: 0, databaseURL: database, threads: 2, logRequests: false, passwordHashing: pageTestHashing))
         try provider.start()
         store = try openStore(url: database)
     }
@@ -49,7 +49,7 @@ final class TestProvider: Sendable {
     @discardableResult
     func addUser(
         email: String = "ann@example.com", name: String = "Ann Example", password: String = "correct horse",
-        disabled: Bool = false, settings: PasswordHashingSettings = fastHashing
+        disabled: Bool = false, settings: PasswordHashingSettings = pageTestHashing
     ) throws -> User {
         let user = User(
             email: email, name: name, postalCode: "12345",
@@ -78,10 +78,10 @@ final class TestProvider: Sendable {
     ///
     /// The provider starts on a thread of its own: making its first signing keys (RSA above
     /// all) would otherwise occupy the cooperative pool that its async handlers need.
-    static func with(_ body: (TestProvider) async throws -> Void) async throws {
+    static func with(_ body: (PageHarness) async throws -> Void) async throws {
         let provider = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<TestProvider, any Error>) in
-            Thread.detachNewThread { continuation.resume(with: Result { try TestProvider() }) }
+            (continuation: CheckedContinuation<PageHarness, any Error>) in
+            Thread.detachNewThread { continuation.resume(with: Result { try PageHarness() }) }
         }
         do {
             try await body(provider)
@@ -94,7 +94,7 @@ final class TestProvider: Sendable {
 }
 
 /// Stops URLSession from following redirects: on Linux only a session-level delegate can.
-final class RedirectRefuser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+final class PageRedirectRefuser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
@@ -157,7 +157,7 @@ struct PageReply: Sendable {
 }
 
 /// A minimal browser: a cookie jar, no automatic redirects, form posts.
-final class TestBrowser: Sendable {
+final class PageBrowser: Sendable {
     let base: String
     private let session: URLSession
     private let jar = Mutex<[String: String]>([:])
@@ -170,7 +170,7 @@ final class TestBrowser: Sendable {
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         configuration.timeoutIntervalForRequest = 90
-        session = URLSession(configuration: configuration, delegate: RedirectRefuser(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: PageRedirectRefuser(), delegateQueue: nil)
     }
 
     /// The cookie `name` as the browser holds it.
@@ -224,14 +224,14 @@ final class TestBrowser: Sendable {
 }
 
 /// A PKCE pair.
-struct PKCEPair {
+struct PagePKCE {
     let verifier = PKCE.makeVerifier()
     var challenge: String { PKCE.challenge(for: verifier) }
 }
 
 /// `/oauth/authorize?…` with the usual parameters, overridable (nil removes one).
-func authorizePath(
-    client: Client, pkce: PKCEPair = PKCEPair(), scope: String? = "openid profile",
+func pageAuthorizePath(
+    client: Client, pkce: PagePKCE = PagePKCE(), scope: String? = "openid profile",
     overrides: [String: String?] = [:], extra: [(String, String)] = []
 ) -> String {
     var parameters: [String: String?] = [
@@ -251,8 +251,8 @@ func authorizePath(
 }
 
 /// Signs in on the login page that `loginLocation` points to, returning the reply to the POST.
-func signIn(
-    _ browser: TestBrowser, at loginLocation: String, email: String = "ann@example.com",
+func pageSignIn(
+    _ browser: PageBrowser, at loginLocation: String, email: String = "ann@example.com",
     password: String = "correct horse", remember: Bool = false
 ) async throws -> PageReply {
     let page = try await browser.get(loginLocation)
@@ -266,7 +266,7 @@ func signIn(
 }
 
 /// Presses a consent button on the consent page at `consentLocation`.
-func decide(_ browser: TestBrowser, at consentLocation: String, _ decision: String) async throws -> PageReply {
+func pageDecide(_ browser: PageBrowser, at consentLocation: String, _ decision: String) async throws -> PageReply {
     let page = try await browser.get(consentLocation)
     #expect(page.status == 200)
     return try await browser.post(
@@ -278,19 +278,19 @@ func decide(_ browser: TestBrowser, at consentLocation: String, _ decision: Stri
 }
 
 /// Runs a whole first authorization (sign in, Allow) and returns the final redirect.
-func authorizeWithConsent(
-    _ browser: TestBrowser, client: Client, pkce: PKCEPair = PKCEPair(), scope: String = "openid profile"
+func pageAuthorizeWithConsent(
+    _ browser: PageBrowser, client: Client, pkce: PagePKCE = PagePKCE(), scope: String = "openid profile"
 ) async throws -> PageReply {
-    let start = try await browser.get(authorizePath(client: client, pkce: pkce, scope: scope))
+    let start = try await browser.get(pageAuthorizePath(client: client, pkce: pkce, scope: scope))
     var location = try #require(start.location)
     if location.hasPrefix("/login") {
-        let login = try await signIn(browser, at: location)
+        let login = try await pageSignIn(browser, at: location)
         location = try #require(login.location)
     }
-    return try await decide(browser, at: location, "allow")
+    return try await pageDecide(browser, at: location, "allow")
 }
 
 /// Product scopes the tests register.
-enum ProductScopeFixture {
+enum PageProductScopes {
     static let printing = ProductScope(name: "print:photos", description: "Print your photos")
 }
