@@ -41,6 +41,9 @@ let package = Package(
         .executableTarget(
             name: "portico-bench-crypto", dependencies: ["PorticoCrypto", "PorticoServer"], path: "bench/crypto"),
         .executableTarget(name: "portico-bench-store", dependencies: ["PorticoStore"], path: "bench/store"),
+        .executableTarget(
+            name: "portico-bench-seed", dependencies: ["PorticoStore", "PorticoServer", "PorticoCrypto"],
+            path: "bench/idp/seed"),
         .executableTarget(name: "portico-store-writer", dependencies: ["PorticoStore"], path: "Tests/StoreWriter"),
 
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),

@@ -7,7 +7,7 @@
 # Environment:
 #   SCRATCH      SwiftPM scratch path for the release build (default .build)
 #   PORTICO_BIN  server binary to run instead of building `portico` (must accept
-#                `serve --port P --quiet`)
+#                `serve --port P --quiet --database sqlite:PATH`)
 #   DURATION     wrk duration (default 10s); THREADS / CONNECTIONS: wrk -t / -c (2 / 64)
 #   ROUNDS       alternate Portico and C this many times and keep each one's best run
 #                (default 1); on a shared machine more rounds make the ratio less noisy
@@ -30,6 +30,9 @@ mkdir -p "$out_dir"
 command -v wrk >/dev/null || { echo "wrk is not installed" >&2; exit 1; }
 command -v curl >/dev/null || { echo "curl is not installed" >&2; exit 1; }
 
+# The server opens (and creates) its database: keep it out of the work tree.
+data_dir="$(mktemp -d "${TMPDIR:-/tmp}/portico-bench-http.XXXXXX")"
+
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do
@@ -38,6 +41,7 @@ cleanup() {
     for pid in "${pids[@]}"; do
         wait "$pid" 2>/dev/null || true
     done
+    rm -rf "$data_dir"
 }
 trap cleanup EXIT INT TERM
 
@@ -63,7 +67,8 @@ wait_for() {
     exit 1
 }
 
-"$portico" serve --port "$portico_port" --quiet >"$out_dir/portico.stdout" 2>"$out_dir/portico.stderr" &
+"$portico" serve --port "$portico_port" --quiet --database "sqlite:$data_dir/portico.db" \
+    >"$out_dir/portico.stdout" 2>"$out_dir/portico.stderr" &
 pids+=("$!")
 bench/baseline/mhd-baseline "$baseline_port" >"$out_dir/baseline.stdout" 2>"$out_dir/baseline.stderr" &
 pids+=("$!")

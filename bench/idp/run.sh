@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# Identity-provider benchmark (issue 4): a release build of `portico serve` on SQLite, loaded
+# with wrk over loopback, one scenario at a time, printing requests/s and p99 for each:
+#
+#   discovery and JWKS (against the C libmicrohttpd baseline of bench/http, same run),
+#   client_credentials, refresh_token rotation (pre-minted tokens, each used once),
+#   authorization_code redemption with openid (pre-minted codes, RS256 ID token),
+#   userinfo with a JWT access token, introspection, sign-ins through POST /login
+#   (against the Argon2id ceiling cores x 1000 / ms-per-hash), discovery p99 during a
+#   storm of sign-ins, and the server's peak RSS.
+#
+#   bench/idp/run.sh                    SCALE=1000: 1,000 users and refresh families
+#   SCALE=1000000 bench/idp/run.sh      a million of each (seeding takes a few minutes)
+#
+# The database is seeded before the server starts, through the store, by
+# portico-bench-seed (bench/idp/seed): the people share one precomputed Argon2id hash, and
+# the codes and refresh tokens that the load scripts use once each are minted there and
+# written one per line to files that the wrk threads split among themselves. Everything
+# lives in a temporary directory that is removed at the end; the raw wrk outputs and the
+# summary stay in bench/out/idp-SCALE/.
+#
+# Environment:
+#   SCALE          users and background refresh-token families to seed (default 1000)
+#   DURATION       wrk duration per scenario (default 10s)
+#   THREADS / CONNECTIONS   wrk -t / -c (default 2 / 64)
+#   LOGIN_CONNECTIONS       wrk -c for the sign-in scenarios (default 16)
+#   SCRATCH        SwiftPM scratch path for the release build (default .build)
+#   PORTICO_BIN / SEED_BIN  binaries to use instead of building them
+#   CODES_PER_SECOND / REFRESH_PER_SECOND   pre-minted items per second of DURATION
+#                  (default 8000 / 16000); a thread that runs out stops early and says so
+#   PORTICO_PORT / BASELINE_PORT  ports (default 18090 / 18091)
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+here="$root/bench/idp"
+
+scale="${SCALE:-1000}"
+duration="${DURATION:-10s}"
+wrk_threads="${THREADS:-2}"
+connections="${CONNECTIONS:-64}"
+login_connections="${LOGIN_CONNECTIONS:-16}"
+scratch="${SCRATCH:-.build}"
+port="${PORTICO_PORT:-18090}"
+baseline_port="${BASELINE_PORT:-18091}"
+codes_per_second="${CODES_PER_SECOND:-8000}"
+refresh_per_second="${REFRESH_PER_SECOND:-16000}"
+out_dir="$root/bench/out/idp-$scale"
+cores="$(nproc)"
+
+for tool in wrk curl python3 cc pkg-config; do
+    command -v "$tool" >/dev/null || { echo "bench/idp: $tool is not installed" >&2; exit 1; }
+done
+[[ "$scale" =~ ^[0-9]+$ && "$scale" -ge 1 ]] || { echo "bench/idp: SCALE must be a positive number" >&2; exit 1; }
+
+seconds="$(awk -v d="$duration" 'BEGIN { n = d + 0; if (d ~ /m$/) n *= 60; if (d ~ /h$/) n *= 3600; print int(n) }')"
+[[ "$seconds" -ge 3 ]] || { echo "bench/idp: DURATION must be at least 3s" >&2; exit 1; }
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/portico-bench-idp.XXXXXX")"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$out_dir"
+rm -f "$out_dir"/*.txt
+
+# The C baseline of bench/http, built into the temporary directory.
+cc -O2 -Wall -o "$tmp/mhd-baseline" bench/baseline/baseline.c $(pkg-config --cflags --libs libmicrohttpd)
+
+# Release builds.
+if [[ -z "${PORTICO_BIN:-}" || -z "${SEED_BIN:-}" ]]; then
+    swift build -c release --product portico --scratch-path "$scratch" >&2
+    swift build -c release --product portico-bench-seed --scratch-path "$scratch" >&2
+fi
+portico="${PORTICO_BIN:-$scratch/release/portico}"
+seed="${SEED_BIN:-$scratch/release/portico-bench-seed}"
+
+# Seed before the server opens the database.
+echo "seeding $scale users and $scale refresh families (plus pre-minted codes and tokens)..." >&2
+"$seed" --database "sqlite:$tmp/portico.db" --out "$tmp/seed" --users "$scale" --families "$scale" \
+    --codes $((codes_per_second * seconds)) --spare-codes 1000 \
+    --refresh-tokens $((refresh_per_second * seconds))
+set -a
+# shellcheck disable=SC1091
+. "$tmp/seed/seed.env"
+set +a
+seed_hash_ms="$HASH_MS"
+
+"$portico" serve --port "$port" --quiet --database "sqlite:$tmp/portico.db" \
+    >"$out_dir/portico.stdout" 2>"$out_dir/portico.stderr" &
+portico_pid="$!"
+pids+=("$portico_pid")
+"$tmp/mhd-baseline" "$baseline_port" >/dev/null 2>"$out_dir/baseline.stderr" &
+pids+=("$!")
+
+wait_for() {
+    for _ in $(seq 1 200); do
+        if curl -fsS -o /dev/null "$1" 2>/dev/null; then return 0; fi
+        sleep 0.05
+    done
+    echo "bench/idp: the server at $1 did not come up" >&2
+    exit 1
+}
+base="http://127.0.0.1:$port"
+wait_for "$base/healthz"
+wait_for "http://127.0.0.1:$baseline_port/healthz"
+
+# Pre-steps over HTTP: access tokens for userinfo and introspection, and the sign-in form.
+python3 "$here/prepare.py" tokens "$base" "$tmp/seed" "$tmp/access.txt"
+python3 "$here/prepare.py" login "$base" "$tmp/seed" "$tmp/login.env"
+set -a
+# shellcheck disable=SC1091
+. "$tmp/login.env"
+set +a
+export BENCH_IDP_DIR="$here"
+export AUTHORIZATION="Basic $(printf '%s:%s' "$CLIENT_ID" "$CLIENT_SECRET" | base64 -w0)"
+redirect_encoded="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$REDIRECT_URI")"
+
+# run NAME WARMUP_SECONDS WRK_ARGS... -- writes bench/out/idp-SCALE/NAME.txt
+run() {
+    local name="$1" warmup="$2"
+    shift 2
+    echo "  $name" >&2
+    if [[ "$warmup" -gt 0 ]]; then wrk -d"${warmup}s" "$@" >/dev/null; fi
+    wrk -d"$duration" --latency "$@" >"$out_dir/$name.txt"
+}
+load=(-t"$wrk_threads" -c"$connections")
+
+echo "running scenarios (${duration} each)..." >&2
+run discovery 2 "${load[@]}" "$base/.well-known/openid-configuration"
+run jwks 2 "${load[@]}" "$base/oauth/jwks"
+run c-baseline 2 "${load[@]}" "http://127.0.0.1:$baseline_port/healthz"
+
+PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
+    run client-credentials 2 "${load[@]}" -s "$here/post.lua" "$base"
+
+ITEMS_FILE="$tmp/access.txt" BEARER=1 PATH_=/oauth/userinfo \
+    run userinfo 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
+
+ITEMS_FILE="$tmp/access.txt" METHOD=POST PATH_=/oauth/introspect BODY="token={}" \
+    run introspection 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
+
+ITEMS_FILE="$tmp/seed/codes.txt" \
+    BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect_encoded&code_verifier=$CODE_VERIFIER" \
+    run code-redemption 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+
+ITEMS_FILE="$tmp/seed/refresh.txt" BODY="grant_type=refresh_token&refresh_token={}" \
+    run refresh-rotation 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+
+# Sign-ins: time Argon2id now, on the machine as it is, for the ceiling.
+hash_ms="$("$seed" --time-hashes 7 | sed -n 's/^HASH_MS=//p')"
+login_load=(-t"$wrk_threads" -c"$login_connections" --timeout 30s -s "$here/login.lua" "$base" -- "$wrk_threads")
+run sign-in 0 "${login_load[@]}"
+
+# The storm: sign-ins as above and, inside that window, discovery from one wrk thread.
+echo "  sign-in storm + discovery" >&2
+wrk -d"$duration" --latency "${login_load[@]}" >"$out_dir/storm-sign-in.txt" &
+storm_pid="$!"
+sleep 1
+wrk -t1 -c4 -d"$((seconds - 2))s" --latency "$base/.well-known/openid-configuration" \
+    >"$out_dir/storm-discovery.txt"
+wait "$storm_pid"
+
+peak_kb="$(awk '/^VmHWM:/ { print $2 }' "/proc/$portico_pid/status")"
+rss_kb="$(awk '/^VmRSS:/ { print $2 }' "/proc/$portico_pid/status")"
+
+# ---- figures ----------------------------------------------------------------------------
+
+# wrk prints latencies as 1.23ms / 456.00us / 1.02s / 1.00m; normalise to milliseconds.
+to_ms() {
+    awk -v v="$1" 'BEGIN {
+        if (v ~ /us$/) { sub(/us$/, "", v); printf "%.2f", v / 1000 }
+        else if (v ~ /ms$/) { sub(/ms$/, "", v); printf "%.2f", v }
+        else if (v ~ /m$/) { sub(/m$/, "", v); printf "%.2f", v * 60000 }
+        else if (v ~ /s$/) { sub(/s$/, "", v); printf "%.2f", v * 1000 }
+        else { printf "%s", v }
+    }'
+}
+p99() { to_ms "$(awk '$1 == "99%" { print $2 }' "$out_dir/$1.txt")"; }
+elapsed() { to_ms "$(awk '/ requests in / { v = $4; sub(/,$/, "", v); print v }' "$out_dir/$1.txt")"; }
+requests() { awk '/ requests in / { print $1 }' "$out_dir/$1.txt"; }
+non2xx() { awk '/Non-2xx or 3xx responses:/ { print $NF }' "$out_dir/$1.txt" | grep . || echo 0; }
+socket_errors() {
+    awk '/Socket errors:/ { n = 0; for (i = 3; i <= NF; i++) if ($i ~ /^[0-9]+,?$/) n += $i + 0; print n }' \
+        "$out_dir/$1.txt" | grep . || echo 0
+}
+lua_count() { awk -v k="$2" '$1 == k { print $2 }' "$out_dir/$1.txt" | grep . || echo 0; }
+# Successful responses per second over the time wrk measured (every request for the
+# scenarios where success is a 2xx; redirects for the sign-ins).
+ok_rate() {
+    local name="$1" ok
+    if [[ "$name" == sign-in || "$name" == storm-sign-in ]]; then
+        ok="$(lua_count "$name" SIGNED_IN)"
+    else
+        ok=$(($(requests "$name") - $(non2xx "$name")))
+    fi
+    awk -v ok="$ok" -v ms="$(elapsed "$name")" 'BEGIN { printf "%.1f", ok / (ms / 1000) }'
+}
+errors() {
+    local name="$1" bad
+    if [[ "$name" == sign-in || "$name" == storm-sign-in ]]; then
+        bad="$(lua_count "$name" FAILED)"
+    else
+        bad="$(non2xx "$name")"
+    fi
+    echo $((bad + $(socket_errors "$name")))
+}
+at_least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? "met" : "MISSED" }'; }
+at_most() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b) ? "met" : "MISSED" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
+
+c_rate="$(ok_rate c-baseline)"
+ceiling="$(awk -v c="$cores" -v ms="$hash_ms" 'BEGIN { printf "%.1f", c * 1000 / ms }')"
+
+{
+    echo "Portico identity provider, SCALE=$scale ($scale users and $scale background refresh families, plus the"
+    echo "pre-minted codes and tokens), SQLite, loopback, $cores cores shared by server and wrk,"
+    echo "wrk -t$wrk_threads -c$connections -d$duration (sign-ins: -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    printf "%-26s %11s %10s %7s  %-30s %s\n" scenario "ok req/s" "p99 ms" errors target result
+    row() { # NAME LABEL TARGET_TEXT RESULT
+        printf "%-26s %11s %10s %7s  %-30s %s\n" "$2" "$(ok_rate "$1")" "$(p99 "$1")" "$(errors "$1")" "$3" "$4"
+    }
+    discovery_ratio="$(ratio "$(ok_rate discovery)" "$c_rate")"
+    jwks_ratio="$(ratio "$(ok_rate jwks)" "$c_rate")"
+    row c-baseline "C mhd /healthz (ceiling)" "-" "-"
+    row discovery "discovery" ">= 0.80 x C" "$discovery_ratio x C: $(at_least "$discovery_ratio" 0.8)"
+    row jwks "JWKS" ">= 0.80 x C" "$jwks_ratio x C: $(at_least "$jwks_ratio" 0.8)"
+    row client-credentials "client_credentials" ">= 10000/s" "$(at_least "$(ok_rate client-credentials)" 10000)"
+    row refresh-rotation "refresh_token rotation" ">= 5000/s" "$(at_least "$(ok_rate refresh-rotation)" 5000)"
+    row code-redemption "authorization_code+openid" ">= 2000/s" "$(at_least "$(ok_rate code-redemption)" 2000)"
+    row userinfo "userinfo (JWT)" ">= 12000/s" "$(at_least "$(ok_rate userinfo)" 12000)"
+    row introspection "introspection" "-" "-"
+    signin_ratio="$(ratio "$(ok_rate sign-in)" "$ceiling")"
+    row sign-in "sign-ins (POST /login)" ">= 0.80 x $ceiling/s ceiling" \
+        "$signin_ratio x ceiling: $(at_least "$signin_ratio" 0.8)"
+    row storm-sign-in "sign-ins during storm" "-" "$(ratio "$(ok_rate storm-sign-in)" "$ceiling") x ceiling"
+    row storm-discovery "discovery during storm" "p99 <= 20 ms" "$(at_most "$(p99 storm-discovery)" 20)"
+    printf "%-26s %11s %10s %7s  %-30s %s\n" "server peak RSS" "-" "-" "-" "<= 150 MB" \
+        "$(awk -v k="$peak_kb" 'BEGIN { printf "%.1f MB", k / 1024 }'): $(at_most "$peak_kb" $((150 * 1024)))"
+    echo
+    echo "Argon2id (m=19456 KiB, t=2, p=1): $hash_ms ms per hash just before the sign-ins ($seed_hash_ms ms while"
+    echo "seeding); ceiling = $cores cores x 1000 / $hash_ms ms = $ceiling sign-ins/s."
+    echo "RSS now $(awk -v k="$rss_kb" 'BEGIN { printf "%.1f", k / 1024 }') MB, peak (VmHWM) $(awk -v k="$peak_kb" 'BEGIN { printf "%.1f", k / 1024 }') MB."
+    grep -h EXHAUSTED "$out_dir"/*.txt | sed 's/^/note: /' || true
+} | tee "$out_dir/summary.txt"

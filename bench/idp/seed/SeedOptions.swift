@@ -1,0 +1,95 @@
+import Foundation
+
+/// What `portico-bench-seed` is asked to create, read from its command line.
+///
+/// Why a type: the benchmark script passes a handful of counts, and a bad one must stop the
+/// run with one clear line instead of seeding something the figures would then misdescribe.
+struct SeedOptions {
+    /// The usage text printed for `--help` and after a usage error.
+    static let usage = """
+        usage: portico-bench-seed --database sqlite:PATH --out DIR [--users N] [--families N]
+                                  [--codes N] [--spare-codes N] [--refresh-tokens N]
+                                  [--hash-samples N]
+               portico-bench-seed --time-hashes N
+
+        Seeds a Portico database for bench/idp/run.sh through the store, in large
+        transactions: a confidential client allowed every grant, N users sharing one
+        precomputed Argon2id hash (default costs), N background refresh-token families,
+        and pre-minted authorization codes (scope openid profile, one PKCE verifier) and
+        refresh tokens that the load scripts use once each. Writes into DIR:
+          seed.env          client id and secret, redirect URI, PKCE verifier, password,
+                            and HASH_MS, the measured milliseconds per Argon2id hash
+          codes.txt         one authorization code per line (--codes)
+          spare-codes.txt   more codes, for pre-steps that need tokens (--spare-codes)
+          refresh.txt       one refresh token per line, each the head of its own family
+
+        --time-hashes N only times N Argon2id hashes at the default costs and prints
+        HASH_MS=<median milliseconds>, touching no database (run.sh measures just before
+        the sign-in scenario, so that the ceiling reflects the machine at that moment).
+        """
+
+    /// The `sqlite:PATH` database to seed (migrated on opening).
+    var databaseURL = ""
+    /// Where the token files and `seed.env` go.
+    var outputDirectory = ""
+    /// People to create: `user<i>@bench.example`.
+    var users = 1_000
+    /// Refresh-token families to create for scale only; their tokens are not written out.
+    var families = 1_000
+    /// Authorization codes for the redemption scenario.
+    var codes = 0
+    /// Authorization codes for pre-steps (minting access tokens).
+    var spareCodes = 0
+    /// Refresh tokens (each in a family of its own) for the rotation scenario.
+    var refreshTokens = 0
+    /// How many Argon2id hashes to time for `HASH_MS` (the median is reported).
+    var hashSamples = 5
+    /// With `--time-hashes N`: only time N hashes and print the median.
+    var timeHashesOnly: Int?
+
+    /// Problems with the command line.
+    enum Problem: Error, CustomStringConvertible {
+        /// The caller asked for the usage text.
+        case help
+        /// A flag is unknown, lacks its value, or has a bad one.
+        case usage(String)
+
+        var description: String {
+            switch self {
+            case .help: SeedOptions.usage
+            case .usage(let message): "portico-bench-seed: \(message)"
+            }
+        }
+    }
+
+    /// Parses `arguments` (without the program name).
+    init(arguments: [String]) throws(Problem) {
+        var remaining = arguments[...]
+        while let flag = remaining.popFirst() {
+            if flag == "--help" || flag == "-h" { throw .help }
+            guard let value = remaining.popFirst() else { throw .usage("\(flag) needs a value") }
+            switch flag {
+            case "--database": databaseURL = value
+            case "--out": outputDirectory = value
+            case "--users": users = try Self.count(value, flag: flag, minimum: 1)
+            case "--families": families = try Self.count(value, flag: flag, minimum: 0)
+            case "--codes": codes = try Self.count(value, flag: flag, minimum: 0)
+            case "--spare-codes": spareCodes = try Self.count(value, flag: flag, minimum: 0)
+            case "--refresh-tokens": refreshTokens = try Self.count(value, flag: flag, minimum: 0)
+            case "--hash-samples": hashSamples = try Self.count(value, flag: flag, minimum: 1)
+            case "--time-hashes": timeHashesOnly = try Self.count(value, flag: flag, minimum: 1)
+            default: throw .usage("unknown option \(flag)")
+            }
+        }
+        if timeHashesOnly != nil { return }
+        guard databaseURL.hasPrefix("sqlite:") else { throw .usage("--database sqlite:PATH is required") }
+        guard !outputDirectory.isEmpty else { throw .usage("--out DIR is required") }
+    }
+
+    private static func count(_ text: String, flag: String, minimum: Int) throws(Problem) -> Int {
+        guard let number = Int(text), number >= minimum, number <= 100_000_000 else {
+            throw .usage("\(flag) must be a whole number from \(minimum) to 100000000, not '\(text)'")
+        }
+        return number
+    }
+}
