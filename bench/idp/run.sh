@@ -2,9 +2,12 @@
 # Identity-provider benchmark (issue 4): a release build of `portico serve` on SQLite, loaded
 # with wrk over loopback, one scenario at a time, printing requests/s and p99 for each:
 #
-#   discovery and JWKS (against the C libmicrohttpd baseline of bench/http, same run),
-#   client_credentials, refresh_token rotation (pre-minted tokens, each used once),
-#   authorization_code redemption with openid (pre-minted codes, RS256 ID token),
+#   discovery and JWKS (against the C libmicrohttpd baseline of bench/http, same run, and
+#   against bench/idp/static-baseline.c serving the very same bytes),
+#   client_credentials, refresh_token rotation (pre-minted tokens, each used once; scope
+#   profile, so an access token and a refresh token; and again with openid, which adds an
+#   RS256 ID token), authorization_code redemption with openid (pre-minted codes, RS256 ID
+#   token; the RS256 ceiling cores x `openssl speed rsa2048` signs/s is printed beside it),
 #   userinfo with a JWT access token, introspection, sign-ins through POST /login
 #   (against the Argon2id ceiling cores x 1000 / ms-per-hash), discovery p99 during a
 #   storm of sign-ins, and the server's peak RSS.
@@ -27,8 +30,9 @@
 #   SCRATCH        SwiftPM scratch path for the release build (default .build)
 #   PORTICO_BIN / SEED_BIN  binaries to use instead of building them
 #   CODES_PER_SECOND / REFRESH_PER_SECOND   pre-minted items per second of DURATION
-#                  (default 8000 / 16000); a thread that runs out stops early and says so
-#   PORTICO_PORT / BASELINE_PORT  ports (default 18090 / 18091)
+#                  (default 8000 / 16000; codes also size the openid refresh tokens); a
+#                  thread that runs out stops early and says so
+#   PORTICO_PORT / BASELINE_PORT / STATIC_PORT  ports (default 18090 / 18091 / 18092)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -43,6 +47,7 @@ login_connections="${LOGIN_CONNECTIONS:-16}"
 scratch="${SCRATCH:-.build}"
 port="${PORTICO_PORT:-18090}"
 baseline_port="${BASELINE_PORT:-18091}"
+static_port="${STATIC_PORT:-18092}"
 codes_per_second="${CODES_PER_SECOND:-8000}"
 refresh_per_second="${REFRESH_PER_SECOND:-16000}"
 out_dir="$root/bench/out/idp-$scale"
@@ -69,8 +74,9 @@ trap 'exit 130' INT TERM
 mkdir -p "$out_dir"
 rm -f "$out_dir"/*.txt
 
-# The C baseline of bench/http, built into the temporary directory.
+# The C baseline of bench/http and the same-bytes one, built into the temporary directory.
 cc -O2 -Wall -o "$tmp/mhd-baseline" bench/baseline/baseline.c $(pkg-config --cflags --libs libmicrohttpd)
+cc -O2 -Wall -o "$tmp/mhd-static" "$here/static-baseline.c" $(pkg-config --cflags --libs libmicrohttpd)
 
 # Release builds.
 if [[ -z "${PORTICO_BIN:-}" || -z "${SEED_BIN:-}" ]]; then
@@ -84,7 +90,7 @@ seed="${SEED_BIN:-$scratch/release/portico-bench-seed}"
 echo "seeding $scale users and $scale refresh families (plus pre-minted codes and tokens)..." >&2
 "$seed" --database "sqlite:$tmp/portico.db" --out "$tmp/seed" --users "$scale" --families "$scale" \
     --codes $((codes_per_second * seconds)) --spare-codes 1000 \
-    --refresh-tokens $((refresh_per_second * seconds))
+    --refresh-tokens $((refresh_per_second * seconds)) --openid-refresh-tokens $((codes_per_second * seconds))
 set -a
 # shellcheck disable=SC1091
 . "$tmp/seed/seed.env"
@@ -110,6 +116,15 @@ base="http://127.0.0.1:$port"
 wait_for "$base/healthz"
 wait_for "http://127.0.0.1:$baseline_port/healthz"
 
+# The C server for the same bytes as Portico's discovery and JWKS documents.
+cache_control() { curl -fsS -D - -o "$2" "$base$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "cache-control" { print $2 }'; }
+discovery_cache="$(cache_control /.well-known/openid-configuration "$tmp/discovery.json")"
+jwks_cache="$(cache_control /oauth/jwks "$tmp/jwks.json")"
+"$tmp/mhd-static" "$static_port" /.well-known/openid-configuration "$tmp/discovery.json" "$discovery_cache" \
+    /oauth/jwks "$tmp/jwks.json" "$jwks_cache" >/dev/null 2>"$out_dir/static-baseline.stderr" &
+pids+=("$!")
+wait_for "http://127.0.0.1:$static_port/oauth/jwks"
+
 # Pre-steps over HTTP: access tokens for userinfo and introspection, and the sign-in form.
 python3 "$here/prepare.py" tokens "$base" "$tmp/seed" "$tmp/access.txt"
 python3 "$here/prepare.py" login "$base" "$tmp/seed" "$tmp/login.env"
@@ -132,9 +147,12 @@ run() {
 load=(-t"$wrk_threads" -c"$connections")
 
 echo "running scenarios (${duration} each)..." >&2
+run portico-healthz 2 "${load[@]}" "$base/healthz"
 run discovery 2 "${load[@]}" "$base/.well-known/openid-configuration"
 run jwks 2 "${load[@]}" "$base/oauth/jwks"
 run c-baseline 2 "${load[@]}" "http://127.0.0.1:$baseline_port/healthz"
+run c-discovery 2 "${load[@]}" "http://127.0.0.1:$static_port/.well-known/openid-configuration"
+run c-jwks 2 "${load[@]}" "http://127.0.0.1:$static_port/oauth/jwks"
 
 PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
     run client-credentials 2 "${load[@]}" -s "$here/post.lua" "$base"
@@ -152,10 +170,20 @@ ITEMS_FILE="$tmp/seed/codes.txt" \
 ITEMS_FILE="$tmp/seed/refresh.txt" BODY="grant_type=refresh_token&refresh_token={}" \
     run refresh-rotation 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
 
-# Sign-ins: time Argon2id now, on the machine as it is, for the ceiling.
-hash_ms="$("$seed" --time-hashes 7 | sed -n 's/^HASH_MS=//p')"
+ITEMS_FILE="$tmp/seed/refresh-openid.txt" BODY="grant_type=refresh_token&refresh_token={}" \
+    run refresh-rotation-openid 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+
+# What one core signs with RSA-2048 (RS256), for the ceiling of the ID-token scenarios.
+rsa_signs="$(openssl speed -seconds 2 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print $(NF - 1) }')"
+
+# Sign-ins. Argon2id is timed just before and just after, on the machine as it is then, and
+# the ceiling uses the mean of the two medians (a shared machine drifts by tens of percent).
+time_hash() { "$seed" --time-hashes 9 | sed -n 's/^HASH_MS=//p'; }
+hash_before="$(time_hash)"
 login_load=(-t"$wrk_threads" -c"$login_connections" --timeout 30s -s "$here/login.lua" "$base" -- "$wrk_threads")
 run sign-in 0 "${login_load[@]}"
+hash_after="$(time_hash)"
+hash_ms="$(awk -v a="$hash_before" -v b="$hash_after" 'BEGIN { printf "%.2f", (a + b) / 2 }')"
 
 # The storm: sign-ins as above and, inside that window, discovery from one wrk thread.
 echo "  sign-in storm + discovery" >&2
@@ -216,6 +244,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'
 
 c_rate="$(ok_rate c-baseline)"
 ceiling="$(awk -v c="$cores" -v ms="$hash_ms" 'BEGIN { printf "%.1f", c * 1000 / ms }')"
+fastest_ms="$(printf '%s\n' "$hash_before" "$hash_after" "$seed_hash_ms" | sort -g | head -1)"
+fastest_ceiling="$(awk -v c="$cores" -v ms="$fastest_ms" 'BEGIN { printf "%.1f", c * 1000 / ms }')"
+rsa_ceiling="$(awk -v c="$cores" -v r="${rsa_signs:-0}" 'BEGIN { printf "%.0f", c * r }')"
 
 {
     echo "Portico identity provider, SCALE=$scale ($scale users and $scale background refresh families, plus the"
@@ -223,17 +254,25 @@ ceiling="$(awk -v c="$cores" -v ms="$hash_ms" 'BEGIN { printf "%.1f", c * 1000 /
     echo "wrk -t$wrk_threads -c$connections -d$duration (sign-ins: -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     printf "%-26s %11s %10s %7s  %-30s %s\n" scenario "ok req/s" "p99 ms" errors target result
-    row() { # NAME LABEL TARGET_TEXT RESULT
-        printf "%-26s %11s %10s %7s  %-30s %s\n" "$2" "$(ok_rate "$1")" "$(p99 "$1")" "$(errors "$1")" "$3" "$4"
+    row() { # NAME LABEL TARGET_TEXT RESULT...
+        printf "%-26s %11s %10s %7s  %-30s %s\n" "$2" "$(ok_rate "$1")" "$(p99 "$1")" "$(errors "$1")" "$3" "${*:4}"
     }
     discovery_ratio="$(ratio "$(ok_rate discovery)" "$c_rate")"
     jwks_ratio="$(ratio "$(ok_rate jwks)" "$c_rate")"
     row c-baseline "C mhd /healthz (ceiling)" "-" "-"
-    row discovery "discovery" ">= 0.80 x C" "$discovery_ratio x C: $(at_least "$discovery_ratio" 0.8)"
-    row jwks "JWKS" ">= 0.80 x C" "$jwks_ratio x C: $(at_least "$jwks_ratio" 0.8)"
+    row c-discovery "C mhd, discovery bytes" "-" "-"
+    row c-jwks "C mhd, JWKS bytes" "-" "-"
+    row portico-healthz "Portico /healthz (const)" "-" "$(ratio "$(ok_rate portico-healthz)" "$c_rate") x C"
+    row discovery "discovery" ">= 0.80 x C" "$discovery_ratio x C: $(at_least "$discovery_ratio" 0.8);" \
+        "$(ratio "$(ok_rate discovery)" "$(ok_rate c-discovery)") x C same bytes"
+    row jwks "JWKS" ">= 0.80 x C" "$jwks_ratio x C: $(at_least "$jwks_ratio" 0.8);" \
+        "$(ratio "$(ok_rate jwks)" "$(ok_rate c-jwks)") x C same bytes"
     row client-credentials "client_credentials" ">= 10000/s" "$(at_least "$(ok_rate client-credentials)" 10000)"
     row refresh-rotation "refresh_token rotation" ">= 5000/s" "$(at_least "$(ok_rate refresh-rotation)" 5000)"
-    row code-redemption "authorization_code+openid" ">= 2000/s" "$(at_least "$(ok_rate code-redemption)" 2000)"
+    row refresh-rotation-openid "refresh rotation + openid" "-" \
+        "$(ratio "$(ok_rate refresh-rotation-openid)" "$rsa_ceiling") x RS256 ceiling"
+    row code-redemption "authorization_code+openid" ">= 2000/s" \
+        "$(at_least "$(ok_rate code-redemption)" 2000) ($(ratio "$(ok_rate code-redemption)" "$rsa_ceiling") x RS256 ceiling)"
     row userinfo "userinfo (JWT)" ">= 12000/s" "$(at_least "$(ok_rate userinfo)" 12000)"
     row introspection "introspection" "-" "-"
     signin_ratio="$(ratio "$(ok_rate sign-in)" "$ceiling")"
@@ -244,8 +283,12 @@ ceiling="$(awk -v c="$cores" -v ms="$hash_ms" 'BEGIN { printf "%.1f", c * 1000 /
     printf "%-26s %11s %10s %7s  %-30s %s\n" "server peak RSS" "-" "-" "-" "<= 150 MB" \
         "$(awk -v k="$peak_kb" 'BEGIN { printf "%.1f MB", k / 1024 }'): $(at_most "$peak_kb" $((150 * 1024)))"
     echo
-    echo "Argon2id (m=19456 KiB, t=2, p=1): $hash_ms ms per hash just before the sign-ins ($seed_hash_ms ms while"
-    echo "seeding); ceiling = $cores cores x 1000 / $hash_ms ms = $ceiling sign-ins/s."
+    echo "Argon2id (m=19456 KiB, t=2, p=1), median ms per hash: $hash_before before and $hash_after after the"
+    echo "sign-ins ($seed_hash_ms while seeding); ceiling = $cores cores x 1000 / $hash_ms ms = $ceiling sign-ins/s."
+    echo "Against the fastest median ($fastest_ms ms, ceiling $fastest_ceiling/s) the sign-ins reach" \
+        "$(ratio "$(ok_rate sign-in)" "$fastest_ceiling") x ceiling."
+    echo "RS256 (RSA-2048) with openssl speed: ${rsa_signs:-?} signs/s per core; ceiling for one ID token per"
+    echo "request = $cores x ${rsa_signs:-?} = $rsa_ceiling/s (with nothing else done and wrk using no CPU)."
     echo "RSS now $(awk -v k="$rss_kb" 'BEGIN { printf "%.1f", k / 1024 }') MB, peak (VmHWM) $(awk -v k="$peak_kb" 'BEGIN { printf "%.1f", k / 1024 }') MB."
     grep -h EXHAUSTED "$out_dir"/*.txt | sed 's/^/note: /' || true
 } | tee "$out_dir/summary.txt"

@@ -9,7 +9,7 @@ struct SeedOptions {
     static let usage = """
         usage: portico-bench-seed --database sqlite:PATH --out DIR [--users N] [--families N]
                                   [--codes N] [--spare-codes N] [--refresh-tokens N]
-                                  [--hash-samples N]
+                                  [--openid-refresh-tokens N] [--hash-samples N]
                portico-bench-seed --time-hashes N
 
         Seeds a Portico database for bench/idp/run.sh through the store, in large
@@ -22,6 +22,9 @@ struct SeedOptions {
           codes.txt         one authorization code per line (--codes)
           spare-codes.txt   more codes, for pre-steps that need tokens (--spare-codes)
           refresh.txt       one refresh token per line, each the head of its own family
+                            with scope profile (a rotation issues an access token only)
+          refresh-openid.txt  the same with scope openid profile (a rotation also signs an
+                            RS256 ID token) (--openid-refresh-tokens)
 
         --time-hashes N only times N Argon2id hashes at the default costs and prints
         HASH_MS=<median milliseconds>, touching no database (run.sh measures just before
@@ -40,8 +43,10 @@ struct SeedOptions {
     var codes = 0
     /// Authorization codes for pre-steps (minting access tokens).
     var spareCodes = 0
-    /// Refresh tokens (each in a family of its own) for the rotation scenario.
+    /// Refresh tokens (each in a family of its own, scope `profile`) for the rotation scenario.
     var refreshTokens = 0
+    /// Refresh tokens whose families have `openid profile`, so each rotation signs an ID token.
+    var openIDRefreshTokens = 0
     /// How many Argon2id hashes to time for `HASH_MS` (the median is reported).
     var hashSamples = 5
     /// With `--time-hashes N`: only time N hashes and print the median.
@@ -76,6 +81,7 @@ struct SeedOptions {
             case "--codes": codes = try Self.count(value, flag: flag, minimum: 0)
             case "--spare-codes": spareCodes = try Self.count(value, flag: flag, minimum: 0)
             case "--refresh-tokens": refreshTokens = try Self.count(value, flag: flag, minimum: 0)
+            case "--openid-refresh-tokens": openIDRefreshTokens = try Self.count(value, flag: flag, minimum: 0)
             case "--hash-samples": hashSamples = try Self.count(value, flag: flag, minimum: 1)
             case "--time-hashes": timeHashesOnly = try Self.count(value, flag: flag, minimum: 1)
             default: throw .usage("unknown option \(flag)")

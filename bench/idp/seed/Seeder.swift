@@ -21,8 +21,11 @@ struct Seeder {
     static let emailDomain = "bench.example"
     /// The product scope the client-credentials scenario asks for.
     static let productScope = "bench.read"
-    /// The scopes of pre-minted codes and refresh families.
+    /// The scopes of pre-minted codes, background families and `refresh-openid.txt` families.
     static let grantedScopes = ["openid", "profile"]
+    /// The scopes of `refresh.txt` families: without `openid`, a rotation issues an access
+    /// token and a refresh token but no ID token (no RS256 signature).
+    static let rotationScopes = ["profile"]
     /// How long pre-minted codes stay redeemable: far beyond the 60 s of real codes, because
     /// they are minted before the run rather than by a browser a moment before redemption.
     static let codeLifetime: TimeInterval = 6 * 3600
@@ -38,6 +41,7 @@ struct Seeder {
         static let codes = "codes.txt"
         static let spareCodes = "spare-codes.txt"
         static let refreshTokens = "refresh.txt"
+        static let openIDRefreshTokens = "refresh-openid.txt"
     }
 
     /// Seeds everything and writes the output files.
@@ -69,10 +73,16 @@ struct Seeder {
 
         let userIDs = try timed("users", count: options.users) { try insertUsers(passwordHash: passwordHash) }
         try timed("background refresh families", count: options.families) {
-            _ = try insertRefreshFamilies(options.families, clientID: client.id, userIDs: userIDs)
+            _ = try insertRefreshFamilies(
+                options.families, scopes: Self.grantedScopes, clientID: client.id, userIDs: userIDs)
         }
         let refreshTokens = try timed("refresh tokens to rotate", count: options.refreshTokens) {
-            try insertRefreshFamilies(options.refreshTokens, clientID: client.id, userIDs: userIDs)
+            try insertRefreshFamilies(
+                options.refreshTokens, scopes: Self.rotationScopes, clientID: client.id, userIDs: userIDs)
+        }
+        let openIDRefreshTokens = try timed("openid refresh tokens to rotate", count: options.openIDRefreshTokens) {
+            try insertRefreshFamilies(
+                options.openIDRefreshTokens, scopes: Self.grantedScopes, clientID: client.id, userIDs: userIDs)
         }
         let verifier = SecureRandom.token()
         let challenge = PKCE.challenge(for: verifier)
@@ -84,6 +94,8 @@ struct Seeder {
         try write(lines: codes.prefix(options.codes), to: directory.appendingPathComponent(Output.codes))
         try write(lines: codes.dropFirst(options.codes), to: directory.appendingPathComponent(Output.spareCodes))
         try write(lines: refreshTokens[...], to: directory.appendingPathComponent(Output.refreshTokens))
+        try write(
+            lines: openIDRefreshTokens[...], to: directory.appendingPathComponent(Output.openIDRefreshTokens))
         let environment = [
             "CLIENT_ID=\(client.id)",
             "CLIENT_SECRET=\(clientSecret)",
@@ -142,8 +154,10 @@ struct Seeder {
         return ids
     }
 
-    /// Inserts `count` families with one live token each and returns the tokens.
-    private func insertRefreshFamilies(_ count: Int, clientID: String, userIDs: [String]) throws -> [String] {
+    /// Inserts `count` families with `scopes` and one live token each, and returns the tokens.
+    private func insertRefreshFamilies(_ count: Int, scopes: [String], clientID: String, userIDs: [String]) throws
+        -> [String]
+    {
         var tokens: [String] = []
         tokens.reserveCapacity(count)
         let now = Date()
@@ -151,7 +165,7 @@ struct Seeder {
         try inBatches(count) { transaction, range in
             for index in range {
                 let family = RefreshFamily(
-                    clientID: clientID, userID: userIDs[index % userIDs.count], scopes: Self.grantedScopes,
+                    clientID: clientID, userID: userIDs[index % userIDs.count], scopes: scopes,
                     authTime: now, createdAt: now)
                 let token = SecureRandom.token()
                 try transaction.insert(family)
