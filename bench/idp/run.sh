@@ -26,6 +26,8 @@
 #   SCALE          users and background refresh-token families to seed (default 1000)
 #   DURATION       wrk duration per scenario (default 10s)
 #   THREADS / CONNECTIONS   wrk -t / -c (default 2 / 64)
+#   ROUNDS         run every scenario this many times, interleaved, and keep each one's best
+#                  round (default 1); on a shared machine more rounds make figures less noisy
 #   LOGIN_CONNECTIONS       wrk -c for the sign-in scenarios (default 16)
 #   SCRATCH        SwiftPM scratch path for the release build (default .build)
 #   PORTICO_BIN / SEED_BIN  binaries to use instead of building them
@@ -43,6 +45,7 @@ scale="${SCALE:-1000}"
 duration="${DURATION:-10s}"
 wrk_threads="${THREADS:-2}"
 connections="${CONNECTIONS:-64}"
+rounds="${ROUNDS:-1}"
 login_connections="${LOGIN_CONNECTIONS:-16}"
 scratch="${SCRATCH:-.build}"
 port="${PORTICO_PORT:-18090}"
@@ -57,6 +60,7 @@ for tool in wrk curl python3 cc pkg-config; do
     command -v "$tool" >/dev/null || { echo "bench/idp: $tool is not installed" >&2; exit 1; }
 done
 [[ "$scale" =~ ^[0-9]+$ && "$scale" -ge 1 ]] || { echo "bench/idp: SCALE must be a positive number" >&2; exit 1; }
+[[ "$rounds" =~ ^[0-9]+$ && "$rounds" -ge 1 ]] || { echo "bench/idp: ROUNDS must be a positive number" >&2; exit 1; }
 
 seconds="$(awk -v d="$duration" 'BEGIN { n = d + 0; if (d ~ /m$/) n *= 60; if (d ~ /h$/) n *= 3600; print int(n) }')"
 [[ "$seconds" -ge 3 ]] || { echo "bench/idp: DURATION must be at least 3s" >&2; exit 1; }
@@ -89,8 +93,9 @@ seed="${SEED_BIN:-$scratch/release/portico-bench-seed}"
 # Seed before the server opens the database.
 echo "seeding $scale users and $scale refresh families (plus pre-minted codes and tokens)..." >&2
 "$seed" --database "sqlite:$tmp/portico.db" --out "$tmp/seed" --users "$scale" --families "$scale" \
-    --codes $((codes_per_second * seconds)) --spare-codes 1000 \
-    --refresh-tokens $((refresh_per_second * seconds)) --openid-refresh-tokens $((codes_per_second * seconds))
+    --codes $((codes_per_second * seconds * rounds)) --spare-codes 1000 \
+    --refresh-tokens $((refresh_per_second * seconds * rounds)) \
+    --openid-refresh-tokens $((codes_per_second * seconds * rounds))
 set -a
 # shellcheck disable=SC1091
 . "$tmp/seed/seed.env"
@@ -136,68 +141,7 @@ export BENCH_IDP_DIR="$here"
 export AUTHORIZATION="Basic $(printf '%s:%s' "$CLIENT_ID" "$CLIENT_SECRET" | base64 -w0)"
 redirect_encoded="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$REDIRECT_URI")"
 
-# run NAME WARMUP_SECONDS WRK_ARGS... -- writes bench/out/idp-SCALE/NAME.txt
-run() {
-    local name="$1" warmup="$2"
-    shift 2
-    echo "  $name" >&2
-    if [[ "$warmup" -gt 0 ]]; then wrk -d"${warmup}s" "$@" >/dev/null; fi
-    wrk -d"$duration" --latency "$@" >"$out_dir/$name.txt"
-}
-load=(-t"$wrk_threads" -c"$connections")
-
-echo "running scenarios (${duration} each)..." >&2
-run portico-healthz 2 "${load[@]}" "$base/healthz"
-run discovery 2 "${load[@]}" "$base/.well-known/openid-configuration"
-run jwks 2 "${load[@]}" "$base/oauth/jwks"
-run c-baseline 2 "${load[@]}" "http://127.0.0.1:$baseline_port/healthz"
-run c-discovery 2 "${load[@]}" "http://127.0.0.1:$static_port/.well-known/openid-configuration"
-run c-jwks 2 "${load[@]}" "http://127.0.0.1:$static_port/oauth/jwks"
-
-PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
-    run client-credentials 2 "${load[@]}" -s "$here/post.lua" "$base"
-
-ITEMS_FILE="$tmp/access.txt" BEARER=1 PATH_=/oauth/userinfo \
-    run userinfo 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
-
-ITEMS_FILE="$tmp/access.txt" METHOD=POST PATH_=/oauth/introspect BODY="token={}" \
-    run introspection 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
-
-ITEMS_FILE="$tmp/seed/codes.txt" \
-    BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect_encoded&code_verifier=$CODE_VERIFIER" \
-    run code-redemption 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
-
-ITEMS_FILE="$tmp/seed/refresh.txt" BODY="grant_type=refresh_token&refresh_token={}" \
-    run refresh-rotation 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
-
-ITEMS_FILE="$tmp/seed/refresh-openid.txt" BODY="grant_type=refresh_token&refresh_token={}" \
-    run refresh-rotation-openid 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
-
-# What one core signs with RSA-2048 (RS256), for the ceiling of the ID-token scenarios.
-rsa_signs="$(openssl speed -seconds 2 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print $(NF - 1) }')"
-
-# Sign-ins. Argon2id is timed just before and just after, on the machine as it is then, and
-# the ceiling uses the mean of the two medians (a shared machine drifts by tens of percent).
-time_hash() { "$seed" --time-hashes 9 | sed -n 's/^HASH_MS=//p'; }
-hash_before="$(time_hash)"
-login_load=(-t"$wrk_threads" -c"$login_connections" --timeout 30s -s "$here/login.lua" "$base" -- "$wrk_threads")
-run sign-in 0 "${login_load[@]}"
-hash_after="$(time_hash)"
-hash_ms="$(awk -v a="$hash_before" -v b="$hash_after" 'BEGIN { printf "%.2f", (a + b) / 2 }')"
-
-# The storm: sign-ins as above and, inside that window, discovery from one wrk thread.
-echo "  sign-in storm + discovery" >&2
-wrk -d"$duration" --latency "${login_load[@]}" >"$out_dir/storm-sign-in.txt" &
-storm_pid="$!"
-sleep 1
-wrk -t1 -c4 -d"$((seconds - 2))s" --latency "$base/.well-known/openid-configuration" \
-    >"$out_dir/storm-discovery.txt"
-wait "$storm_pid"
-
-peak_kb="$(awk '/^VmHWM:/ { print $2 }' "/proc/$portico_pid/status")"
-rss_kb="$(awk '/^VmRSS:/ { print $2 }' "/proc/$portico_pid/status")"
-
-# ---- figures ----------------------------------------------------------------------------
+# ---- reading wrk's output ---------------------------------------------------------------
 
 # wrk prints latencies as 1.23ms / 456.00us / 1.02s / 1.00m; normalise to milliseconds.
 to_ms() {
@@ -222,7 +166,7 @@ lua_count() { awk -v k="$2" '$1 == k { print $2 }' "$out_dir/$1.txt" | grep . ||
 # scenarios where success is a 2xx; redirects for the sign-ins).
 ok_rate() {
     local name="$1" ok
-    if [[ "$name" == sign-in || "$name" == storm-sign-in ]]; then
+    if [[ "$name" == sign-in* || "$name" == storm-sign-in* ]]; then
         ok="$(lua_count "$name" SIGNED_IN)"
     else
         ok=$(($(requests "$name") - $(non2xx "$name")))
@@ -231,7 +175,7 @@ ok_rate() {
 }
 errors() {
     local name="$1" bad
-    if [[ "$name" == sign-in || "$name" == storm-sign-in ]]; then
+    if [[ "$name" == sign-in* || "$name" == storm-sign-in* ]]; then
         bad="$(lua_count "$name" FAILED)"
     else
         bad="$(non2xx "$name")"
@@ -242,16 +186,120 @@ at_least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? "met" : "MISSED" 
 at_most() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b) ? "met" : "MISSED" }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
 
+# ---- the scenarios ----------------------------------------------------------------------
+
+# run NAME ROUND WARMUP_SECONDS WRK_ARGS... -- writes bench/out/idp-SCALE/NAME-rROUND.txt
+run() {
+    local name="$1" round="$2" warmup="$3"
+    shift 3
+    echo "  round $round/$rounds: $name" >&2
+    if [[ "$warmup" -gt 0 ]]; then wrk -d"${warmup}s" "$@" >/dev/null; fi
+    wrk -d"$duration" --latency "$@" >"$out_dir/$name-r$round.txt"
+}
+load=(-t"$wrk_threads" -c"$connections")
+login_load=(-t"$wrk_threads" -c"$login_connections" --timeout 30s -s "$here/login.lua" "$base" -- "$wrk_threads")
+
+# Each round uses its own share of the single-use codes and tokens.
+for file in codes refresh refresh-openid; do
+    for round in $(seq 1 "$rounds"); do
+        awk -v n="$rounds" -v r="$round" '(NR - 1) % n == r - 1' "$tmp/seed/$file.txt" >"$tmp/seed/$file.r$round.txt"
+    done
+done
+
+# Argon2id is timed around every sign-in run, on the machine as it is then (a shared machine
+# drifts by tens of percent); the ceiling uses the median of these medians.
+time_hash() { "$seed" --time-hashes 9 | sed -n 's/^HASH_MS=//p'; }
+hash_samples=("$seed_hash_ms")
+rsa_samples=()
+
+scenarios() {
+    local round="$1"
+    run portico-healthz "$round" 2 "${load[@]}" "$base/healthz"
+    run discovery "$round" 2 "${load[@]}" "$base/.well-known/openid-configuration"
+    run jwks "$round" 2 "${load[@]}" "$base/oauth/jwks"
+    run c-baseline "$round" 2 "${load[@]}" "http://127.0.0.1:$baseline_port/healthz"
+    run c-discovery "$round" 2 "${load[@]}" "http://127.0.0.1:$static_port/.well-known/openid-configuration"
+    run c-jwks "$round" 2 "${load[@]}" "http://127.0.0.1:$static_port/oauth/jwks"
+
+    PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
+        run client-credentials "$round" 2 "${load[@]}" -s "$here/post.lua" "$base"
+
+    ITEMS_FILE="$tmp/access.txt" BEARER=1 PATH_=/oauth/userinfo \
+        run userinfo "$round" 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
+
+    ITEMS_FILE="$tmp/access.txt" METHOD=POST PATH_=/oauth/introspect BODY="token={}" \
+        run introspection "$round" 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
+
+    ITEMS_FILE="$tmp/seed/codes.r$round.txt" \
+        BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect_encoded&code_verifier=$CODE_VERIFIER" \
+        run code-redemption "$round" 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+
+    ITEMS_FILE="$tmp/seed/refresh.r$round.txt" BODY="grant_type=refresh_token&refresh_token={}" \
+        run refresh-rotation "$round" 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+
+    ITEMS_FILE="$tmp/seed/refresh-openid.r$round.txt" BODY="grant_type=refresh_token&refresh_token={}" \
+        run refresh-rotation-openid "$round" 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+
+    # What one core signs with RSA-2048 (RS256), for the ceiling of the ID-token scenarios.
+    rsa_samples+=("$(openssl speed -seconds 2 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print $(NF - 1) }')")
+
+    hash_samples+=("$(time_hash)")
+    run sign-in "$round" 0 "${login_load[@]}"
+    hash_samples+=("$(time_hash)")
+
+    # The storm: sign-ins as above and, inside that window, discovery from one wrk thread.
+    echo "  round $round/$rounds: sign-in storm + discovery" >&2
+    wrk -d"$duration" --latency "${login_load[@]}" >"$out_dir/storm-sign-in-r$round.txt" &
+    local storm_pid="$!"
+    sleep 1
+    wrk -t1 -c4 -d"$((seconds - 2))s" --latency "$base/.well-known/openid-configuration" \
+        >"$out_dir/storm-discovery-r$round.txt"
+    wait "$storm_pid"
+}
+
+echo "running $rounds round(s) of the scenarios (${duration} each)..." >&2
+for round in $(seq 1 "$rounds"); do scenarios "$round"; done
+
+peak_kb="$(awk '/^VmHWM:/ { print $2 }' "/proc/$portico_pid/status")"
+rss_kb="$(awk '/^VmRSS:/ { print $2 }' "/proc/$portico_pid/status")"
+
+# Keeps each scenario's best round as NAME.txt: the most successful requests per second; for
+# the storm, the round with the lowest discovery p99 (and its sign-ins).
+best_round() {
+    local name="$1" best=1 best_value="" value
+    for round in $(seq 1 "$rounds"); do
+        if [[ "$name" == storm-discovery ]]; then value="-$(p99 "$name-r$round")"; else value="$(ok_rate "$name-r$round")"; fi
+        if [[ -z "$best_value" ]] || awk -v a="$value" -v b="$best_value" 'BEGIN { exit !(a > b) }'; then
+            best="$round"
+            best_value="$value"
+        fi
+    done
+    echo "$best"
+}
+for name in portico-healthz discovery jwks c-baseline c-discovery c-jwks client-credentials userinfo introspection \
+    code-redemption refresh-rotation refresh-rotation-openid sign-in; do
+    cp "$out_dir/$name-r$(best_round "$name").txt" "$out_dir/$name.txt"
+done
+storm_round="$(best_round storm-discovery)"
+cp "$out_dir/storm-discovery-r$storm_round.txt" "$out_dir/storm-discovery.txt"
+cp "$out_dir/storm-sign-in-r$storm_round.txt" "$out_dir/storm-sign-in.txt"
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+hash_ms="$(median "${hash_samples[@]}")"
+rsa_signs="$(printf '%s\n' "${rsa_samples[@]}" | sort -g | tail -1)"
+
+# ---- figures ----------------------------------------------------------------------------
+
 c_rate="$(ok_rate c-baseline)"
 ceiling="$(awk -v c="$cores" -v ms="$hash_ms" 'BEGIN { printf "%.1f", c * 1000 / ms }')"
-fastest_ms="$(printf '%s\n' "$hash_before" "$hash_after" "$seed_hash_ms" | sort -g | head -1)"
+fastest_ms="$(printf '%s\n' "${hash_samples[@]}" | sort -g | head -1)"
 fastest_ceiling="$(awk -v c="$cores" -v ms="$fastest_ms" 'BEGIN { printf "%.1f", c * 1000 / ms }')"
 rsa_ceiling="$(awk -v c="$cores" -v r="${rsa_signs:-0}" 'BEGIN { printf "%.0f", c * r }')"
 
 {
     echo "Portico identity provider, SCALE=$scale ($scale users and $scale background refresh families, plus the"
     echo "pre-minted codes and tokens), SQLite, loopback, $cores cores shared by server and wrk,"
-    echo "wrk -t$wrk_threads -c$connections -d$duration (sign-ins: -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "wrk -t$wrk_threads -c$connections -d$duration (sign-ins: -c$login_connections), best of $rounds round(s); $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     printf "%-26s %11s %10s %7s  %-30s %s\n" scenario "ok req/s" "p99 ms" errors target result
     row() { # NAME LABEL TARGET_TEXT RESULT...
@@ -283,11 +331,11 @@ rsa_ceiling="$(awk -v c="$cores" -v r="${rsa_signs:-0}" 'BEGIN { printf "%.0f", 
     printf "%-26s %11s %10s %7s  %-30s %s\n" "server peak RSS" "-" "-" "-" "<= 150 MB" \
         "$(awk -v k="$peak_kb" 'BEGIN { printf "%.1f MB", k / 1024 }'): $(at_most "$peak_kb" $((150 * 1024)))"
     echo
-    echo "Argon2id (m=19456 KiB, t=2, p=1), median ms per hash: $hash_before before and $hash_after after the"
-    echo "sign-ins ($seed_hash_ms while seeding); ceiling = $cores cores x 1000 / $hash_ms ms = $ceiling sign-ins/s."
+    echo "Argon2id (m=19456 KiB, t=2, p=1), median ms per hash, while seeding and around each sign-in run:"
+    echo "${hash_samples[*]}; ceiling = $cores cores x 1000 / $hash_ms ms (their median) = $ceiling sign-ins/s."
     echo "Against the fastest median ($fastest_ms ms, ceiling $fastest_ceiling/s) the sign-ins reach" \
         "$(ratio "$(ok_rate sign-in)" "$fastest_ceiling") x ceiling."
-    echo "RS256 (RSA-2048) with openssl speed: ${rsa_signs:-?} signs/s per core; ceiling for one ID token per"
+    echo "RS256 (RSA-2048) with openssl speed (best of ${#rsa_samples[@]}): ${rsa_signs:-?} signs/s per core; ceiling for one ID token per"
     echo "request = $cores x ${rsa_signs:-?} = $rsa_ceiling/s (with nothing else done and wrk using no CPU)."
     echo "RSS now $(awk -v k="$rss_kb" 'BEGIN { printf "%.1f", k / 1024 }') MB, peak (VmHWM) $(awk -v k="$peak_kb" 'BEGIN { printf "%.1f", k / 1024 }') MB."
     grep -h EXHAUSTED "$out_dir"/*.txt | sed 's/^/note: /' || true
