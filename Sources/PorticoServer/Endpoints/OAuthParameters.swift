@@ -19,7 +19,7 @@ struct OAuthParameters: Sendable {
     /// - Throws: `invalid_request` when the body is not a form, is not valid form encoding, or
     ///   repeats a parameter.
     init(formOf request: Request) throws(OAuthError) {
-        guard request.contentType == "application/x-www-form-urlencoded" else {
+        guard Self.isForm(request) else {
             throw .invalidRequest("The request body must be application/x-www-form-urlencoded.")
         }
         let form: FormParameters
@@ -35,6 +35,20 @@ struct OAuthParameters: Sendable {
             if !value.isEmpty { values[name] = value }
         }
         self.init(values)
+    }
+
+    /// Whether the body is declared `application/x-www-form-urlencoded` (parameters such as
+    /// `charset` allowed). Compares bytes rather than calling `Request.contentType`, which
+    /// trims with Foundation: this runs on every token request.
+    static func isForm(_ request: Request) -> Bool {
+        guard let value = request.headers["Content-Type"] else { return false }
+        let expected = Array("application/x-www-form-urlencoded".utf8)
+        var bytes = value.utf8.drop { $0 == UInt8(ascii: " ") }.makeIterator()
+        for byte in expected {
+            guard let next = bytes.next(), next | 0x20 == byte | 0x20 else { return false }
+        }
+        let rest = bytes.next()
+        return rest == nil || rest == UInt8(ascii: ";") || rest == UInt8(ascii: " ")
     }
 
     /// The value of `name`, or nil when it was not sent or sent empty.

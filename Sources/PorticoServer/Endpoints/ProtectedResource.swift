@@ -18,7 +18,7 @@ struct ProtectedResource {
     /// userinfo) in the form body; sending both is an error (RFC 6750 §2).
     static func bearerToken(in request: Request, formParameter: Bool) throws(OAuthError) -> String {
         var fromBody: String?
-        if formParameter && request.method == .post && request.contentType == "application/x-www-form-urlencoded" {
+        if formParameter && request.method == .post && OAuthParameters.isForm(request) {
             fromBody = try OAuthParameters(formOf: request)["access_token"]
         }
         guard let authorization = request.headers["Authorization"] else {
@@ -26,13 +26,27 @@ struct ProtectedResource {
             return fromBody
         }
         guard fromBody == nil else { throw .invalidRequest("Send the access token in one place, not two.") }
-        let scheme = "bearer "
-        guard authorization.count > scheme.count, authorization.prefix(scheme.count).lowercased() == scheme else {
+        guard let token = credentials(in: authorization, scheme: "bearer") else {
             throw .invalidToken("The Authorization header must carry a Bearer token.")
         }
-        let token = authorization.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty else { throw missingToken() }
         return token
+    }
+
+    /// What follows `scheme` (lowercase ASCII, compared without case) and a space in an
+    /// `Authorization` value, without surrounding spaces; nil for another scheme. Works on the
+    /// UTF-8 bytes, since this runs for every resource request and tokens are long.
+    static func credentials(in authorization: String, scheme: String) -> String? {
+        let bytes = Array(authorization.utf8)
+        let expected = Array(scheme.utf8)
+        guard bytes.count > expected.count, bytes[expected.count] == UInt8(ascii: " "),
+            zip(bytes, expected).allSatisfy({ ($0 | 0x20) == $1 })
+        else { return nil }
+        var start = expected.count + 1
+        var end = bytes.count
+        while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
+        while end > start && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// A request without any token: 401 with a bare challenge (RFC 6750 §3.1).

@@ -106,6 +106,22 @@ import Testing
         }
     }
 
+    @Test func theBearerSchemeIgnoresCaseAndFormsMayNameACharset() async throws {
+        try await withProtocolHarness { harness in
+            let user = try harness.addUser()
+            let token = try await accessToken(harness, user: user, scopes: ["openid"])
+            let lowercase = try await harness.request(
+                "GET", "/oauth/userinfo", headers: ["Authorization": "bearer  \(token) "])
+            #expect(lowercase.status == 200)
+            let posted = try await harness.request(
+                "POST", "/oauth/userinfo",
+                headers: ["Content-Type": "Application/X-WWW-Form-URLEncoded; charset=UTF-8"],
+                rawBody: "access_token=\(token)")
+            #expect(posted.status == 200)
+            #expect(posted.json["sub"] == .string(user.id))
+        }
+    }
+
     @Test func disabledAndDeletedAccountsAndExpiredTokensAre401() async throws {
         let clock = ProtocolTestClock()
         try await withProtocolHarness(clock: clock) { harness in
