@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "Portico",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "portico", targets: ["portico"]),
         .library(name: "PorticoKit", targets: ["PorticoKit"]),

@@ -169,6 +169,7 @@ public final class HTTPServer: Sendable {
         if listener >= 0 {
             close(listener)
         }
+        core.workers.stop()
         // Balances the retain handed to libmicrohttpd in `start()`; tasks still running hold
         // their own references.
         Unmanaged.passUnretained(core).release()

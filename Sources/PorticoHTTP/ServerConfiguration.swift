@@ -27,12 +27,17 @@ public struct ServerConfiguration: Sendable {
     public var maxHeaderSize: Int
     /// Whether to write one JSON line per request to stderr; the benchmark turns it off.
     public var logRequests: Bool
+    /// Threads that run asynchronous handlers (password hashing, waits on a database or another
+    /// server), apart from the epoll threads and from Swift's cooperative pool; two per core
+    /// by default, so a handler that blocks for a while does not hold up the others.
+    public var workerThreads: Int
 
     /// Creates a configuration; the defaults suit a single node behind a proxy on loopback.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = ServerConfiguration.processorCount,
         maxBodySize: Int = 1 << 20, maxConnections: Int = 4_096, idleTimeout: Duration = .seconds(60),
-        maxHeaderSize: Int = 32 * 1_024, logRequests: Bool = true
+        maxHeaderSize: Int = 32 * 1_024, logRequests: Bool = true,
+        workerThreads: Int = 2 * ServerConfiguration.processorCount
     ) {
         self.host = host
         self.port = port
@@ -42,6 +47,7 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.maxHeaderSize = maxHeaderSize
         self.logRequests = logRequests
+        self.workerThreads = workerThreads
     }
 
     /// The number of online processors, the default thread count.

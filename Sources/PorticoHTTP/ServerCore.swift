@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
     let table: RouteTable
     let maxBodySize: Int
     let logger: RequestLogger
+    /// Where async handlers run (see ``WorkerPool``).
+    let workers: WorkerPool
     /// Requests between their request line and their completion; shutdown waits for zero.
     let activeRequests = Atomic<Int>(0)
     /// Set once shutdown begins: responses then carry `Connection: close`.
@@ -29,6 +31,7 @@ final class ServerCore: Sendable {
         self.table = table
         self.maxBodySize = configuration.maxBodySize
         self.logger = RequestLogger(isEnabled: configuration.logRequests)
+        self.workers = WorkerPool(threadCount: configuration.workerThreads)
     }
 
     // MARK: - libmicrohttpd callbacks
@@ -176,7 +179,7 @@ final class ServerCore: Sendable {
                     return send(response, on: connection, for: context)
                 }
                 context.phase = .suspended(exchange)
-                Task {
+                Task(executorPreference: workers) {
                     let response: Response
                     do {
                         response = try await run(request)

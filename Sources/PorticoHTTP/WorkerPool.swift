@@ -1,0 +1,70 @@
+import Foundation
+
+/// The threads on which asynchronous handlers run, apart from Swift's cooperative pool.
+///
+/// Async handlers exist for work that waits or burns CPU for a while: Argon2id password
+/// checks, database round trips, outbound HTTP. Run on the cooperative pool (one thread per
+/// core), a few such handlers, or any code of the embedding process that blocks a cooperative
+/// thread, would starve every other task, including the handlers that would free them. A pool
+/// of its own, used as the handlers' task executor, keeps the server's slow work and the rest
+/// of the process from waiting on each other.
+final class WorkerPool: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs`, `head` and `isStopped` are only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+    private var isStopped = false
+
+    /// Starts `threadCount` worker threads (at least one).
+    init(threadCount: Int, name: String = "portico-worker") {
+        for index in 0..<max(1, threadCount) {
+            let thread = Thread { [self] in work() }
+            thread.name = "\(name)-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Queues a job of a task that prefers this executor.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        if isStopped {
+            condition.unlock()
+            // A task that outlived its server still has to finish; give it a thread of its own.
+            Thread { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }.start()
+            return
+        }
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the workers finish the queued jobs and exit; later jobs get a thread each.
+    func stop() {
+        condition.lock()
+        isStopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        while let job = next() {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+
+    /// The oldest queued job, waiting for one; nil once stopped and drained.
+    private func next() -> UnownedJob? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == jobs.count && !isStopped { condition.wait() }
+        guard head < jobs.count else { return nil }
+        let job = jobs[head]
+        head += 1
+        if head == jobs.count || head >= 1_024 {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return job
+    }
+}
