@@ -3,14 +3,14 @@ SWIFT ?= swift
 VENV  ?= .venv
 PORT  ?= 8080
 
-.PHONY: run test build release bootstrap test-swift test-browser bench lint format docs clean
+.PHONY: run test build release bootstrap test-swift test-browser test-interop bench lint format docs clean
 
 ## run: install what is missing, build a release, and start the server on the SQLite default
 run: bootstrap release
 	.build/release/portico serve --port $(PORT) --demo
 
-## test: everything CI checks (bootstrap, build, Swift tests, browser tests)
-test: bootstrap build test-swift test-browser
+## test: everything CI checks (bootstrap, build, Swift tests, interop and browser tests)
+test: bootstrap build test-swift test-interop test-browser
 
 bootstrap:
 	scripts/bootstrap
@@ -24,11 +24,13 @@ release:
 test-swift:
 	$(SWIFT) test --skip-build
 
-# Browser tests come with the pages; they run when there are any.
+# Real chromium through the demo app: sign-in, consent, callback; prints where the screenshots are.
 test-browser:
-	@if ls tests/browser/test_*.py >/dev/null 2>&1; then \
-		scripts/browser-tests; \
-	else echo "browser tests: none yet"; fi
+	scripts/browser-tests
+
+# Authlib, a standard OAuth/OIDC client, against portico serve with clients made by the CLI.
+test-interop:
+	scripts/interop-tests
 
 ## bench: benchmarks that print figures (never run by tests)
 bench: bootstrap

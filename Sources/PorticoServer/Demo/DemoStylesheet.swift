@@ -31,7 +31,7 @@ enum DemoStylesheet {
           text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1px solid #e1e4e8;
           overflow-wrap: anywhere;
         }
-        .demo-table th { width: 34%; font-weight: 600; color: #4a5157; }
+        .demo-table th { width: 36%; font-weight: 600; color: #4a5157; overflow-wrap: break-word; font-size: .9rem; }
         .demo-actions { display: flex; flex-wrap: wrap; gap: 8px 20px; margin-top: 20px; }
         code { font-size: .9em; overflow-wrap: anywhere; }
         """
