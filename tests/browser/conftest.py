@@ -1,13 +1,9 @@
 """Fixtures for real-browser tests: a real `portico serve` on a free loopback port with its
 own SQLite file, and a headless Debian chromium driven by Selenium."""
 
-import os
 import pathlib
-import re
+import sys
 import shutil
-import subprocess
-import tempfile
-import threading
 import uuid
 
 import pytest
@@ -16,64 +12,45 @@ from selenium.webdriver.chrome.service import Service
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "tests" / "browser" / "screenshots"
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+
+import portico_server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def portico_binary():
-    binary = os.environ.get("PORTICO_BINARY") or str(ROOT / ".build" / "debug" / "portico")
-    if not os.access(binary, os.X_OK):
-        pytest.fail(f"no portico binary at {binary}; run `swift build` first")
+    binary = portico_server.binary()
+    if binary is None:
+        pytest.fail("no portico binary; run `swift build` first (or set PORTICO_BINARY)")
     return binary
 
 
 @pytest.fixture(scope="session")
 def server(portico_binary):
     """Starts `portico serve` on port 0 and yields its base URL; stops it with SIGTERM."""
-    workdir = tempfile.mkdtemp(prefix="portico-browser-")
-    process = subprocess.Popen(
-        [portico_binary, "serve", "--port", "0", "--quiet",
-         "--database", f"sqlite:{workdir}/portico.db"],
-        cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    found = {}
-
-    def read_banner():
-        for line in process.stdout:
-            match = re.search(r"listening on (http://\S+)", line)
-            if match:
-                found["url"] = match.group(1)
-                return
-
-    reader = threading.Thread(target=read_banner, daemon=True)
-    reader.start()
-    reader.join(timeout=30)
-    if "url" not in found:
-        process.kill()
-        pytest.fail("portico serve did not print its URL: " + process.stderr.read())
-    yield found["url"]
-    process.terminate()
-    assert process.wait(timeout=30) == 0
-    shutil.rmtree(workdir, ignore_errors=True)
+    instance = portico_server.Server(portico_binary, "portico-browser-")
+    yield instance.url
+    instance.stop()
 
 
-class DemoPortico:
+class DemoPortico(portico_server.Server):
     """A running `portico serve --demo`: its URL, the demo credentials it printed, and the
     admin command line for its database."""
 
-    def __init__(self, binary, database):
-        self.binary = binary
-        self.database = database
-        self.url = None
-        self.demo_url = None
-        self.email = None
-        self.password = None
+    def __init__(self, binary):
+        super().__init__(binary, "portico-browser-demo-", "--demo", banner_until=r"Demo sign-in: ")
+        self.demo_url = self.find(r"Demo: open (http://\S+)")
+        sign_in = self.find(r"Demo sign-in: (\S+ / \S+)")
+        if not (self.demo_url and sign_in):
+            self.process.kill()
+            raise RuntimeError("portico serve --demo did not print its URL and demo sign-in")
+        self.email, self.password = sign_in.split(" / ")
 
     def add_user(self, name="Browser Person", password="browser-password"):
         """Makes a fresh account with `portico user add` while the server runs."""
         email = f"person-{uuid.uuid4().hex[:10]}@browser.example"
-        result = subprocess.run(
-            [self.binary, "user", "add", "--email", email, "--name", name, "--postal-code", "75001",
-             "--password-stdin", "--database", self.database],
-            input=password + "\n", capture_output=True, text=True, timeout=60)
+        result = self.command("user", "add", "--email", email, "--name", name, "--postal-code", "75001",
+                              "--password-stdin", stdin=password + "\n")
         assert result.returncode == 0, result.stderr
         return email, password
 
@@ -82,32 +59,9 @@ class DemoPortico:
 def demo_server(portico_binary):
     """Starts `portico serve --port 0 --demo` on a fresh database and reads the demo lines of
     its banner (the URL to open and the demo sign-in)."""
-    workdir = tempfile.mkdtemp(prefix="portico-browser-demo-")
-    instance = DemoPortico(portico_binary, f"sqlite:{workdir}/portico.db")
-    process = subprocess.Popen(
-        [portico_binary, "serve", "--port", "0", "--quiet", "--demo", "--database", instance.database],
-        cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-    def read_banner():
-        for line in process.stdout:
-            if match := re.search(r"listening on (http://\S+)", line):
-                instance.url = match.group(1)
-            elif match := re.search(r"Demo: open (http://\S+)", line):
-                instance.demo_url = match.group(1)
-            elif match := re.search(r"Demo sign-in: (\S+) / (\S+)", line):
-                instance.email, instance.password = match.group(1), match.group(2)
-                return
-
-    reader = threading.Thread(target=read_banner, daemon=True)
-    reader.start()
-    reader.join(timeout=30)
-    if not (instance.url and instance.demo_url and instance.email):
-        process.kill()
-        pytest.fail("portico serve --demo did not print its URL and demo sign-in: " + process.stderr.read())
+    instance = DemoPortico(portico_binary)
     yield instance
-    process.terminate()
-    assert process.wait(timeout=30) == 0
-    shutil.rmtree(workdir, ignore_errors=True)
+    instance.stop()
 
 
 def _make_browser(width):

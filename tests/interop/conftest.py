@@ -4,42 +4,30 @@ own SQLite file, the real `portico` admin commands against that database, and a 
 
 import html.parser
 import json
-import os
 import pathlib
+import sys
 import re
-import shutil
-import subprocess
-import tempfile
-import threading
 import urllib.parse
 
 import pytest
 import requests
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+
+import portico_server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def portico_binary():
-    binary = os.environ.get("PORTICO_BINARY") or str(ROOT / ".build" / "debug" / "portico")
-    if not os.access(binary, os.X_OK):
-        pytest.fail(f"no portico binary at {binary}; run `swift build` first")
+    binary = portico_server.binary()
+    if binary is None:
+        pytest.fail("no portico binary; run `swift build` first (or set PORTICO_BINARY)")
     return binary
 
 
-class Portico:
+class Portico(portico_server.Server):
     """A running `portico serve` and the admin command line for its database."""
-
-    def __init__(self, binary, workdir):
-        self.binary = binary
-        self.database = f"sqlite:{workdir}/portico.db"
-        self.url = None
-
-    def command(self, *arguments, stdin=None):
-        """Runs `portico ARGUMENTS --database DB` and returns the completed process."""
-        return subprocess.run(
-            [self.binary, *arguments, "--database", self.database],
-            input=stdin, capture_output=True, text=True, timeout=60)
 
     def json_command(self, *arguments, stdin=None):
         result = self.command(*arguments, "--json", stdin=stdin)
@@ -59,31 +47,9 @@ class Portico:
 @pytest.fixture(scope="session")
 def portico(portico_binary):
     """Starts `portico serve --port 0` on a fresh database; stops it with SIGTERM."""
-    workdir = tempfile.mkdtemp(prefix="portico-interop-")
-    instance = Portico(portico_binary, workdir)
-    process = subprocess.Popen(
-        [portico_binary, "serve", "--port", "0", "--quiet", "--database", instance.database],
-        cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    found = {}
-
-    def read_banner():
-        for line in process.stdout:
-            match = re.search(r"listening on (http://\S+)", line)
-            if match:
-                found["url"] = match.group(1)
-                return
-
-    reader = threading.Thread(target=read_banner, daemon=True)
-    reader.start()
-    reader.join(timeout=30)
-    if "url" not in found:
-        process.kill()
-        pytest.fail("portico serve did not print its URL: " + process.stderr.read())
-    instance.url = found["url"]
+    instance = Portico(portico_binary, "portico-interop-")
     yield instance
-    process.terminate()
-    assert process.wait(timeout=30) == 0
-    shutil.rmtree(workdir, ignore_errors=True)
+    instance.stop()
 
 
 class _Forms(html.parser.HTMLParser):

@@ -199,20 +199,8 @@ enum DemoPages {
         "\(Int64(date.timeIntervalSince1970)) (\(ISO8601DateFormatter().string(from: date)))"
     }
 
-    /// HTML escaping for text and attribute values.
+    /// The pages' own escaping: the demo shows values that came over the network.
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        HTML.escape(text)
     }
 }

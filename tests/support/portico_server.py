@@ -1,0 +1,67 @@
+"""One way for the Python test suites (browser, interop) to run the real `portico` binary:
+find it, start `portico serve --port 0` on a fresh SQLite file, read its banner, stop it."""
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def binary():
+    """The `portico` executable: $PORTICO_BINARY, else the debug build; None if missing."""
+    path = os.environ.get("PORTICO_BINARY") or str(ROOT / ".build" / "debug" / "portico")
+    return path if os.access(path, os.X_OK) else None
+
+
+class Server:
+    """A running `portico serve` with its own temporary directory and database."""
+
+    def __init__(self, executable, prefix, *arguments, banner_until=r"listening on (http://\S+)"):
+        self.binary = executable
+        self.workdir = tempfile.mkdtemp(prefix=prefix)
+        self.database = f"sqlite:{self.workdir}/portico.db"
+        self.banner = []
+        self.process = subprocess.Popen(
+            [executable, "serve", "--port", "0", "--quiet", "--database", self.database, *arguments],
+            cwd=self.workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        done = threading.Event()
+
+        def read_banner():
+            for line in self.process.stdout:
+                self.banner.append(line.rstrip("\n"))
+                if re.search(banner_until, line):
+                    break
+            done.set()
+
+        threading.Thread(target=read_banner, daemon=True).start()
+        if not done.wait(timeout=30):
+            self.process.kill()
+            raise RuntimeError("portico serve did not print its banner: " + self.process.stderr.read())
+        self.url = self.find(r"listening on (http://\S+)")
+        if self.url is None:
+            self.process.kill()
+            raise RuntimeError("portico serve did not print its URL: " + self.process.stderr.read())
+
+    def find(self, pattern):
+        """The first group of the first banner line matching `pattern`, or None."""
+        for line in self.banner:
+            if match := re.search(pattern, line):
+                return match.group(1) if match.groups() else match.group(0)
+        return None
+
+    def command(self, *arguments, stdin=None):
+        """Runs `portico ARGUMENTS --database DB` (an admin command) to completion."""
+        return subprocess.run([self.binary, *arguments, "--database", self.database],
+                              input=stdin, capture_output=True, text=True, timeout=60)
+
+    def stop(self):
+        """SIGTERM, then checks the graceful exit status 0, and removes the directory."""
+        self.process.terminate()
+        status = self.process.wait(timeout=30)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        assert status == 0, f"portico serve exited with {status}"
