@@ -15,6 +15,12 @@ enum AuthorizationEndpoint {
         router.getAsync(path) { request in
             await ErrorPage.guarding { try respond(to: request.query, request: request, context: context) }
         }
+        // HEAD would otherwise run GET and could mint a code into a Location header nobody reads.
+        router.add(.head, path) { _ in
+            var response = Response.text("Use GET or POST.", status: .methodNotAllowed)
+            response.headers["Allow"] = "GET, POST"
+            return response
+        }
         router.postAsync(path) { request in
             await ErrorPage.guarding {
                 let form: FormParameters
