@@ -1,7 +1,8 @@
 -- POSTs each line of ITEMS_FILE exactly once, put into BODY ("...{}..."): pre-minted
 -- authorization codes or refresh tokens, which are single use. Threads split the file.
--- When a thread has used all of its share it stops, and done() says so (the run then
--- measured fewer seconds than asked; wrk's rate stays right as it divides by elapsed time).
+-- When a thread has used all of its share it stops, and done() says so: wrk still divides
+-- by the whole duration, so that run's rate is understated (run.sh sizes the files at
+-- CODES_PER_SECOND / REFRESH_PER_SECOND times DURATION to leave room).
 --
 -- Environment: ITEMS_FILE, BODY, AUTHORIZATION (a Basic header value), PATH_ (default
 -- /oauth/token). Argument: the wrk thread count.
