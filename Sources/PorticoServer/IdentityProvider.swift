@@ -1,3 +1,4 @@
+import Foundation
 import PorticoHTTP
 import PorticoStore
 
@@ -13,6 +14,9 @@ public final class IdentityProvider: Sendable {
     private let context: ProviderContext
     /// The demo app of `--demo`; nil otherwise.
     private let demoApp: DemoApp?
+    /// Deletes expired codes, sessions, device codes and revocations once a minute, so the
+    /// tables that every request reads stay small.
+    private let purger: BackgroundPurger
 
     /// Opens (and migrates) the database, makes the first signing keys if there are none, and
     /// builds the routes; nothing listens until ``start()``.
@@ -33,6 +37,11 @@ public final class IdentityProvider: Sendable {
         if let threads = configuration.threads { http.threads = threads }
         http.logRequests = configuration.logRequests
         server = HTTPServer(configuration: http, router: router)
+        purger = BackgroundPurger(
+            store: store, interval: .seconds(60),
+            onError: { error in
+                FileHandle.standardError.write(Data("portico: purging expired records failed: \(error)\n".utf8))
+            })
     }
 
     /// Binds the port and starts answering.
@@ -59,12 +68,14 @@ public final class IdentityProvider: Sendable {
     /// Blocks until SIGINT or SIGTERM, then finishes in-flight requests and stops.
     public func runUntilTerminated() {
         server.runUntilTerminated()
+        purger.stop()
         context.store.close()
     }
 
     /// Stops accepting, lets in-flight requests finish, stops, and closes the store.
     public func shutdown() {
         server.shutdown()
+        purger.stop()
         context.store.close()
     }
 }
