@@ -1,8 +1,13 @@
 import CMicroHTTPD
 
-/// A constant response turned into a libmicrohttpd response once, at registration, and queued
-/// as is for every request, so hot constant endpoints (`/healthz`) allocate nothing to answer.
-final class PreparedResponse: Sendable {
+/// A response turned into a libmicrohttpd response once and queued as is for every request, so
+/// hot endpoints whose answer rarely changes (`/healthz`, discovery, JWKS) allocate nothing to
+/// answer.
+///
+/// Constant routes make one at registration; a `prepared` route's handler returns one it keeps
+/// and replaces when its document changes. Replacing is safe while earlier requests are still
+/// being sent: libmicrohttpd holds its own reference to a queued response.
+public final class PreparedResponse: Sendable {
     /// The libmicrohttpd response pointer.
     ///
     /// `@unchecked` is safe: the response is complete (body copied, headers added) before the
@@ -13,10 +18,12 @@ final class PreparedResponse: Sendable {
     }
 
     /// The response as the handler author wrote it, for the paths that must build a fresh one.
-    let response: Response
+    /// The response as the handler made it.
+    public let response: Response
     private let handle: Handle?
 
-    init(_ response: Response) {
+    /// Converts `response` for libmicrohttpd now, once.
+    public init(_ response: Response) {
         self.response = response
         handle = Self.makeResponse(response).map(Handle.init(pointer:))
     }

@@ -7,6 +7,8 @@ enum RouteHandler: Sendable {
     case offloaded(@Sendable (Request) async throws -> Response)
     /// The same response every time, prepared once.
     case constant(PreparedResponse)
+    /// CPU-only work that returns a response it prepared earlier and keeps (see `PreparedResponse`).
+    case prepared(@Sendable (Request) throws -> PreparedResponse)
 }
 
 /// The immutable routing table the server reads without a lock once it has started.

@@ -172,6 +172,12 @@ final class ServerCore: Sendable {
                 return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
             case .constant(let prepared):
                 return send(prepared, on: connection, for: context)
+            case .prepared(let run):
+                do {
+                    return send(try run(request), on: connection, for: context)
+                } catch {
+                    return send(Self.errorResponse(error, for: request), on: connection, for: context)
+                }
             case .offloaded(let run):
                 let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
                 guard suspend(exchange) else {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PorticoHTTP
@@ -99,6 +100,30 @@ import Testing
         #expect(head.body.isEmpty)
         #expect(head.header("Content-Length") == "15")
         #expect(try await fetch(server, "/constant", method: "POST").status == 405)
+    }
+
+    /// A prepared route's handler hands out a response it keeps; replacing it changes the answer
+    /// while earlier ones are dropped safely, and a throwing handler still gets a 500.
+    @Test func preparedResponsesCanBeReplaced() async throws {
+        let current = Mutex(PreparedResponse(.text("first")))
+        let server = try startServer { router in
+            router.getPrepared("/document") { _ in current.withLock { $0 } }
+            router.getPrepared("/broken") { _ in throw HTTPError(.badRequest, "no document") }
+        }
+        defer { server.shutdown() }
+        #expect(try await fetch(server, "/document").text == "first")
+        for round in 0..<50 {
+            current.withLock { $0 = PreparedResponse(.text("version \(round)")) }
+            let reply = try await fetch(server, "/document")
+            #expect(reply.text == "version \(round)")
+            #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)
+        }
+        let head = try await fetch(server, "/document", method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty)
+        let broken = try await fetch(server, "/broken")
+        #expect(broken.status == 400)
+        #expect(broken.text == "no document")
+        #expect(try await fetch(server, "/healthz").status == 200)
     }
 
     @Test func fallbackAnswersUnmatchedPaths() async throws {

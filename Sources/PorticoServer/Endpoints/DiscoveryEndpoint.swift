@@ -20,7 +20,7 @@ final class DiscoveryEndpoint: Sendable {
     private struct Built: Sendable {
         let issuer: String
         let builtAt: ContinuousClock.Instant
-        let response: Response
+        let response: PreparedResponse
     }
 
     private let context: ProviderContext
@@ -33,12 +33,12 @@ final class DiscoveryEndpoint: Sendable {
 
     /// Registers both well-known paths.
     func register(on router: Router) {
-        router.get("/.well-known/openid-configuration") { [self] _ in response() }
-        router.get("/.well-known/oauth-authorization-server") { [self] _ in response() }
+        router.getPrepared("/.well-known/openid-configuration") { [self] _ in response() }
+        router.getPrepared("/.well-known/oauth-authorization-server") { [self] _ in response() }
     }
 
     /// The current document as a response, rebuilt when stale.
-    func response() -> Response {
+    func response() -> PreparedResponse {
         let issuer = context.issuer
         let now = ContinuousClock.now
         if let current = built.withLock({ $0 }), current.issuer == issuer,
@@ -48,9 +48,10 @@ final class DiscoveryEndpoint: Sendable {
         }
         var response = Response.json(raw: document(issuer: issuer).jsonString)
         response.headers["Cache-Control"] = Self.cacheControl
-        let fresh = Built(issuer: issuer, builtAt: now, response: response)
+        let prepared = PreparedResponse(response)
+        let fresh = Built(issuer: issuer, builtAt: now, response: prepared)
         built.withLock { $0 = fresh }
-        return response
+        return prepared
     }
 
     /// The metadata for `issuer`.

@@ -1,4 +1,5 @@
 import PorticoHTTP
+import Synchronization
 
 /// `GET /oauth/jwks`: the public keys of every published signing key (with `kid`, `alg`, `use`),
 /// so relying parties and resource servers can verify ID tokens and access tokens.
@@ -11,10 +12,19 @@ enum JWKSEndpoint {
 
     /// Registers the route.
     static func register(on router: Router, context: ProviderContext) {
-        router.get("/oauth/jwks") { _ in
-            var response = Response.json(raw: context.keys.jwksJSON)
-            response.headers["Cache-Control"] = cacheControl
-            return response
-        }
+        // The document changes only when keys are rotated (`KeyRing.reload()`); keep it prepared
+        // and rebuild it when the key ring hands out a different document.
+        let cache = Mutex<(json: String, response: PreparedResponse)?>(nil)
+        router.getPrepared(
+            "/oauth/jwks",
+            { _ in
+                let json = context.keys.jwksJSON
+                if let cached = cache.withLock({ $0 }), cached.json == json { return cached.response }
+                var response = Response.json(raw: json)
+                response.headers["Cache-Control"] = cacheControl
+                let prepared = PreparedResponse(response)
+                cache.withLock { $0 = (json, prepared) }
+                return prepared
+            })
     }
 }
