@@ -23,8 +23,7 @@ enum AuthorizationEndpoint {
         }
         router.postAsync(path) { request in
             await ErrorPage.guarding {
-                let form: FormParameters
-                do { form = try request.form() } catch { throw PageProblem.malformedRequest(appName: nil) }
+                let form = try request.pageForm()
                 return try respond(to: form, request: request, context: context)
             }
         }

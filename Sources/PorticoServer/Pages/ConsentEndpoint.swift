@@ -58,8 +58,7 @@ struct ConsentEndpoint: Sendable {
     }
 
     private func decide(_ request: Request) throws -> Response {
-        let form: FormParameters
-        do { form = try request.form() } catch { throw PageProblem.malformedRequest(appName: nil) }
+        let form = try request.pageForm()
         let (authorization, client) = try AuthorizationFlow.pendingRequest(
             form[AuthorizationFlow.requestField], context: context)
         guard let signedIn = try SignInSession.current(in: request, context: context) else {

@@ -52,8 +52,7 @@ struct LoginEndpoint: Sendable {
     }
 
     private func signIn(_ request: Request) throws -> Response {
-        let form: FormParameters
-        do { form = try request.form() } catch { throw PageProblem.malformedRequest(appName: nil) }
+        let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
         var pending: (AuthorizationRequest, Client)?
         if seal != nil { pending = try AuthorizationFlow.pendingRequest(seal, context: context) }

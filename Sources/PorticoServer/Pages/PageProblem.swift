@@ -44,3 +44,14 @@ enum PageProblem: Error, Equatable {
         }
     }
 }
+
+extension Request {
+    /// The posted form of a page, or the page problem a person sees when it cannot be read.
+    func pageForm() throws(PageProblem) -> FormParameters {
+        do {
+            return try form()
+        } catch {
+            throw .malformedRequest(appName: nil)
+        }
+    }
+}
