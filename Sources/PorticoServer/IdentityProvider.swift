@@ -14,7 +14,8 @@ public final class IdentityProvider: Sendable {
     private let context: ProviderContext
     /// The demo app of `--demo`; nil otherwise.
     private let demoApp: DemoApp?
-    /// Deletes expired codes, sessions, device codes and revocations once a minute, so the
+    /// Deletes expired codes, sessions, device codes and revocations every
+    /// `configuration.purgeInterval`, so the
     /// tables that every request reads stay small.
     private let purger: BackgroundPurger
 
@@ -38,7 +39,7 @@ public final class IdentityProvider: Sendable {
         http.logRequests = configuration.logRequests
         server = HTTPServer(configuration: http, router: router)
         purger = BackgroundPurger(
-            store: store, interval: .seconds(60),
+            store: store, interval: configuration.purgeInterval,
             onError: { error in
                 FileHandle.standardError.write(Data("portico: purging expired records failed: \(error)\n".utf8))
             })

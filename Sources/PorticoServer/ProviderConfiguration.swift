@@ -21,6 +21,9 @@ public struct ProviderConfiguration: Sendable {
     /// Argon2id parameters for new password hashes; the DESIGN's m=19456 KiB, t=2, p=1 unless
     /// changed (tests lower them to stay fast; stored hashes are upgraded at sign-in).
     public var passwordHashing: PasswordHashingSettings
+    /// How often expired codes, sessions, device codes and revocations are deleted; a minute by
+    /// default (tests shorten it to watch a purge happen).
+    public var purgeInterval: Duration
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -31,7 +34,8 @@ public struct ProviderConfiguration: Sendable {
         threads: Int? = nil,
         logRequests: Bool = true,
         demo: Bool = false,
-        passwordHashing: PasswordHashingSettings = .standard
+        passwordHashing: PasswordHashingSettings = .standard,
+        purgeInterval: Duration = .seconds(60)
     ) {
         self.host = host
         self.port = port
@@ -41,5 +45,6 @@ public struct ProviderConfiguration: Sendable {
         self.logRequests = logRequests
         self.demo = demo
         self.passwordHashing = passwordHashing
+        self.purgeInterval = purgeInterval
     }
 }
