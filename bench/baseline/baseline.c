@@ -1,11 +1,14 @@
 /*
- * The C baseline for bench/http: the smallest libmicrohttpd server that answers
- * GET /healthz with the same bytes and headers as Portico ({"status":"ok"},
- * Content-Type: application/json, Cache-Control: no-store) in the same threading mode (epoll, a thread pool of
- * one thread per core, suspend/resume allowed). Like Portico it answers on the second
- * access-handler call, which keeps connections alive.
+ * The C baseline of the benchmarks: the smallest libmicrohttpd server, in Portico's threading
+ * mode (epoll, a thread pool of one thread per core, suspend/resume allowed) and, like Portico,
+ * answering on the second access-handler call, which keeps connections alive.
  *
- * Usage: mhd-baseline PORT [THREADS]
+ * With only a port it answers GET /healthz with exactly Portico's bytes and headers
+ * ({"status":"ok"}, Content-Type: application/json, Cache-Control: no-store): bench/http's
+ * ceiling. Given documents it serves those instead (bench/idp feeds it the very bytes Portico
+ * serves for discovery and JWKS), each as application/json with the given Cache-Control.
+ *
+ * Usage: mhd-baseline PORT [URL-PATH FILE CACHE-CONTROL ...]
  */
 #include <microhttpd.h>
 #include <signal.h>
@@ -14,10 +17,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char body[] = "{\"status\":\"ok\"}";
-static struct MHD_Response *healthz;
+#define MAX_DOCUMENTS 8
+
+struct document {
+    const char *path;
+    struct MHD_Response *response;
+};
+
+static struct document documents[MAX_DOCUMENTS];
+static int document_count;
 static struct MHD_Response *not_found;
 static int marker;
+static char healthz_body[] = "{\"status\":\"ok\"}";
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, const char *url,
                               const char *method, const char *version, const char *upload_data,
@@ -33,20 +44,73 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         *upload_data_size = 0;
         return MHD_YES;
     }
-    if (strcmp(url, "/healthz") == 0 && (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0)) {
-        return MHD_queue_response(connection, MHD_HTTP_OK, healthz);
+    if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0) {
+        for (int i = 0; i < document_count; i++) {
+            if (strcmp(url, documents[i].path) == 0) {
+                return MHD_queue_response(connection, MHD_HTTP_OK, documents[i].response);
+            }
+        }
     }
     return MHD_queue_response(connection, MHD_HTTP_NOT_FOUND, not_found);
 }
 
+/* Reads a whole file into memory that lives as long as the process; NULL on failure. */
+static char *read_file(const char *name, size_t *length) {
+    FILE *file = fopen(name, "rb");
+    if (file == NULL) return NULL;
+    char *bytes = NULL;
+    size_t size = 0;
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0) {
+        char *grown = realloc(bytes, size + got);
+        if (grown == NULL) {
+            free(bytes);
+            fclose(file);
+            return NULL;
+        }
+        bytes = grown;
+        memcpy(bytes + size, chunk, got);
+        size += got;
+    }
+    fclose(file);
+    *length = size;
+    return bytes != NULL ? bytes : calloc(1, 1);
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PORT [THREADS]\n", argv[0]);
+    if (argc < 2 || (argc - 2) % 3 != 0 || (argc - 2) / 3 > MAX_DOCUMENTS) {
+        fprintf(stderr, "usage: %s PORT [URL-PATH FILE CACHE-CONTROL ...]\n", argv[0]);
         return 2;
     }
     unsigned int port = (unsigned int)atoi(argv[1]);
-    long threads = argc > 2 ? atol(argv[2]) : sysconf(_SC_NPROCESSORS_ONLN);
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1) threads = 1;
+
+    for (int i = 2; i + 2 < argc; i += 3) {
+        size_t length = 0;
+        char *bytes = read_file(argv[i + 1], &length);
+        if (bytes == NULL) {
+            fprintf(stderr, "mhd-baseline: cannot read %s\n", argv[i + 1]);
+            return 1;
+        }
+        struct MHD_Response *response =
+            MHD_create_response_from_buffer(length, bytes, MHD_RESPMEM_PERSISTENT);
+        MHD_add_response_header(response, "Content-Type", "application/json");
+        MHD_add_response_header(response, "Cache-Control", argv[i + 2]);
+        documents[document_count].path = argv[i];
+        documents[document_count].response = response;
+        document_count++;
+    }
+    if (document_count == 0) {
+        struct MHD_Response *response = MHD_create_response_from_buffer(
+            strlen(healthz_body), healthz_body, MHD_RESPMEM_PERSISTENT);
+        MHD_add_response_header(response, "Content-Type", "application/json");
+        MHD_add_response_header(response, "Cache-Control", "no-store");
+        documents[0].path = "/healthz";
+        documents[0].response = response;
+        document_count = 1;
+    }
 
     /* Block the signals before any thread starts, so every thread inherits the mask. */
     sigset_t signals;
@@ -55,9 +119,6 @@ int main(int argc, char **argv) {
     sigaddset(&signals, SIGTERM);
     sigprocmask(SIG_BLOCK, &signals, NULL);
 
-    healthz = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
-    MHD_add_response_header(healthz, "Content-Type", "application/json");
-    MHD_add_response_header(healthz, "Cache-Control", "no-store");
     not_found = MHD_create_response_from_buffer(9, (void *)"Not Found", MHD_RESPMEM_PERSISTENT);
     MHD_add_response_header(not_found, "Content-Type", "text/plain; charset=utf-8");
 
@@ -80,7 +141,7 @@ int main(int argc, char **argv) {
     sigwait(&signals, &received);
 
     MHD_stop_daemon(daemon);
-    MHD_destroy_response(healthz);
+    for (int i = 0; i < document_count; i++) MHD_destroy_response(documents[i].response);
     MHD_destroy_response(not_found);
     return 0;
 }

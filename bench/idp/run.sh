@@ -3,7 +3,7 @@
 # with wrk over loopback, one scenario at a time, printing requests/s and p99 for each:
 #
 #   discovery and JWKS (against the C libmicrohttpd baseline of bench/http, same run, and
-#   against bench/idp/static-baseline.c serving the very same bytes),
+#   against bench/baseline/baseline.c serving the very same bytes),
 #   client_credentials, refresh_token rotation (pre-minted tokens, each used once; scope
 #   profile, so an access token and a refresh token; and again with openid, which adds an
 #   RS256 ID token), authorization_code redemption with openid (pre-minted codes, RS256 ID
@@ -78,9 +78,9 @@ trap 'exit 130' INT TERM
 mkdir -p "$out_dir"
 rm -f "$out_dir"/*.txt
 
-# The C baseline of bench/http and the same-bytes one, built into the temporary directory.
+# The C baseline (bench/baseline/baseline.c), built into the temporary directory; it serves
+# /healthz alone or, given documents, the same bytes Portico serves.
 cc -O2 -Wall -o "$tmp/mhd-baseline" bench/baseline/baseline.c $(pkg-config --cflags --libs libmicrohttpd)
-cc -O2 -Wall -o "$tmp/mhd-static" "$here/static-baseline.c" $(pkg-config --cflags --libs libmicrohttpd)
 
 # Release builds.
 if [[ -z "${PORTICO_BIN:-}" || -z "${SEED_BIN:-}" ]]; then
@@ -125,8 +125,8 @@ wait_for "http://127.0.0.1:$baseline_port/healthz"
 cache_control() { curl -fsS -D - -o "$2" "$base$1" | tr -d '\r' | awk -F': ' 'tolower($1) == "cache-control" { print $2 }'; }
 discovery_cache="$(cache_control /.well-known/openid-configuration "$tmp/discovery.json")"
 jwks_cache="$(cache_control /oauth/jwks "$tmp/jwks.json")"
-"$tmp/mhd-static" "$static_port" /.well-known/openid-configuration "$tmp/discovery.json" "$discovery_cache" \
-    /oauth/jwks "$tmp/jwks.json" "$jwks_cache" >/dev/null 2>"$out_dir/static-baseline.stderr" &
+"$tmp/mhd-baseline" "$static_port" /.well-known/openid-configuration "$tmp/discovery.json" "$discovery_cache" \
+    /oauth/jwks "$tmp/jwks.json" "$jwks_cache" >/dev/null 2>"$out_dir/baseline-documents.stderr" &
 pids+=("$!")
 wait_for "http://127.0.0.1:$static_port/oauth/jwks"
 
