@@ -78,4 +78,33 @@ import Testing
         #expect(try await parked.value == 20)
         #expect(await eventually { server.activeRequestCount == 0 })
     }
+
+    /// Async handlers run on the server's own worker threads: with every thread of Swift's
+    /// cooperative pool blocked (as blocking code elsewhere in a process can do), a request to
+    /// an async handler that suspends and resumes still completes.
+    @Test func asyncHandlersDoNotNeedTheCooperativePool() throws {
+        let server = try startServer { router in
+            router.getAsync("/async") { _ in
+                await Task.yield()
+                return .text("done")
+            }
+        }
+        defer { server.shutdown() }
+        let release = DispatchSemaphore(value: 0)
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        for _ in 0..<width {
+            Task.detached { blockUntilSignalled(release) }
+        }
+        defer { for _ in 0..<width { release.signal() } }
+        let reply = RawClient.exchange(
+            port: server.port, "GET /async HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+            timeoutSeconds: 10)
+        #expect(RawClient.status(of: reply) == 200)
+        #expect(reply.hasSuffix("done"))
+    }
+}
+
+/// Holds the calling thread until `semaphore` is signalled (a stand-in for blocking code).
+private func blockUntilSignalled(_ semaphore: DispatchSemaphore) {
+    semaphore.wait()
 }
