@@ -27,7 +27,8 @@ public final class IdentityProvider: Sendable {
         let keys = try KeyRing(store: store)
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
-            keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing))
+            keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing), now: configuration.clock,
+            mailer: configuration.mailer ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
         PageRoutes.register(on: router, context: context)

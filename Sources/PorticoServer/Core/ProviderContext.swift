@@ -36,11 +36,14 @@ final class ProviderContext: Sendable {
     let lifetimes: TokenLifetimes
     /// The clock; tests may pin it.
     let now: @Sendable () -> Date
+    /// Delivers mail to people (password-reset links).
+    let mailer: any Mailer
     private let issuerValue: Mutex<String>
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
-        lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() }
+        lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
+        mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox")
     ) {
         self.issuerValue = Mutex(issuer)
         self.store = store
@@ -48,6 +51,7 @@ final class ProviderContext: Sendable {
         self.passwords = passwords
         self.lifetimes = lifetimes
         self.now = now
+        self.mailer = mailer
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

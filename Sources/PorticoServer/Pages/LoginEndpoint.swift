@@ -63,22 +63,39 @@ struct LoginEndpoint: Sendable {
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
         let remember = form["remember_me"] != nil
-        func again(_ message: String) -> Response {
+        func again(_ message: String, status: HTTPStatus = .ok) -> Response {
             var page = LoginPage(
                 appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
                 csrfToken: form[CSRFProtection.fieldName] ?? "", email: String(email.prefix(Self.maximumEmailLength)))
             page.remembersMe = remember
             page.errorMessage = message
+            page.status = status
             return page.response()
         }
         guard !email.isEmpty, !password.isEmpty else { return again("Enter your email and password") }
 
+        // Counted before the password is checked (see AttemptThrottle); unknown addresses count
+        // like known ones, so a refusal says nothing about who has an account.
+        let throttle = AttemptThrottle(context: context)
+        let limits = AttemptThrottle.signInLimits(
+            email: String(email.prefix(Self.maximumEmailLength)), address: request.remoteAddress)
+        let counted: [ThrottleAttempt]
+        switch try throttle.attempt(limits) {
+        case .refused(let wait):
+            var response = again(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return response
+        case .allowed(let attempts):
+            counted = attempts
+        }
         guard let user = try authenticate(email: email, password: password) else {
             return again(LoginPage.wrongCredentials)
         }
         guard !user.isDisabled else {
+            try throttle.forgive(counted)
             return again("This account has been disabled. Contact customer service to restore it.")
         }
+        try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         let (signedIn, cookie) = try SignInSession.start(
             for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
             context: context)

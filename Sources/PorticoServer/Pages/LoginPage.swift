@@ -19,6 +19,8 @@ struct LoginPage {
     var remembersMe = false
     /// A message about the last attempt.
     var errorMessage: String?
+    /// The HTTP status: 200, or 429 when attempts are refused for a while.
+    var status: HTTPStatus = .ok
 
     /// The message for a wrong e-mail address or password: the same for both, so the page does
     /// not tell who has an account.
@@ -68,7 +70,7 @@ struct LoginPage {
             <a href="/privacy">Privacy Notice</a>.</p>
 
             """
-        return PageLayout.page(title: "Sign in", content: html)
+        return PageLayout.page(title: "Sign in", content: html, status: status)
     }
 
     private var hiddenFields: String {

@@ -8,6 +8,9 @@ enum PageRoutes {
         AuthorizationEndpoint.register(on: router, context: context)
         LoginEndpoint(context: context).register(on: router)
         ConsentEndpoint(context: context).register(on: router)
+        SignupEndpoint(context: context).register(on: router)
+        PasswordForgotEndpoint(context: context).register(on: router)
+        PasswordResetEndpoint(context: context).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
     }

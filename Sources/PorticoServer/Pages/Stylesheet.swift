@@ -84,6 +84,14 @@ enum Stylesheet {
         .granted { color: var(--muted); font-size: .92rem; }
         .granted ul { margin: 4px 0 0; padding-left: 20px; }
         .small { font-size: .9rem; color: var(--muted); }
+        .hint { margin: 0 0 6px; font-size: .9rem; color: var(--muted); }
+        .field-error { margin: 0 0 6px; font-size: .92rem; font-weight: 600; color: var(--danger); }
+        .field-error::before { content: "! "; }
+        input[aria-invalid=true] { border-color: var(--danger); border-width: 2px; }
+        .notice {
+          border: 1px solid #2e7d32; background: #f0f8f1; color: #1b4d20; border-radius: 8px; padding: 10px 12px;
+          margin: 0 0 12px;
+        }
         .links { display: flex; flex-wrap: wrap; gap: 6px 16px; margin: 12px 0 0; font-size: .95rem; }
         .divider { display: flex; align-items: center; gap: 10px; color: var(--muted); font-size: .85rem; margin: 16px 0 4px; }
         .divider::before, .divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
