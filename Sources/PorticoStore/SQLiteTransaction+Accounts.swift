@@ -37,7 +37,8 @@ extension SQLiteTransaction {
         if stored.usedAt != nil { return .alreadyUsed }
         if Self.isExpired(stored.expiresAt, now: now) { return .expired }
         let changed = try write(
-            "UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL", [.date(now), .blob(hash)])
+            "UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
+            [.date(now), .blob(hash)])
         if changed == 0 { return .alreadyUsed }
         stored.usedAt = Date(timeIntervalSince1970: TimeInterval(SQLiteValue.seconds(now)))
         return .redeemed(stored)

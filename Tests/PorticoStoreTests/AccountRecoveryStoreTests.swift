@@ -27,7 +27,8 @@ import Testing
                 try $0.redeemPasswordReset(token: "mailed-token", now: referenceTime.addingTimeInterval(61))
             }
             #expect(second == .alreadyUsed)
-            #expect(try store.transaction { try $0.redeemPasswordReset(token: "nope", now: referenceTime) } == .notFound)
+            #expect(
+                try store.transaction { try $0.redeemPasswordReset(token: "nope", now: referenceTime) } == .notFound)
         }
     }
 
@@ -62,7 +63,8 @@ import Testing
                 for offset in [0.0, 10, 20] {
                     try transaction.insert(
                         ThrottleAttempt(
-                            key: "sign-in:account:ann@example.com", attemptedAt: referenceTime.addingTimeInterval(offset),
+                            key: "sign-in:account:ann@example.com",
+                            attemptedAt: referenceTime.addingTimeInterval(offset),
                             expiresAt: referenceTime.addingTimeInterval(offset + window)))
                 }
                 try transaction.insert(reserved)
@@ -80,7 +82,8 @@ import Testing
                 try store.read { try $0.throttleAttempts(key: reserved.key, since: referenceTime) }.isEmpty)
 
             #expect(try store.purgeExpired(now: now).throttleAttempts == 1)
-            #expect(try store.transaction { try $0.deleteThrottleAttempts(key: "sign-in:account:ann@example.com") } == 2)
+            #expect(
+                try store.transaction { try $0.deleteThrottleAttempts(key: "sign-in:account:ann@example.com") } == 2)
         }
     }
 }

@@ -61,7 +61,8 @@ struct AttemptThrottle: Sendable {
         return try context.store.transaction { transaction in
             var wait: TimeInterval = 0
             for limit in limits {
-                let times = try transaction.throttleAttempts(key: limit.key, since: now.addingTimeInterval(-limit.window))
+                let times = try transaction.throttleAttempts(
+                    key: limit.key, since: now.addingTimeInterval(-limit.window))
                 guard times.count >= limit.maximum else { continue }
                 // The window frees a place when the attempt that filled it ages out.
                 let freed = times[times.count - limit.maximum].addingTimeInterval(limit.window)
@@ -85,8 +86,10 @@ struct AttemptThrottle: Sendable {
     }
 
     /// "Too many attempts. Try again in N minutes." for a wait of `seconds`.
-    static func refusal(retryAfter seconds: TimeInterval) -> String {
+    static func refusal(retryAfter seconds: TimeInterval) -> Localized {
         let minutes = max(1, Int((seconds / 60).rounded(.up)))
-        return "Too many attempts. Try again in \(minutes) \(minutes == 1 ? "minute" : "minutes")."
+        return Localized(
+            "Too many attempts. Try again in \(minutes) \(minutes == 1 ? "minute" : "minutes").",
+            zh: "尝试次数过多。请在 \(minutes) 分钟后重试。")
     }
 }

@@ -38,6 +38,8 @@ final class ProviderContext: Sendable {
     let now: @Sendable () -> Date
     /// Delivers mail to people (password-reset links).
     let mailer: any Mailer
+    /// Registered clients, cached for a few seconds for the back-channel endpoints.
+    let clients: ClientCache
     private let issuerValue: Mutex<String>
 
     init(
@@ -52,6 +54,7 @@ final class ProviderContext: Sendable {
         self.lifetimes = lifetimes
         self.now = now
         self.mailer = mailer
+        self.clients = ClientCache(store: store)
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

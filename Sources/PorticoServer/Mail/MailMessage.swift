@@ -40,7 +40,8 @@ public struct MailMessage: Sendable, Hashable {
             "Content-Type: text/plain; charset=utf-8",
             "Content-Transfer-Encoding: 8bit",
         ]
-        let lines = body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = body.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false)
         return header.joined(separator: "\r\n") + "\r\n\r\n" + lines.joined(separator: "\r\n") + "\r\n"
     }
 }

@@ -23,10 +23,10 @@ struct PasswordForgotEndpoint: Sendable {
     /// Adds `GET` and `POST /password/forgot`, both async.
     func register(on router: Router) {
         router.getAsync(Self.path) { request in
-            await ErrorPage.guarding { try show(request) }
+            await ErrorPage.guarding(request) { try show(request) }
         }
         router.postAsync(Self.path) { request in
-            await ErrorPage.guarding { try requestLink(request) }
+            await ErrorPage.guarding(request) { try requestLink(request) }
         }
     }
 
@@ -36,7 +36,7 @@ struct PasswordForgotEndpoint: Sendable {
         let page = ForgotPasswordPage(
             sealedRequest: seal,
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(requestID: pending?.id)),
-            email: pending?.loginHint ?? "")
+            language: request.pageLanguage(pending: pending?.language), email: pending?.loginHint ?? "")
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -49,14 +49,16 @@ struct PasswordForgotEndpoint: Sendable {
             throw PageProblem.forgedForm(appName: nil)
         }
         let email = String((form["email"] ?? "").trimmingSpaces.prefix(254))
-        var page = ForgotPasswordPage(sealedRequest: seal, csrfToken: form[CSRFProtection.fieldName] ?? "", email: email)
+        let language = request.pageLanguage(pending: pending?.language)
+        var page = ForgotPasswordPage(
+            sealedRequest: seal, csrfToken: form[CSRFProtection.fieldName] ?? "", language: language, email: email)
         guard UserRegistration.looksLikeEmail(email) else {
-            page.emailError =
-                email.isEmpty ? "Enter your email address." : "Enter an email address like name@example.com."
+            page.emailError = email.isEmpty ? SignupText.emailMissing : SignupText.emailInvalid
             return page.response()
         }
         let throttle = AttemptThrottle(context: context)
-        if case .refused(let wait) = try throttle.attempt(AttemptThrottle.resetRequestLimits(address: request.remoteAddress)) {
+        let limits = AttemptThrottle.resetRequestLimits(address: request.remoteAddress)
+        if case .refused(let wait) = try throttle.attempt(limits) {
             page.alert = AttemptThrottle.refusal(retryAfter: wait)
             page.status = .tooManyRequests
             var response = page.response()
@@ -66,7 +68,8 @@ struct PasswordForgotEndpoint: Sendable {
 
         let now = context.now()
         let token = SecureRandom.token()
-        var reset = PasswordReset(token: token, userID: "", createdAt: now, expiresAt: now.addingTimeInterval(Self.linkLifetime))
+        var reset = PasswordReset(
+            token: token, userID: "", createdAt: now, expiresAt: now.addingTimeInterval(Self.linkLifetime))
         let user: User? = try context.store.transaction { transaction in
             guard let user = try transaction.user(email: email), !user.isDisabled else { return nil }
             reset.userID = user.id
@@ -76,10 +79,11 @@ struct PasswordForgotEndpoint: Sendable {
         if let user {
             var link = context.issuer + PasswordResetEndpoint.path + "?token=" + token
             if let seal { link += "&" + AuthorizationFlow.requestField + "=" + seal }
+            if language != .english { link += "&ui_locales=" + language.rawValue }
             let minutes = Int(Self.linkLifetime / 60)
             let message = MailMessage(
-                to: user.email, subject: ForgotPasswordPage.Words.subject,
-                body: ForgotPasswordPage.Words.mail(name: user.name, link: link, minutes: minutes), date: now)
+                to: user.email, subject: PasswordResetText.subject[language],
+                body: PasswordResetText.mail(name: user.name, link: link, minutes: minutes)[language], date: now)
             let mailer = context.mailer
             Task.detached {
                 do {
@@ -90,7 +94,8 @@ struct PasswordForgotEndpoint: Sendable {
                 }
             }
         }
-        return ForgotPasswordPage.sent(email: email, sealedRequest: seal, minutes: Int(Self.linkLifetime / 60))
+        return ForgotPasswordPage.sent(
+            email: email, sealedRequest: seal, minutes: Int(Self.linkLifetime / 60), language: language)
     }
 
     /// The pending request a page carries, if its seal is still good; a stale or broken one is

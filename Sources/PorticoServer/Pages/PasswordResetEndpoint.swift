@@ -21,10 +21,10 @@ struct PasswordResetEndpoint: Sendable {
     /// Adds `GET` and `POST /password/reset`, both async.
     func register(on router: Router) {
         router.getAsync(Self.path) { request in
-            await ErrorPage.guarding { try show(request) }
+            await ErrorPage.guarding(request) { try show(request) }
         }
         router.postAsync(Self.path) { request in
-            await ErrorPage.guarding { try change(request) }
+            await ErrorPage.guarding(request) { try change(request) }
         }
     }
 
@@ -32,11 +32,15 @@ struct PasswordResetEndpoint: Sendable {
 
     private func show(_ request: Request) throws -> Response {
         let token = request.query["token"] ?? ""
-        guard let user = try liveUser(for: token) else { return ResetPasswordPage.dead(minutes: minutes) }
+        let language = request.pageLanguage()
+        guard let user = try liveUser(for: token) else {
+            return ResetPasswordPage.dead(minutes: minutes, language: language)
+        }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         let page = ResetPasswordPage(
             token: token, sealedRequest: carried(request.query[AuthorizationFlow.requestField]),
-            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)), email: user.email)
+            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)), email: user.email,
+            language: language)
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -48,24 +52,27 @@ struct PasswordResetEndpoint: Sendable {
         guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(token: token)) else {
             throw PageProblem.forgedForm(appName: nil)
         }
-        guard let user = try liveUser(for: token) else { return ResetPasswordPage.dead(minutes: minutes) }
+        let language = request.pageLanguage()
+        guard let user = try liveUser(for: token) else {
+            return ResetPasswordPage.dead(minutes: minutes, language: language)
+        }
         let seal = carried(form[AuthorizationFlow.requestField])
         let password = form["password"] ?? ""
         let confirmation = form["password_confirmation"] ?? ""
-        var errors: [String: String] = [:]
+        var errors: [String: Localized] = [:]
         if password.isEmpty {
-            errors["password"] = "Choose a password."
+            errors["password"] = SignupText.passwordMissing
         } else if let problem = PasswordPolicy.problem(with: password, email: user.email, name: user.name) {
             errors["password"] = problem.message
         } else if confirmation.isEmpty {
-            errors["password_confirmation"] = ResetPasswordPage.Words.confirm
+            errors["password_confirmation"] = PasswordResetText.confirm
         } else if !ConstantTime.equals(password, confirmation) {
-            errors["password_confirmation"] = ResetPasswordPage.Words.mismatch
+            errors["password_confirmation"] = PasswordResetText.mismatch
         }
         guard errors.isEmpty else {
             return ResetPasswordPage(
                 token: token, sealedRequest: seal, csrfToken: form[CSRFProtection.fieldName] ?? "", email: user.email,
-                errors: errors
+                language: language, errors: errors
             ).response()
         }
         let hash: String
@@ -97,8 +104,8 @@ struct PasswordResetEndpoint: Sendable {
                     details: #"{"sessions_ended":\#(sessions),"refresh_families_revoked":\#(families)}"#))
             return true
         }
-        guard changed else { return ResetPasswordPage.dead(minutes: minutes) }
-        var response = ResetPasswordPage.done(sealedRequest: seal)
+        guard changed else { return ResetPasswordPage.dead(minutes: minutes, language: language) }
+        var response = ResetPasswordPage.done(sealedRequest: seal, language: language)
         var expired = Cookie.expired(name: SignInSession.cookieName)
         expired.isSecure = context.usesHTTPS
         response.setCookie(expired)

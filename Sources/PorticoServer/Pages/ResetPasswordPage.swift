@@ -3,32 +3,6 @@ import PorticoHTTP
 /// The pages behind a reset link (`GET /password/reset?token=…`): the form for the new
 /// password, the page after it was changed, and the page for a link that no longer works.
 struct ResetPasswordPage {
-    /// The English words of the pages, in one place.
-    enum Words {
-        static let title = "Choose a new password"
-        static func lead(email: String) -> String { "for your account \(email)" }
-        static let password = "New password"
-        static let confirmation = "New password again"
-        static let showPassword = "Show passwords"
-        static let submit = "Save the new password"
-        static let problem = "There was a problem"
-        static let fixBelow = "Please correct the fields marked below."
-        static let mismatch = "The two passwords are not the same."
-        static let confirm = "Type the new password again."
-        static let doneTitle = "Your password has been changed"
-        static let doneText =
-            "For your safety we have signed you out everywhere, and apps you signed in to will ask you to sign in again."
-        static let signIn = "Sign in with your new password"
-        static let deadTitle = "This link no longer works"
-        static func deadText(minutes: Int) -> String {
-            "A reset link works once, within \(minutes) minutes of asking for it. Ask for a new one below."
-        }
-        static let newLink = "Get a new link"
-        static var passwordHint: String {
-            "At least \(PasswordPolicy.minimumLength) characters. A few unrelated words make a strong password."
-        }
-    }
-
     /// The plain reset token from the link, carried in a hidden field.
     var token: String
     /// The sealed pending request, if the link carried one that is still valid.
@@ -37,65 +11,78 @@ struct ResetPasswordPage {
     var csrfToken: String
     /// The account's e-mail address (shown, and offered to password managers as the username).
     var email: String
+    /// The page's language.
+    var language: PageLanguage
     /// Problems by field name (`password`, `password_confirmation`).
-    var errors: [String: String] = [:]
+    var errors: [String: Localized] = [:]
 
     /// The form as a response.
     func response() -> Response {
-        var html = "<h1>\(HTML.escape(Words.title))</h1>\n<p class=\"lead\">\(HTML.escape(Words.lead(email: email)))</p>\n"
+        let text = PasswordResetText.self
+        let lang = language
+        var html = "<h1>\(text.resetTitle[lang])</h1>\n"
+        html += "<p class=\"lead\">\(text.resetLead(HTML.escape(email))[lang])</p>\n"
         if !errors.isEmpty {
             html += """
-                <div class="alert" role="alert" id="reset-error"><strong>\(HTML.escape(Words.problem))</strong>\
-                \(HTML.escape(Words.fixBelow))</div>
+                <div class="alert" role="alert" id="reset-error"><strong>\(text.problem[lang])</strong>\
+                \(text.fixBelow[lang])</div>
 
                 """
         }
-        html += "<form method=\"post\" action=\"\(PasswordResetEndpoint.path)\" novalidate>\n"
+        // The link may have named the language of the mail (`ui_locales`); the form keeps it.
+        let action = PasswordResetEndpoint.path + (lang == .english ? "" : "?ui_locales=" + lang.rawValue)
+        html += "<form method=\"post\" action=\"\(action)\" novalidate>\n"
         html += HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken) + "\n"
         html += HTML.hiddenField(name: "token", value: token) + "\n"
-        if let sealedRequest { html += HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest) + "\n" }
+        if let sealedRequest {
+            html += HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest) + "\n"
+        }
         // Lets password managers file the new password under the right account.
         html += "<input type=\"email\" name=\"username\" value=\"\(HTML.escape(email))\" autocomplete=\"username\" "
         html += "hidden readonly tabindex=\"-1\" aria-hidden=\"true\">\n"
         let lengths = "minlength=\"\(PasswordPolicy.minimumLength)\" maxlength=\"\(PasswordPolicy.maximumLength)\""
-        html += FormField(
-            name: "password", label: Words.password, type: "password", autocomplete: "new-password",
-            hint: Words.passwordHint, error: errors["password"], attributes: lengths
-        ).html
-        html += FormField(
-            name: "password_confirmation", label: Words.confirmation, type: "password", autocomplete: "new-password",
-            error: errors["password_confirmation"], attributes: lengths
-        ).html
+        html +=
+            FormField(
+                name: "password", label: text.newPassword[lang], type: "password", autocomplete: "new-password",
+                hint: PasswordPolicy.hint[lang], error: errors["password"]?[lang], attributes: lengths
+            ).html
+        html +=
+            FormField(
+                name: "password_confirmation", label: text.confirmation[lang], type: "password",
+                autocomplete: "new-password", error: errors["password_confirmation"]?[lang], attributes: lengths
+            ).html
         html += """
             <label class="check needs-js" for="show-password"><input type="checkbox" id="show-password"> \
-            \(HTML.escape(Words.showPassword))</label>
-            <button type="submit" class="button primary">\(HTML.escape(Words.submit))</button>
+            \(text.showPasswords[lang])</label>
+            <button type="submit" class="button primary">\(text.save[lang])</button>
             </form>
 
             """
-        return PageLayout.page(title: Words.title, content: html)
+        return PageLayout.page(title: text.resetTitle[lang], content: html, language: lang)
     }
 
     /// The page after the password was changed.
-    static func done(sealedRequest: String?) -> Response {
+    static func done(sealedRequest: String?, language: PageLanguage) -> Response {
+        let text = PasswordResetText.self
         let html = """
-            <h1>\(HTML.escape(Words.doneTitle))</h1>
-            <div class="notice" role="status" id="password-changed"><p>\(HTML.escape(Words.doneText))</p></div>
+            <h1>\(text.doneTitle[language])</h1>
+            <div class="notice" role="status" id="password-changed"><p>\(text.doneText[language])</p></div>
             <a class="button primary" href="\(HTML.escape(ForgotPasswordPage.loginLink(sealedRequest)))">\
-            \(HTML.escape(Words.signIn))</a>
+            \(text.signInAgain[language])</a>
 
             """
-        return PageLayout.page(title: Words.doneTitle, content: html)
+        return PageLayout.page(title: text.doneTitle[language], content: html, language: language)
     }
 
     /// The page for a link that was used, has expired, or never existed (the same for all).
-    static func dead(minutes: Int) -> Response {
+    static func dead(minutes: Int, language: PageLanguage) -> Response {
+        let text = PasswordResetText.self
         let html = """
-            <h1>\(HTML.escape(Words.deadTitle))</h1>
-            <div class="alert" role="alert" id="reset-link-dead"><p>\(HTML.escape(Words.deadText(minutes: minutes)))</p></div>
-            <a class="button primary" href="\(PasswordForgotEndpoint.path)">\(HTML.escape(Words.newLink))</a>
+            <h1>\(text.deadTitle[language])</h1>
+            <div class="alert" role="alert" id="reset-link-dead"><p>\(text.deadText(minutes: minutes)[language])</p></div>
+            <a class="button primary" href="\(PasswordForgotEndpoint.path)">\(text.newLink[language])</a>
 
             """
-        return PageLayout.page(title: Words.deadTitle, content: html, status: .badRequest)
+        return PageLayout.page(title: text.deadTitle[language], content: html, status: .badRequest, language: language)
     }
 }

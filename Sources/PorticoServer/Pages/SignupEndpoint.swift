@@ -19,10 +19,10 @@ struct SignupEndpoint: Sendable {
     /// Adds `GET` and `POST /signup`, both async.
     func register(on router: Router) {
         router.getAsync(Self.path) { request in
-            await ErrorPage.guarding { try show(request) }
+            await ErrorPage.guarding(request) { try show(request) }
         }
         router.postAsync(Self.path) { request in
-            await ErrorPage.guarding { try create(request) }
+            await ErrorPage.guarding(request) { try create(request) }
         }
     }
 
@@ -33,7 +33,8 @@ struct SignupEndpoint: Sendable {
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         var page = SignupPage(
             appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
-            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(requestID: pending?.0.id)))
+            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(requestID: pending?.0.id)),
+            language: request.pageLanguage(pending: pending?.0.language))
         page.values.email = pending?.0.loginHint ?? ""
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
@@ -53,10 +54,11 @@ struct SignupEndpoint: Sendable {
             email: String((form["email"] ?? "").trimmingSpaces.prefix(254)),
             postalCode: String((form["postal_code"] ?? "").trimmingSpaces.prefix(20)))
         let password = form["password"] ?? ""
-        func again(_ errors: [String: String]) -> Response {
+        let language = request.pageLanguage(pending: pending?.0.language)
+        func again(_ errors: [String: Localized]) -> Response {
             SignupPage(
                 appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
-                csrfToken: form[CSRFProtection.fieldName] ?? "", values: values, errors: errors
+                csrfToken: form[CSRFProtection.fieldName] ?? "", language: language, values: values, errors: errors
             ).response()
         }
         let errors = Self.problems(values: values, password: password, form: form)
@@ -67,12 +69,13 @@ struct SignupEndpoint: Sendable {
             password: password)
         let user: User
         do {
-            user = try registration.register(in: context.store, hasher: context.passwords, actor: nil, action: "user.signup")
+            user = try registration.register(
+                in: context.store, hasher: context.passwords, actor: nil, action: "user.signup")
         } catch .conflict {
-            return again(["email": "An account with this email address already exists. Sign in, or reset its password."])
-        } catch .invalid(let message) {
+            return again(["email": SignupText.emailTaken])
+        } catch .invalid {
             // The checks above mirror UserRegistration's; this is only a safety net.
-            return again(["email": message])
+            return again(["email": SignupText.emailInvalid])
         } catch {
             throw PageProblem.serverFailure
         }
@@ -84,38 +87,38 @@ struct SignupEndpoint: Sendable {
             response = try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
         } else {
-            response = SignupPage.ready(name: user.name, email: user.email)
+            response = SignupPage.ready(name: user.name, email: user.email, language: language)
         }
         response.setCookie(cookie)
         return response
     }
 
     /// The problem with each field, by field name; empty when the account can be created.
-    static func problems(values: SignupPage.Values, password: String, form: FormParameters) -> [String: String] {
-        var errors: [String: String] = [:]
-        let rawName = form["name"] ?? ""
+    static func problems(values: SignupPage.Values, password: String, form: FormParameters) -> [String: Localized] {
+        let text = SignupText.self
+        var errors: [String: Localized] = [:]
         if values.name.isEmpty {
-            errors["name"] = "Enter your name."
-        } else if rawName.trimmingSpaces.count > 200 {
-            errors["name"] = "Use at most 200 characters."
+            errors["name"] = text.nameMissing
+        } else if (form["name"] ?? "").trimmingSpaces.count > 200 {
+            errors["name"] = text.nameTooLong
         } else if values.name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            errors["name"] = "Use letters, spaces and punctuation only."
+            errors["name"] = text.nameInvalid
         }
         if values.email.isEmpty {
-            errors["email"] = "Enter your email address."
+            errors["email"] = text.emailMissing
         } else if !UserRegistration.looksLikeEmail((form["email"] ?? "").trimmingSpaces) {
-            errors["email"] = "Enter an email address like name@example.com."
+            errors["email"] = text.emailInvalid
         }
         if !values.postalCode.isEmpty {
             let raw = (form["postal_code"] ?? "").trimmingSpaces
             if raw.count > 20 {
-                errors["postal_code"] = "Use at most 20 characters."
+                errors["postal_code"] = text.postalTooLong
             } else if !raw.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }) {
-                errors["postal_code"] = "Use only letters, digits, spaces and hyphens."
+                errors["postal_code"] = text.postalInvalid
             }
         }
         if password.isEmpty {
-            errors["password"] = "Choose a password."
+            errors["password"] = text.passwordMissing
         } else if let problem = PasswordPolicy.problem(with: password, email: values.email, name: values.name) {
             errors["password"] = problem.message
         }

@@ -6,38 +6,13 @@ import PorticoHTTP
 /// Field names: `name`, `email`, `password`, `postal_code`. After a refused attempt the page
 /// shows each problem next to its field and keeps everything typed except the password.
 struct SignupPage {
-    /// The English words of the page, in one place.
-    enum Words {
-        static let title = "Create account"
-        static let name = "Your name"
-        static let email = "Email"
-        static let password = "Password"
-        static let postalCode = "Postal code (optional)"
-        static let postalHint = "Apps you allow to see it can use it for delivery or local offers."
-        static let showPassword = "Show password"
-        static let submit = "Create your account"
-        static let haveAccount = "Already have an account?"
-        static let signIn = "Sign in"
-        static let problem = "There was a problem"
-        static let fixBelow = "Please correct the fields marked below."
-        static func lead(appName: String?) -> String {
-            appName.map { "to continue to \($0)" } ?? "for \(PageLayout.platformName) and the apps you use with it"
-        }
-        static var passwordHint: String {
-            "At least \(PasswordPolicy.minimumLength) characters. A few unrelated words make a strong password."
-        }
-        static let readyTitle = "Your account is ready"
-        static func readyText(name: String, email: String) -> String {
-            "Welcome, \(name). You are signed in as \(email) and can now use Login with \(PageLayout.platformName) "
-                + "with apps that offer it."
-        }
-        static let manage = "Go to Your Account"
-    }
-
     /// What the person typed (kept after a refused attempt; the password never is).
     struct Values {
+        /// The display name.
         var name = ""
+        /// The e-mail address.
         var email = ""
+        /// The postal code, or empty.
         var postalCode = ""
     }
 
@@ -47,72 +22,89 @@ struct SignupPage {
     var sealedRequest: String?
     /// The CSRF token for the form.
     var csrfToken: String
+    /// The page's language.
+    var language: PageLanguage
     /// The values to show.
     var values = Values()
     /// Problems by field name.
-    var errors: [String: String] = [:]
+    var errors: [String: Localized] = [:]
 
     /// The page as a response (200, also when shown again with problems).
     func response() -> Response {
-        var html = "<h1>\(HTML.escape(Words.title))</h1>\n"
-        html += "<p class=\"lead\">\(HTML.escape(Words.lead(appName: appName)))</p>\n"
+        let text = SignupText.self
+        let lang = language
+        var html = "<h1>\(text.title[lang])</h1>\n"
+        let lead = appName.map { text.toContinueTo("<span class=\"app-name\">\(HTML.escape($0))</span>") }
+        html += "<p class=\"lead\">\((lead ?? text.forPlatform)[lang])</p>\n"
         if !errors.isEmpty {
             html += """
-                <div class="alert" role="alert" id="signup-error"><strong>\(HTML.escape(Words.problem))</strong>\
-                \(HTML.escape(Words.fixBelow))</div>
+                <div class="alert" role="alert" id="signup-error"><strong>\(text.problem[lang])</strong>\
+                \(text.fixBelow[lang])</div>
 
                 """
         }
-        html += "<form method=\"post\" action=\"/signup\" novalidate>\n"
+        html += "<form method=\"post\" action=\"\(SignupEndpoint.path)\" novalidate>\n"
         html += HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken) + "\n"
-        if let sealedRequest { html += HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest) + "\n" }
-        html += FormField(
-            name: "name", label: Words.name, value: values.name, autocomplete: "name", error: errors["name"],
-            attributes: "maxlength=\"200\""
-        ).html
-        html += FormField(
-            name: "email", label: Words.email, type: "email", value: values.email, autocomplete: "email",
-            error: errors["email"], attributes: "autocapitalize=\"none\" spellcheck=\"false\" maxlength=\"254\""
-        ).html
-        html += FormField(
-            name: "password", label: Words.password, type: "password", autocomplete: "new-password",
-            hint: Words.passwordHint, error: errors["password"],
-            attributes: "minlength=\"\(PasswordPolicy.minimumLength)\" maxlength=\"\(PasswordPolicy.maximumLength)\""
-        ).html
+        if let sealedRequest {
+            html += HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest) + "\n"
+        }
+        html +=
+            FormField(
+                name: "name", label: text.name[lang], value: values.name, autocomplete: "name",
+                error: errors["name"]?[lang], attributes: "maxlength=\"200\""
+            ).html
+        html +=
+            FormField(
+                name: "email", label: text.email[lang], type: "email", value: values.email, autocomplete: "email",
+                error: errors["email"]?[lang],
+                attributes: "autocapitalize=\"none\" spellcheck=\"false\" maxlength=\"254\""
+            ).html
+        html +=
+            FormField(
+                name: "password", label: text.password[lang], type: "password", autocomplete: "new-password",
+                hint: PasswordPolicy.hint[lang], error: errors["password"]?[lang],
+                attributes:
+                    "minlength=\"\(PasswordPolicy.minimumLength)\" maxlength=\"\(PasswordPolicy.maximumLength)\""
+            ).html
         html += """
             <label class="check needs-js" for="show-password"><input type="checkbox" id="show-password"> \
-            \(HTML.escape(Words.showPassword))</label>
+            \(text.showPassword[lang])</label>
 
             """
-        html += FormField(
-            name: "postal_code", label: Words.postalCode, value: values.postalCode, autocomplete: "postal-code",
-            isRequired: false, hint: Words.postalHint, error: errors["postal_code"], attributes: "maxlength=\"20\""
-        ).html
-        html += "<button type=\"submit\" class=\"button primary\">\(HTML.escape(Words.submit))</button>\n</form>\n"
-        html += "<div class=\"divider\">\(HTML.escape(Words.haveAccount))</div>\n"
-        html += "<a class=\"button secondary\" href=\"\(HTML.escape(loginLink))\">\(HTML.escape(Words.signIn))</a>\n"
+        html +=
+            FormField(
+                name: "postal_code", label: text.postalCode[lang], value: values.postalCode,
+                autocomplete: "postal-code", isRequired: false, hint: text.postalHint[lang],
+                error: errors["postal_code"]?[lang], attributes: "maxlength=\"20\""
+            ).html
         html += """
-            <p class="small">By creating an account you agree to the <a href="/terms">Conditions of Use</a> and the \
-            <a href="/privacy">Privacy Notice</a>.</p>
+            <button type="submit" class="button primary">\(text.submit[lang])</button>
+            </form>
+            <div class="divider">\(text.haveAccount[lang])</div>
+            <a class="button secondary" href="\(HTML.escape(loginLink))">\(text.signIn[lang])</a>
+            <p class="small">\(text.agreement[lang])</p>
 
             """
-        return PageLayout.page(title: Words.title, content: html)
+        return PageLayout.page(title: text.title[lang], content: html, language: lang)
     }
 
     /// The sign-in page, for the same pending request.
     private var loginLink: String {
         guard let sealedRequest else { return AuthorizationFlow.loginPath }
-        return AuthorizationResponse.location(AuthorizationFlow.loginPath, [(AuthorizationFlow.requestField, sealedRequest)])
+        return AuthorizationResponse.location(
+            AuthorizationFlow.loginPath, [(AuthorizationFlow.requestField, sealedRequest)])
     }
 
     /// The page after an account was created without an authorization to go on with.
-    static func ready(name: String, email: String) -> Response {
+    static func ready(name: String, email: String, language: PageLanguage) -> Response {
+        let text = SignupText.self
+        let welcome = text.readyText(name: HTML.escape(name), email: HTML.escape(email))[language]
         let html = """
-            <h1>\(HTML.escape(Words.readyTitle))</h1>
-            <div class="notice" role="status" id="account-ready"><p>\(HTML.escape(Words.readyText(name: name, email: email)))</p></div>
-            <a class="button primary" href="/account">\(HTML.escape(Words.manage))</a>
+            <h1>\(text.readyTitle[language])</h1>
+            <div class="notice" role="status" id="account-ready"><p>\(welcome)</p></div>
+            <a class="button primary" href="/account">\(text.manage[language])</a>
 
             """
-        return PageLayout.page(title: Words.readyTitle, content: html)
+        return PageLayout.page(title: text.readyTitle[language], content: html, language: language)
     }
 }

@@ -34,16 +34,32 @@ enum PasswordPolicy {
         case personal
 
         /// The message shown next to the password field.
-        var message: String {
+        var message: Localized {
             switch self {
             case .tooShort:
-                "Use at least \(PasswordPolicy.minimumLength) characters. A few unrelated words make a strong password."
-            case .tooLong: "Use at most \(PasswordPolicy.maximumLength) characters."
-            case .tooCommon: "This password is too common and easy to guess. Choose another one."
-            case .personal: "Don't use your email address or name as your password."
+                Localized(
+                    "Use at least \(PasswordPolicy.minimumLength) characters. A few unrelated words make a strong "
+                        + "password.",
+                    zh: "至少 \(PasswordPolicy.minimumLength) 个字符。几个互不相关的词就能组成一个强密码。")
+            case .tooLong:
+                Localized(
+                    "Use at most \(PasswordPolicy.maximumLength) characters.",
+                    zh: "最多 \(PasswordPolicy.maximumLength) 个字符。")
+            case .tooCommon:
+                Localized(
+                    "This password is too common and easy to guess. Choose another one.",
+                    zh: "此密码过于常见，容易被猜到。请换一个。")
+            case .personal:
+                Localized(
+                    "Don't use your email address or name as your password.", zh: "请勿使用您的电子邮件地址或姓名作为密码。")
             }
         }
     }
+
+    /// The hint under a new-password field.
+    static let hint = Localized(
+        "At least \(minimumLength) characters. A few unrelated words make a strong password.",
+        zh: "至少 \(minimumLength) 个字符。几个互不相关的词就能组成一个强密码。")
 
     /// The problem with `password` for an account with this e-mail address and name, or nil
     /// when it may be used.
@@ -54,7 +70,9 @@ enum PasswordPolicy {
         let lowered = password.lowercased()
         let normalizedEmail = User.normalizedEmail(email)
         let localPart = normalizedEmail.split(separator: "@").first.map(String.init) ?? normalizedEmail
-        let personal = [normalizedEmail, localPart, name.trimmingSpaces.lowercased(), PageLayout.platformName.lowercased()]
+        let personal = [
+            normalizedEmail, localPart, name.trimmingSpaces.lowercased(), PageLayout.platformName.lowercased(),
+        ]
         if personal.contains(where: { !$0.isEmpty && $0 == lowered }) { return .personal }
         if CommonPasswords.contains(lowered) || isRepetition(lowered) { return .tooCommon }
         return nil

@@ -35,11 +35,16 @@ func accountReset(
     let page = try await browser.get(link)
     #expect(page.status == 200)
     var form = [
-        ("csrf_token", try #require(page.hiddenField("csrf_token"))), ("token", try #require(page.hiddenField("token"))),
+        ("csrf_token", try #require(page.hiddenField("csrf_token"))),
+        ("token", try #require(page.hiddenField("token"))),
         ("password", password), ("password_confirmation", confirmation ?? password),
     ]
     if let request = page.hiddenField("request") { form.append(("request", request)) }
-    return try await browser.post("/password/reset", form)
+    // Post where the form says (it keeps the link's `ui_locales`).
+    let action = page.text.range(of: #"action="/password/reset[^"]*""#, options: .regularExpression).map {
+        String(page.text[$0].dropFirst(8).dropLast())
+    }
+    return try await browser.post(action ?? "/password/reset", form)
 }
 
 extension PageHarness {
@@ -60,13 +65,15 @@ extension PageHarness {
 
     /// The number of messages in the outbox now.
     var outboxCount: Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { $0.hasSuffix(".eml") }.count
+        ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { $0.hasSuffix(".eml") }
+            .count
     }
 }
 
 /// The reset link in a mail (as a path on the provider, for the test browser).
 func resetLink(in message: String) throws -> String {
-    let range = try #require(message.range(of: #"http://[^\s]+/password/reset\?token=[^\s]+"#, options: .regularExpression))
+    let range = try #require(
+        message.range(of: #"http://[^\s]+/password/reset\?token=[^\s]+"#, options: .regularExpression))
     let url = try #require(URL(string: String(message[range])))
     return url.path + "?" + (url.query ?? "")
 }

@@ -131,10 +131,11 @@ import Testing
             let start = try await browser.get(pageAuthorizePath(client: client, pkce: pkce))
             let login = try await browser.get(try #require(start.location))
             // The sign-in page's "Create a new account" link carries the pending request.
-            let range = try #require(login.text.range(of: #"href="/signup\?request=[^"]+""#, options: .regularExpression))
+            let range = try #require(
+                login.text.range(of: #"href="/signup\?request=[^"]+""#, options: .regularExpression))
             let signupPath = String(login.text[range].dropFirst(6).dropLast())
             let signup = try await browser.get(signupPath)
-            #expect(signup.text.contains("to continue to Photo Printer"))
+            #expect(signup.text.contains(#"to continue to <span class="app-name">Photo Printer</span>"#))
 
             let created = try await accountSignUp(
                 browser, at: signupPath,
@@ -154,6 +155,40 @@ import Testing
             #expect(tokens["id_token"]?.stringValue != nil)
             let user = try #require(try provider.store.user(email: "eve@example.com"))
             #expect(try provider.store.read { try $0.consent(userID: user.id, clientID: client.id) } != nil)
+        }
+    }
+
+    @Test func thePagesSpeakTheLanguageTheAppAskedFor() async throws {
+        try await PageHarness.with { provider in
+            try provider.addUser()
+            let client = try provider.addClient(name: "Photo Printer")
+            let browser = PageBrowser(base: provider.base)
+            let start = try await browser.get(pageAuthorizePath(client: client, extra: [("ui_locales", "zh-Hans")]))
+            let login = try await browser.get(try #require(start.location))
+            let signupRange = try #require(
+                login.text.range(of: #"href="/signup\?request=[^"]+""#, options: .regularExpression))
+            let signup = try await browser.get(String(login.text[signupRange].dropFirst(6).dropLast()))
+            #expect(signup.text.contains(#"<html lang="zh-Hans""#))
+            #expect(signup.text.contains("创建账户"))
+            let weak = try await accountSignUp(
+                browser, at: String(login.text[signupRange].dropFirst(6).dropLast()),
+                [("name", "Fay"), ("email", "fay@example.com"), ("password", "short")])
+            #expect(weak.text.contains("至少 15 个字符"))
+
+            let forgotRange = try #require(
+                login.text.range(of: #"href="/password/forgot\?request=[^"]+""#, options: .regularExpression))
+            let sent = try await accountForgot(
+                browser, at: String(login.text[forgotRange].dropFirst(6).dropLast()), email: "ann@example.com")
+            #expect(sent.text.contains("请查收电子邮件"))
+            let mail = try #require(try await provider.outboxMessages(atLeast: 1).first)
+            #expect(mail.contains("Subject: 重置您的 Portico 密码"))
+            let link = try resetLink(in: mail)
+            #expect(link.contains("ui_locales=zh-Hans"))
+            let form = try await browser.get(link)
+            #expect(form.text.contains("设置新密码"))
+            let done = try await accountReset(browser, link: link)
+            #expect(done.status == 200)
+            #expect(done.text.contains("您的密码已更改"))
         }
     }
 }
