@@ -88,6 +88,7 @@ enum Stylesheet {
         .field-error { margin: 0 0 6px; font-size: .92rem; font-weight: 600; color: var(--danger); }
         .field-error::before { content: "! "; }
         input[aria-invalid=true] { border-color: var(--danger); border-width: 2px; }
+        .notice p { margin: 0; }
         .notice {
           border: 1px solid #2e7d32; background: #f0f8f1; color: #1b4d20; border-radius: 8px; padding: 10px 12px;
           margin: 0 0 12px;
