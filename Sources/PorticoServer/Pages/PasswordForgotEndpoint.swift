@@ -35,7 +35,7 @@ struct PasswordForgotEndpoint: Sendable {
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         let page = ForgotPasswordPage(
             sealedRequest: seal,
-            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(requestID: pending?.id)),
+            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose),
             language: request.pageLanguage(pending: pending?.language), email: pending?.loginHint ?? "")
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
@@ -45,7 +45,7 @@ struct PasswordForgotEndpoint: Sendable {
     private func requestLink(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let (seal, pending) = carried(form[AuthorizationFlow.requestField])
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(requestID: pending?.id)) else {
+        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let email = String((form["email"] ?? "").trimmingSpaces.prefix(254))
@@ -106,8 +106,7 @@ struct PasswordForgotEndpoint: Sendable {
         return (seal, request)
     }
 
-    /// The CSRF purpose of the form.
-    static func purpose(requestID: String?) -> String {
-        "password-forgot:" + (requestID ?? "-")
-    }
+    /// The CSRF purpose of the form. Not bound to the pending request: a request that expires
+    /// while the form is open is dropped, and the form must still work without it.
+    static let purpose = "password-forgot"
 }

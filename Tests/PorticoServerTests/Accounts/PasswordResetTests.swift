@@ -156,4 +156,28 @@ import Testing
             #expect(provider.outboxCount == 0)
         }
     }
+
+    @Test func formsWithoutTheirCSRFTokenAreRefused() async throws {
+        try await PageHarness.with { provider in
+            try provider.addUser()
+            let browser = PageBrowser(base: provider.base)
+            _ = try await browser.get("/password/forgot")
+            let forged = try await browser.post("/password/forgot", [("email", "ann@example.com")])
+            #expect(forged.status == 403)
+            _ = try await accountForgot(browser, email: "ann@example.com")
+            let link = try resetLink(in: try #require(try await provider.outboxMessages(atLeast: 1).first))
+            let form = try await browser.get(link)
+            let token = try #require(form.hiddenField("token"))
+            let other = PageBrowser(base: provider.base)
+            _ = try await other.get("/password/forgot")
+            let crossSite = try await other.post(
+                "/password/reset",
+                [
+                    ("csrf_token", try #require(form.hiddenField("csrf_token"))), ("token", token),
+                    ("password", strongPassword), ("password_confirmation", strongPassword),
+                ])
+            #expect(crossSite.status == 403)
+            #expect(try await browser.get(link).status == 200)  // still unused
+        }
+    }
 }
