@@ -44,6 +44,7 @@ enum PendingRequestSeal {
         if !request.prompts.isEmpty {
             claims["prompt"] = .string(request.prompts.map(\.rawValue).sorted().joined(separator: " "))
         }
+        if let userCode = request.deviceUserCode { claims["device_user_code"] = .string(userCode) }
         if let since = request.authenticatedSince {
             claims["auth_since"] = .integer(Int64(since.timeIntervalSince1970.rounded(.down)))
         }
@@ -78,6 +79,6 @@ enum PendingRequestSeal {
             id: id, clientID: clientID, redirectURI: redirectURI, scopes: ScopeCatalog.parse(scope),
             state: claims["state"]?.stringValue, nonce: claims["nonce"]?.stringValue, codeChallenge: challenge,
             prompts: prompts, loginHint: claims["login_hint"]?.stringValue, authenticatedSince: since,
-            issuedAt: issuedAt, expiresAt: expiresAt)
+            issuedAt: issuedAt, expiresAt: expiresAt, deviceUserCode: claims["device_user_code"]?.stringValue)
     }
 }
