@@ -24,6 +24,10 @@ public struct ProviderConfiguration: Sendable {
     /// How often expired codes, sessions, device codes and revocations are deleted; a minute by
     /// default (tests shorten it to watch a purge happen).
     public var purgeInterval: Duration
+    /// How often the signing keys are re-read, so that `portico keys rotate` (run in another
+    /// process or on another node) takes effect, and retired keys past their retention are
+    /// deleted; 5 seconds by default.
+    public var keyRefreshInterval: Duration
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -35,7 +39,8 @@ public struct ProviderConfiguration: Sendable {
         logRequests: Bool = true,
         demo: Bool = false,
         passwordHashing: PasswordHashingSettings = .standard,
-        purgeInterval: Duration = .seconds(60)
+        purgeInterval: Duration = .seconds(60),
+        keyRefreshInterval: Duration = .seconds(5)
     ) {
         self.host = host
         self.port = port
@@ -46,5 +51,6 @@ public struct ProviderConfiguration: Sendable {
         self.demo = demo
         self.passwordHashing = passwordHashing
         self.purgeInterval = purgeInterval
+        self.keyRefreshInterval = keyRefreshInterval
     }
 }

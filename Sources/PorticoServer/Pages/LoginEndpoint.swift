@@ -76,9 +76,10 @@ struct LoginEndpoint: Sendable {
         guard let user = try authenticate(email: email, password: password) else {
             return again(LoginPage.wrongCredentials)
         }
-        guard !user.isDisabled else {
-            return again("This account has been disabled. Contact customer service to restore it.")
-        }
+        // A disabled account gets the wrong-password answer: saying "disabled" would confirm to
+        // whoever typed it that the password is right (worth trying elsewhere). The operator who
+        // disabled the account is the one to tell its owner.
+        guard !user.isDisabled else { return again(LoginPage.wrongCredentials) }
         let (signedIn, cookie) = try SignInSession.start(
             for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
             context: context)
