@@ -39,17 +39,18 @@ struct AuthorizationRequest: Sendable, Equatable {
     var deviceUserCode: String? = nil
 
     /// A sign-in for the device login whose user code is `userCode`: no redirect URI of the app
-    /// (failures come back to `/device`), no PKCE, no prompt; it stays valid as long as the
-    /// device's codes, at most as long as any pending request.
-    static func deviceSignIn(
-        userCode: String, clientID: String, scopes: [String], codesExpireAt: Date, now: Date
-    ) -> AuthorizationRequest {
+    /// (failures come back to `/device`), no PKCE, no prompt. It lives as long as any pending
+    /// request; the device page checks the code itself at every step, so a code that expires
+    /// meanwhile is reported as such rather than as a stale sign-in.
+    static func deviceSignIn(userCode: String, clientID: String, scopes: [String], now: Date)
+        -> AuthorizationRequest
+    {
         let arrival = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         return AuthorizationRequest(
             id: SecureRandom.token(bits: 128), clientID: clientID, redirectURI: AuthorizationFlow.devicePath,
             scopes: scopes, state: nil, nonce: nil, codeChallenge: "", prompts: [], loginHint: nil,
             authenticatedSince: nil, issuedAt: arrival,
-            expiresAt: min(codesExpireAt, arrival.addingTimeInterval(PendingRequestSeal.lifetime)),
+            expiresAt: arrival.addingTimeInterval(PendingRequestSeal.lifetime),
             deviceUserCode: userCode)
     }
 

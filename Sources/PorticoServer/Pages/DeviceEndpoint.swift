@@ -88,8 +88,7 @@ struct DeviceEndpoint: Sendable {
         }
         let (authorization, client) = found
         let pending = AuthorizationRequest.deviceSignIn(
-            userCode: authorization.userCode, clientID: client.id, scopes: authorization.scopes,
-            codesExpireAt: authorization.expiresAt, now: now)
+            userCode: authorization.userCode, clientID: client.id, scopes: authorization.scopes, now: now)
         return try AuthorizationFlow.next(
             for: pending, client: client, signedIn: try SignInSession.current(in: request, context: context),
             context: context, status: status)

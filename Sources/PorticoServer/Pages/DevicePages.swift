@@ -201,8 +201,8 @@ enum DeviceText {
             )
         case .noLongerValid(let appName):
             (
-                "This code has expired",
-                "The code for \(appName) is no longer valid. Ask your device for a new code and enter it here."
+                "This code is no longer valid",
+                "The code for \(appName) has expired or was already used. Ask your device for a new code and enter it here."
             )
         }
     }
