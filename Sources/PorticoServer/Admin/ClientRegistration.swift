@@ -82,10 +82,12 @@ public struct ClientRegistration: Sendable {
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
-        let grants = grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
+        let grants =
+            grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
         for grant in grants where !Self.supportedGrantTypes.contains(grant) {
             throw .invalid(
-                "unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", ")) (or device_code)")
+                "unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", ")) (or device_code)"
+            )
         }
         if isPublic && grants.contains("client_credentials") {
             throw .invalid("a public client cannot use client_credentials: it has no secret to authenticate with")

@@ -104,7 +104,8 @@ public enum UserAdministration {
                 try transaction.append(
                     AuditEvent(
                         occurredAt: now, actor: "cli", action: "user.remove", subject: found.id,
-                        details: #"{"sessions":\#(sessions),"refresh_families":\#(families.count),"consents":\#(consents)}"#
+                        details:
+                            #"{"sessions":\#(sessions),"refresh_families":\#(families.count),"consents":\#(consents)}"#
                     ))
                 return Removal(
                     userID: found.id, sessions: sessions, refreshFamilies: families.count, consents: consents)

@@ -66,7 +66,9 @@ struct DeviceEndpoint: Sendable {
     private func enter(_ typed: String, request: Request, status: HTTPStatus) throws -> Response {
         let now = context.now()
         let address = request.remoteAddress.isEmpty ? "-" : request.remoteAddress
-        if let seconds = throttle.retryAfter(address, now: now) { return DevicePages.tooManyAttempts(retryAfter: seconds) }
+        if let seconds = throttle.retryAfter(address, now: now) {
+            return DevicePages.tooManyAttempts(retryAfter: seconds)
+        }
         let shown = String(typed.prefix(32))
         let code = DeviceAuthorization.normalizedUserCode(shown)
         guard !code.isEmpty else { return entryPage(request, typed: shown, problem: .empty) }

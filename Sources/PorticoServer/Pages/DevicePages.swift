@@ -121,8 +121,8 @@ enum DevicePages {
 
     private static func result(title: String, message: String, success: Bool) -> Response {
         var html = "<h1>\(HTML.escape(title))</h1>\n"
-        html += "<div class=\"\(success ? "notice" : "alert")\" role=\"status\" id=\"device-result\"><p>"
-        html += "\(HTML.escape(message))</p></div>\n"
+        html += "<div class=\"\(success ? "notice" : "alert")\" role=\"status\" id=\"device-result\">"
+        html += "\(HTML.escape(message))</div>\n"
         html += "<p class=\"small\">\(HTML.escape(DeviceText.closePage))</p>\n"
         html += "<p class=\"links\"><a href=\"/account\">\(HTML.escape(DeviceText.yourAccount))</a>"
         html += "<a href=\"\(AuthorizationFlow.devicePath)\">\(HTML.escape(DeviceText.anotherDevice))</a></p>\n"

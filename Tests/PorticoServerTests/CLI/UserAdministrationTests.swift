@@ -110,7 +110,8 @@ import Testing
             #expect(try harness.store.user(id: other.id) != nil)
 
             let credentials = ProtocolHarness.credentials(account.client)
-            #expect(try await harness.refresh(account.refreshToken, client: credentials).string("error") == "invalid_grant")
+            #expect(
+                try await harness.refresh(account.refreshToken, client: credentials).string("error") == "invalid_grant")
             #expect(try await harness.resource("/oauth/userinfo", token: account.accessToken).status == 401)
             let introspection = try await harness.introspect(account.accessToken, client: credentials)
             #expect(introspection.json["active"] == .bool(false))

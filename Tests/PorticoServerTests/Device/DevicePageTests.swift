@@ -51,7 +51,8 @@ import Testing
             let client = try harness.addDeviceClient()
             let first = try await harness.start(client)
             let browser = PageBrowser(base: harness.base)
-            _ = try await deviceDecide(browser, on: try await deviceReachConsent(browser, code: first.userCode), "allow")
+            _ = try await deviceDecide(
+                browser, on: try await deviceReachConsent(browser, code: first.userCode), "allow")
 
             let second = try await harness.startAmazon(client)
             let complete = try await browser.get("/device?user_code=\(second.userCode)")

@@ -37,7 +37,9 @@ import Testing
             let client = try harness.addDeviceClient()
             let started = try await harness.startAmazon(client)
             #expect(
-                Set(started.reply.json.keys) == ["device_code", "user_code", "verification_uri", "expires_in", "interval"])
+                Set(started.reply.json.keys) == [
+                    "device_code", "user_code", "verification_uri", "expires_in", "interval",
+                ])
             #expect(started.reply.string("verification_uri") == harness.base + "/device")
             #expect(started.userCode.range(of: Self.userCodePattern, options: .regularExpression) != nil)
 
@@ -239,7 +241,8 @@ import Testing
                 basic: (console.id, "console secret"))
             #expect(reply.status == 200)
             let started = DeviceHarness.Started(
-                deviceCode: try #require(reply.string("device_code")), userCode: try #require(reply.string("user_code")),
+                deviceCode: try #require(reply.string("device_code")),
+                userCode: try #require(reply.string("user_code")),
                 reply: reply)
             let anonymous = try await harness.pollAmazon(started)
             #expect(anonymous.status == 401)
