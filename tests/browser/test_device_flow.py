@@ -126,7 +126,12 @@ def test_typing_the_code_and_cancelling(tv, sized_browser, screenshot):
     assert "That code didn" in driver.page_source
     screenshot(driver, f"device-code-wrong-{shot}")
 
-    field = driver.find_element(By.NAME, "user_code")
+    driver.get(tv.url + "/device?ui_locales=zh-CN")
+    wait_for(driver, (By.NAME, "user_code"))
+    assert "连接电视或设备" in driver.page_source
+    screenshot(driver, f"device-code-zh-{shot}")
+    driver.get(tv.url + "/device")
+    field = wait_for(driver, (By.NAME, "user_code"))
     field.clear()
     field.send_keys(started["user_code"].lower().replace("-", ""))
     driver.find_element(By.CSS_SELECTOR, "form [type=submit]").click()

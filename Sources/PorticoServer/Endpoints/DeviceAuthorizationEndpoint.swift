@@ -52,7 +52,7 @@ struct DeviceAuthorizationEndpoint {
                         status: .badRequest)
                 }
             }
-            let client = try ClientAuthenticator(store: context.store).authenticate(request, parameters: parameters)
+            let client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
             guard client.client.allowedGrantTypes.contains(DeviceCodeGrant.grantType) else {
                 throw OAuthError.unauthorizedClient("This client is not registered for device login.")
             }

@@ -34,7 +34,7 @@ struct TokenEndpoint {
             if isAmazonDevicePoll && request.headers["Authorization"] == nil && parameters["client_id"] == nil {
                 client = try DeviceCodeGrant(context: context).client(namedBy: parameters)
             } else {
-                client = try ClientAuthenticator(store: context.store).authenticate(request, parameters: parameters)
+                client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
             }
             guard Self.supportedGrantTypes.contains(grantType) else {
                 throw OAuthError.unsupportedGrantType("The grant type is not supported.")

@@ -34,10 +34,10 @@ struct DeviceEndpoint: Sendable {
     /// Adds `GET` and `POST /device`, both async (they read and write the store).
     func register(on router: Router) {
         router.getAsync(AuthorizationFlow.devicePath) { request in
-            await ErrorPage.guarding { try show(request) }
+            await ErrorPage.guarding(request) { try show(request) }
         }
         router.postAsync(AuthorizationFlow.devicePath) { request in
-            await ErrorPage.guarding { try submit(request) }
+            await ErrorPage.guarding(request) { try submit(request) }
         }
     }
 
@@ -67,7 +67,7 @@ struct DeviceEndpoint: Sendable {
         let now = context.now()
         let address = request.remoteAddress.isEmpty ? "-" : request.remoteAddress
         if let seconds = throttle.retryAfter(address, now: now) {
-            return DevicePages.tooManyAttempts(retryAfter: seconds)
+            return DevicePages.tooManyAttempts(retryAfter: seconds, language: request.pageLanguage())
         }
         let shown = String(typed.prefix(32))
         let code = DeviceAuthorization.normalizedUserCode(shown)
@@ -84,7 +84,7 @@ struct DeviceEndpoint: Sendable {
         guard let found else {
             throttle.recordFailure(address, now: now)
             if let seconds = throttle.retryAfter(address, now: now) {
-                return DevicePages.tooManyAttempts(retryAfter: seconds)
+                return DevicePages.tooManyAttempts(retryAfter: seconds, language: request.pageLanguage())
             }
             return entryPage(request, typed: shown, problem: .unknownCode)
         }
@@ -106,11 +106,12 @@ struct DeviceEndpoint: Sendable {
                 to: AuthorizationFlow.loginPath, carrying: pending, context: context, status: .found)
         }
         let now = context.now()
+        let language = request.pageLanguage(pending: pending.language)
         let lines = try context.store.read { transaction -> [String]? in
             guard let authorization = try transaction.deviceAuthorization(userCode: userCode, now: now),
                 authorization.status == .pending, authorization.clientID == client.id
             else { return nil }
-            return try pending.scopes.map { try ScopeCatalog.description(of: $0, in: transaction) }
+            return try pending.scopes.map { try ScopeCatalog.description(of: $0, in: transaction, language: language) }
         }
         guard let lines else { return entryPage(request, problem: .noLongerValid(appName: client.name)) }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
@@ -118,7 +119,8 @@ struct DeviceEndpoint: Sendable {
             client: client, user: signedIn.user, userCode: userCode, permissions: lines, sealedRequest: seal,
             csrfToken: CSRFProtection.token(
                 secret: secret,
-                purpose: Self.consentPurpose(requestID: pending.id, sessionHashedID: signedIn.session.hashedID)))
+                purpose: Self.consentPurpose(requestID: pending.id, sessionHashedID: signedIn.session.hashedID)),
+            language: language)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -138,6 +140,7 @@ struct DeviceEndpoint: Sendable {
         let decisions = form.values(for: "decision")
         guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }
         let now = context.now()
+        let language = request.pageLanguage(pending: pending.language)
         switch decisions[0] {
         case "allow":
             guard pending.acceptsAuthentication(at: signedIn.session.authTime) else {
@@ -155,7 +158,7 @@ struct DeviceEndpoint: Sendable {
                 return true
             }
             guard approved else { return entryPage(request, problem: .noLongerValid(appName: client.name)) }
-            return DevicePages.connected(appName: client.name)
+            return DevicePages.connected(appName: client.name, language: language)
         case "deny":
             _ = try context.store.transaction { transaction in
                 guard try transaction.deviceAuthorization(userCode: userCode, now: now)?.clientID == client.id else {
@@ -163,7 +166,7 @@ struct DeviceEndpoint: Sendable {
                 }
                 return try transaction.denyDeviceAuthorization(userCode: userCode, now: now)
             }
-            return DevicePages.denied(appName: client.name)
+            return DevicePages.denied(appName: client.name, language: language)
         case "switch":
             let expired = try SignInSession.end(in: request, context: context)
             var response = try AuthorizationFlow.redirect(
@@ -184,7 +187,7 @@ struct DeviceEndpoint: Sendable {
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         var response = DevicePages.entry(
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.entryPurpose), typed: typed,
-            problem: problem)
+            problem: problem, language: request.pageLanguage())
         if let cookie { response.setCookie(cookie) }
         return response
     }

@@ -7,7 +7,7 @@ import PorticoStore
 /// Like Login with Amazon's code page, the consent names the app *and* says it is for a TV or
 /// device, and shows the code again so the person can check it matches the screen in front of
 /// them: the one defence against someone who sends a victim their own code (RFC 8628 §5.4).
-/// Every English sentence is in ``DeviceText`` so translation has one place to go.
+/// Every sentence is in ``DeviceText``, in each page language.
 enum DevicePages {
     /// Why the code-entry page is shown again.
     enum EntryProblem: Equatable {
@@ -20,14 +20,18 @@ enum DevicePages {
     }
 
     /// The code-entry page; `typed` is shown back after a mistake.
-    static func entry(csrfToken: String, typed: String = "", problem: EntryProblem? = nil) -> Response {
-        var html = "<h1>\(HTML.escape(DeviceText.entryTitle))</h1>\n"
-        html += "<p class=\"lead\">\(HTML.escape(DeviceText.entryLead))</p>\n"
+    static func entry(csrfToken: String, typed: String = "", problem: EntryProblem? = nil, language: PageLanguage)
+        -> Response
+    {
+        let text = DeviceText.self
+        let lang = language
+        var html = "<h1>\(HTML.escape(text.entryTitle[lang]))</h1>\n"
+        html += "<p class=\"lead\">\(HTML.escape(text.entryLead[lang]))</p>\n"
         if let problem {
-            let (title, message) = DeviceText.words(for: problem)
+            let (title, message) = text.words(for: problem)
             html += """
-                <div class="alert" role="alert" id="code-error"><strong>\(HTML.escape(title))</strong>\
-                \(HTML.escape(message))</div>
+                <div class="alert" role="alert" id="code-error"><strong>\(HTML.escape(title[lang]))</strong>\
+                \(HTML.escape(message[lang]))</div>
 
                 """
         }
@@ -35,41 +39,44 @@ enum DevicePages {
         html += """
             <form method="post" action="\(AuthorizationFlow.devicePath)">
             \(HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken))
-            <label for="user_code">\(HTML.escape(DeviceText.codeLabel))</label>
+            <label for="user_code">\(HTML.escape(text.codeLabel[lang]))</label>
             <input type="text" id="user_code" name="user_code" class="code-input" value="\(HTML.escape(typed))" \
             autocomplete="one-time-code" autocapitalize="characters" autocorrect="off" spellcheck="false" \
             maxlength="32" placeholder="XXXX-XXXX" required aria-describedby="\(described)"\
             \(problem == nil ? "" : #" aria-invalid="true""#)>
-            <p class="small" id="code-help">\(HTML.escape(DeviceText.codeHelp))</p>
-            <button type="submit" class="button primary">\(HTML.escape(DeviceText.continueButton))</button>
+            <p class="small" id="code-help">\(HTML.escape(text.codeHelp[lang]))</p>
+            <button type="submit" class="button primary">\(HTML.escape(text.continueButton[lang]))</button>
             </form>
             <details>
-            <summary>\(HTML.escape(DeviceText.whatIsThis))</summary>
-            <p>\(HTML.escape(DeviceText.explanation))</p>
+            <summary>\(HTML.escape(text.whatIsThis[lang]))</summary>
+            <p>\(HTML.escape(text.explanation[lang]))</p>
             </details>
 
             """
         return PageLayout.page(
-            title: DeviceText.entryTitle, content: html, status: problem == nil ? .ok : .badRequest)
+            title: text.entryTitle[lang], content: html, status: problem == nil ? .ok : .badRequest, language: lang)
     }
 
     /// The device consent page: the app, that it is for a TV or device, the code to compare,
     /// the permissions, and Allow / Cancel.
     static func consent(
-        client: Client, user: User, userCode: String, permissions: [String], sealedRequest: String, csrfToken: String
+        client: Client, user: User, userCode: String, permissions: [String], sealedRequest: String, csrfToken: String,
+        language: PageLanguage
     ) -> Response {
+        let text = DeviceText.self
+        let lang = language
         let app = HTML.escape(client.name)
         let hidden =
             HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken)
             + HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest)
         var html = "<div class=\"app\">\(logo(of: client))<div><div class=\"app-name\">\(app)</div>"
-        html += "<div class=\"small\">\(HTML.escape(DeviceText.wantsToConnect))</div></div></div>\n"
-        html += "<h1>\(HTML.escape(DeviceText.consentTitle(appName: client.name)))</h1>\n"
+        html += "<div class=\"small\">\(text.wantsToConnect[lang])</div></div></div>\n"
+        html += "<h1>\(text.consentTitle(app)[lang])</h1>\n"
         html += """
-            <div class="device-code" id="device-code"><span class="small">\(HTML.escape(DeviceText.codeShown))</span>
+            <div class="device-code" id="device-code"><span class="small">\(text.codeShown[lang])</span>
             <strong>\(HTML.escape(UserCode.formatted(userCode)))</strong></div>
-            <p>\(HTML.escape(DeviceText.compareCode))</p>
-            <p>\(HTML.escape(DeviceText.permissionsIntro(appName: client.name)))</p>
+            <p>\(text.compareCode[lang])</p>
+            <p>\(text.permissionsIntro(app)[lang])</p>
             <ul class="permissions">
 
             """
@@ -80,53 +87,61 @@ enum DevicePages {
             \(hidden)
             <div class="actions">
             <button type="submit" class="button primary" name="decision" value="allow">\
-            \(HTML.escape(DeviceText.allowButton))</button>
+            \(text.allow[lang])</button>
             <button type="submit" class="button secondary" name="decision" value="deny">\
-            \(HTML.escape(DeviceText.denyButton))</button>
+            \(text.cancel[lang])</button>
             </div>
             </form>
-            <p class="small">\(HTML.escape(DeviceText.removeLater)) <a href="/account">\
-            \(HTML.escape(DeviceText.yourAccount))</a>.</p>
+            <p class="small">\(text.disconnectAnyTime[lang])</p>
 
             """
         let account = """
-            <div class="account"><span>\(HTML.escape(DeviceText.signedInAs)) <span class="who">\
-            \(HTML.escape(user.name))</span></span>
+            <div class="account"><span>\(ConsentText.signedInAs(HTML.escape(user.name))[lang])</span>
             <form method="post" action="\(AuthorizationFlow.devicePath)">\(hidden)<button type="submit" \
-            class="linkish" name="decision" value="switch">\(HTML.escape(DeviceText.switchAccount))</button></form></div>
+            class="linkish" name="decision" value="switch">\(ConsentText.switchAccount[lang])</button></form></div>
             """
-        return PageLayout.page(title: DeviceText.consentTitle(appName: client.name), content: html, account: account)
+        return PageLayout.page(
+            title: text.consentTitle(client.name)[lang], content: html, account: account, language: lang)
     }
 
     /// The end of an approved device login.
-    static func connected(appName: String) -> Response {
-        result(title: DeviceText.connectedTitle, message: DeviceText.connectedMessage(appName: appName), success: true)
+    static func connected(appName: String, language: PageLanguage) -> Response {
+        result(
+            title: DeviceText.connectedTitle, message: DeviceText.connectedMessage(HTML.escape(appName)), success: true,
+            language: language)
     }
 
     /// The end of a refused device login.
-    static func denied(appName: String) -> Response {
-        result(title: DeviceText.deniedTitle, message: DeviceText.deniedMessage(appName: appName), success: false)
+    static func denied(appName: String, language: PageLanguage) -> Response {
+        result(
+            title: DeviceText.deniedTitle, message: DeviceText.deniedMessage(HTML.escape(appName)), success: false,
+            language: language)
     }
 
     /// Too many wrong codes from this address: 429 with `Retry-After`.
-    static func tooManyAttempts(retryAfter seconds: Int) -> Response {
+    static func tooManyAttempts(retryAfter seconds: Int, language: PageLanguage) -> Response {
+        let text = DeviceText.self
         let minutes = max(1, (seconds + 59) / 60)
-        var html = "<h1>\(HTML.escape(DeviceText.throttledTitle))</h1>\n"
-        html += "<div class=\"alert\" role=\"alert\"><p>\(HTML.escape(DeviceText.throttledMessage))</p></div>\n"
-        html += "<p class=\"small\">\(HTML.escape(DeviceText.throttledAdvice(minutes: minutes)))</p>\n"
-        var response = PageLayout.page(title: DeviceText.throttledTitle, content: html, status: .tooManyRequests)
+        var html = "<h1>\(HTML.escape(text.throttledTitle[language]))</h1>\n"
+        html += "<div class=\"alert\" role=\"alert\">\(HTML.escape(text.throttledMessage[language]))</div>\n"
+        html += "<p class=\"small\">\(HTML.escape(text.throttledAdvice(minutes: minutes)[language]))</p>\n"
+        var response = PageLayout.page(
+            title: text.throttledTitle[language], content: html, status: .tooManyRequests, language: language)
         response.headers["Retry-After"] = String(seconds)
         return response
     }
 
-    private static func result(title: String, message: String, success: Bool) -> Response {
-        var html = "<h1>\(HTML.escape(title))</h1>\n"
+    private static func result(title: Localized, message: Localized, success: Bool, language: PageLanguage)
+        -> Response
+    {
+        let text = DeviceText.self
+        var html = "<h1>\(HTML.escape(title[language]))</h1>\n"
         html += "<div class=\"\(success ? "notice" : "alert")\" role=\"status\" id=\"device-result\">"
-        html += "\(HTML.escape(message))</div>\n"
-        html += "<p class=\"small\">\(HTML.escape(DeviceText.closePage))</p>\n"
-        html += "<p class=\"links\"><a href=\"/account\">\(HTML.escape(DeviceText.yourAccount))</a>"
-        html += "<a href=\"\(AuthorizationFlow.devicePath)\">\(HTML.escape(DeviceText.anotherDevice))</a></p>\n"
-        return PageLayout.page(title: title, content: html)
+        html += "\(message[language])</div>\n"
+        html += "<p class=\"small\">\(HTML.escape(text.closePage[language]))</p>\n"
+        html += "<p class=\"links\"><a href=\"/account\">\(HTML.escape(text.yourAccount[language]))</a>"
+        html += "<a href=\"\(AuthorizationFlow.devicePath)\">\(HTML.escape(text.anotherDevice[language]))</a></p>\n"
+        return PageLayout.page(title: title[language], content: html, language: language)
     }
 
     /// The app's logo from an https URL, or a tile with its initial (as on the consent page).
@@ -136,74 +151,5 @@ enum DevicePages {
         }
         let initial = client.name.first.map { String($0).uppercased() } ?? "?"
         return #"<div class="app-placeholder" aria-hidden="true">\#(HTML.escape(initial))</div>"#
-    }
-}
-
-/// The English words of the device pages, kept together for translation.
-enum DeviceText {
-    static let entryTitle = "Connect a TV or device"
-    static let entryLead = "Enter the code shown on your TV, console or other device."
-    static let codeLabel = "Code"
-    static let codeHelp = "8 letters, for example BCDF-GHJK. Upper or lower case, with or without the dash."
-    static let continueButton = "Continue"
-    static let whatIsThis = "What is this?"
-    static let explanation =
-        "Devices that are hard to type on let you sign in here instead: the device shows a short code, you "
-        + "enter it on this page, sign in with your \(PageLayout.platformName) account and choose whether to allow it."
-    static let wantsToConnect = "wants to use your \(PageLayout.platformName) account on your TV or device"
-    static let codeShown = "Code on your device"
-    static let compareCode =
-        "Only continue if this is the code shown on your own device. If someone sent you this code, choose Cancel."
-    static let allowButton = "Allow"
-    static let denyButton = "Cancel"
-    static let removeLater = "You can disconnect the device at any time in"
-    static let yourAccount = "Your Account"
-    static let signedInAs = "Signed in as"
-    static let switchAccount = "Not you? Switch account"
-    static let connectedTitle = "Your device is connected"
-    static let deniedTitle = "The device was not connected"
-    static let closePage = "You can close this page now."
-    static let anotherDevice = "Connect another device"
-    static let throttledTitle = "Too many attempts"
-    static let throttledMessage = "Too many codes that don't match any device were entered from your network."
-
-    static func consentTitle(appName: String) -> String {
-        "Allow \(appName) on your TV or device?"
-    }
-
-    static func permissionsIntro(appName: String) -> String {
-        "\(appName) will be able to:"
-    }
-
-    static func connectedMessage(appName: String) -> String {
-        "\(appName) is now signed in with your \(PageLayout.platformName) account on your TV or device. "
-            + "Go back to your device: it continues by itself in a few seconds."
-    }
-
-    static func deniedMessage(appName: String) -> String {
-        "You did not allow \(appName). Nothing was shared, and your device stays signed out."
-    }
-
-    static func throttledAdvice(minutes: Int) -> String {
-        "For your security, try again in \(minutes) minute\(minutes == 1 ? "" : "s"). "
-            + "Check the code on your device carefully, or ask the device for a new code."
-    }
-
-    static func words(for problem: DevicePages.EntryProblem) -> (title: String, message: String) {
-        switch problem {
-        case .empty:
-            ("Enter the code", "Type the code shown on your device.")
-        case .unknownCode:
-            (
-                "That code didn't work",
-                "It doesn't match any device waiting to connect, or it has expired. Check the code on your device "
-                    + "and try again, or ask the device for a new code."
-            )
-        case .noLongerValid(let appName):
-            (
-                "This code is no longer valid",
-                "The code for \(appName) has expired or was already used. Ask your device for a new code and enter it here."
-            )
-        }
     }
 }

@@ -160,6 +160,18 @@ import Testing
         }
     }
 
+    @Test func thePagesSpeakSimplifiedChineseWhenAsked() async throws {
+        try await DeviceHarness.with { harness in
+            let browser = PageBrowser(base: harness.base)
+            let form = try await browser.get("/device?ui_locales=zh-CN")
+            #expect(form.status == 200)
+            #expect(form.text.contains(#"<html lang="zh-Hans""#))
+            #expect(form.text.contains("连接电视或设备"))
+            let english = try await browser.get("/device")
+            #expect(english.text.contains("Connect a TV or device"))
+        }
+    }
+
     @Test func aDeviceSignInCannotBeUsedOnTheAppConsentPage() async throws {
         try await DeviceHarness.with { harness in
             try harness.addUser()
