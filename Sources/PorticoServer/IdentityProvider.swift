@@ -18,6 +18,9 @@ public final class IdentityProvider: Sendable {
     /// `configuration.purgeInterval`, so the
     /// tables that every request reads stay small.
     private let purger: BackgroundPurger
+    /// Re-reads the signing keys every `configuration.keyRefreshInterval`, so a rotation made
+    /// by the CLI while the server runs takes effect without a restart.
+    private let keyRefresher: KeyRingRefresher
 
     /// Opens (and migrates) the database, makes the first signing keys if there are none, and
     /// builds the routes; nothing listens until ``start()``.
@@ -43,6 +46,11 @@ public final class IdentityProvider: Sendable {
             store: store, interval: configuration.purgeInterval,
             onError: { error in
                 FileHandle.standardError.write(Data("portico: purging expired records failed: \(error)\n".utf8))
+            })
+        keyRefresher = KeyRingRefresher(
+            keys: keys, store: store, interval: configuration.keyRefreshInterval,
+            onError: { error in
+                FileHandle.standardError.write(Data("portico: reloading signing keys failed: \(error)\n".utf8))
             })
     }
 
@@ -71,6 +79,7 @@ public final class IdentityProvider: Sendable {
     public func runUntilTerminated() {
         server.runUntilTerminated()
         purger.stop()
+        keyRefresher.stop()
         context.store.close()
     }
 
@@ -78,6 +87,7 @@ public final class IdentityProvider: Sendable {
     public func shutdown() {
         server.shutdown()
         purger.stop()
+        keyRefresher.stop()
         context.store.close()
     }
 }

@@ -34,6 +34,10 @@ public struct ProviderConfiguration: Sendable {
     /// The clock every expiry and rate limit is measured against; the system clock unless
     /// changed (tests move it forward to see a reset link or a sign-in lockout expire).
     public var clock: @Sendable () -> Date
+    /// How often the signing keys are re-read, so that `portico keys rotate` (run in another
+    /// process or on another node) takes effect, and retired keys past their retention are
+    /// deleted; 5 seconds by default.
+    public var keyRefreshInterval: Duration
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -48,7 +52,8 @@ public struct ProviderConfiguration: Sendable {
         purgeInterval: Duration = .seconds(60),
         outboxDirectory: String? = nil,
         mailer: (any Mailer)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        keyRefreshInterval: Duration = .seconds(5)
     ) {
         self.host = host
         self.port = port
@@ -62,6 +67,7 @@ public struct ProviderConfiguration: Sendable {
         self.outboxDirectory = outboxDirectory
         self.mailer = mailer
         self.clock = clock
+        self.keyRefreshInterval = keyRefreshInterval
     }
 
     /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.

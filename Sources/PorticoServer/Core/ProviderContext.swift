@@ -19,6 +19,10 @@ struct TokenLifetimes: Sendable {
     var session: TimeInterval = 12 * 3600
     /// Persistent sessions ("keep me signed in"): 30 days.
     var persistentSession: TimeInterval = 30 * 24 * 3600
+    /// Device logins (RFC 8628): how long the device and user codes work, 10 minutes.
+    var deviceCode: TimeInterval = 600
+    /// Device logins: the seconds a device waits between polls unless told to slow down.
+    var devicePollInterval = 5
 }
 
 /// What every endpoint needs: the issuer, the store, the keys, the password hasher and a clock.

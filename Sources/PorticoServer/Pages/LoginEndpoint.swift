@@ -93,10 +93,10 @@ struct LoginEndpoint: Sendable {
         guard let user = try authenticate(email: email, password: password) else {
             return again(LoginText.wrongCredentials)
         }
-        guard !user.isDisabled else {
-            try throttle.forgive(counted)
-            return again(LoginText.disabled)
-        }
+        // A disabled account gets the wrong-password answer: saying "disabled" would confirm to
+        // whoever typed it that the password is right (worth trying elsewhere). The operator who
+        // disabled the account is the one to tell its owner.
+        guard !user.isDisabled else { return again(LoginText.wrongCredentials) }
         try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         let (signedIn, cookie) = try SignInSession.start(
             for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,

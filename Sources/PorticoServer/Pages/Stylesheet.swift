@@ -98,6 +98,22 @@ enum Stylesheet {
         .divider::before, .divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
         details { margin-top: 14px; font-size: .95rem; }
         summary { cursor: pointer; color: var(--link); }
+        .device-code {
+          margin: 8px 0 16px; padding: 12px; border: 2px dashed var(--line); border-radius: 8px; text-align: center;
+        }
+        .device-code strong {
+          display: block; font: 700 1.7rem/1.2 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+          letter-spacing: .12em;
+        }
+        input.code-input {
+          font: 600 1.35rem/1.2 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; letter-spacing: .12em;
+          text-transform: uppercase; text-align: center;
+        }
+        .notice {
+          border: 1px solid #0b6e3a; background: #eefaf2; color: #0b5130; border-radius: 8px; padding: 10px 12px;
+          margin: 0 0 12px;
+        }
+        .notice strong { display: block; }
         .legal { max-width: 440px; margin: 18px auto 0; text-align: center; font-size: .85rem; color: var(--muted); }
         .legal a { margin: 0 6px; }
         @media (min-width: 480px) {
