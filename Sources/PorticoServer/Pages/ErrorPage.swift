@@ -90,6 +90,12 @@ enum ErrorPage {
                     + (app.map { " for \($0)" } ?? "")
                     + ". This can happen when a page was open for a long time, or when cookies are blocked."
             )
+        case .invalidLogoutRequest(let app):
+            return (
+                "This sign-out request is not valid",
+                "\(app.map { "The request from \($0)" } ?? "The app's request") to sign you out could not be "
+                    + "checked, so we did not act on it."
+            )
         case .serverFailure:
             return (
                 "Something went wrong on our side",
@@ -107,6 +113,8 @@ enum ErrorPage {
             "Go back to the app and choose to sign in again."
         case .forgedForm:
             "Make sure cookies are allowed for this site, then go back to the app and sign in again."
+        case .invalidLogoutRequest:
+            "You can still sign out of \(PageLayout.platformName) in Your Account (/account)."
         case .serverFailure:
             "Please try again in a moment."
         }

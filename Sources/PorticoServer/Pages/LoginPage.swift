@@ -19,6 +19,8 @@ struct LoginPage {
     var remembersMe = false
     /// A message about the last attempt.
     var errorMessage: String?
+    /// Where to go after signing in without an app's request (a validated local path).
+    var returnPath: String?
 
     /// The message for a wrong e-mail address or password: the same for both, so the page does
     /// not tell who has an account.
@@ -75,6 +77,8 @@ struct LoginPage {
         var fields = HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken)
         if let sealedRequest {
             fields += "\n" + HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest)
+        } else if let returnPath {
+            fields += "\n" + HTML.hiddenField(name: ReturnPath.field, value: returnPath)
         }
         return fields
     }
