@@ -131,7 +131,9 @@ import Testing
             #expect(everywhere.location == "/account?done=signed_out_others")
             let remaining = try provider.store.sessions(userID: user.id)
             #expect(remaining.count == 1)
-            #expect(remaining.first?.hashedID == (try provider.store.session(token: try #require(here.cookie("portico_session"))))?.hashedID)
+            #expect(
+                remaining.first?.hashedID
+                    == (try provider.store.session(token: try #require(here.cookie("portico_session"))))?.hashedID)
             let events = try provider.store.read { try $0.recentAuditEvents(limit: 10) }
             #expect(events.contains { $0.action == "session.end_other" })
             #expect(events.contains { $0.action == "session.end_others" })

@@ -46,7 +46,8 @@ import Testing
                 ("request", try #require(page.hiddenField("request"))),
             ]
 
-            let forged = try await browser.post("/continue", [("csrf_token", "x"), fields[1], ("decision", "continue")])
+            let forged = try await browser.post(
+                "/continue", [("csrf_token", "x"), fields[1], ("decision", "continue")])
             #expect(forged.status == 403)
 
             let continued = try await browser.post("/continue", fields + [("decision", "continue")])
@@ -98,7 +99,10 @@ import Testing
             let seal = try #require(page.hiddenField("request"))
             let switched = try await browser.post(
                 "/continue",
-                [("csrf_token", try #require(page.hiddenField("csrf_token"))), ("request", seal), ("decision", "switch")])
+                [
+                    ("csrf_token", try #require(page.hiddenField("csrf_token"))), ("request", seal),
+                    ("decision", "switch"),
+                ])
             #expect(switched.status == 303)
             let loginLocation = try #require(switched.location)
             #expect(loginLocation.hasPrefix("/login?request="))

@@ -164,15 +164,30 @@ import Testing
 
             let cases: [([(String, String)], String)] = [
                 ([("client_id", client.id), ("post_logout_redirect_uri", "https://evil.example/")], "Example App"),
-                ([("client_id", client.id), ("post_logout_redirect_uri", sessionTestSignedOutURI + "/x")], "Example App"),
-                ([("id_token_hint", idToken), ("post_logout_redirect_uri", "https://app.example/callback")], "Example App"),
+                (
+                    [("client_id", client.id), ("post_logout_redirect_uri", sessionTestSignedOutURI + "/x")],
+                    "Example App"
+                ),
+                (
+                    [("id_token_hint", idToken), ("post_logout_redirect_uri", "https://app.example/callback")],
+                    "Example App"
+                ),
                 ([("post_logout_redirect_uri", sessionTestSignedOutURI)], "not valid"),
                 ([("client_id", "unknown"), ("post_logout_redirect_uri", sessionTestSignedOutURI)], "not valid"),
-                ([("id_token_hint", "not.a.token"), ("post_logout_redirect_uri", sessionTestSignedOutURI)], "not valid"),
-                ([("id_token_hint", accessToken), ("post_logout_redirect_uri", sessionTestSignedOutURI)], "not valid"),
-                ([("id_token_hint", foreignIssuer), ("post_logout_redirect_uri", sessionTestSignedOutURI)], "not valid"),
                 (
-                    [("id_token_hint", idToken), ("client_id", other.id), ("post_logout_redirect_uri", sessionTestSignedOutURI)],
+                    [("id_token_hint", "not.a.token"), ("post_logout_redirect_uri", sessionTestSignedOutURI)],
+                    "not valid"
+                ),
+                ([("id_token_hint", accessToken), ("post_logout_redirect_uri", sessionTestSignedOutURI)], "not valid"),
+                (
+                    [("id_token_hint", foreignIssuer), ("post_logout_redirect_uri", sessionTestSignedOutURI)],
+                    "not valid"
+                ),
+                (
+                    [
+                        ("id_token_hint", idToken), ("client_id", other.id),
+                        ("post_logout_redirect_uri", sessionTestSignedOutURI),
+                    ],
                     "not valid"
                 ),
                 ([("client_id", client.id), ("client_id", client.id)], "not valid"),
