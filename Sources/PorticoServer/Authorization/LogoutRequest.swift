@@ -36,6 +36,8 @@ struct LogoutRequest: Sendable {
     var state: String?
     /// The verified hint, if one was sent.
     var hint: Hint?
+    /// The page language the app asked for with `ui_locales`, when it named a supported one.
+    var language: PageLanguage?
 
     /// Validates `parameters` (the query of a GET or the form of a POST).
     static func validate(_ parameters: FormParameters, context: ProviderContext) throws -> LogoutRequest {
@@ -46,6 +48,7 @@ struct LogoutRequest: Sendable {
             parameters[name].flatMap { $0.isEmpty ? nil : $0 }
         }
         var request = LogoutRequest()
+        request.language = PageLanguage.preferred(uiLocales: value("ui_locales"))
         var audience: [String] = []
         if let token = value("id_token_hint") {
             let claims = try verifiedClaims(of: token, context: context)
@@ -119,6 +122,7 @@ struct LogoutRequest: Sendable {
         if let client { fields.append(("client_id", client.id)) }
         if let postLogoutRedirectURI { fields.append(("post_logout_redirect_uri", postLogoutRedirectURI)) }
         if let state { fields.append(("state", state)) }
+        if let language { fields.append(("ui_locales", language.rawValue)) }
         return fields
     }
 }

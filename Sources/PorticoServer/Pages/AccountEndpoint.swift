@@ -30,10 +30,10 @@ struct AccountEndpoint: Sendable {
     /// Adds `GET` and `POST /account`, both async (they read and write the store).
     func register(on router: Router) {
         router.getAsync(Self.path) { request in
-            await ErrorPage.guarding { try show(request) }
+            await ErrorPage.guarding(request) { try show(request) }
         }
         router.postAsync(Self.path) { request in
-            await ErrorPage.guarding { try act(request) }
+            await ErrorPage.guarding(request) { try act(request) }
         }
     }
 
@@ -46,15 +46,16 @@ struct AccountEndpoint: Sendable {
             return PageLayout.redirect(to: Self.signInLocation, status: .found)
         }
         let now = context.now()
+        let language = request.pageLanguage()
         let (apps, sessions) = try context.store.read { transaction in
             var apps: [AccountPage.App] = []
             for consent in try transaction.consents(userID: signedIn.user.id) {
                 guard let client = try transaction.client(id: consent.clientID) else { continue }
                 let permissions =
                     try ScopeCatalog.builtIn.map(\.name).filter(consent.scopes.contains)
-                    .map { try ScopeCatalog.description(of: $0, in: transaction) }
+                    .map { try ScopeCatalog.description(of: $0, in: transaction, language: language) }
                     + consent.scopes.subtracting(ScopeCatalog.builtInNames).sorted().map {
-                        try ScopeCatalog.description(of: $0, in: transaction)
+                        try ScopeCatalog.description(of: $0, in: transaction, language: language)
                     }
                 apps.append(AccountPage.App(client: client, consent: consent, permissions: permissions))
             }
@@ -70,7 +71,7 @@ struct AccountEndpoint: Sendable {
             user: signedIn.user, apps: apps, devices: devices.filter(\.isCurrent) + devices.filter { !$0.isCurrent },
             csrfToken: CSRFProtection.token(
                 secret: secret, purpose: CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)),
-            notice: request.query["done"].flatMap(AccountPage.Notice.init(rawValue:)))
+            notice: request.query["done"].flatMap(AccountPage.Notice.init(rawValue:)), language: language)
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }

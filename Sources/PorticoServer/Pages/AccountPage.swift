@@ -37,43 +37,14 @@ struct AccountPage {
         /// Every other browser was signed out.
         case signedOutOthers = "signed_out_others"
 
-        var text: String {
+        /// What to say.
+        var text: Localized {
             switch self {
-            case .removed: Words.removed
-            case .signedOut: Words.signedOutOne
-            case .signedOutOthers: Words.signedOutOthers
+            case .removed: AccountText.removed
+            case .signedOut: AccountText.signedOutOne
+            case .signedOutOthers: AccountText.signedOutOthers
             }
         }
-    }
-
-    /// The page's words, in one place for translation.
-    enum Words {
-        static let title = "Your Account"
-        static let appsHeading = "Apps you allowed"
-        static let noApps = "You have not allowed any app to use your \(PageLayout.platformName) account."
-        static let appsIntro =
-            "These apps can sign you in with \(PageLayout.platformName) and see what is listed. Removing one "
-            + "takes its access away; it asks you again the next time you use it."
-        static func firstAllowed(_ first: String, _ last: String) -> String {
-            first == last ? "Allowed \(first)" : "First allowed \(first) · last \(last)"
-        }
-        static let mayLabel = "It may:"
-        static func remove(_ app: String) -> String { "Remove \(app)" }
-        static let remove = "Remove"
-        static let devicesHeading = "Where you are signed in"
-        static let thisDevice = "This device"
-        static let kept = "Kept signed in"
-        static func signedIn(_ when: String) -> String { "Signed in \(when)" }
-        static func lastSeen(_ when: String) -> String { "last seen \(when)" }
-        static let unknownAddress = "unknown address"
-        static let signOutThat = "Sign out"
-        static func signOutThatLabel(_ device: String) -> String { "Sign out \(device)" }
-        static let signOutOthers = "Sign out everywhere else"
-        static let signOut = "Sign out"
-        static let removed = "The app was removed. It can no longer see your information."
-        static let signedOutOne = "That device was signed out."
-        static let signedOutOthers = "Every other device was signed out."
-        static let signedInAs = "Signed in as"
     }
 
     /// The signed-in person.
@@ -86,69 +57,74 @@ struct AccountPage {
     var csrfToken: String
     /// What the last action did.
     var notice: Notice?
+    /// The language of the page.
+    var language: PageLanguage
 
     /// The page as a response.
     func response() -> Response {
-        var html = "<h1>\(HTML.escape(Words.title))</h1>\n"
+        var html = "<h1>\(AccountText.title[language])</h1>\n"
         html += "<p class=\"lead\">\(HTML.escape(user.name)) · \(HTML.escape(user.email))</p>\n"
-        if let notice { html += "<div class=\"notice\" role=\"status\">\(HTML.escape(notice.text))</div>\n" }
-        html += "<h2 id=\"apps\">\(HTML.escape(Words.appsHeading))</h2>\n"
+        if let notice { html += "<div class=\"notice\" role=\"status\">\(notice.text[language])</div>\n" }
+        html += "<h2 id=\"apps\">\(AccountText.appsHeading[language])</h2>\n"
         if apps.isEmpty {
-            html += "<p class=\"small\" id=\"no-apps\">\(HTML.escape(Words.noApps))</p>\n"
+            html += "<p class=\"small\" id=\"no-apps\">\(AccountText.noApps[language])</p>\n"
         } else {
-            html += "<p class=\"small\">\(HTML.escape(Words.appsIntro))</p>\n<ul class=\"entries\">\n"
+            html += "<p class=\"small\">\(AccountText.appsIntro[language])</p>\n<ul class=\"entries\">\n"
             for app in apps { html += entry(for: app) }
             html += "</ul>\n"
         }
-        html += "<h2 id=\"devices\">\(HTML.escape(Words.devicesHeading))</h2>\n<ul class=\"entries\">\n"
+        html += "<h2 id=\"devices\">\(AccountText.devicesHeading[language])</h2>\n<ul class=\"entries\">\n"
         for device in devices { html += entry(for: device) }
         html += "</ul>\n"
         if devices.contains(where: { !$0.isCurrent }) {
-            html += form(button: "end_others", value: "1", label: Words.signOutOthers, style: "secondary")
+            html += form(
+                button: "end_others", value: "1", label: AccountText.signOutOthers[language], style: "secondary")
         }
-        html += form(button: "sign_out", value: "1", label: Words.signOut, style: "secondary", id: "sign-out")
+        html += form(
+            button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """
-            <div class="account"><span>\(HTML.escape(Words.signedInAs)) \
+            <div class="account"><span>\(AccountText.signedInAs[language]) \
             <span class="who">\(HTML.escape(user.name))</span></span></div>
             """
-        return PageLayout.page(title: Words.title, content: html, account: account)
+        return PageLayout.page(title: AccountText.title[language], content: html, account: account, language: language)
     }
 
     private func entry(for app: App) -> String {
-        let first = Self.format(app.consent.createdAt)
-        let last = Self.format(app.consent.updatedAt)
+        let first = Self.format(app.consent.createdAt, language: language)
+        let last = Self.format(app.consent.updatedAt, language: language)
         var html = """
             <li class="entry" data-client-id="\(HTML.escape(app.client.id))">
             <div class="app">\(AppLogo.html(for: app.client))<div><div class="app-name">\(HTML.escape(app.client.name))\
-            </div><div class="small">\(HTML.escape(Words.firstAllowed(first, last)))</div></div></div>
-            <p class="small">\(HTML.escape(Words.mayLabel))</p>
+            </div><div class="small">\(AccountText.allowed(first: first, last: last)[language])</div></div></div>
+            <p class="small">\(AccountText.mayLabel[language])</p>
             <ul class="permissions">
 
             """
         for line in app.permissions { html += "<li>\(HTML.escape(line))</li>\n" }
         html += "</ul>\n"
         html += form(
-            button: "revoke", value: app.client.id, label: Words.remove, style: "secondary",
-            ariaLabel: Words.remove(app.client.name))
+            button: "revoke", value: app.client.id, label: AccountText.remove[language], style: "secondary",
+            ariaLabel: AccountText.removeApp(app.client.name)[language])
         return html + "</li>\n"
     }
 
     private func entry(for device: Device) -> String {
         let session = device.session
-        let name = UserAgentSummary.describe(session.userAgent)
+        let name = UserAgentSummary.describe(session.userAgent, language: language)
         var details = [
-            session.ipAddress ?? Words.unknownAddress, Words.signedIn(Self.format(session.createdAt)),
-            Words.lastSeen(Self.format(session.lastSeenAt)),
+            session.ipAddress ?? AccountText.unknownAddress[language],
+            AccountText.signedIn(Self.format(session.createdAt, language: language))[language],
+            AccountText.lastSeen(Self.format(session.lastSeenAt, language: language))[language],
         ]
-        if session.isPersistent { details.append(Words.kept) }
+        if session.isPersistent { details.append(AccountText.kept[language]) }
         var html = "<li class=\"entry device\"\(device.isCurrent ? " id=\"this-device\"" : "")>\n"
         html += "<div><strong>\(HTML.escape(name))</strong>"
-        if device.isCurrent { html += " <span class=\"badge\">\(HTML.escape(Words.thisDevice))</span>" }
+        if device.isCurrent { html += " <span class=\"badge\">\(AccountText.thisDevice[language])</span>" }
         html += "</div>\n<div class=\"small\">\(HTML.escape(details.joined(separator: " · ")))</div>\n"
         if !device.isCurrent {
             html += form(
-                button: "end_session", value: device.handle, label: Words.signOutThat, style: "secondary compact",
-                ariaLabel: Words.signOutThatLabel(name))
+                button: "end_session", value: device.handle, label: AccountText.signOutThat[language],
+                style: "secondary compact", ariaLabel: AccountText.signOutDevice(name)[language])
         }
         return html + "</li>\n"
     }
@@ -168,11 +144,14 @@ struct AccountPage {
     }
 
     /// A time as people read it, in UTC, the same on every node.
-    static func format(_ date: Date) -> String {
+    static func format(_ date: Date, language: PageLanguage) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
+        switch language {
+        case .english: formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
+        case .simplifiedChinese: formatter.dateFormat = "yyyy'年'M'月'd'日' HH:mm 'UTC'"
+        }
         return formatter.string(from: date)
     }
 }

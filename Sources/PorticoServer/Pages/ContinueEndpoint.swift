@@ -14,10 +14,10 @@ struct ContinueEndpoint: Sendable {
     /// Adds `GET` and `POST /continue`, both async (they read the store).
     func register(on router: Router) {
         router.getAsync(AuthorizationFlow.continuePath) { request in
-            await ErrorPage.guarding { try show(request) }
+            await ErrorPage.guarding(request) { try show(request) }
         }
         router.postAsync(AuthorizationFlow.continuePath) { request in
-            await ErrorPage.guarding { try decide(request) }
+            await ErrorPage.guarding(request) { try decide(request) }
         }
     }
 
@@ -41,7 +41,8 @@ struct ContinueEndpoint: Sendable {
             csrfToken: CSRFProtection.token(
                 secret: secret,
                 purpose: CSRFProtection.continuePurpose(
-                    requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)))
+                    requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)),
+            language: request.pageLanguage(pending: authorization.language))
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response

@@ -18,38 +18,31 @@ struct ContinuePage {
     /// The CSRF token, bound to the request and the session.
     var csrfToken: String
 
-    /// The page's words, in one place for translation.
-    enum Words {
-        static func title(_ name: String) -> String { "Continue as \(name)" }
-        static let wants = "wants you to sign in with your \(PageLayout.platformName) account"
-        static func signedInAs(_ email: String) -> String {
-            "You are signed in as <strong class=\"who-email\">\(email)</strong>."
-        }
-        static let kept = "This device kept you signed in."
-        static let continueButton = "Continue"
-        static let notYou = "Not you? Sign in with another account"
-    }
+    /// The language of the page.
+    var language: PageLanguage
 
     /// The page as a response.
     func response() -> Response {
         let name = HTML.escape(user.name)
+        let text = ContinueText.self
+        let lang = language
         let html = """
             <div class="app">\(AppLogo.html(for: client))<div><div class="app-name">\(HTML.escape(client.name))</div>\
-            <div class="small">\(HTML.escape(Words.wants))</div></div></div>
-            <h1 id="continue-as">\(HTML.escape(Words.title(user.name)))</h1>
-            <p class="lead">\(Words.signedInAs(HTML.escape(user.email))) \(HTML.escape(Words.kept))</p>
+            <div class="small">\(text.wants[lang])</div></div></div>
+            <h1 id="continue-as">\(text.title(name)[lang])</h1>
+            <p class="lead">\(text.signedInAs(HTML.escape(user.email))[lang]) \(text.kept[lang])</p>
             <form method="post" action="\(AuthorizationFlow.continuePath)">
             \(HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken))
             \(HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest))
             <button type="submit" class="button primary" name="decision" value="continue" \
-            aria-describedby="continue-as">\(HTML.escape(Words.continueButton))</button>
+            aria-describedby="continue-as">\(text.continueButton[lang])</button>
             <button type="submit" class="textlink" name="decision" value="switch" id="not-you">\
-            \(HTML.escape(Words.notYou))</button>
+            \(text.notYou[lang])</button>
             </form>
 
             """
         return PageLayout.page(
-            title: Words.title(user.name), content: html,
-            account: "<div class=\"account\"><span class=\"who\">\(name)</span></div>")
+            title: text.title(user.name)[lang], content: html,
+            account: "<div class=\"account\"><span class=\"who\">\(name)</span></div>", language: lang)
     }
 }

@@ -25,7 +25,7 @@ struct LogoutEndpoint: Sendable {
     /// otherwise run GET and sign someone out without showing anything.
     func register(on router: Router) {
         router.getAsync(Self.path) { request in
-            await ErrorPage.guarding { try respond(to: request.query, request: request) }
+            await ErrorPage.guarding(request) { try respond(to: request.query, request: request) }
         }
         router.add(.head, Self.path) { _ in
             var response = Response.text("Use GET or POST.", status: .methodNotAllowed)
@@ -33,7 +33,7 @@ struct LogoutEndpoint: Sendable {
             return response
         }
         router.postAsync(Self.path) { request in
-            await ErrorPage.guarding { try respond(to: try request.pageForm(), request: request) }
+            await ErrorPage.guarding(request) { try respond(to: try request.pageForm(), request: request) }
         }
     }
 
@@ -64,7 +64,8 @@ struct LogoutEndpoint: Sendable {
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         let token = CSRFProtection.token(
             secret: secret, purpose: CSRFProtection.logoutPurpose(sessionHashedID: signedIn.session.hashedID))
-        var response = LogoutPage.confirm(logout, user: signedIn.user, csrfToken: token)
+        var response = LogoutPage.confirm(
+            logout, user: signedIn.user, csrfToken: token, language: request.pageLanguage(pending: logout.language))
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -85,7 +86,8 @@ struct LogoutEndpoint: Sendable {
         }
         var response =
             logout.redirectLocation.map { PageLayout.redirect(to: $0, status: status) }
-            ?? LogoutPage.signedOut(appName: logout.client?.name)
+            ?? LogoutPage.signedOut(
+                appName: logout.client?.name, language: request.pageLanguage(pending: logout.language))
         response.setCookie(expired)
         response.setCookie(ReturnConfirmation.expiredCookie(secure: context.usesHTTPS))
         return response

@@ -5,20 +5,15 @@
 /// looks for a few well-known tokens, in the order that tells browsers apart (Edge and Opera
 /// also say Chrome; Chrome also says Safari), and never shows the raw header.
 enum UserAgentSummary {
-    /// The words for `userAgent`; "Unknown browser" when it is missing or unrecognised.
-    static func describe(_ userAgent: String?) -> String {
-        guard let userAgent, !userAgent.isEmpty else { return unknownBrowser }
-        let browser = browsers.first { userAgent.contains($0.token) }?.name
-        let system = systems.first { userAgent.contains($0.token) }?.name
-        switch (browser, system) {
-        case (let browser?, let system?): return "\(browser) on \(system)"
-        case (let browser?, nil): return browser
-        case (nil, let system?): return "\(unknownBrowser) on \(system)"
-        case (nil, nil): return unknownBrowser
-        }
+    /// The words for `userAgent` in `language`; "Unknown browser" when it is missing or
+    /// unrecognised.
+    static func describe(_ userAgent: String?, language: PageLanguage = .english) -> String {
+        let unknown = Localized("Unknown browser", zh: "未知浏览器")[language]
+        guard let userAgent, !userAgent.isEmpty else { return unknown }
+        let browser = browsers.first { userAgent.contains($0.token) }?.name ?? unknown
+        guard let system = systems.first(where: { userAgent.contains($0.token) })?.name else { return browser }
+        return Localized("\(browser) on \(system)", zh: "\(system) 上的 \(browser)")[language]
     }
-
-    private static let unknownBrowser = "Unknown browser"
 
     private static let browsers: [(token: String, name: String)] = [
         ("Edg/", "Edge"), ("OPR/", "Opera"), ("SamsungBrowser/", "Samsung Internet"), ("Firefox/", "Firefox"),
