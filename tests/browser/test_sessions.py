@@ -63,8 +63,14 @@ def test_not_you_shows_the_sign_in_page(demo_server, sized_browser, screenshot):
     email, password = demo_server.add_user(name="Shared Device")
     demo_sign_in(demo_server, driver, email, password, remember=True)
     restart_browser(driver)
-    driver.get(demo_server.demo_url)
-    wait_for(driver, (By.ID, "login-with-portico")).click()
+    # The app asks in Simplified Chinese (ui_locales), so "Continue as" answers in it.
+    query = urllib.parse.urlencode({
+        "response_type": "code", "client_id": "portico-demo", "redirect_uri": demo_server.url + "/demo/callback",
+        "scope": "openid profile", "state": "s", "ui_locales": "zh-CN",
+        "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "code_challenge_method": "S256"})
+    driver.get(demo_server.url + "/oauth/authorize?" + query)
+    assert wait_for(driver, (By.ID, "continue-as")).text == "以 Shared Device 的身份继续"
+    screenshot(driver, f"continue-as-zh-{driver.portico_width}")
     wait_for(driver, (By.ID, "not-you")).click()
     wait_for(driver, (By.NAME, "email"))
     assert urllib.parse.urlparse(driver.current_url).path == "/login"
@@ -83,6 +89,11 @@ def test_your_account_removal(demo_server, sized_browser, screenshot):
     assert "See the postal code of your address" in driver.page_source
     assert driver.find_element(By.ID, "this-device").is_displayed()
     screenshot(driver, f"account-{width}")
+    driver.get(demo_server.url + "/account?ui_locales=zh-Hans")
+    assert wait_for(driver, (By.ID, "apps")).text == "您已允许的应用"
+    screenshot(driver, f"account-zh-{width}")
+    driver.get(demo_server.url + "/account")
+    remove = wait_for(driver, (By.CSS_SELECTOR, 'button[name="revoke"][value="portico-demo"]'))
     remove.click()
     notice = wait_for(driver, (By.CSS_SELECTOR, ".notice"))
     assert "removed" in notice.text
@@ -111,6 +122,9 @@ def test_logout_from_the_app_and_the_confirmation(demo_server, sized_browser, sc
     query = urllib.parse.urlencode({
         "client_id": "portico-demo", "post_logout_redirect_uri": demo_server.url + "/demo/signed-out",
         "state": "from-the-test"})
+    driver.get(demo_server.url + "/oauth/logout?" + query + "&ui_locales=zh-CN")
+    assert wait_for(driver, (By.ID, "logout-title")).text == "退出 Portico？"
+    screenshot(driver, f"logout-confirm-zh-{width}")
     driver.get(demo_server.url + "/oauth/logout?" + query)
     assert wait_for(driver, (By.ID, "logout-title")).text == "Sign out of Portico?"
     screenshot(driver, f"logout-confirm-{width}")
@@ -122,5 +136,8 @@ def test_logout_from_the_app_and_the_confirmation(demo_server, sized_browser, sc
     driver.get(demo_server.url + "/oauth/logout")
     wait_for(driver, (By.ID, "signed-out"))
     screenshot(driver, f"signed-out-{width}")
+    driver.get(demo_server.url + "/oauth/logout?ui_locales=zh-Hans")
+    assert wait_for(driver, (By.ID, "signed-out")).text == "您已退出"
+    screenshot(driver, f"signed-out-zh-{width}")
     driver.get(demo_server.url + "/account")
     wait_for(driver, (By.NAME, "email"))   # signed out: Your Account asks for a sign-in
