@@ -23,7 +23,7 @@ public final class IdentityProvider: Sendable {
     /// builds the routes; nothing listens until ``start()``.
     public init(configuration: ProviderConfiguration) throws {
         self.configuration = configuration
-        let store = try openStore(url: configuration.databaseURL)
+        let store = try openStore(url: configuration.databaseURL, longRunning: true)
         let keys = try KeyRing(store: store)
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
