@@ -122,6 +122,11 @@ struct AccountEndpoint: Sendable {
             let removed = try transaction.revokeConsent(userID: signedIn.user.id, clientID: clientID)
             let families = try transaction.revokeRefreshFamilies(userID: signedIn.user.id, clientID: clientID, now: now)
             guard removed || families > 0 else { return }
+            // Access tokens are not listed anywhere; refuse every one issued before now until the
+            // last of them has expired anyway.
+            try transaction.revokeGrant(
+                userID: signedIn.user.id, clientID: clientID, at: now,
+                expiresAt: now.addingTimeInterval(context.lifetimes.accessToken + 60))
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: signedIn.user.id, action: "consent.revoke", subject: clientID,

@@ -3,6 +3,10 @@ import PorticoCrypto
 import PorticoStore
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Your Account (`/account`) over real HTTP.
 @Suite struct AccountPageTests {
     @Test func signingInIsRequiredAndLeadsBackToTheAccount() async throws {
@@ -49,6 +53,8 @@ import Testing
             let tokens = try await sessionRedeem(
                 browser, client: client, code: try #require(done.redirectParameters["code"]), pkce: pkce)
             let refreshToken = try #require(tokens["refresh_token"]?.stringValue)
+            let accessToken = try #require(tokens["access_token"]?.stringValue)
+            #expect(try await userInfoStatus(provider.base, accessToken) == 200)
             _ = try await pageAuthorizeWithConsent(browser, client: kept)
 
             let page = try await browser.get("/account")
@@ -74,6 +80,8 @@ import Testing
             let (status, error) = try await sessionRefresh(browser, client: client, refreshToken: refreshToken)
             #expect(status == 400)
             #expect(error == "invalid_grant")
+            // The access token issued before the removal stops working too.
+            #expect(try await userInfoStatus(provider.base, accessToken) == 401)
             let events = try provider.store.read { try $0.recentAuditEvents(limit: 10) }
             #expect(events.contains { $0.action == "consent.revoke" && $0.subject == client.id && $0.actor == user.id })
 
@@ -168,4 +176,13 @@ enum AuthorizationResponseEncoding {
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
+}
+
+/// The status of a userinfo call with `accessToken` (a plain session: a Bearer challenge does
+/// not trip Linux URLSession's authentication handling).
+private func userInfoStatus(_ base: String, _ accessToken: String) async throws -> Int {
+    var request = URLRequest(url: try #require(URL(string: base + "/oauth/userinfo")))
+    request.setValue("Bearer " + accessToken, forHTTPHeaderField: "Authorization")
+    let (_, response) = try await URLSession.shared.data(for: request)
+    return try #require(response as? HTTPURLResponse).statusCode
 }
