@@ -38,11 +38,42 @@ public final class HTTPServer: Sendable {
     private let router: Router
     private let state = Mutex(State.idle)
     private let boundPort = Atomic<UInt16>(0)
+    /// The request instruments, when the server was given a registry.
+    private let metrics: HTTPMetrics?
 
     /// Creates a server for `router`; nothing listens until `start()`.
-    public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
+    ///
+    /// With `metrics`, the server counts every request in it by route pattern, method and
+    /// status (`portico_http_requests_total`), records durations
+    /// (`portico_http_request_duration_seconds`), and samples open connections and requests in
+    /// flight at scrape time; serving the registry (a `/metrics` route) is up to the caller.
+    /// Without it, requests cost nothing extra.
+    public init(
+        configuration: ServerConfiguration = ServerConfiguration(), router: Router, metrics: MetricsRegistry? = nil
+    ) {
         self.configuration = configuration
         self.router = router
+        self.metrics = metrics.map(HTTPMetrics.init(registry:))
+        self.metrics?.registerGauges(
+            connections: { [weak self] in
+                self?.sampleCore { _, daemon in
+                    Double(portico_mhd_current_connections(daemon))
+                }
+            },
+            inFlight: { [weak self] in
+                self?.sampleCore { core, _ in
+                    Double(core.activeRequests.load(ordering: .relaxed))
+                }
+            })
+    }
+
+    /// Reads from the running daemon under the state lock, so that `shutdown` cannot stop it
+    /// meanwhile; nil when it is not running.
+    private func sampleCore(_ read: (ServerCore, OpaquePointer) -> Double) -> Double? {
+        state.withLock { state in
+            guard case .running(let daemon, let core) = state else { return nil }
+            return read(core, daemon.pointer)
+        }
     }
 
     deinit {
@@ -77,7 +108,7 @@ public final class HTTPServer: Sendable {
     public func start() throws {
         try state.withLock { state in
             guard case .idle = state else { throw HTTPServerError.alreadyStarted }
-            let core = ServerCore(table: router.freeze(), configuration: configuration)
+            let core = ServerCore(table: router.freeze(), configuration: configuration, metrics: metrics)
             let daemon = try startDaemon(core)
             state = .running(DaemonHandle(pointer: daemon), core)
             boundPort.store(portico_mhd_bound_port(daemon), ordering: .releasing)

@@ -44,6 +44,9 @@ final class RequestContext {
     var body: [UInt8] = []
     var discarded = 0
     var method = ""
+    /// The series of the route that answers, once routed (metrics only; nil counts as
+    /// unmatched).
+    var route: RouteMetrics?
 
     init(target: String, startNanoseconds: UInt64) {
         self.target = target

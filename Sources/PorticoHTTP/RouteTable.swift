@@ -23,16 +23,25 @@ struct RouteTable: Sendable {
     struct PatternRoute: Sendable {
         let segments: [Segment]
         var handlers: [HTTPMethod: RouteHandler]
+        /// Its metrics series, when the server records metrics.
+        var metrics: RouteMetrics?
+    }
+
+    /// The handlers of a path without parameters.
+    struct ExactRoute: Sendable {
+        var handlers: [HTTPMethod: RouteHandler] = [:]
+        /// Its metrics series, when the server records metrics.
+        var metrics: RouteMetrics?
     }
 
     /// The outcome of looking up a request.
     enum Match: Sendable {
-        case handler(RouteHandler, parameters: [String: String])
+        case handler(RouteHandler, parameters: [String: String], metrics: RouteMetrics?)
         case methodNotAllowed(allowed: String)
         case notFound
     }
 
-    private var exact: [String: [HTTPMethod: RouteHandler]] = [:]
+    private var exact: [String: ExactRoute] = [:]
     private var patterns: [PatternRoute] = []
     var fallback: RouteHandler?
 
@@ -41,7 +50,7 @@ struct RouteTable: Sendable {
             part.hasPrefix(":") && part.count > 1 ? Segment.parameter(String(part.dropFirst())) : .literal(String(part))
         }
         if !segments.contains(where: { if case .parameter = $0 { true } else { false } }) {
-            exact[pattern, default: [:]][method] = handler
+            exact[pattern, default: ExactRoute()].handlers[method] = handler
             return
         }
         if let index = patterns.firstIndex(where: { $0.segments == segments }) {
@@ -60,13 +69,13 @@ struct RouteTable: Sendable {
         if hasEscapes {
             let segments = try Self.decodedSegments(of: path)
             decodedSegments = segments
-            if !segments.contains(where: { $0.contains("/") }),
-                let found = try lookup(exact[segments.joined(separator: "/")], method, &allowed)
+            if !segments.contains(where: { $0.contains("/") }), let route = exact[segments.joined(separator: "/")],
+                let found = try lookup(route.handlers, method, &allowed)
             {
-                return .handler(found, parameters: [:])
+                return .handler(found, parameters: [:], metrics: route.metrics)
             }
-        } else if let found = try lookup(exact[path], method, &allowed) {
-            return .handler(found, parameters: [:])
+        } else if let route = exact[path], let found = try lookup(route.handlers, method, &allowed) {
+            return .handler(found, parameters: [:], metrics: route.metrics)
         }
         if !patterns.isEmpty {
             let segments: [String]
@@ -78,7 +87,7 @@ struct RouteTable: Sendable {
             for route in patterns {
                 guard let parameters = Self.bind(route.segments, to: segments) else { continue }
                 if let found = try lookup(route.handlers, method, &allowed) {
-                    return .handler(found, parameters: parameters)
+                    return .handler(found, parameters: parameters, metrics: route.metrics)
                 }
             }
         }
@@ -86,9 +95,35 @@ struct RouteTable: Sendable {
             return .methodNotAllowed(allowed: allowed.map(\.rawValue).sorted().joined(separator: ", "))
         }
         if let fallback {
-            return .handler(fallback, parameters: [:])
+            return .handler(fallback, parameters: [:], metrics: nil)
         }
         return .notFound
+    }
+
+    /// Creates every route's metrics series with `make(pattern, methods)` before the server
+    /// answers its first request, so that recording never creates or looks anything up. A
+    /// route with `GET` also answers `HEAD`, which gets series of its own.
+    mutating func instrument(_ make: (String, [HTTPMethod]) -> RouteMetrics) {
+        for path in exact.keys.sorted() {
+            let methods = Self.methods(of: exact[path]?.handlers ?? [:])
+            exact[path]?.metrics = make(path, methods)
+        }
+        for index in patterns.indices {
+            let pattern = patterns[index].segments.map { segment in
+                switch segment {
+                case .literal(let text): text
+                case .parameter(let name): ":" + name
+                }
+            }.joined(separator: "/")
+            let methods = Self.methods(of: patterns[index].handlers)
+            patterns[index].metrics = make(pattern, methods)
+        }
+    }
+
+    private static func methods(of handlers: [HTTPMethod: RouteHandler]) -> [HTTPMethod] {
+        var methods = Set(handlers.keys)
+        if methods.contains(.get) { methods.insert(.head) }
+        return methods.sorted { $0.rawValue < $1.rawValue }
     }
 
     private func lookup(

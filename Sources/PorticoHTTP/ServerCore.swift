@@ -19,6 +19,10 @@ final class ServerCore: Sendable {
     let table: RouteTable
     let maxBodySize: Int
     let logger: RequestLogger
+    /// Request counters and durations; nil when the server records no metrics.
+    let metrics: HTTPMetrics?
+    /// Whether a request's start time is taken (for the log line or the duration histogram).
+    private let measuresDuration: Bool
     /// Where async handlers run (see ``WorkerPool``).
     let workers: WorkerPool
     /// Requests between their request line and their completion; shutdown waits for zero.
@@ -27,10 +31,16 @@ final class ServerCore: Sendable {
     let isDraining = Atomic<Bool>(false)
     private let suspended = Mutex(SuspendedRegistry())
 
-    init(table: RouteTable, configuration: ServerConfiguration) {
+    init(table: RouteTable, configuration: ServerConfiguration, metrics: HTTPMetrics? = nil) {
+        var table = table
+        if let metrics {
+            table.instrument { metrics.route($0, methods: $1) }
+        }
         self.table = table
         self.maxBodySize = configuration.maxBodySize
         self.logger = RequestLogger(isEnabled: configuration.logRequests)
+        self.metrics = metrics
+        self.measuresDuration = configuration.logRequests || metrics != nil
         self.workers = WorkerPool(threadCount: configuration.workerThreads)
     }
 
@@ -41,7 +51,7 @@ final class ServerCore: Sendable {
         activeRequests.wrappingAdd(1, ordering: .relaxed)
         let context = RequestContext(
             target: target.map { String(cString: $0) } ?? "",
-            startNanoseconds: logger.isEnabled ? RequestLogger.now() : 0)
+            startNanoseconds: measuresDuration ? RequestLogger.now() : 0)
         return Unmanaged.passRetained(context).toOpaque()
     }
 
@@ -151,9 +161,11 @@ final class ServerCore: Sendable {
             var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
             response.headers["Allow"] = allowed
             return send(response, on: connection, for: context)
-        case .handler(.constant(let prepared), _):
+        case .handler(.constant(let prepared), _, let route):
+            context.route = route
             return send(prepared, on: connection, for: context)
-        case .handler(let handler, let parameters):
+        case .handler(let handler, let parameters, let route):
+            context.route = route
             var query = FormParameters()
             if let rawQuery = context.rawQuery {
                 do {
@@ -259,12 +271,20 @@ final class ServerCore: Sendable {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         let result = MHD_queue_response(connection, UInt32(clamping: response.status.rawValue), mhdResponse)
+        record(response.status.rawValue, bytes: response.body.count, for: context)
+        return result
+    }
+
+    /// Logs and counts an answered request; one clock read serves both.
+    @inline(__always)
+    private func record(_ status: Int, bytes: Int, for context: RequestContext) {
+        guard measuresDuration else { return }
+        let duration = RequestLogger.now() &- context.startNanoseconds
+        metrics?.record(route: context.route, method: context.method, status: status, nanoseconds: duration)
         if logger.isEnabled {
             logger.logRequest(
-                method: context.method, path: context.path, status: response.status.rawValue,
-                durationNanoseconds: RequestLogger.now() &- context.startNanoseconds, bytes: response.body.count)
+                method: context.method, path: context.path, status: status, durationNanoseconds: duration, bytes: bytes)
         }
-        return result
     }
 
     /// Queues a prepared constant response as is; while draining it needs `Connection: close`
@@ -277,12 +297,7 @@ final class ServerCore: Sendable {
         }
         let status = prepared.response.status.rawValue
         let result = MHD_queue_response(connection, UInt32(clamping: status), pointer)
-        if logger.isEnabled {
-            logger.logRequest(
-                method: context.method, path: context.path, status: status,
-                durationNanoseconds: RequestLogger.now() &- context.startNanoseconds,
-                bytes: prepared.response.body.count)
-        }
+        record(status, bytes: prepared.response.body.count, for: context)
         return result
     }
 

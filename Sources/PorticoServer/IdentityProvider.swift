@@ -28,20 +28,23 @@ public final class IdentityProvider: Sendable {
         self.configuration = configuration
         let store = try openStore(url: configuration.databaseURL, longRunning: true)
         let keys = try KeyRing(store: store)
+        let registry = MetricsRegistry()
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
             keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing), now: configuration.clock,
-            mailer: configuration.mailer ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory))
+            mailer: configuration.mailer ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory),
+            metrics: ProviderMetrics(registry: registry))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
         PageRoutes.register(on: router, context: context)
         demoApp = configuration.demo ? DemoRoutes.register(on: router, context: context) : nil
+        if configuration.metrics { MetricsEndpoint(registry: registry).register(on: router) }
         var http = ServerConfiguration()
         http.host = configuration.host
         http.port = configuration.port
         if let threads = configuration.threads { http.threads = threads }
         http.logRequests = configuration.logRequests
-        server = HTTPServer(configuration: http, router: router)
+        server = HTTPServer(configuration: http, router: router, metrics: configuration.metrics ? registry : nil)
         purger = BackgroundPurger(
             store: store, interval: configuration.purgeInterval,
             onError: { error in

@@ -38,6 +38,10 @@ public struct ProviderConfiguration: Sendable {
     /// process or on another node) takes effect, and retired keys past their retention are
     /// deleted; 5 seconds by default.
     public var keyRefreshInterval: Duration
+    /// Whether `GET /metrics` serves Prometheus metrics (to loopback clients only); off by
+    /// default, as in Keycloak, because metrics describe traffic and failures to whoever reads
+    /// them (`portico serve --metrics`, `PORTICO_METRICS=1`).
+    public var metrics: Bool
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -53,7 +57,8 @@ public struct ProviderConfiguration: Sendable {
         outboxDirectory: String? = nil,
         mailer: (any Mailer)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
-        keyRefreshInterval: Duration = .seconds(5)
+        keyRefreshInterval: Duration = .seconds(5),
+        metrics: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -68,6 +73,7 @@ public struct ProviderConfiguration: Sendable {
         self.mailer = mailer
         self.clock = clock
         self.keyRefreshInterval = keyRefreshInterval
+        self.metrics = metrics
     }
 
     /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.

@@ -6,7 +6,7 @@ enum ServeCommand {
     static let summary = "run the identity provider"
     static let usage = """
         usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
-                             [--threads N] [--quiet] [--demo] [--outbox DIR]
+                             [--threads N] [--quiet] [--demo] [--outbox DIR] [--metrics]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -21,6 +21,9 @@ enum ServeCommand {
           --demo            add a demo app and person, and a /demo/callback page
           --outbox DIR      folder for outgoing mail such as password-reset links
                             (PORTICO_OUTBOX, default: outbox next to an SQLite database)
+          --metrics         serve Prometheus metrics at GET /metrics (PORTICO_METRICS=1;
+                            default off); answered only to loopback clients, 403 to others
+                            and to requests relayed with Forwarded/X-Forwarded-For
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -50,6 +53,7 @@ enum ServeCommand {
             }
             configuration.outboxDirectory = outbox
         }
+        configuration.metrics = try arguments.flag("metrics") || metricsFromEnvironment(environment["PORTICO_METRICS"])
         try arguments.finish()
 
         let provider: IdentityProvider
@@ -67,8 +71,20 @@ enum ServeCommand {
         // Written unbuffered so that scripts waiting for this line see it at once.
         let banner =
             "Portico is listening on http://\(configuration.host):\(provider.port)\nIssuer: \(provider.issuer)\n"
-        FileHandle.standardOutput.write(Data((banner + demoBanner(provider.demo)).utf8))
+        let metrics =
+            configuration.metrics
+            ? "Metrics: http://\(configuration.host):\(provider.port)/metrics (loopback clients only)\n" : ""
+        FileHandle.standardOutput.write(Data((banner + metrics + demoBanner(provider.demo)).utf8))
         provider.runUntilTerminated()
+    }
+
+    /// `PORTICO_METRICS`: 1/true/yes/on turn metrics on, 0/false/no/off or unset leave them off.
+    static func metricsFromEnvironment(_ value: String?) throws -> Bool {
+        switch value?.lowercased() {
+        case nil, "", "0", "false", "no", "off": return false
+        case "1", "true", "yes", "on": return true
+        case let other?: throw CommandLineError.usage("PORTICO_METRICS must be 1 or 0, not '\(other)'")
+        }
     }
 }
 

@@ -154,7 +154,7 @@ import Testing
         var table = RouteTable()
         table.add(.get, "/clients/:id", .immediate { _ in .text("parameter") })
         table.add(.get, "/clients/new", .immediate { _ in .text("literal") })
-        guard case .handler(.immediate(let handler), let parameters) = try table.match(.get, path: "/clients/new")
+        guard case .handler(.immediate(let handler), let parameters, _) = try table.match(.get, path: "/clients/new")
         else {
             Issue.record("no match")
             return

@@ -54,12 +54,15 @@ final class ProviderContext: Sendable {
     let mailer: any Mailer
     /// Registered clients, cached for a few seconds for the back-channel endpoints.
     let clients: ClientCache
+    /// Counters for operators (tokens, errors, sign-ins); exposed only with `--metrics`.
+    let metrics: ProviderMetrics
     private let issuerValue: Mutex<String>
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
         lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
-        mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox")
+        mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
+        metrics: ProviderMetrics = ProviderMetrics()
     ) {
         self.issuerValue = Mutex(issuer)
         self.store = store
@@ -69,6 +72,7 @@ final class ProviderContext: Sendable {
         self.now = now
         self.mailer = mailer
         self.clients = ClientCache(store: store)
+        self.metrics = metrics
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

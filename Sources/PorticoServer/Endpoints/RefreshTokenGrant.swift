@@ -62,6 +62,7 @@ struct RefreshTokenGrant {
                 Issue(family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken))
         }
         guard case .issue(let issue) = outcome else {
+            context.metrics.recordRefreshReuse()
             throw OAuthError.invalidGrant("The refresh token has already been used; its grant is now revoked.")
         }
         let accessToken = try issuer.accessToken(for: issue.accessToken)

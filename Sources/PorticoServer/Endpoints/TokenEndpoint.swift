@@ -25,34 +25,48 @@ struct TokenEndpoint {
     /// Answers one token request; never throws, every failure is an RFC 6749 §5.2 error.
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
-            let parameters = try OAuthParameters(formOf: request)
-            let requestedGrantType = try parameters.required("grant_type")
-            let client: AuthenticatedClient
-            // Login with Amazon's device poll names neither the standard grant nor the client.
-            let isAmazonDevicePoll = requestedGrantType == DeviceCodeGrant.amazonGrantType
-            let grantType = isAmazonDevicePoll ? DeviceCodeGrant.grantType : requestedGrantType
-            if isAmazonDevicePoll && request.headers["Authorization"] == nil && parameters["client_id"] == nil {
-                client = try DeviceCodeGrant(context: context).client(namedBy: parameters)
-            } else {
-                client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
-            }
-            guard Self.supportedGrantTypes.contains(grantType) else {
-                throw OAuthError.unsupportedGrantType("The grant type is not supported.")
-            }
-            guard client.client.allowedGrantTypes.contains(grantType) else {
-                throw OAuthError.unauthorizedClient("This client may not use the \(grantType) grant.")
-            }
-            switch grantType {
-            case "authorization_code":
-                return try AuthorizationCodeGrant(context: context).exchange(parameters, for: client).response()
-            case "refresh_token":
-                return try RefreshTokenGrant(context: context).exchange(parameters, for: client).response()
-            case DeviceCodeGrant.grantType:
-                if isAmazonDevicePoll { _ = try parameters.required("user_code") }
-                return try DeviceCodeGrant(context: context).exchange(parameters, for: client).response()
-            default:
-                return try ClientCredentialsGrant(context: context).exchange(parameters, for: client).response()
+            do {
+                let (response, grantType) = try exchange(request)
+                context.metrics.recordTokenIssued(grantType: grantType)
+                return response
+            } catch {
+                context.metrics.recordTokenError(error)
+                throw error
             }
         }
+    }
+
+    /// Authenticates the client and runs its grant; returns the response and the grant type.
+    private func exchange(_ request: Request) throws -> (Response, String) {
+        let parameters = try OAuthParameters(formOf: request)
+        let requestedGrantType = try parameters.required("grant_type")
+        let client: AuthenticatedClient
+        // Login with Amazon's device poll names neither the standard grant nor the client.
+        let isAmazonDevicePoll = requestedGrantType == DeviceCodeGrant.amazonGrantType
+        let grantType = isAmazonDevicePoll ? DeviceCodeGrant.grantType : requestedGrantType
+        if isAmazonDevicePoll && request.headers["Authorization"] == nil && parameters["client_id"] == nil {
+            client = try DeviceCodeGrant(context: context).client(namedBy: parameters)
+        } else {
+            client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
+        }
+        guard Self.supportedGrantTypes.contains(grantType) else {
+            throw OAuthError.unsupportedGrantType("The grant type is not supported.")
+        }
+        guard client.client.allowedGrantTypes.contains(grantType) else {
+            throw OAuthError.unauthorizedClient("This client may not use the \(grantType) grant.")
+        }
+        let response: Response
+        switch grantType {
+        case "authorization_code":
+            response = try AuthorizationCodeGrant(context: context).exchange(parameters, for: client).response()
+        case "refresh_token":
+            response = try RefreshTokenGrant(context: context).exchange(parameters, for: client).response()
+        case DeviceCodeGrant.grantType:
+            if isAmazonDevicePoll { _ = try parameters.required("user_code") }
+            response = try DeviceCodeGrant(context: context).exchange(parameters, for: client).response()
+        default:
+            response = try ClientCredentialsGrant(context: context).exchange(parameters, for: client).response()
+        }
+        return (response, grantType)
     }
 }

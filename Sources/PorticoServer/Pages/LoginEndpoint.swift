@@ -88,6 +88,7 @@ struct LoginEndpoint: Sendable {
         let counted: [ThrottleAttempt]
         switch try throttle.attempt(limits) {
         case .refused(let wait):
+            context.metrics.recordSignIn(.throttled)
             var response = again(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
             response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
             return response
@@ -95,12 +96,16 @@ struct LoginEndpoint: Sendable {
             counted = attempts
         }
         guard let user = try authenticate(email: email, password: password) else {
+            context.metrics.recordSignIn(.failure)
             return again(LoginText.wrongCredentials)
         }
         // A disabled account gets the wrong-password answer: saying "disabled" would confirm to
         // whoever typed it that the password is right (worth trying elsewhere). The operator who
         // disabled the account is the one to tell its owner.
-        guard !user.isDisabled else { return again(LoginText.wrongCredentials) }
+        guard !user.isDisabled else {
+            context.metrics.recordSignIn(.failure)
+            return again(LoginText.wrongCredentials)
+        }
         try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         let (signedIn, cookie) = try SignInSession.start(
             for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
@@ -116,6 +121,7 @@ struct LoginEndpoint: Sendable {
         response.setCookie(cookie)
         // The password was just entered: no "Continue as" until the browser restarts.
         response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
+        context.metrics.recordSignIn(.success)
         return response
     }
 
