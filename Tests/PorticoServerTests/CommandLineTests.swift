@@ -52,6 +52,7 @@ struct PorticoProcess {
         let serveHelp = try PorticoProcess.run(["serve", "--help"])
         #expect(serveHelp.status == 0)
         #expect(serveHelp.stdout.contains("--database"))
+        #expect(serveHelp.stdout.contains("--metrics"))
     }
 
     @Test(arguments: [

@@ -12,6 +12,9 @@
 #   ROUNDS       alternate Portico and C this many times and keep each one's best run
 #                (default 1); on a shared machine more rounds make the ratio less noisy
 #   PORTICO_PORT / BASELINE_PORT  ports to use (default 18080 / 18081)
+#   METRICS      1 also runs a second Portico with `--metrics` (on METRICS_PORT, default
+#                18082) in every round and prints it beside the first, to show what
+#                per-request counting costs; the run then also checks that its /metrics counted
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -24,6 +27,8 @@ connections="${CONNECTIONS:-64}"
 rounds="${ROUNDS:-1}"
 portico_port="${PORTICO_PORT:-18080}"
 baseline_port="${BASELINE_PORT:-18081}"
+metrics="${METRICS:-0}"
+metrics_port="${METRICS_PORT:-18082}"
 out_dir="$root/bench/out"
 mkdir -p "$out_dir"
 
@@ -72,6 +77,13 @@ wait_for() {
 pids+=("$!")
 bench/baseline/mhd-baseline "$baseline_port" >"$out_dir/baseline.stdout" 2>"$out_dir/baseline.stderr" &
 pids+=("$!")
+if [[ "$metrics" == "1" ]]; then
+    mkdir -p "$data_dir/metrics"
+    "$portico" serve --port "$metrics_port" --quiet --metrics --database "sqlite:$data_dir/metrics/portico.db" \
+        >"$out_dir/portico-metrics.stdout" 2>"$out_dir/portico-metrics.stderr" &
+    pids+=("$!")
+    wait_for "http://127.0.0.1:$metrics_port/healthz"
+fi
 wait_for "http://127.0.0.1:$portico_port/healthz"
 wait_for "http://127.0.0.1:$baseline_port/healthz"
 
@@ -122,9 +134,11 @@ rm -f "$out_dir"/wrk-*.txt
 for round in $(seq 1 "$rounds"); do
     run_wrk portico "$portico_port" "$round"
     run_wrk baseline "$baseline_port" "$round"
+    if [[ "$metrics" == "1" ]]; then run_wrk metrics "$metrics_port" "$round"; fi
 done
 keep_best portico
 keep_best baseline
+if [[ "$metrics" == "1" ]]; then keep_best metrics; fi
 
 portico_rps="$(requests_per_second "$out_dir/wrk-portico.txt")"
 baseline_rps="$(requests_per_second "$out_dir/wrk-baseline.txt")"
@@ -136,7 +150,18 @@ echo "wrk -t$wrk_threads -c$connections -d$duration --latency GET /healthz (best
 printf "%-10s %12s req/s   p99 %8s ms\n" portico "$portico_rps" "$portico_p99"
 printf "%-10s %12s req/s   p99 %8s ms\n" c-mhd "$baseline_rps" "$baseline_p99"
 echo "ratio portico/c: $ratio (target >= 0.80)"
-for name in portico baseline; do
+names=(portico baseline)
+if [[ "$metrics" == "1" ]]; then
+    metrics_rps="$(requests_per_second "$out_dir/wrk-metrics.txt")"
+    metrics_p99="$(p99 "$out_dir/wrk-metrics.txt")"
+    printf "%-10s %12s req/s   p99 %8s ms   (portico serve --metrics)\n" +metrics "$metrics_rps" "$metrics_p99"
+    echo "ratio metrics-on/off: $(awk -v a="$metrics_rps" -v b="$portico_rps" 'BEGIN { printf "%.3f", a / b }')"
+    curl -fsS "http://127.0.0.1:$metrics_port/metrics" \
+        | grep -F 'portico_http_requests_total{route="/healthz",method="GET",status="200"}' >&2 \
+        || echo "warning: /metrics did not count the /healthz requests" >&2
+    names+=(metrics)
+fi
+for name in "${names[@]}"; do
     if [[ -n "$(errors "$out_dir/wrk-$name.txt")" ]]; then
         echo "$name: $(errors "$out_dir/wrk-$name.txt" | tr '\n' ' ')" >&2
     fi

@@ -19,12 +19,13 @@ final class PageHarness: Sendable {
     let store: any Store
     let directory: URL
 
-    init(clock: ProtocolTestClock? = nil) throws {
+    init(clock: ProtocolTestClock? = nil, metrics: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-authz-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = "sqlite:\(directory.path)/portico.db"
         var configuration = ProviderConfiguration(
             port: 0, databaseURL: database, threads: 2, logRequests: false, passwordHashing: pageTestHashing)
+        configuration.metrics = metrics
         if let clock { configuration.clock = { clock.now } }
         provider = try IdentityProvider(configuration: configuration)
         try provider.start()
@@ -81,10 +82,14 @@ final class PageHarness: Sendable {
     ///
     /// The provider starts on a thread of its own: making its first signing keys (RSA above
     /// all) would otherwise occupy the cooperative pool that its async handlers need.
-    static func with(clock: ProtocolTestClock? = nil, _ body: (PageHarness) async throws -> Void) async throws {
+    static func with(
+        clock: ProtocolTestClock? = nil, metrics: Bool = false, _ body: (PageHarness) async throws -> Void
+    ) async throws {
         let provider = try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<PageHarness, any Error>) in
-            Thread.detachNewThread { continuation.resume(with: Result { try PageHarness(clock: clock) }) }
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try PageHarness(clock: clock, metrics: metrics) })
+            }
         }
         do {
             try await body(provider)

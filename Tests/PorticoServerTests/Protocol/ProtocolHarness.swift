@@ -62,7 +62,8 @@ final class ProtocolHarness: @unchecked Sendable {
     private let context: ProviderContext?
 
     init(
-        clock: ProtocolTestClock? = nil, lifetimes: TokenLifetimes? = nil, keyRefreshInterval: Duration = .seconds(5)
+        clock: ProtocolTestClock? = nil, lifetimes: TokenLifetimes? = nil, keyRefreshInterval: Duration = .seconds(5),
+        metrics: Bool = false
     ) throws {
         self.clock = clock
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-protocol-\(UUID())")
@@ -71,7 +72,8 @@ final class ProtocolHarness: @unchecked Sendable {
         if clock == nil && lifetimes == nil {
             let provider = try IdentityProvider(
                 configuration: ProviderConfiguration(
-                    port: 0, databaseURL: url, logRequests: false, keyRefreshInterval: keyRefreshInterval))
+                    port: 0, databaseURL: url, logRequests: false, keyRefreshInterval: keyRefreshInterval,
+                    metrics: metrics))
             try provider.start()
             self.provider = provider
             server = nil
@@ -291,9 +293,10 @@ final class ProtocolHarness: @unchecked Sendable {
 /// Starts a harness, runs `body`, and shuts it down whatever happens.
 func withProtocolHarness<T>(
     clock: ProtocolTestClock? = nil, lifetimes: TokenLifetimes? = nil, keyRefreshInterval: Duration = .seconds(5),
-    _ body: (ProtocolHarness) async throws -> T
+    metrics: Bool = false, _ body: (ProtocolHarness) async throws -> T
 ) async throws -> T {
-    let harness = try ProtocolHarness(clock: clock, lifetimes: lifetimes, keyRefreshInterval: keyRefreshInterval)
+    let harness = try ProtocolHarness(
+        clock: clock, lifetimes: lifetimes, keyRefreshInterval: keyRefreshInterval, metrics: metrics)
     do {
         let result = try await body(harness)
         harness.shutdown()
