@@ -55,20 +55,27 @@ extension AuthorizationManager {
         return refreshed
     }
 
-    /// Signs the person out (LWA's `signOut:`): revokes the refresh token at the provider when
-    /// it supports RFC 7009, then forgets the grant, even when the provider cannot be reached.
+    /// Signs the person out (LWA's `signOut:`): revokes the refresh token and the access token
+    /// at the provider when it supports RFC 7009 (Portico revokes the refresh token's whole
+    /// family), then forgets the grant, even when the provider cannot be reached.
     ///
-    /// Revocation is best effort; only a failure to clear the local store is thrown.
+    /// Revocation is best effort, bounded by a short deadline; only a failure to clear the
+    /// local store is thrown.
     public func signOut() async throws(AuthorizationError) {
         redirects.current?.cancelAsSignedOut()
         let grant = try? loadGrant()
         if let grant, let endpoint = provider.revocationEndpoint {
-            let token = grant.refreshToken ?? grant.accessToken
-            let hint = grant.refreshToken == nil ? "access_token" : "refresh_token"
+            var tokens: [(String, String)] = []
+            if let refreshToken = grant.refreshToken { tokens.append((refreshToken, "refresh_token")) }
+            tokens.append((grant.accessToken, "access_token"))
             let http = http
             let clientID = clientID
+            let revocations = tokens
             _ = try? await withDeadline(min(refreshTimeout, 10), "the revocation") {
-                try await http.postForm(endpoint, [("token", token), ("token_type_hint", hint), ("client_id", clientID)])
+                for (token, hint) in revocations {
+                    _ = try await http.postForm(
+                        endpoint, [("token", token), ("token_type_hint", hint), ("client_id", clientID)])
+                }
             }
         }
         try removeGrant()
