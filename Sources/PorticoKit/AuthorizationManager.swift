@@ -41,6 +41,8 @@ public final class AuthorizationManager: Sendable {
     /// A manager for `clientID` at `provider`.
     ///
     /// - Parameters:
+    ///   - provider: the provider, discovered or a preset.
+    ///   - clientID: the app's client id there.
     ///   - redirectURI: the registered redirect URI; nil when only device login is used.
     ///   - store: where the grant lives; by default the Keychain on Apple platforms and a
     ///     `0600` file under `$XDG_CONFIG_HOME/portico-kit` elsewhere.
