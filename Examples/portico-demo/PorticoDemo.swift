@@ -43,7 +43,8 @@ struct PorticoDemo {
         }
         guard let provider = discovered else {
             // The provider is unreachable: at least forget the tokens here.
-            try store.removeGrant(for: TokenStoreKey(provider: options.issuer.absoluteString, clientID: options.clientID))
+            try store.removeGrant(
+                for: TokenStoreKey(provider: options.issuer.absoluteString, clientID: options.clientID))
             print("Signed out on this computer (the provider could not be reached to revoke the tokens).")
             return
         }

@@ -110,7 +110,8 @@ public struct AuthorizationError: Error, Sendable, CustomStringConvertible {
         switch error {
         case "access_denied": code = .accessDenied
         case "unauthorized_client", "invalid_client": code = .unauthorizedClient
-        case "invalid_grant", "login_required", "consent_required", "interaction_required", "account_selection_required":
+        case "invalid_grant", "login_required", "consent_required", "interaction_required",
+            "account_selection_required":
             code = .authorizationRequired
         case "expired_token": code = .timedOut
         case "temporarily_unavailable": code = .network

@@ -19,7 +19,7 @@ extension AuthorizationManager {
             let outcome: (AuthorizeResult?, Bool, AuthorizationError?)
             do throws(AuthorizationError) {
                 outcome = (try await authorize(request), false, nil)
-            } catch where error.code == .userCancelled {
+            } catch  where error.code == .userCancelled {
                 outcome = (nil, true, nil)
             } catch {
                 outcome = (nil, false, error)

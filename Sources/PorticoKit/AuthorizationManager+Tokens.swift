@@ -43,7 +43,7 @@ extension AuthorizationManager {
         let tokens: TokenResponse
         do {
             tokens = try TokenResponse(reply: reply)
-        } catch where error.oauthError == "invalid_grant" {
+        } catch  where error.oauthError == "invalid_grant" {
             // The provider no longer honours this grant (revoked, expired, reused): forget it.
             try removeGrant()
             throw AuthorizationError(

@@ -102,7 +102,9 @@ public final class AuthorizationManager: Sendable {
     /// result carries the ``User`` too.
     public func authorize(_ request: AuthorizeRequest) async throws(AuthorizationError) -> AuthorizeResult {
         let scopes = request.scopeNames
-        guard !scopes.isEmpty else { throw AuthorizationError(.invalidInput, "an authorization needs at least one scope") }
+        guard !scopes.isEmpty else {
+            throw AuthorizationError(.invalidInput, "an authorization needs at least one scope")
+        }
         if request.grantType == .authorizationCode {
             guard request.interactiveStrategy != .never else {
                 throw AuthorizationError(.authorizationRequired, "a code for the backend needs the provider's pages")
@@ -119,7 +121,7 @@ public final class AuthorizationManager: Sendable {
         case .refresh:
             do {
                 return await result(from: try await refreshedGrant())
-            } catch where error.code == .authorizationRequired && request.interactiveStrategy == .auto {
+            } catch  where error.code == .authorizationRequired && request.interactiveStrategy == .auto {
                 return try await interactive(request)
             }
         case .interactive:
@@ -181,7 +183,8 @@ public final class AuthorizationManager: Sendable {
             user = try? await fetchUser()
         }
         return AuthorizeResult(
-            accessToken: grant.accessToken, expiresAt: grant.expiresAt, grantedScopes: grant.scopes.map { Scope(name: $0) },
+            accessToken: grant.accessToken, expiresAt: grant.expiresAt,
+            grantedScopes: grant.scopes.map { Scope(name: $0) },
             clientID: clientID, redirectURI: redirectURI, user: user)
     }
 

@@ -72,7 +72,9 @@ public struct BrowserOpener: Sendable {
 
     /// `name` as a path, or the first executable of that name on `$PATH`.
     private static func find(_ name: String, environment: [String: String]) -> URL? {
-        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }
+        if name.contains("/") {
+            return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil
+        }
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"

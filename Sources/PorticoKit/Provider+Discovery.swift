@@ -14,7 +14,8 @@ extension Provider {
     }
 
     static func discover(issuer: URL, http: HTTPClient) async throws(AuthorizationError) -> Provider {
-        let base = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
+        let base =
+            issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
         guard let documentURL = URL(string: base + "/.well-known/openid-configuration"),
             issuer.scheme == "https" || issuer.scheme == "http"
         else { throw AuthorizationError(.invalidInput, "the issuer \(issuer) is not an http(s) URL") }
@@ -43,7 +44,9 @@ extension Provider {
             return url
         }
         guard let authorization = try endpoint("authorization_endpoint"), let token = try endpoint("token_endpoint")
-        else { throw AuthorizationError(.invalidResponse, "the discovery document lacks the authorize or token endpoint") }
+        else {
+            throw AuthorizationError(.invalidResponse, "the discovery document lacks the authorize or token endpoint")
+        }
         let claims = document["claims_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
         var profile = try endpoint("profile_endpoint")
         if profile == nil, claims.contains("user_id") {

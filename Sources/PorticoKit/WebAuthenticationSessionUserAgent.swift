@@ -30,7 +30,8 @@
                         if let callback {
                             continuation.resume(returning: callback)
                         } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                            continuation.resume(throwing: AuthorizationError(.userCancelled, "the person closed the sign-in"))
+                            continuation.resume(
+                                throwing: AuthorizationError(.userCancelled, "the person closed the sign-in"))
                         } else {
                             continuation.resume(
                                 throwing: AuthorizationError(
@@ -42,7 +43,8 @@
                     holder.session = session
                     if !session.start() {
                         holder.session = nil
-                        continuation.resume(throwing: AuthorizationError(.invalidInput, "the web session could not start"))
+                        continuation.resume(
+                            throwing: AuthorizationError(.invalidInput, "the web session could not start"))
                     }
                 }
             } onCancel: {

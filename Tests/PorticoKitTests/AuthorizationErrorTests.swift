@@ -19,7 +19,9 @@ struct AuthorizationErrorTests {
 
     @Test func theDescriptionSaysWhatTheProviderSaidAndWhenToRetry() {
         let error = AuthorizationError.oauth("slow_down", description: "Too many requests", retryAfter: 30)
-        #expect(error.description == "server error: the provider answered slow_down (slow_down: Too many requests); retry after 30 s")
+        #expect(
+            error.description
+                == "server error: the provider answered slow_down (slow_down: Too many requests); retry after 30 s")
         #expect(error.retryAfter == 30)
     }
 

@@ -7,7 +7,8 @@ import Testing
 /// State, nonce and PKCE generation, and the authorization URL.
 struct AuthorizationRequestTests {
     let provider = Provider(
-        issuer: "https://id.example", authorizationEndpoint: URL(string: "https://id.example/oauth/authorize?tenant=a")!,
+        issuer: "https://id.example",
+        authorizationEndpoint: URL(string: "https://id.example/oauth/authorize?tenant=a")!,
         tokenEndpoint: URL(string: "https://id.example/oauth/token")!)
 
     private func parameters(_ url: URL) -> [String: String] {
@@ -24,7 +25,8 @@ struct AuthorizationRequestTests {
         let second = PendingAuthorization(request: request)
         #expect(first.state != second.state)
         #expect(first.state.utf8.count == 43)
-        let verifier = try? #require(first.codeVerifier)
+        #expect(first.codeVerifier != nil)
+        let verifier = first.codeVerifier
         #expect(PKCE.isValidVerifier(verifier ?? ""))
         #expect(first.codeChallenge == PKCE.challenge(for: verifier ?? ""))
         #expect(first.codeVerifier != second.codeVerifier)
@@ -72,8 +74,12 @@ struct AuthorizationRequestTests {
         let always = PendingAuthorization(request: AuthorizeRequest(scopes: [.profile], interactiveStrategy: .always))
         let auto = PendingAuthorization(request: AuthorizeRequest(scopes: [.profile]))
         let redirect = URL(string: "http://127.0.0.1/callback")!
-        #expect(parameters(always.authorizationURL(provider: provider, clientID: "a", redirectURI: redirect))["prompt"] == "login")
-        #expect(parameters(auto.authorizationURL(provider: provider, clientID: "a", redirectURI: redirect))["prompt"] == nil)
+        #expect(
+            parameters(always.authorizationURL(provider: provider, clientID: "a", redirectURI: redirect))["prompt"]
+                == "login")
+        #expect(
+            parameters(auto.authorizationURL(provider: provider, clientID: "a", redirectURI: redirect))["prompt"] == nil
+        )
     }
 
     @Test func scopesHaveTheirProviderNames() {

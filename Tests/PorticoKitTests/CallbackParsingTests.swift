@@ -24,7 +24,8 @@ struct CallbackParsingTests {
 
     @Test func anErrorIsReported() {
         let error = #expect(throws: AuthorizationError.self) {
-            try code("error=access_denied&error_description=No%20thanks&state=\(pending.state)&iss=https%3A%2F%2Fid.example")
+            try code(
+                "error=access_denied&error_description=No%20thanks&state=\(pending.state)&iss=https%3A%2F%2Fid.example")
         }
         #expect(error?.code == .accessDenied)
         #expect(error?.oauthErrorDescription == "No thanks")

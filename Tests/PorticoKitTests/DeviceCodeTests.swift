@@ -113,7 +113,8 @@ final class FakeDeviceProvider: Sendable {
         router.post("/device") { [self] request in
             record(request)
             return .json(
-                raw: #"{"device_code":"dev-code","user_code":"WDJB-MJHT","verification_uri":"https://id.example/device","expires_in":600,"interval":1}"#
+                raw:
+                    #"{"device_code":"dev-code","user_code":"WDJB-MJHT","verification_uri":"https://id.example/device","expires_in":600,"interval":1}"#
             )
         }
         router.post("/token") { [self] request in
@@ -121,7 +122,8 @@ final class FakeDeviceProvider: Sendable {
             let next = self.answers.withLock { $0.isEmpty ? "expired_token" : $0.removeFirst() }
             if let error = next { return .json(raw: #"{"error":"\#(error)"}"#, status: .badRequest) }
             return .json(
-                raw: #"{"access_token":"device-access-token","token_type":"bearer","expires_in":3600,"refresh_token":"device-refresh-token"}"#
+                raw:
+                    #"{"access_token":"device-access-token","token_type":"bearer","expires_in":3600,"refresh_token":"device-refresh-token"}"#
             )
         }
         try server.start()

@@ -103,7 +103,8 @@ final class KitHarness: Sendable {
     }
 
     /// POSTs a form to the provider without client authentication headers.
-    func post(_ path: String, _ fields: [(String, String)]) async throws -> (status: Int, json: [String: ProfileValue]) {
+    func post(_ path: String, _ fields: [(String, String)]) async throws -> (status: Int, json: [String: ProfileValue])
+    {
         var request = URLRequest(url: issuer.appendingPathComponent(path))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -176,7 +177,9 @@ final class SignInRobot: Sendable {
             guard let next = location else { return }
             if next.path == "/login" {
                 let page = try await fetchPage(next)
-                var fields = [("csrf_token", hidden("csrf_token", in: page) ?? ""), ("email", email), ("password", password)]
+                var fields = [
+                    ("csrf_token", hidden("csrf_token", in: page) ?? ""), ("email", email), ("password", password),
+                ]
                 if let request = hidden("request", in: page) { fields.append(("request", request)) }
                 location = try await send(URL(string: "/login", relativeTo: next)!.absoluteURL, form: fields)
             } else if next.path == "/consent" {
@@ -184,7 +187,8 @@ final class SignInRobot: Sendable {
                 location = try await send(
                     URL(string: "/consent", relativeTo: next)!.absoluteURL,
                     form: [
-                        ("csrf_token", hidden("csrf_token", in: page) ?? ""), ("request", hidden("request", in: page) ?? ""),
+                        ("csrf_token", hidden("csrf_token", in: page) ?? ""),
+                        ("request", hidden("request", in: page) ?? ""),
                         ("decision", decision),
                     ])
             } else if next.host == "127.0.0.1", next.port != authorizationURL.port {

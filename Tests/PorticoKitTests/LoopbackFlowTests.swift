@@ -86,7 +86,8 @@ struct LoopbackFlowTests {
             let manager = try await harness.manager(
                 for: client, store: tokenStore,
                 userAgent: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener))
-            let result = try await manager.authorize(AuthorizeRequest(scopes: [.profile], grantType: .authorizationCode))
+            let result = try await manager.authorize(
+                AuthorizeRequest(scopes: [.profile], grantType: .authorizationCode))
             let code = try #require(result.authorizationCode)
             let verifier = try #require(result.codeVerifier)
             #expect(result.accessToken == nil)
@@ -116,8 +117,10 @@ struct LoopbackFlowTests {
             var iterator = opened.stream.makeAsyncIterator()
             let url = try #require(await iterator.next())
             let redirect = try #require(
-                URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?
-                    .value.flatMap(URL.init(string:)))
+                URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+                    $0.name == "redirect_uri"
+                }?
+                .value.flatMap(URL.init(string:)))
             let port = try #require(redirect.port)
             #expect(canConnect(port: port))
 
@@ -132,7 +135,8 @@ struct LoopbackFlowTests {
         try await KitHarness.with { harness in
             let client = try harness.addPublicClient()
             let manager = try await harness.manager(
-                for: client, userAgent: SystemBrowserUserAgent(timeout: .milliseconds(300), opener: BrowserOpener { _ in }))
+                for: client,
+                userAgent: SystemBrowserUserAgent(timeout: .milliseconds(300), opener: BrowserOpener { _ in }))
             let error = await #expect(throws: AuthorizationError.self) {
                 try await manager.authorize(AuthorizeRequest(scopes: [.profile]))
             }
@@ -150,8 +154,9 @@ struct LoopbackFlowTests {
             try BrowserScript.text(email: person.email, password: harness.password, log: log.path)
                 .write(to: script, atomically: true, encoding: .utf8)
             chmod(script.path, 0o700)
-            let command = try #require(BrowserOpener.systemCommand(
-                for: URL(string: "http://127.0.0.1/x")!, environment: ["BROWSER": script.path + " %s"]))
+            let command = try #require(
+                BrowserOpener.systemCommand(
+                    for: URL(string: "http://127.0.0.1/x")!, environment: ["BROWSER": script.path + " %s"]))
             #expect(command.executable.path == script.path)
             setenv("BROWSER", script.path + " %s", 1)
             defer { unsetenv("BROWSER") }

@@ -12,7 +12,8 @@ struct ProviderTests {
         #expect(northAmerica.tokenEndpoint.absoluteString == "https://api.amazon.com/auth/o2/token")
         #expect(northAmerica.profileEndpoint?.absoluteString == "https://api.amazon.com/user/profile")
         #expect(
-            northAmerica.deviceAuthorizationEndpoint?.absoluteString == "https://api.amazon.com/auth/o2/create/codepair")
+            northAmerica.deviceAuthorizationEndpoint?.absoluteString == "https://api.amazon.com/auth/o2/create/codepair"
+        )
         #expect(northAmerica.deviceCodeDialect == .loginWithAmazon)
         #expect(northAmerica.issuer == nil && northAmerica.revocationEndpoint == nil)
         let europe = Provider.loginWithAmazon(region: .europe)
@@ -39,7 +40,9 @@ struct ProviderTests {
     }
 
     @Test func aDocumentWithoutTheTokenEndpointIsRefused() {
-        let document: [String: JSONValue] = ["issuer": "https://id.example", "authorization_endpoint": "https://id.example/a"]
+        let document: [String: JSONValue] = [
+            "issuer": "https://id.example", "authorization_endpoint": "https://id.example/a",
+        ]
         let error = #expect(throws: AuthorizationError.self) {
             try Provider(discoveryDocument: document, expectedIssuer: "https://id.example")
         }

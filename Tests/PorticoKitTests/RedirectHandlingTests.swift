@@ -83,7 +83,8 @@ struct RedirectHandlingTests {
         let listener = try LoopbackListener()
         let port = listener.port
         let waiting = Task {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<URL, AuthorizationError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<URL, AuthorizationError>, Never>) in
                 Thread.detachNewThread {
                     continuation.resume(
                         returning: listener.serve(

@@ -14,7 +14,8 @@ import Testing
 struct TokenLifecycleTests {
     /// Signs `person` in through the loopback flow and returns the manager.
     private func signedIn(
-        _ harness: KitHarness, _ person: PorticoStore.User, client: Client, store: any TokenStore = InMemoryTokenStore(),
+        _ harness: KitHarness, _ person: PorticoStore.User, client: Client,
+        store: any TokenStore = InMemoryTokenStore(),
         scopes: [Scope] = [.openID, .profile]
     ) async throws -> AuthorizationManager {
         let robot = SignInRobot(email: person.email, password: harness.password)
@@ -42,7 +43,8 @@ struct TokenLifecycleTests {
             #expect(try harness.refreshTokenCount(for: person) == 1)
 
             try expire(manager)
-            let refreshed = try await manager.authorize(AuthorizeRequest(scopes: [.profile], interactiveStrategy: .never))
+            let refreshed = try await manager.authorize(
+                AuthorizeRequest(scopes: [.profile], interactiveStrategy: .never))
             #expect(refreshed.accessToken != first.accessToken)
             #expect(try harness.refreshTokenCount(for: person) == 2)
             // The profile came from the cache, the claims survived the refresh.
@@ -87,7 +89,8 @@ struct TokenLifecycleTests {
             try expire(manager)
             let old = try #require(try tokenStore.grant(for: manager.storeKey)).accessToken
             // A second manager on the same store must join the same refresh.
-            let sibling = try await harness.manager(for: client, store: tokenStore, userAgent: DeviceCodeUserAgent { _ in })
+            let sibling = try await harness.manager(
+                for: client, store: tokenStore, userAgent: DeviceCodeUserAgent { _ in })
 
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<100 {
@@ -125,7 +128,10 @@ struct TokenLifecycleTests {
             #expect(try harness.store.refreshFamilies(userID: person.id).isEmpty)
             let reuse = try await harness.post(
                 "oauth/token",
-                [("grant_type", "refresh_token"), ("refresh_token", try #require(grant.refreshToken)), ("client_id", client.id)])
+                [
+                    ("grant_type", "refresh_token"), ("refresh_token", try #require(grant.refreshToken)),
+                    ("client_id", client.id),
+                ])
             #expect(reuse.json["error"]?.stringValue == "invalid_grant")
         }
     }
@@ -139,7 +145,8 @@ struct TokenLifecycleTests {
         let manager = AuthorizationManager(
             provider: provider, clientID: "app", store: tokenStore, userAgent: DeviceCodeUserAgent { _ in })
         try tokenStore.save(
-            StoredGrant(accessToken: "a", expiresAt: nil, refreshToken: "r", scopes: ["profile"]), for: manager.storeKey)
+            StoredGrant(accessToken: "a", expiresAt: nil, refreshToken: "r", scopes: ["profile"]), for: manager.storeKey
+        )
         try await manager.signOut()
         #expect(try tokenStore.grant(for: manager.storeKey) == nil)
     }
