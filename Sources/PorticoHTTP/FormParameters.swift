@@ -16,21 +16,32 @@ public struct FormParameters: Sendable, Sequence, Equatable {
     /// Decodes `name=value&…` text: `+` is a space, `%XX` a byte; a bad escape or bytes that are
     /// not UTF-8 throw a 400 `HTTPError`. A name without `=` has an empty value.
     public init(decoding encoded: some Collection<UInt8>) throws(HTTPError) {
+        try self.init(decoding: Array(encoded))
+    }
+
+    /// Decodes a request body or query held in an array; see `init(decoding:)` for the rules.
+    ///
+    /// Why a concrete overload: token requests decode a form on every call, and the generic
+    /// initializer, called from another module, runs unspecialized (witness-table calls per
+    /// byte). This one works on contiguous bytes with the decoding fully specialized.
+    public init(decoding encoded: [UInt8]) throws(HTTPError) {
         pairs = []
-        var start = encoded.startIndex
-        while start != encoded.endIndex {
-            let end = encoded[start...].firstIndex(of: UInt8(ascii: "&")) ?? encoded.endIndex
-            let pair = encoded[start..<end]
-            if !pair.isEmpty {
+        var start = 0
+        let end = encoded.count
+        while start < end {
+            var stop = start
+            while stop < end && encoded[stop] != UInt8(ascii: "&") { stop += 1 }
+            if stop > start {
+                let pair = encoded[start..<stop]
                 if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
                     let name = try PercentDecoding.decode(pair[..<equals], plusAsSpace: true)
-                    let value = try PercentDecoding.decode(pair[pair.index(after: equals)...], plusAsSpace: true)
+                    let value = try PercentDecoding.decode(pair[(equals + 1)...], plusAsSpace: true)
                     pairs.append((name, value))
                 } else {
                     pairs.append((try PercentDecoding.decode(pair, plusAsSpace: true), ""))
                 }
             }
-            start = end == encoded.endIndex ? end : encoded.index(after: end)
+            start = stop + 1
         }
     }
 

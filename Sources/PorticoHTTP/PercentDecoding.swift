@@ -5,7 +5,7 @@
 enum PercentDecoding {
     /// Decodes `bytes`; with `plusAsSpace`, `+` means a space as in
     /// `application/x-www-form-urlencoded` (but not in paths).
-    static func decode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool) throws(HTTPError) -> String {
+    static func decode(_ bytes: ArraySlice<UInt8>, plusAsSpace: Bool) throws(HTTPError) -> String {
         var needsWork = false
         for byte in bytes where byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
             needsWork = true

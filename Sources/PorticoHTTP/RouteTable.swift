@@ -107,7 +107,7 @@ struct RouteTable: Sendable {
 
     private static func decodedSegments(of path: String) throws(HTTPError) -> [String] {
         var result: [String] = []
-        for part in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+        for part in Array(path.utf8).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
             result.append(try PercentDecoding.decode(part, plusAsSpace: false))
         }
         return result

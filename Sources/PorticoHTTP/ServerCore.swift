@@ -157,7 +157,7 @@ final class ServerCore: Sendable {
             var query = FormParameters()
             if let rawQuery = context.rawQuery {
                 do {
-                    query = try FormParameters(decoding: rawQuery.utf8)
+                    query = try FormParameters(decoding: Array(rawQuery.utf8))
                 } catch {
                     return send(.text(error.message, status: error.status), on: connection, for: context)
                 }

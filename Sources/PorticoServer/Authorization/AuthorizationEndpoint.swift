@@ -13,7 +13,7 @@ enum AuthorizationEndpoint {
     /// Adds `GET` and `POST` on ``path``; both run off the HTTP threads (they read the store).
     static func register(on router: Router, context: ProviderContext) {
         router.getAsync(path) { request in
-            await ErrorPage.guarding { try respond(to: request.query, request: request, context: context) }
+            await ErrorPage.guarding(request) { try respond(to: request.query, request: request, context: context) }
         }
         // HEAD would otherwise run GET and could mint a code into a Location header nobody reads.
         router.add(.head, path) { _ in
@@ -22,7 +22,7 @@ enum AuthorizationEndpoint {
             return response
         }
         router.postAsync(path) { request in
-            await ErrorPage.guarding {
+            await ErrorPage.guarding(request) {
                 let form = try request.pageForm()
                 return try respond(to: form, request: request, context: context)
             }
@@ -34,7 +34,8 @@ enum AuthorizationEndpoint {
     {
         switch try AuthorizationRequestValidator(context: context).validate(parameters) {
         case .page(let problem):
-            return ErrorPage.response(for: problem)
+            let language = PageLanguage.preferred(uiLocales: parameters["ui_locales"])
+            return ErrorPage.response(for: problem, language: request.pageLanguage(pending: language))
         case .redirect(let error, let redirectURI, let state):
             return AuthorizationResponse.failure(
                 error, redirectURI: redirectURI, state: state, issuer: context.issuer,

@@ -28,6 +28,9 @@ struct AuthorizationRequest: Sendable, Equatable {
     /// The earliest password entry a session may rest on (from `max_age` and `prompt=login`),
     /// fixed when the request arrived so that a fresh sign-in always satisfies it.
     var authenticatedSince: Date?
+    /// The page language the app asked for with `ui_locales`, when it named a supported one;
+    /// otherwise each page follows the browser's `Accept-Language`.
+    var language: PageLanguage? = nil
     /// When the request arrived.
     var issuedAt: Date
     /// When the sign-in pages stop accepting it.

@@ -135,7 +135,8 @@ struct AuthorizationRequestValidator {
         let request = AuthorizationRequest(
             id: SecureRandom.token(bits: 128), clientID: client.id, redirectURI: redirectURI, scopes: scopes,
             state: state.flatMap { $0.isEmpty ? nil : $0 }, nonce: nonce, codeChallenge: challenge, prompts: prompts,
-            loginHint: loginHint, authenticatedSince: since, issuedAt: arrival,
+            loginHint: loginHint, authenticatedSince: since,
+            language: PageLanguage.preferred(uiLocales: single("ui_locales")), issuedAt: arrival,
             expiresAt: arrival.addingTimeInterval(PendingRequestSeal.lifetime))
         return .valid(request, client)
     }

@@ -41,6 +41,7 @@ enum PendingRequestSeal {
         if let state = request.state { claims["state"] = .string(state) }
         if let nonce = request.nonce { claims["nonce"] = .string(nonce) }
         if let hint = request.loginHint { claims["login_hint"] = .string(hint) }
+        if let language = request.language { claims["ui_locales"] = .string(language.rawValue) }
         if !request.prompts.isEmpty {
             claims["prompt"] = .string(request.prompts.map(\.rawValue).sorted().joined(separator: " "))
         }
@@ -78,6 +79,7 @@ enum PendingRequestSeal {
             id: id, clientID: clientID, redirectURI: redirectURI, scopes: ScopeCatalog.parse(scope),
             state: claims["state"]?.stringValue, nonce: claims["nonce"]?.stringValue, codeChallenge: challenge,
             prompts: prompts, loginHint: claims["login_hint"]?.stringValue, authenticatedSince: since,
-            issuedAt: issuedAt, expiresAt: expiresAt)
+            language: claims["ui_locales"]?.stringValue.flatMap(PageLanguage.init(rawValue:)), issuedAt: issuedAt,
+            expiresAt: expiresAt)
     }
 }

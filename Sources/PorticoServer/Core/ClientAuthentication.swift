@@ -32,6 +32,8 @@ struct AuthenticatedClient: Sendable {
 struct ClientAuthenticator {
     /// Where clients are registered.
     let store: any Store
+    /// Recently read clients; without it every request reads the store.
+    var cache: ClientCache? = nil
 
     /// Establishes which client sent `request`.
     ///
@@ -44,7 +46,7 @@ struct ClientAuthenticator {
         guard let clientID = parameters["client_id"] else {
             throw OAuthError.invalidClient("Client authentication is required.")
         }
-        guard let client = try store.client(id: clientID) else {
+        guard let client = try lookUp(clientID) else {
             throw OAuthError.invalidClient("Client authentication failed.")
         }
         if let secret = parameters["client_secret"] {
@@ -76,12 +78,17 @@ struct ClientAuthenticator {
         if let bodyID = parameters["client_id"], bodyID != credentials.user {
             throw OAuthError.invalidRequest("The client_id does not match the authenticated client.")
         }
-        guard !credentials.user.isEmpty, let client = try store.client(id: credentials.user) else { throw failure }
+        guard !credentials.user.isEmpty, let client = try lookUp(credentials.user) else { throw failure }
         // A public client has no secret: some libraries still send Basic with an empty one.
         if client.type == .public && credentials.password.isEmpty {
             return AuthenticatedClient(client: client, method: .none)
         }
         guard client.type == .confidential, client.verifiesSecret(credentials.password) else { throw failure }
         return AuthenticatedClient(client: client, method: .clientSecretBasic)
+    }
+
+    private func lookUp(_ id: String) throws -> Client? {
+        if let cache { return try cache.client(id: id) }
+        return try store.client(id: id)
     }
 }

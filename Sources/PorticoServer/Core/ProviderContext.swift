@@ -36,6 +36,8 @@ final class ProviderContext: Sendable {
     let lifetimes: TokenLifetimes
     /// The clock; tests may pin it.
     let now: @Sendable () -> Date
+    /// Registered clients, cached for a few seconds for the back-channel endpoints.
+    let clients: ClientCache
     private let issuerValue: Mutex<String>
 
     init(
@@ -48,6 +50,7 @@ final class ProviderContext: Sendable {
         self.passwords = passwords
         self.lifetimes = lifetimes
         self.now = now
+        self.clients = ClientCache(store: store)
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

@@ -10,25 +10,34 @@ enum ScopeCatalog {
     struct Entry: Sendable {
         /// The scope as requested.
         let name: String
-        /// The consent page's line for it.
-        let description: String
+        /// The consent page's line for it, in every page language.
+        let description: Localized
         /// The claims it releases at userinfo, the profile endpoint and in ID tokens.
         let claims: [String]
     }
 
     /// Built-in scopes (DESIGN, "Scopes and claims").
     static let builtIn: [Entry] = [
-        Entry(name: "openid", description: "Confirm that it is you when you sign in", claims: ["sub"]),
         Entry(
-            name: "profile", description: "See your name, e-mail address and account ID",
+            name: "openid", description: Localized("Confirm that it is you when you sign in", zh: "在您登录时确认是您本人"),
+            claims: ["sub"]),
+        Entry(
+            name: "profile",
+            description: Localized("See your name, e-mail address and account ID", zh: "查看您的姓名、电子邮件地址和账户 ID"),
             claims: ["user_id", "name", "email"]),
-        Entry(name: "profile:user_id", description: "See your account ID", claims: ["user_id"]),
-        Entry(name: "postal_code", description: "See the postal code of your address", claims: ["postal_code"]),
         Entry(
-            name: "email", description: "See your e-mail address and whether it is verified",
+            name: "profile:user_id", description: Localized("See your account ID", zh: "查看您的账户 ID"), claims: ["user_id"]
+        ),
+        Entry(
+            name: "postal_code", description: Localized("See the postal code of your address", zh: "查看您地址的邮政编码"),
+            claims: ["postal_code"]),
+        Entry(
+            name: "email",
+            description: Localized("See your e-mail address and whether it is verified", zh: "查看您的电子邮件地址及其是否已验证"),
             claims: ["email", "email_verified"]),
         Entry(
-            name: "offline_access", description: "Stay connected when you are not using the app",
+            name: "offline_access",
+            description: Localized("Stay connected when you are not using the app", zh: "在您不使用该应用时保持连接"),
             claims: []),
     ]
 
@@ -47,10 +56,13 @@ enum ScopeCatalog {
         builtIn.map(\.name) + (try transaction.productScopes().map(\.name))
     }
 
-    /// The plain words for `scope`: the built-in description, the product scope's own, or the
-    /// name itself when the scope is unknown (never shown blank).
-    static func description(of scope: String, in transaction: any StoreTransaction) throws -> String {
-        if let entry = builtIn.first(where: { $0.name == scope }) { return entry.description }
+    /// The plain words for `scope` in `language`: the built-in description, the product scope's
+    /// own (as the operator wrote it), or the name itself when the scope is unknown (never shown
+    /// blank).
+    static func description(
+        of scope: String, in transaction: any StoreTransaction, language: PageLanguage = .english
+    ) throws -> String {
+        if let entry = builtIn.first(where: { $0.name == scope }) { return entry.description[language] }
         return try transaction.productScope(name: scope)?.description ?? scope
     }
 

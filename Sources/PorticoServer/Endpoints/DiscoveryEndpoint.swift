@@ -83,6 +83,7 @@ final class DiscoveryEndpoint: Sendable {
             "userinfo_signing_alg_values_supported": ["none"],
             "claims_supported": .array(ScopeCatalog.claimsSupported.map(JSONValue.string)),
             "claims_parameter_supported": false,
+            "ui_locales_supported": .array(PageLanguage.allCases.map { JSONValue.string($0.rawValue) }),
             "request_parameter_supported": false,
             "request_uri_parameter_supported": false,
             "authorization_response_iss_parameter_supported": true,

@@ -27,7 +27,7 @@ struct IntrospectionEndpoint {
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
             let parameters = try OAuthParameters(formOf: request)
-            let client = try ClientAuthenticator(store: context.store).authenticate(request, parameters: parameters)
+            let client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
             guard client.isConfidential else {
                 throw OAuthError.invalidClient("Only confidential clients may introspect tokens.")
             }

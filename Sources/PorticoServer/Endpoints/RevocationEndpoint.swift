@@ -24,7 +24,7 @@ struct RevocationEndpoint {
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
             let parameters = try OAuthParameters(formOf: request)
-            let client = try ClientAuthenticator(store: context.store).authenticate(request, parameters: parameters)
+            let client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
             let token = try parameters.required("token")
             if parameters["token_type_hint"] == "refresh_token" {
                 if try !revokeRefreshToken(token, of: client.client.id) {

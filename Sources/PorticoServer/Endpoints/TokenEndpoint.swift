@@ -22,7 +22,7 @@ struct TokenEndpoint {
         OAuthEndpoint.respond {
             let parameters = try OAuthParameters(formOf: request)
             let grantType = try parameters.required("grant_type")
-            let client = try ClientAuthenticator(store: context.store).authenticate(request, parameters: parameters)
+            let client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
             guard Self.supportedGrantTypes.contains(grantType) else {
                 throw OAuthError.unsupportedGrantType("The grant type is not supported.")
             }

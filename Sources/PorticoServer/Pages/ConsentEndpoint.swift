@@ -14,10 +14,10 @@ struct ConsentEndpoint: Sendable {
     /// Adds `GET` and `POST /consent`, both async.
     func register(on router: Router) {
         router.getAsync(AuthorizationFlow.consentPath) { request in
-            await ErrorPage.guarding { try show(request) }
+            await ErrorPage.guarding(request) { try show(request) }
         }
         router.postAsync(AuthorizationFlow.consentPath) { request in
-            await ErrorPage.guarding { try decide(request) }
+            await ErrorPage.guarding(request) { try decide(request) }
         }
     }
 
@@ -30,11 +30,12 @@ struct ConsentEndpoint: Sendable {
             return try AuthorizationFlow.redirect(
                 to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .found)
         }
+        let language = request.pageLanguage(pending: authorization.language)
         let (granted, lines) = try context.store.read { transaction in
             let granted = try transaction.consent(userID: signedIn.user.id, clientID: client.id)?.scopes ?? []
             var lines: [String: String] = [:]
             for scope in authorization.scopes {
-                lines[scope] = try ScopeCatalog.description(of: scope, in: transaction)
+                lines[scope] = try ScopeCatalog.description(of: scope, in: transaction, language: language)
             }
             return (granted, lines)
         }
@@ -51,7 +52,8 @@ struct ConsentEndpoint: Sendable {
             csrfToken: CSRFProtection.token(
                 secret: secret,
                 purpose: CSRFProtection.consentPurpose(
-                    requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)))
+                    requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)),
+            language: language)
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response

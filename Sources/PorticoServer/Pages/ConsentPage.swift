@@ -21,18 +21,21 @@ struct ConsentPage {
     var sealedRequest: String
     /// The CSRF token, bound to the request and the session.
     var csrfToken: String
+    /// The language of the page.
+    var language: PageLanguage
 
     /// The page as a response.
     func response() -> Response {
         let app = HTML.escape(client.name)
-        let platform = PageLayout.platformName
+        let text = ConsentText.self
+        let lang = language
         var html = "<div class=\"app\">\(logo)<div><div class=\"app-name\">\(app)</div>"
-        html += "<div class=\"small\">wants to use your \(platform) account</div></div></div>\n"
-        html += "<h1>Allow \(app) to:</h1>\n<ul class=\"permissions\">\n"
+        html += "<div class=\"small\">\(text.wantsToUse[lang])</div></div></div>\n"
+        html += "<h1>\(text.allowTo(app)[lang])</h1>\n<ul class=\"permissions\">\n"
         for line in requested { html += "<li>\(HTML.escape(line))</li>\n" }
         html += "</ul>\n"
         if !alreadyGranted.isEmpty {
-            html += "<div class=\"granted\">You already allowed \(app) to:<ul>\n"
+            html += "<div class=\"granted\">\(text.alreadyAllowed(app)[lang])<ul>\n"
             for line in alreadyGranted { html += "<li>\(HTML.escape(line))</li>\n" }
             html += "</ul></div>\n"
         }
@@ -40,23 +43,23 @@ struct ConsentPage {
             <form method="post" action="/consent">
             \(hiddenFields)
             <div class="actions">
-            <button type="submit" class="button primary" name="decision" value="allow">Allow</button>
-            <button type="submit" class="button secondary" name="decision" value="deny">Cancel</button>
+            <button type="submit" class="button primary" name="decision" value="allow">\(text.allow[lang])</button>
+            <button type="submit" class="button secondary" name="decision" value="deny">\(text.cancel[lang])</button>
             </div>
             </form>
-            <p class="small">\(privacyText) You can remove this permission at any time in \
-            <a href="/account">Your Account</a>.</p>
+            <p class="small">\(privacyText) \(text.removeAnyTime[lang])</p>
 
             """
-        return PageLayout.page(title: "Allow \(client.name)", content: html, account: accountBar)
+        return PageLayout.page(
+            title: text.allowTo(client.name)[lang], content: html, account: accountBar, language: lang)
     }
 
     /// The top corner: who is signed in, and the switch-account button.
     private var accountBar: String {
         """
-        <div class="account"><span>Signed in as <span class="who">\(HTML.escape(user.name))</span></span>
+        <div class="account"><span>\(ConsentText.signedInAs(HTML.escape(user.name))[language])</span>
         <form method="post" action="/consent">\(hiddenFields)<button type="submit" class="linkish" name="decision" \
-        value="switch">Not you? Switch account</button></form></div>
+        value="switch">\(ConsentText.switchAccount[language])</button></form></div>
         """
     }
 
@@ -78,9 +81,8 @@ struct ConsentPage {
     private var privacyText: String {
         let app = HTML.escape(client.name)
         if let url = client.privacyURL, HTML.isSafeLink(url) {
-            return
-                #"See how \#(app) uses your data in its <a href="\#(HTML.escape(url))" rel="noopener">privacy policy</a>."#
+            return ConsentText.privacyPolicy(app: app, url: HTML.escape(url))[language]
         }
-        return "\(app) has not given a privacy policy."
+        return ConsentText.noPrivacyPolicy(app)[language]
     }
 }

@@ -3,25 +3,26 @@ import PorticoHTTP
 
 /// Renders a ``PageProblem`` as a page a person understands: what happened, and what to do.
 enum ErrorPage {
-    /// The page for `problem`.
-    static func response(for problem: PageProblem) -> Response {
+    /// The page for `problem`, in `language`.
+    static func response(for problem: PageProblem, language: PageLanguage) -> Response {
         let (title, message) = words(for: problem)
-        var content = "<h1>\(HTML.escape(title))</h1>\n"
-        content += "<div class=\"alert\" role=\"alert\"><p>\(HTML.escape(message))</p></div>\n"
-        content += "<p class=\"small\">\(HTML.escape(advice(for: problem)))</p>\n"
-        return PageLayout.page(title: title, content: content, status: problem.status)
+        var content = "<h1>\(HTML.escape(title[language]))</h1>\n"
+        content += "<div class=\"alert\" role=\"alert\"><p>\(HTML.escape(message[language]))</p></div>\n"
+        content += "<p class=\"small\">\(HTML.escape(advice(for: problem)[language]))</p>\n"
+        return PageLayout.page(title: title[language], content: content, status: problem.status, language: language)
     }
 
-    /// Runs `body`, turning a thrown ``PageProblem`` into its page and any other error into the
-    /// generic failure page (logged to stderr), so no handler can answer a bare 500.
-    static func guarding(_ body: () async throws -> Response) async -> Response {
+    /// Runs `body`, turning a thrown ``PageProblem`` into its page (in the language `request`
+    /// asks for) and any other error into the generic failure page (logged to stderr), so no
+    /// handler can answer a bare 500.
+    static func guarding(_ request: Request, _ body: () async throws -> Response) async -> Response {
         do {
             return try await body()
         } catch let problem as PageProblem {
-            return response(for: problem)
+            return response(for: problem, language: request.pageLanguage())
         } catch {
             log(error)
-            return response(for: .serverFailure)
+            return response(for: .serverFailure, language: request.pageLanguage())
         }
     }
 
@@ -43,72 +44,99 @@ enum ErrorPage {
         return escaped + "\""
     }
 
-    private static func words(for problem: PageProblem) -> (title: String, message: String) {
+    private static let platform = PageLayout.platformName
+
+    private static func words(for problem: PageProblem) -> (title: Localized, message: Localized) {
+        let cannotReturn = { (app: String) in
+            Localized("We can't send you back to \(app)", zh: "我们无法将您送回 \(app)")
+        }
         switch problem {
         case .unknownClient:
             return (
-                "We can't sign you in to this app",
-                "The app that sent you here is not registered with \(PageLayout.platformName), so we can't "
-                    + "sign you in to it."
+                Localized("We can't sign you in to this app", zh: "我们无法让您登录此应用"),
+                Localized(
+                    "The app that sent you here is not registered with \(platform), so we can't sign you in to it.",
+                    zh: "将您带到这里的应用未在 \(platform) 注册，因此我们无法让您登录。")
             )
         case .redirectNotRegistered(let app):
             return (
-                "We can't send you back to \(app)",
-                "\(app) asked us to send you to an address it has not registered with "
-                    + "\(PageLayout.platformName). To keep your account safe, we stopped here."
+                cannotReturn(app),
+                Localized(
+                    "\(app) asked us to send you to an address it has not registered with \(platform). "
+                        + "To keep your account safe, we stopped here.",
+                    zh: "\(app) 要求我们将您送往一个未在 \(platform) 注册的地址。为了保护您的账户安全，我们在此停止。")
             )
         case .redirectMissing(let app):
             return (
-                "We can't send you back to \(app)",
-                "\(app) did not say where to send you after signing in, and it has more than one address."
+                cannotReturn(app),
+                Localized(
+                    "\(app) did not say where to send you after signing in, and it has more than one address.",
+                    zh: "\(app) 没有说明登录后将您送往何处，而它有多个地址。")
             )
         case .redirectNotAllowed(let app):
             return (
-                "We can't send you back to \(app)",
-                "\(app) asked us to send you to an address that this kind of app may not use. "
-                    + "To keep your account safe, we stopped here."
+                cannotReturn(app),
+                Localized(
+                    "\(app) asked us to send you to an address that this kind of app may not use. "
+                        + "To keep your account safe, we stopped here.",
+                    zh: "\(app) 要求我们将您送往此类应用不可使用的地址。为了保护您的账户安全，我们在此停止。")
             )
         case .malformedRequest(let app):
             return (
-                "This sign-in request is not valid",
-                "\(app.map { "The request from \($0)" } ?? "The request") was not put together correctly."
+                Localized("This sign-in request is not valid", zh: "此登录请求无效"),
+                Localized(
+                    "\(app.map { "The request from \($0)" } ?? "The request") was not put together correctly.",
+                    zh: "\(app.map { "来自 \($0) 的请求" } ?? "该请求")格式不正确。")
             )
         case .expiredRequest(let app):
             return (
-                "This sign-in request has expired",
-                "Too much time has passed since \(app ?? "the app") asked you to sign in."
+                Localized("This sign-in request has expired", zh: "此登录请求已过期"),
+                Localized(
+                    "Too much time has passed since \(app ?? "the app") asked you to sign in.",
+                    zh: "距离\(app.map { " \($0) " } ?? "应用")请求您登录已经过去太久。")
             )
         case .invalidRequest:
             return (
-                "This sign-in request is not valid",
-                "The sign-in page was opened without a valid request from an app."
+                Localized("This sign-in request is not valid", zh: "此登录请求无效"),
+                Localized(
+                    "The sign-in page was opened without a valid request from an app.",
+                    zh: "登录页面被打开时没有来自应用的有效请求。")
             )
         case .forgedForm(let app):
             return (
-                "We couldn't confirm that this came from you",
-                "The form you sent did not carry the security check it should have"
-                    + (app.map { " for \($0)" } ?? "")
-                    + ". This can happen when a page was open for a long time, or when cookies are blocked."
+                Localized("We couldn't confirm that this came from you", zh: "我们无法确认这是您本人的操作"),
+                Localized(
+                    "The form you sent did not carry the security check it should have"
+                        + (app.map { " for \($0)" } ?? "")
+                        + ". This can happen when a page was open for a long time, or when cookies are blocked.",
+                    zh: "您提交的表单\(app.map { "（\($0)）" } ?? "")缺少应有的安全校验。"
+                        + "页面打开时间过长或 Cookie 被阻止时可能会出现这种情况。")
             )
         case .serverFailure:
             return (
-                "Something went wrong on our side",
-                "We could not finish this request. Nothing was shared with any app."
+                Localized("Something went wrong on our side", zh: "我们这边出了问题"),
+                Localized(
+                    "We could not finish this request. Nothing was shared with any app.",
+                    zh: "我们无法完成此请求。没有任何信息被分享给任何应用。")
             )
         }
     }
 
-    private static func advice(for problem: PageProblem) -> String {
+    private static func advice(for problem: PageProblem) -> Localized {
         switch problem {
         case .unknownClient, .redirectNotRegistered, .redirectMissing, .redirectNotAllowed, .malformedRequest:
-            "If you are the app's developer, check its client ID and redirect address. Otherwise, "
-                + "go back to the app and contact its support."
+            Localized(
+                "If you are the app's developer, check its client ID and redirect address. Otherwise, "
+                    + "go back to the app and contact its support.",
+                zh: "如果您是该应用的开发者，请检查其客户端 ID 和重定向地址。否则，请返回应用并联系其支持团队。")
         case .expiredRequest, .invalidRequest:
-            "Go back to the app and choose to sign in again."
+            Localized("Go back to the app and choose to sign in again.", zh: "请返回应用并重新选择登录。")
         case .forgedForm:
-            "Make sure cookies are allowed for this site, then go back to the app and sign in again."
+            Localized(
+                "Make sure cookies are allowed for this site, then go back to the app and sign in again.",
+                zh: "请确认此网站允许使用 Cookie，然后返回应用重新登录。")
         case .serverFailure:
-            "Please try again in a moment."
+            Localized("Please try again in a moment.", zh: "请稍后再试。")
         }
     }
 }

@@ -29,10 +29,10 @@ struct LoginEndpoint: Sendable {
     /// Adds `GET` and `POST /login`, both async.
     func register(on router: Router) {
         router.getAsync(AuthorizationFlow.loginPath) { request in
-            await ErrorPage.guarding { try show(request) }
+            await ErrorPage.guarding(request) { try show(request) }
         }
         router.postAsync(AuthorizationFlow.loginPath) { request in
-            await ErrorPage.guarding { try signIn(request) }
+            await ErrorPage.guarding(request) { try signIn(request) }
         }
     }
 
@@ -45,7 +45,7 @@ struct LoginEndpoint: Sendable {
             appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
             csrfToken: CSRFProtection.token(
                 secret: secret, purpose: CSRFProtection.loginPurpose(requestID: pending?.0.id)),
-            email: pending?.0.loginHint ?? "")
+            email: pending?.0.loginHint ?? "", language: request.pageLanguage(pending: pending?.0.language))
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -63,22 +63,22 @@ struct LoginEndpoint: Sendable {
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
         let remember = form["remember_me"] != nil
-        func again(_ message: String) -> Response {
+        let language = request.pageLanguage(pending: pending?.0.language)
+        func again(_ message: Localized) -> Response {
             var page = LoginPage(
                 appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
-                csrfToken: form[CSRFProtection.fieldName] ?? "", email: String(email.prefix(Self.maximumEmailLength)))
+                csrfToken: form[CSRFProtection.fieldName] ?? "", email: String(email.prefix(Self.maximumEmailLength)),
+                language: language)
             page.remembersMe = remember
-            page.errorMessage = message
+            page.errorMessage = message[language]
             return page.response()
         }
-        guard !email.isEmpty, !password.isEmpty else { return again("Enter your email and password") }
+        guard !email.isEmpty, !password.isEmpty else { return again(LoginText.missingFields) }
 
         guard let user = try authenticate(email: email, password: password) else {
-            return again(LoginPage.wrongCredentials)
+            return again(LoginText.wrongCredentials)
         }
-        guard !user.isDisabled else {
-            return again("This account has been disabled. Contact customer service to restore it.")
-        }
+        guard !user.isDisabled else { return again(LoginText.disabled) }
         let (signedIn, cookie) = try SignInSession.start(
             for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
             context: context)

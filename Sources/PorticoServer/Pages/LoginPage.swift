@@ -15,60 +15,63 @@ struct LoginPage {
     var csrfToken: String
     /// The e-mail address to show in the field (typed before, or the `login_hint`).
     var email: String = ""
+    /// The language of the page.
+    var language: PageLanguage = .english
     /// Whether "Keep me signed in" starts ticked (kept after a failed attempt).
     var remembersMe = false
     /// A message about the last attempt.
     var errorMessage: String?
 
-    /// The message for a wrong e-mail address or password: the same for both, so the page does
-    /// not tell who has an account.
-    static let wrongCredentials = "Your email or password is incorrect"
-
     /// The page as a response (200 even after a failed attempt, as the form is shown again).
     func response() -> Response {
-        let platform = PageLayout.platformName
-        var html = "<h1>Sign in</h1>\n"
+        let text = LoginText.self
+        let lang = language
+        var html = "<h1>\(text.title[lang])</h1>\n"
         if let appName {
-            html += "<p class=\"lead\">to continue to <span class=\"app-name\">\(HTML.escape(appName))</span></p>\n"
+            html += "<p class=\"lead\">\(text.toContinueTo(appTag(appName))[lang])</p>\n"
         } else {
-            html += "<p class=\"lead\">with your \(platform) account</p>\n"
+            html += "<p class=\"lead\">\(text.withYourAccount[lang])</p>\n"
         }
         if let errorMessage {
             html += """
-                <div class="alert" role="alert" id="login-error"><strong>There was a problem</strong>\
+                <div class="alert" role="alert" id="login-error"><strong>\(LayoutText.problem[lang])</strong>\
                 \(HTML.escape(errorMessage))</div>
 
                 """
         }
         let described = errorMessage == nil ? "" : #" aria-describedby="login-error""#
+        let app = HTML.escape(appName ?? text.thisApp[lang])
         html += """
             <form method="post" action="/login">
             \(hiddenFields)
-            <label for="email">Email</label>
+            <label for="email">\(text.email[lang])</label>
             <input type="email" id="email" name="email" value="\(HTML.escape(email))" autocomplete="username" \
             autocapitalize="none" spellcheck="false" required\(described)>
-            <label for="password">Password</label>
+            <label for="password">\(text.password[lang])</label>
             <input type="password" id="password" name="password" autocomplete="current-password" required\(described)>
-            <label class="check needs-js" for="show-password"><input type="checkbox" id="show-password"> Show password</label>
-            <button type="submit" class="button primary">Sign in</button>
+            <label class="check needs-js" for="show-password"><input type="checkbox" id="show-password"> \
+            \(text.showPassword[lang])</label>
+            <button type="submit" class="button primary">\(text.signIn[lang])</button>
             <label class="check" for="remember_me"><input type="checkbox" id="remember_me" name="remember_me" \
-            value="1"\(remembersMe ? " checked" : "")> Keep me signed in</label>
-            <p class="small">Only on a device you trust. You will stay signed in for 30 days.</p>
+            value="1"\(remembersMe ? " checked" : "")> \(text.keepMeSignedIn[lang])</label>
+            <p class="small">\(text.keepMeSignedInHint[lang])</p>
             </form>
-            <p class="links"><a href="\(HTML.escape(link("/password/forgot")))">Forgot your password?</a></p>
-            <div class="divider">New to \(platform)?</div>
-            <a class="button secondary" href="\(HTML.escape(link("/signup")))">Create a new account</a>
+            <p class="links"><a href="\(HTML.escape(link("/password/forgot")))">\(text.forgotPassword[lang])</a></p>
+            <div class="divider">\(text.newHere[lang])</div>
+            <a class="button secondary" href="\(HTML.escape(link("/signup")))">\(text.createAccount[lang])</a>
             <details>
-            <summary>What is this?</summary>
-            <p>\(HTML.escape(appName ?? "This app")) uses Login with \(platform) so you can sign in with the account \
-            you already have, without a new password. You decide what it may see; \(platform) never shares your \
-            password. <a href="/help">Learn more</a></p>
+            <summary>\(text.whatIsThis[lang])</summary>
+            <p>\(text.whatIsThisAnswer(app)[lang]) <a href="/help">\(text.learnMore[lang])</a></p>
             </details>
-            <p class="small">By signing in you agree to the <a href="/terms">Conditions of Use</a> and the \
-            <a href="/privacy">Privacy Notice</a>.</p>
+            <p class="small">\(text.agreement[lang])</p>
 
             """
-        return PageLayout.page(title: "Sign in", content: html)
+        return PageLayout.page(title: text.title[lang], content: html, language: lang)
+    }
+
+    /// The app's name, escaped and marked up for the lead line.
+    private func appTag(_ name: String) -> String {
+        "<span class=\"app-name\">\(HTML.escape(name))</span>"
     }
 
     private var hiddenFields: String {

@@ -25,10 +25,13 @@ enum PageLayout {
     ///   - content: the card's markup, already escaped by the caller.
     ///   - account: optional markup for the brand bar's right side (the signed-in person).
     ///   - status: the HTTP status.
-    static func page(title: String, content: String, account: String = "", status: HTTPStatus = .ok) -> Response {
+    ///   - language: the page's language, for `<html lang>` and the frame's own words.
+    static func page(
+        title: String, content: String, account: String = "", status: HTTPStatus = .ok, language: PageLanguage
+    ) -> Response {
         let html = """
             <!doctype html>
-            <html lang="en" class="no-js">
+            <html lang="\(language.htmlTag)" class="no-js">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -47,7 +50,8 @@ enum PageLayout {
             \(content)
             </div>
             <footer class="legal">
-            <a href="/terms">Conditions of Use</a><a href="/privacy">Privacy Notice</a><a href="/help">Help</a>
+            <a href="/terms">\(LayoutText.terms[language])</a><a href="/privacy">\(LayoutText.privacy[language])</a>\
+            <a href="/help">\(LayoutText.help[language])</a>
             <div>© \(platformName)</div>
             </footer>
             </main>

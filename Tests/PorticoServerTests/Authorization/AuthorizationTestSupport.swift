@@ -161,9 +161,11 @@ final class PageBrowser: Sendable {
     let base: String
     private let session: URLSession
     private let jar = Mutex<[String: String]>([:])
+    private let acceptLanguage: String?
 
-    init(base: String) {
+    init(base: String, acceptLanguage: String? = nil) {
         self.base = base
+        self.acceptLanguage = acceptLanguage
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
@@ -200,6 +202,7 @@ final class PageBrowser: Sendable {
         }
         let cookieHeader = jar.withLock { $0.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
         if !cookieHeader.isEmpty { request.setValue(cookieHeader, forHTTPHeaderField: "Cookie") }
+        if let acceptLanguage { request.setValue(acceptLanguage, forHTTPHeaderField: "Accept-Language") }
         let (data, response) = try await session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
         var headers: [String: String] = [:]
