@@ -35,19 +35,19 @@ public struct AutomaticUserAgent: UserAgent {
         return agents
     }
 
-    /// The first agent available for `provider`.
-    func choose(for provider: Provider) -> (any UserAgent)? {
-        candidates().first { $0.isAvailable(for: provider) }
+    /// The first agent available for `context`.
+    func choose(for context: AuthorizationContext) -> (any UserAgent)? {
+        candidates().first { $0.isAvailable(for: context) }
     }
 
     /// Available when any candidate is.
-    public func isAvailable(for provider: Provider) -> Bool {
-        choose(for: provider) != nil
+    public func isAvailable(for context: AuthorizationContext) -> Bool {
+        choose(for: context) != nil
     }
 
     /// Runs the chosen agent.
     public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
-        guard let agent = choose(for: context.provider) else {
+        guard let agent = choose(for: context) else {
             throw AuthorizationError(
                 .invalidInput, "no way to show the sign-in here: no browser and no device login at the provider")
         }

@@ -20,11 +20,17 @@ public struct CustomSchemeRedirect: UserAgent {
         self.returnGrace = returnGrace
     }
 
+    /// Available when the redirect URI has a custom scheme.
+    public func isAvailable(for context: AuthorizationContext) -> Bool {
+        guard let scheme = context.redirectURI?.scheme?.lowercased() else { return false }
+        return scheme != "http" && scheme != "https"
+    }
+
     /// Opens the browser and waits for the forwarded callback.
     public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
-        guard let redirectURI = context.redirectURI, let scheme = redirectURI.scheme?.lowercased(),
-            scheme != "http", scheme != "https"
-        else { throw AuthorizationError(.invalidInput, "CustomSchemeRedirect needs a custom-scheme redirect URI") }
+        guard isAvailable(for: context), let redirectURI = context.redirectURI else {
+            throw AuthorizationError(.invalidInput, "CustomSchemeRedirect needs a custom-scheme redirect URI")
+        }
         let waiter = context.installRedirectWaiter(to: redirectURI, grace: returnGrace)
         defer { context.redirects.remove(waiter) }
         try await opener.open(context.authorizationURL(redirectURI: redirectURI))

@@ -23,8 +23,8 @@ public struct DeviceCodeUserAgent: UserAgent {
     }
 
     /// Available when the provider has a device endpoint.
-    public func isAvailable(for provider: Provider) -> Bool {
-        provider.deviceAuthorizationEndpoint != nil
+    public func isAvailable(for context: AuthorizationContext) -> Bool {
+        context.provider.deviceAuthorizationEndpoint != nil
     }
 
     /// Asks for a code, shows it, and polls until the person decides or the code expires.

@@ -21,8 +21,10 @@ public struct SystemBrowserUserAgent: UserAgent {
         self.opener = opener
     }
 
-    /// Available when a browser can be opened: a custom opener, `$BROWSER`, or a desktop session.
-    public func isAvailable(for provider: Provider) -> Bool {
+    /// Available when the app registered a loopback redirect URI (or none) and a browser can
+    /// be opened: `$BROWSER`, or a desktop session with `xdg-open` (always on macOS).
+    public func isAvailable(for context: AuthorizationContext) -> Bool {
+        if let redirectURI = context.redirectURI, !Self.isLoopback(redirectURI) { return false }
         let environment = ProcessInfo.processInfo.environment
         #if os(macOS)
             return true
@@ -66,9 +68,12 @@ public struct SystemBrowserUserAgent: UserAgent {
 
     /// The path of a registered loopback redirect URI, or `/callback`.
     static func callbackPath(for redirectURI: URL?) -> String {
-        guard let redirectURI, redirectURI.scheme == "http",
-            ["127.0.0.1", "localhost", "::1", "[::1]"].contains(redirectURI.host ?? ""), !redirectURI.path.isEmpty
-        else { return "/callback" }
+        guard let redirectURI, isLoopback(redirectURI), !redirectURI.path.isEmpty else { return "/callback" }
         return redirectURI.path
+    }
+
+    /// Whether `uri` is an `http` URI on a loopback host.
+    static func isLoopback(_ uri: URL) -> Bool {
+        uri.scheme?.lowercased() == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(uri.host ?? "")
     }
 }

@@ -10,12 +10,12 @@ public protocol UserAgent: Sendable {
     /// Runs the provider's pages for `context` and returns how they ended.
     func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome
 
-    /// Whether this agent can work here for `provider` (a browser to open, a device endpoint);
-    /// ``AutomaticUserAgent`` skips agents that cannot.
-    func isAvailable(for provider: Provider) -> Bool
+    /// Whether this agent can work here for `context` (a browser to open, a redirect URI of
+    /// the right kind, a device endpoint); ``AutomaticUserAgent`` skips agents that cannot.
+    func isAvailable(for context: AuthorizationContext) -> Bool
 }
 
 extension UserAgent {
     /// Available everywhere unless an agent says otherwise.
-    public func isAvailable(for provider: Provider) -> Bool { true }
+    public func isAvailable(for context: AuthorizationContext) -> Bool { true }
 }

@@ -9,23 +9,43 @@
     public struct WebAuthenticationSessionUserAgent: UserAgent {
         /// Whether the sheet starts without Safari's cookies (no "Continue" prompt, no SSO).
         public var prefersEphemeralWebBrowserSession: Bool
+        /// The window the sheet is presented over; nil uses a new anchor.
+        public var presentationAnchor: (@MainActor @Sendable () -> ASPresentationAnchor)?
 
         /// An agent; ephemeral sessions are off by default, as LWA's are.
-        public init(prefersEphemeralWebBrowserSession: Bool = false) {
+        public init(
+            prefersEphemeralWebBrowserSession: Bool = false,
+            presentationAnchor: (@MainActor @Sendable () -> ASPresentationAnchor)? = nil
+        ) {
             self.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
+            self.presentationAnchor = presentationAnchor
+        }
+
+        /// Available when the redirect URI has a custom scheme.
+        public func isAvailable(for context: AuthorizationContext) -> Bool {
+            guard let scheme = context.redirectURI?.scheme?.lowercased() else { return false }
+            return scheme != "http" && scheme != "https"
         }
 
         /// Runs the session and returns its callback; closing the sheet is the user's cancel.
-        @MainActor
         public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
-            guard let redirectURI = context.redirectURI, let scheme = redirectURI.scheme,
-                scheme != "http", scheme != "https"
-            else { throw AuthorizationError(.invalidInput, "an in-app web session needs a custom-scheme redirect URI") }
-            let url = context.authorizationURL(redirectURI: redirectURI)
-            let anchor = PresentationAnchorProvider()
-            let holder = SessionHolder()
-            let callback: URL = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
+            guard isAvailable(for: context), let redirectURI = context.redirectURI, let scheme = redirectURI.scheme
+            else {
+                throw AuthorizationError(.invalidInput, "an in-app web session needs a custom-scheme redirect URI")
+            }
+            let callback = try await Self.run(
+                url: context.authorizationURL(redirectURI: redirectURI), scheme: scheme,
+                ephemeral: prefersEphemeralWebBrowserSession, anchor: presentationAnchor)
+            return .callback(callback, redirectURI: redirectURI)
+        }
+
+        @MainActor
+        private static func run(
+            url: URL, scheme: String, ephemeral: Bool, anchor: (@MainActor @Sendable () -> ASPresentationAnchor)?
+        ) async throws -> URL {
+            let holder = SessionHolder(anchor: anchor)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
                     let session = ASWebAuthenticationSession(url: url, callbackURLScheme: scheme) { callback, error in
                         if let callback {
                             continuation.resume(returning: callback)
@@ -38,8 +58,8 @@
                                     .invalidResponse, "the web session failed", underlyingError: error))
                         }
                     }
-                    session.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
-                    session.presentationContextProvider = anchor
+                    session.prefersEphemeralWebBrowserSession = ephemeral
+                    session.presentationContextProvider = holder
                     holder.session = session
                     if !session.start() {
                         holder.session = nil
@@ -50,22 +70,21 @@
             } onCancel: {
                 Task { @MainActor in holder.session?.cancel() }
             }
-            return .callback(callback, redirectURI: redirectURI)
+        }
+    }
+
+    /// Keeps the session alive while it runs and tells it where to present.
+    @MainActor
+    private final class SessionHolder: NSObject, @preconcurrency ASWebAuthenticationPresentationContextProviding {
+        var session: ASWebAuthenticationSession?
+        let anchor: (@MainActor @Sendable () -> ASPresentationAnchor)?
+
+        init(anchor: (@MainActor @Sendable () -> ASPresentationAnchor)?) {
+            self.anchor = anchor
         }
 
-        /// Available on Apple platforms whenever the redirect URI has a custom scheme.
-        public func isAvailable(for provider: Provider) -> Bool { true }
-    }
-
-    @MainActor
-    private final class SessionHolder {
-        var session: ASWebAuthenticationSession?
-    }
-
-    @MainActor
-    private final class PresentationAnchorProvider: NSObject, ASWebAuthenticationPresentationContextProviding {
         func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-            ASPresentationAnchor()
+            anchor?() ?? ASPresentationAnchor()
         }
     }
 #endif
