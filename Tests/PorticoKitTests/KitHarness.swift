@@ -72,11 +72,13 @@ final class KitHarness: Sendable {
     }
 
     /// A public native app with the loopback redirect URI (any port matches).
-    func addPublicClient(redirectURIs: [String] = ["http://127.0.0.1/callback"]) throws -> Client {
+    func addPublicClient(
+        redirectURIs: [String] = ["http://127.0.0.1/callback"],
+        grants: [String] = ["authorization_code", "refresh_token"]
+    ) throws -> Client {
         let client = Client(
             name: "Kit Test App", type: .public, redirectURIs: redirectURIs,
-            allowedScopes: ["openid", "profile", "profile:user_id", "postal_code", "email"],
-            allowedGrantTypes: ["authorization_code", "refresh_token"])
+            allowedScopes: ["openid", "profile", "profile:user_id", "postal_code", "email"], allowedGrantTypes: grants)
         try store.insert(client)
         return client
     }
@@ -182,10 +184,11 @@ final class SignInRobot: Sendable {
                 ]
                 if let request = hidden("request", in: page) { fields.append(("request", request)) }
                 location = try await send(URL(string: "/login", relativeTo: next)!.absoluteURL, form: fields)
-            } else if next.path == "/consent" {
+            } else if next.path == "/consent" || (next.path == "/device" && next.query?.contains("request=") == true) {
+                // The consent page, or device login's consent step at /device?request=….
                 let page = try await fetchPage(next)
                 location = try await send(
-                    URL(string: "/consent", relativeTo: next)!.absoluteURL,
+                    URL(string: next.path, relativeTo: next)!.absoluteURL,
                     form: [
                         ("csrf_token", hidden("csrf_token", in: page) ?? ""),
                         ("request", hidden("request", in: page) ?? ""),
