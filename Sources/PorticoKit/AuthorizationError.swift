@@ -6,7 +6,7 @@ import Foundation
 /// kinds can be added later without breaking an app's exhaustive `switch`. Compare ``code``
 /// with the static members of ``Code``; the OAuth `error` and `error_description` the provider
 /// sent, and its `Retry-After` hint, ride along when there were any.
-public struct AuthorizationError: Error, Sendable, CustomStringConvertible {
+public struct AuthorizationError: LocalizedError, Sendable, CustomStringConvertible {
     /// The kind of failure; compare it with the static members, for example
     /// `error.code == .userCancelled`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -121,6 +121,9 @@ public struct AuthorizationError: Error, Sendable, CustomStringConvertible {
             code, "the provider answered \(error)", oauthError: error, oauthErrorDescription: description,
             retryAfter: retryAfter)
     }
+
+    /// The same one line, for apps that show `localizedDescription`.
+    public var errorDescription: String? { description }
 
     /// The error for a cancelled task: the app's own cancel, not the person's.
     static let taskCancelled = AuthorizationError(.cancelled, "the authorization was cancelled by the app")

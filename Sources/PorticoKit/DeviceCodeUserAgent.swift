@@ -33,6 +33,9 @@ public struct DeviceCodeUserAgent: UserAgent {
         guard let endpoint = provider.deviceAuthorizationEndpoint else {
             throw AuthorizationError(.invalidInput, "the provider has no device login")
         }
+        guard context.grantType == .accessToken else {
+            throw AuthorizationError(.invalidInput, "device login yields tokens, not a code for the backend")
+        }
         let scope = context.pending.scopes.joined(separator: " ")
         var fields = [("client_id", context.clientID), ("scope", scope)]
         if provider.deviceCodeDialect == .loginWithAmazon { fields.insert(("response_type", "device_code"), at: 0) }
