@@ -18,16 +18,20 @@ public final class IdentityProvider: Sendable {
     /// `configuration.purgeInterval`, so the
     /// tables that every request reads stay small.
     private let purger: BackgroundPurger
+    /// Re-reads the signing keys every `configuration.keyRefreshInterval`, so a rotation made
+    /// by the CLI while the server runs takes effect without a restart.
+    private let keyRefresher: KeyRingRefresher
 
     /// Opens (and migrates) the database, makes the first signing keys if there are none, and
     /// builds the routes; nothing listens until ``start()``.
     public init(configuration: ProviderConfiguration) throws {
         self.configuration = configuration
-        let store = try openStore(url: configuration.databaseURL)
+        let store = try openStore(url: configuration.databaseURL, longRunning: true)
         let keys = try KeyRing(store: store)
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
-            keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing))
+            keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing), now: configuration.clock,
+            mailer: configuration.mailer ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
         PageRoutes.register(on: router, context: context)
@@ -42,6 +46,11 @@ public final class IdentityProvider: Sendable {
             store: store, interval: configuration.purgeInterval,
             onError: { error in
                 FileHandle.standardError.write(Data("portico: purging expired records failed: \(error)\n".utf8))
+            })
+        keyRefresher = KeyRingRefresher(
+            keys: keys, store: store, interval: configuration.keyRefreshInterval,
+            onError: { error in
+                FileHandle.standardError.write(Data("portico: reloading signing keys failed: \(error)\n".utf8))
             })
     }
 
@@ -70,6 +79,7 @@ public final class IdentityProvider: Sendable {
     public func runUntilTerminated() {
         server.runUntilTerminated()
         purger.stop()
+        keyRefresher.stop()
         context.store.close()
     }
 
@@ -77,6 +87,7 @@ public final class IdentityProvider: Sendable {
     public func shutdown() {
         server.shutdown()
         purger.stop()
+        keyRefresher.stop()
         context.store.close()
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the identity provider listens, what it calls itself, and where it keeps its data.
 ///
 /// The command line fills this from flags, then the `PORTICO_*` environment, then the
@@ -24,6 +26,18 @@ public struct ProviderConfiguration: Sendable {
     /// How often expired codes, sessions, device codes and revocations are deleted; a minute by
     /// default (tests shorten it to watch a purge happen).
     public var purgeInterval: Duration
+    /// Where ``OutboxMailer`` writes password-reset mail; nil means `outbox` next to the SQLite
+    /// database (`portico-data/outbox` by default). Ignored when ``mailer`` is set.
+    public var outboxDirectory: String?
+    /// How mail is delivered; nil means an ``OutboxMailer`` writing to ``outboxDirectory``.
+    public var mailer: (any Mailer)?
+    /// The clock every expiry and rate limit is measured against; the system clock unless
+    /// changed (tests move it forward to see a reset link or a sign-in lockout expire).
+    public var clock: @Sendable () -> Date
+    /// How often the signing keys are re-read, so that `portico keys rotate` (run in another
+    /// process or on another node) takes effect, and retired keys past their retention are
+    /// deleted; 5 seconds by default.
+    public var keyRefreshInterval: Duration
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -35,7 +49,11 @@ public struct ProviderConfiguration: Sendable {
         logRequests: Bool = true,
         demo: Bool = false,
         passwordHashing: PasswordHashingSettings = .standard,
-        purgeInterval: Duration = .seconds(60)
+        purgeInterval: Duration = .seconds(60),
+        outboxDirectory: String? = nil,
+        mailer: (any Mailer)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        keyRefreshInterval: Duration = .seconds(5)
     ) {
         self.host = host
         self.port = port
@@ -46,5 +64,14 @@ public struct ProviderConfiguration: Sendable {
         self.demo = demo
         self.passwordHashing = passwordHashing
         self.purgeInterval = purgeInterval
+        self.outboxDirectory = outboxDirectory
+        self.mailer = mailer
+        self.clock = clock
+        self.keyRefreshInterval = keyRefreshInterval
+    }
+
+    /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.
+    public var effectiveOutboxDirectory: String {
+        outboxDirectory ?? OutboxMailer.defaultDirectory(forDatabase: databaseURL)
     }
 }

@@ -4,13 +4,15 @@
 ///   - url: `sqlite:PATH`, `sqlite::memory:` or `postgres://…` (see ``DatabaseURL``).
 ///   - migrate: whether to apply missing migrations on opening (false for `portico migrate`,
 ///     which calls ``Store/migrate()`` itself to report the versions).
+///   - longRunning: whether the store serves a long-running process (`portico serve`), which
+///     then tunes it for that: SQLite checkpoints run on a background thread.
 /// - Throws: ``StoreError/unsupportedURL(_:)`` for an unknown form,
 ///   ``StoreError/backendUnavailable(_:)`` for PostgreSQL (not in this build yet), and whatever
 ///   opening the database throws.
-public func openStore(url: String, migrate: Bool = true) throws -> any Store {
+public func openStore(url: String, migrate: Bool = true, longRunning: Bool = false) throws -> any Store {
     switch try DatabaseURL(parsing: url) {
     case .sqlite(let path):
-        return try SQLiteStore(path: path, migrate: migrate)
+        return try SQLiteStore(path: path, migrate: migrate, backgroundCheckpoints: longRunning)
     case .sqliteInMemory:
         return try SQLiteStore(path: ":memory:", migrate: migrate)
     case .postgres:

@@ -10,21 +10,28 @@ public struct PurgeReport: Sendable, Hashable {
     public var accessTokenRevocations: Int
     /// Refresh tokens a day past their expiry (kept that long to report reuse clearly).
     public var refreshTokens: Int
+    /// Password-reset links past their expiry (used or not).
+    public var passwordResets: Int = 0
+    /// Throttled attempts older than their window.
+    public var throttleAttempts: Int = 0
 
     /// A report with the given counts.
     public init(
         authorizationCodes: Int = 0, sessions: Int = 0, deviceAuthorizations: Int = 0, accessTokenRevocations: Int = 0,
-        refreshTokens: Int = 0
+        refreshTokens: Int = 0, passwordResets: Int = 0, throttleAttempts: Int = 0
     ) {
         self.authorizationCodes = authorizationCodes
         self.sessions = sessions
         self.deviceAuthorizations = deviceAuthorizations
         self.accessTokenRevocations = accessTokenRevocations
         self.refreshTokens = refreshTokens
+        self.passwordResets = passwordResets
+        self.throttleAttempts = throttleAttempts
     }
 
     /// All rows removed.
     public var total: Int {
-        authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
+        authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens + passwordResets
+            + throttleAttempts
     }
 }

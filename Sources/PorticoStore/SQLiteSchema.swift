@@ -13,7 +13,8 @@ enum SQLiteSchema {
     }
 
     static let migrations: [Migration] = [
-        Migration(version: 1, statements: version1)
+        Migration(version: 1, statements: version1),
+        Migration(version: 3, statements: version3),
     ]
 
     /// The newest version this build understands.
@@ -238,5 +239,32 @@ enum SQLiteSchema {
         BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END
         """,
         "PRAGMA user_version = 1",
+    ]
+
+    /// Accounts (issue 5): password-reset links and throttled attempts. Both keep only SHA-256
+    /// hashes of what they are looked up by (the mailed token; the e-mail or address key).
+    private static let version3 = [
+        """
+        CREATE TABLE password_resets (
+            token_hash BLOB PRIMARY KEY,
+            user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            used_at INTEGER
+        )
+        """,
+        "CREATE INDEX password_resets_user ON password_resets (user_id)",
+        "CREATE INDEX password_resets_expiry ON password_resets (expires_at)",
+        """
+        CREATE TABLE throttle_attempts (
+            id TEXT PRIMARY KEY,
+            key_hash BLOB NOT NULL,
+            attempted_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL
+        )
+        """,
+        "CREATE INDEX throttle_attempts_key ON throttle_attempts (key_hash, attempted_at)",
+        "CREATE INDEX throttle_attempts_expiry ON throttle_attempts (expires_at)",
+        "PRAGMA user_version = 3",
     ]
 }

@@ -18,6 +18,7 @@ public final class SQLiteStore: Store {
     /// Queues this process's writers in order, ahead of SQLite's sleeping busy handler.
     private let writers = FairLock()
     private let busyTimeout: TimeInterval
+    private let checkpointer: SQLiteCheckpointer?
 
     /// The schema version this build understands; newer databases are refused.
     public static var supportedSchemaVersion: Int { SQLiteSchema.latestVersion }
@@ -32,11 +33,14 @@ public final class SQLiteStore: Store {
     ///     ``StoreError/busy(_:)``.
     ///   - migrate: whether to apply missing migrations now; `portico migrate` passes false and
     ///     calls ``migrate()`` to report what it applied.
+    ///   - backgroundCheckpoints: whether a thread of the store's own copies the write-ahead log
+    ///     into the database (see ``SQLiteCheckpointer``) instead of the commit that happens to
+    ///     fill it; for long-running servers, pointless for one-shot commands.
     /// - Throws: ``StoreError/schemaTooNew(found:supported:)`` for a database from a newer
     ///   Portico, ``StoreError/io(_:)`` or ``StoreError/corrupt(_:)`` when the file cannot be used.
     public init(
         path: String, strategy: SQLiteConnectionStrategy = .standard, busyTimeout: TimeInterval = 5,
-        migrate: Bool = true
+        migrate: Bool = true, backgroundCheckpoints: Bool = false
     ) throws {
         let inMemory = path == ":memory:"
         if !inMemory {
@@ -48,10 +52,24 @@ public final class SQLiteStore: Store {
             }
         }
         let milliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1000).rounded()))
-        let open = { try SQLiteConnection(path: path, busyTimeoutMilliseconds: milliseconds) }
-        let first = try open()
-        try SQLiteSchema.checkNotTooNew(first)
-        migrationsAppliedAtOpen = migrate ? try SQLiteSchema.migrate(first) : []
+        let checkpointer =
+            backgroundCheckpoints && !inMemory
+            ? try SQLiteCheckpointer(path: path, busyTimeoutMilliseconds: milliseconds) : nil
+        let open = {
+            let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: milliseconds)
+            try checkpointer?.attach(connection)
+            return connection
+        }
+        let first: SQLiteConnection
+        do {
+            first = try open()
+            try SQLiteSchema.checkNotTooNew(first)
+            migrationsAppliedAtOpen = migrate ? try SQLiteSchema.migrate(first) : []
+        } catch {
+            checkpointer?.stop()
+            throw error
+        }
+        self.checkpointer = checkpointer
         self.path = path
         self.busyTimeout = max(busyTimeout, 1)
         pool = SQLiteConnectionPool(
@@ -61,6 +79,7 @@ public final class SQLiteStore: Store {
 
     deinit {
         pool.close()
+        checkpointer?.stop()
     }
 
     /// See ``Store/transaction(_:)``; begins with `BEGIN IMMEDIATE`.
@@ -90,6 +109,7 @@ public final class SQLiteStore: Store {
     /// See ``Store/close()``.
     public func close() {
         pool.close()
+        checkpointer?.stop()
     }
 
     /// Runs the integrity check and returns SQLite's report (`["ok"]` when sound), for

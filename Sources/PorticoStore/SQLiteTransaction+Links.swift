@@ -81,6 +81,8 @@ extension SQLiteTransaction {
             "DELETE FROM access_token_revocations WHERE expires_at <= ?", [.date(now)])
         report.refreshTokens = try write(
             "DELETE FROM refresh_tokens WHERE expires_at <= ?", [.date(now.addingTimeInterval(-Self.refreshRetention))])
+        report.passwordResets = try write("DELETE FROM password_resets WHERE expires_at <= ?", [.date(now)])
+        report.throttleAttempts = try write("DELETE FROM throttle_attempts WHERE expires_at <= ?", [.date(now)])
         return report
     }
 

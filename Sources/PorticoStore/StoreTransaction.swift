@@ -169,6 +169,29 @@ public protocol StoreTransaction {
     /// Unbinds a host user.
     @discardableResult func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool
 
+    // MARK: Password resets
+
+    /// Stores a freshly mailed reset link (only its token's hash).
+    func insert(_ reset: PasswordReset) throws
+    /// The reset whose plain token is `token`, whatever its state.
+    func passwordReset(token: String) throws -> PasswordReset?
+    /// Uses up a presented reset token if it is unused and unexpired, in one atomic step, so
+    /// that a link changes a password at most once.
+    func redeemPasswordReset(token: String, now: Date) throws -> PasswordResetRedemption
+    /// Forgets every reset link of a person (after a reset, so older links die too).
+    @discardableResult func deletePasswordResets(userID: String) throws -> Int
+
+    // MARK: Throttled attempts
+
+    /// Counts one attempt under its key.
+    func insert(_ attempt: ThrottleAttempt) throws
+    /// When the attempts under `key` after `since` happened, oldest first.
+    func throttleAttempts(key: String, since: Date) throws -> [Date]
+    /// Takes back one attempt (one reserved before a check that then succeeded).
+    @discardableResult func deleteThrottleAttempt(id: String) throws -> Bool
+    /// Forgets every attempt under `key` (a successful sign-in clears its account's count).
+    @discardableResult func deleteThrottleAttempts(key: String) throws -> Int
+
     // MARK: Audit log
 
     /// Appends an event; the log cannot be changed afterwards.
@@ -179,6 +202,7 @@ public protocol StoreTransaction {
     // MARK: Maintenance
 
     /// Deletes what has expired as of `now`: codes, sessions, device authorizations,
-    /// revocations of expired access tokens, and refresh tokens a day past expiry.
+    /// revocations of expired access tokens, refresh tokens a day past expiry, password-reset
+    /// links, and throttled attempts that no longer count.
     @discardableResult func purgeExpired(now: Date) throws -> PurgeReport
 }

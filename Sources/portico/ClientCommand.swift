@@ -22,7 +22,9 @@ enum ClientCommand {
                   --scope S            a scope it may request: built-in (openid, profile,
                                        profile:user_id, postal_code, email, offline_access) or
                                        added with 'portico scope add'; default all built-in
-                  --grant G            authorization_code, refresh_token, client_credentials
+                  --grant G            authorization_code, refresh_token, client_credentials,
+                                       urn:ietf:params:oauth:grant-type:device_code (or just
+                                       device_code: TV and console login, no redirect URI needed)
                                        (default authorization_code and refresh_token)
                   --logo-url URL       logo on the consent page (https)
                   --privacy-url URL    privacy policy linked from the consent page (https)

@@ -1,25 +1,37 @@
 import Foundation
+import PorticoServer
 import PorticoStore
 
-/// `portico keys list`: the signing keys, so operators can see what signs and what is published.
+/// `portico keys list | rotate`: the signing keys, so operators can see what signs and what is
+/// published, and replace them.
 enum KeysCommand {
-    static let summary = "list signing keys"
+    static let summary = "list and rotate signing keys"
     static let usage = """
         usage: portico keys list [--json] [--database URL]
+               portico keys rotate [--alg RS256|ES256|EdDSA] [--json] [--database URL]
 
-        Lists the signing keys: kid, algorithm, state (active or retired), whether it is the
-        current signer of its algorithm, and when it was made. The first start (or
-        'portico migrate') makes one key per algorithm: RS256, ES256 and EdDSA. Private keys
-        are never printed.
+        list    shows the signing keys: kid, algorithm, state (active or retired), whether it
+                is the current signer of its algorithm, and when it was made. The first start
+                (or 'portico migrate') makes one key per algorithm: RS256, ES256 and EdDSA.
+                Private keys are never printed.
+                  --json   a JSON array of {"kid", "alg", "state", "current", "created"}
+        rotate  makes a new key the signer of its algorithm; without --alg, of all three.
+                The key it replaces is retired: it signs nothing more but stays published in
+                the JWKS for 65 minutes, until every token it signed has expired (access and
+                ID tokens live an hour), so those tokens keep verifying; then it is deleted.
+                Running servers pick the new key up within seconds, without a restart.
+                  --alg ALG  rotate only RS256, ES256 or EdDSA
+                  --json     a JSON array of {"alg", "kid", "previous_kid",
+                             "previous_published_until"}
 
-          --json            print a JSON array of {"kid", "alg", "state", "current", "created"}
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
-        _ = try Subcommand.action(&arguments, command: "keys", actions: ["list"])
+        let action = try Subcommand.action(&arguments, command: "keys", actions: ["list", "rotate"])
+        if action == "rotate" { return try rotate(&arguments, database: url) }
         let json = arguments.flag("json")
         try arguments.finish()
         let store = try DatabaseOption.open(url)
@@ -47,11 +59,48 @@ enum KeysCommand {
         let kidWidth = max(3, keys.map(\.id.count).max() ?? 3)
         print(row(["KID".padded(kidWidth), "ALG   ", "STATE  ", "CURRENT", "CREATED"]))
         for key in keys {
-            print(
-                row([
-                    key.id.padded(kidWidth), key.algorithm.padded(6), key.state.rawValue.padded(7),
-                    (key.isCurrent ? "yes" : "no").padded(7), formatter.string(from: key.createdAt),
-                ]))
+            var cells = [
+                key.id.padded(kidWidth), key.algorithm.padded(6), key.state.rawValue.padded(7),
+                (key.isCurrent ? "yes" : "no").padded(7), formatter.string(from: key.createdAt),
+            ]
+            if let until = SigningKeyRotation.publishedUntil(key) {
+                cells.append("(published until \(formatter.string(from: until)))")
+            }
+            print(row(cells))
+        }
+    }
+
+    private static func rotate(_ arguments: inout Arguments, database url: String) throws {
+        let chosen = try arguments.value("alg")
+        let json = arguments.flag("json")
+        try arguments.finish()
+        var algorithms = SigningKeyRotation.algorithms
+        if let chosen {
+            algorithms = [try performing { () throws(AdminError) in try SigningKeyRotation.algorithm(named: chosen) }]
+        }
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        let rotations = try performing { () throws(AdminError) in
+            try SigningKeyRotation.rotate(algorithms: algorithms, in: store)
+        }
+        // Housekeeping an operator expects from a rotation: keys whose time is up go now.
+        _ = try? SigningKeyRotation.deleteExpiredKeys(in: store)
+        let formatter = ISO8601DateFormatter()
+        if json {
+            let objects = rotations.map { rotation in
+                "{\"alg\": \(JSONLine.quoted(rotation.algorithm)), \"kid\": \(JSONLine.quoted(rotation.keyID)), "
+                    + "\"previous_kid\": \(rotation.previousKeyID.map(JSONLine.quoted) ?? "null"), "
+                    + "\"previous_published_until\": "
+                    + "\(rotation.previousPublishedUntil.map { JSONLine.quoted(formatter.string(from: $0)) } ?? "null")}"
+            }
+            print("[" + objects.joined(separator: ", ") + "]")
+            return
+        }
+        for rotation in rotations {
+            print("\(rotation.algorithm): new signing key \(rotation.keyID)")
+            if let previous = rotation.previousKeyID, let until = rotation.previousPublishedUntil {
+                print("  retired \(previous); it stays in the JWKS until \(formatter.string(from: until))")
+            }
         }
     }
 

@@ -6,7 +6,7 @@ enum ServeCommand {
     static let summary = "run the identity provider"
     static let usage = """
         usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
-                             [--threads N] [--quiet] [--demo]
+                             [--threads N] [--quiet] [--demo] [--outbox DIR]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -19,6 +19,8 @@ enum ServeCommand {
           --threads N       HTTP threads (default: one per core)
           --quiet           no per-request log line on stderr
           --demo            add a demo app and person, and a /demo/callback page
+          --outbox DIR      folder for outgoing mail such as password-reset links
+                            (PORTICO_OUTBOX, default: outbox next to an SQLite database)
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -42,6 +44,12 @@ enum ServeCommand {
         }
         configuration.logRequests = !arguments.flag("quiet")
         configuration.demo = arguments.flag("demo")
+        if let outbox = try arguments.value("outbox") ?? environment["PORTICO_OUTBOX"] {
+            guard !outbox.isEmpty, !outbox.contains("\u{0}") else {
+                throw CommandLineError.usage("outbox must be a folder path")
+            }
+            configuration.outboxDirectory = outbox
+        }
         try arguments.finish()
 
         let provider: IdentityProvider

@@ -1,30 +1,56 @@
+import Foundation
 import PorticoServer
+import PorticoStore
 
-/// `portico user add`: creates a platform account, reading its password from stdin.
+/// `portico user add | list | disable | enable | remove`: platform accounts.
 ///
 /// The password never appears on the command line, where `ps` and shell history would keep it.
 enum UserCommand {
-    static let summary = "create platform accounts"
+    static let summary = "create, list, disable and remove platform accounts"
     static let usage = """
         usage: portico user add --email E --name N [--postal-code P] --password-stdin [--json]
                                 [--database URL]
+               portico user list [--json] [--database URL]
+               portico user disable ID|EMAIL [--database URL]
+               portico user enable ID|EMAIL [--database URL]
+               portico user remove ID|EMAIL [--database URL]
 
-        Creates an account people sign in with. The password is the first line of standard
-        input (at least 8 characters), e.g. `printf '%s\\n' "$PASSWORD" | portico user add ...`;
-        it is stored only as an Argon2id hash. E-mail addresses are unique in any letter case.
+        add      creates an account people sign in with. The password is the first line of
+                 standard input (at least 8 characters), e.g.
+                 `printf '%s\\n' "$PASSWORD" | portico user add ...`; it is stored only as an
+                 Argon2id hash. E-mail addresses are unique in any letter case.
+                   --email E         the address to sign in with
+                   --name N          the name apps see under the profile scope
+                   --postal-code P   shared under the postal_code scope
+                   --password-stdin  read the password from standard input (required)
+                   --json            print {"user_id": "..."}
+        list     shows every account: id, e-mail address, name, and whether it is disabled
+                   --json            a JSON array of {"user_id", "email", "name", "disabled",
+                                     "created"}
+        disable  refuses sign-in (with the same message as a wrong password), ends the
+                 account's sessions, and refuses its refresh and access tokens until enabled
+        enable   undoes disable
+        remove   deletes the account and its personal data, ends its sessions, revokes its
+                 refresh tokens and consents; an audit event records the id only
 
-          --email E         the address to sign in with
-          --name N          the name apps see under the profile scope
-          --postal-code P   shared under the postal_code scope
-          --password-stdin  read the password from standard input (required)
-          --json            print {"user_id": "..."}
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
-        _ = try Subcommand.action(&arguments, command: "user", actions: ["add"])
+        switch try Subcommand.action(
+            &arguments, command: "user", actions: ["add", "list", "disable", "enable", "remove"])
+        {
+        case "add": try add(&arguments, database: url)
+        case "list": try list(&arguments, database: url)
+        case "disable": try setDisabled(true, &arguments, database: url)
+        case "enable": try setDisabled(false, &arguments, database: url)
+        default: try remove(&arguments, database: url)
+        }
+    }
+
+    private static func add(_ arguments: inout Arguments, database url: String) throws {
         guard let email = try arguments.value("email") else { throw CommandLineError.usage("user add needs --email E") }
         guard let name = try arguments.value("name") else { throw CommandLineError.usage("user add needs --name N") }
         let postalCode = try arguments.value("postal-code")
@@ -48,5 +74,71 @@ enum UserCommand {
             print("Created user \(user.email) (\(user.name))")
             print("user_id: \(user.id)")
         }
+    }
+
+    private static func list(_ arguments: inout Arguments, database url: String) throws {
+        let json = arguments.flag("json")
+        try arguments.finish()
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        let users = try performing { () throws(AdminError) in try UserAdministration.list(in: store) }
+        let formatter = ISO8601DateFormatter()
+        if json {
+            let objects = users.map { user in
+                "{\"user_id\": \(JSONLine.quoted(user.id)), \"email\": \(JSONLine.quoted(user.email)), "
+                    + "\"name\": \(JSONLine.quoted(user.name)), \"disabled\": \(user.isDisabled), "
+                    + "\"created\": \(JSONLine.quoted(formatter.string(from: user.createdAt)))}"
+            }
+            print("[" + objects.joined(separator: ", ") + "]")
+            return
+        }
+        guard !users.isEmpty else {
+            print("no users yet; add one with 'portico user add'")
+            return
+        }
+        let idWidth = max(7, users.map(\.id.count).max() ?? 7)
+        let emailWidth = max(5, users.map(\.email.count).max() ?? 5)
+        print(["USER_ID".padded(idWidth), "EMAIL".padded(emailWidth), "STATUS  ", "NAME"].joined(separator: "  "))
+        for user in users {
+            print(
+                [
+                    user.id.padded(idWidth), user.email.padded(emailWidth),
+                    (user.isDisabled ? "disabled" : "active").padded(8), user.name,
+                ].joined(separator: "  "))
+        }
+    }
+
+    private static func setDisabled(_ disabled: Bool, _ arguments: inout Arguments, database url: String) throws {
+        let verb = disabled ? "disable" : "enable"
+        guard let reference = arguments.positional() else {
+            throw CommandLineError.usage("user \(verb) needs a user ID or e-mail address")
+        }
+        try arguments.finish()
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        let change = try performing { () throws(AdminError) in
+            try UserAdministration.setDisabled(disabled, reference: reference, in: store)
+        }
+        let who = "\(change.user.email) (\(change.user.id))"
+        if change.unchanged {
+            print("user \(who) was already \(disabled ? "disabled" : "enabled")")
+        } else if disabled {
+            print("disabled user \(who); ended \(change.sessionsEnded) session(s)")
+        } else {
+            print("enabled user \(who)")
+        }
+    }
+
+    private static func remove(_ arguments: inout Arguments, database url: String) throws {
+        guard let reference = arguments.positional() else {
+            throw CommandLineError.usage("user remove needs a user ID or e-mail address")
+        }
+        try arguments.finish()
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        let removal = try performing { () throws(AdminError) in try UserAdministration.remove(reference, in: store) }
+        print(
+            "removed user \(removal.userID): ended \(removal.sessions) session(s), revoked "
+                + "\(removal.refreshFamilies) refresh token family(ies) and \(removal.consents) consent(s)")
     }
 }

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -25,9 +26,11 @@ class Server:
         self.binary = executable
         self.workdir = tempfile.mkdtemp(prefix=prefix)
         self.database = f"sqlite:{self.workdir}/portico.db"
+        self.outbox = os.path.join(self.workdir, "outbox")   # where password-reset mail is written
         self.banner = []
         self.process = subprocess.Popen(
-            [executable, "serve", "--port", "0", "--quiet", "--database", self.database, *arguments],
+            [executable, "serve", "--port", "0", "--quiet", "--database", self.database, "--outbox", self.outbox,
+             *arguments],
             cwd=self.workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         done = threading.Event()
 
@@ -53,6 +56,18 @@ class Server:
             if match := re.search(pattern, line):
                 return match.group(1) if match.groups() else match.group(0)
         return None
+
+    def mail_to(self, address, timeout=10):
+        """The newest outbox message to `address` (RFC 5322 text), waiting up to `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            folder = pathlib.Path(self.outbox)
+            for path in sorted(folder.glob("*.eml"), reverse=True) if folder.is_dir() else []:
+                text = path.read_bytes().decode("utf-8")
+                if f"\r\nTo: {address}\r\n" in text:
+                    return text
+            time.sleep(0.1)
+        raise AssertionError(f"no mail to {address} in {self.outbox}")
 
     def command(self, *arguments, stdin=None):
         """Runs `portico ARGUMENTS --database DB` (an admin command) to completion."""

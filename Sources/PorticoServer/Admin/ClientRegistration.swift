@@ -8,7 +8,11 @@ import PorticoStore
 /// returned once and stored only as a hash.
 public struct ClientRegistration: Sendable {
     /// Grant types a client may be allowed.
-    public static let supportedGrantTypes = ["authorization_code", "refresh_token", "client_credentials"]
+    public static let supportedGrantTypes = [
+        "authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:device_code",
+    ]
+    /// Short names accepted for long grant types (`device_code`, as Login with Amazon calls it).
+    public static let grantTypeAliases = ["device_code": "urn:ietf:params:oauth:grant-type:device_code"]
     /// Grant types a client gets when none are given.
     public static let defaultGrantTypes = ["authorization_code", "refresh_token"]
     /// ID-token signing algorithms a client may choose.
@@ -78,10 +82,12 @@ public struct ClientRegistration: Sendable {
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
-        let grants = grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes)
+        let grants =
+            grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
         for grant in grants where !Self.supportedGrantTypes.contains(grant) {
             throw .invalid(
-                "unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", "))")
+                "unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", ")) (or device_code)"
+            )
         }
         if isPublic && grants.contains("client_credentials") {
             throw .invalid("a public client cannot use client_credentials: it has no secret to authenticate with")

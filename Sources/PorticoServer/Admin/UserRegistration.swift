@@ -27,13 +27,17 @@ public struct UserRegistration: Sendable {
         self.password = password
     }
 
-    /// Validates, hashes the password with `hasher` and stores the user.
-    public func register(in store: any Store, hasher: PasswordHasher = PasswordHasher()) throws(AdminError) -> User {
+    /// Validates, hashes the password with `hasher` and stores the user, with an audit event
+    /// by `actor` (nil: the new user, as after a self-service sign-up) named `action`.
+    public func register(
+        in store: any Store, hasher: PasswordHasher = PasswordHasher(), actor: String? = "cli",
+        action: String = "user.add"
+    ) throws(AdminError) -> User {
         let user = try validatedUser(hasher: hasher)
         do {
             try store.transaction { transaction in
                 try transaction.insert(user)
-                try transaction.append(AuditEvent(actor: "cli", action: "user.add", subject: user.id))
+                try transaction.append(AuditEvent(actor: actor ?? user.id, action: action, subject: user.id))
             }
         } catch let error as StoreError {
             if case .duplicate = error {

@@ -16,6 +16,8 @@ enum AuthorizationFlow {
     static let consentPath = "/consent"
     /// The query and form field that carries the sealed request between pages.
     static let requestField = "request"
+    /// The device login page, where device sign-ins return (``AuthorizationRequest/isDeviceSignIn``).
+    static let devicePath = "/device"
 
     /// The next step for `request`: the sign-in page, the consent page, or the redirect to the
     /// app (with a code, or with `login_required` / `consent_required` under `prompt=none`).
@@ -29,6 +31,11 @@ enum AuthorizationFlow {
         for request: AuthorizationRequest, client: Client, signedIn: SignInSession?, mustSignIn: Bool = false,
         context: ProviderContext, status: HTTPStatus = .found
     ) throws -> Response {
+        if request.isDeviceSignIn {
+            // A device login always ends on its own consent page, which shows the code to compare.
+            let ready = signedIn.map { !mustSignIn && request.acceptsAuthentication(at: $0.session.authTime) } ?? false
+            return try redirect(to: ready ? devicePath : loginPath, carrying: request, context: context, status: status)
+        }
         guard let signedIn, !mustSignIn, request.acceptsAuthentication(at: signedIn.session.authTime) else {
             if request.forbidsInteraction { return failure(.loginRequired, request, context, status) }
             return try redirect(to: loginPath, carrying: request, context: context, status: status)
@@ -45,6 +52,7 @@ enum AuthorizationFlow {
     static func issueCode(
         for request: AuthorizationRequest, signedIn: SignInSession, context: ProviderContext, status: HTTPStatus
     ) throws -> Response {
+        guard !request.isDeviceSignIn else { throw PageProblem.invalidRequest }
         let now = context.now()
         let code = SecureRandom.token()
         try context.store.transaction { transaction in
@@ -99,6 +107,7 @@ enum AuthorizationFlow {
         guard let client = try context.store.read({ try $0.client(id: request.clientID) }) else {
             throw PageProblem.unknownClient
         }
+        guard !request.isDeviceSignIn else { return (request, client) }
         do {
             _ = try RedirectURIPolicy.resolve(request.redirectURI, for: client)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import PorticoCrypto
 
 /// An authorization request that passed every check of the authorization endpoint, as it
 /// travels through the sign-in and consent pages.
@@ -35,6 +36,29 @@ struct AuthorizationRequest: Sendable, Equatable {
     var issuedAt: Date
     /// When the sign-in pages stop accepting it.
     var expiresAt: Date
+    /// Set when the sign-in serves a device login (RFC 8628) instead of a redirect: the
+    /// normalized user code being approved. Sign-in then returns to `/device` for the device's
+    /// own consent page, and no authorization code can be issued for the request.
+    var deviceUserCode: String? = nil
+
+    /// A sign-in for the device login whose user code is `userCode`: no redirect URI of the app
+    /// (failures come back to `/device`), no PKCE, no prompt. It lives as long as any pending
+    /// request; the device page checks the code itself at every step, so a code that expires
+    /// meanwhile is reported as such rather than as a stale sign-in.
+    static func deviceSignIn(userCode: String, clientID: String, scopes: [String], now: Date)
+        -> AuthorizationRequest
+    {
+        let arrival = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        return AuthorizationRequest(
+            id: SecureRandom.token(bits: 128), clientID: clientID, redirectURI: AuthorizationFlow.devicePath,
+            scopes: scopes, state: nil, nonce: nil, codeChallenge: "", prompts: [], loginHint: nil,
+            authenticatedSince: nil, issuedAt: arrival,
+            expiresAt: arrival.addingTimeInterval(PendingRequestSeal.lifetime),
+            deviceUserCode: userCode)
+    }
+
+    /// Whether this request is the sign-in of a device login.
+    var isDeviceSignIn: Bool { deviceUserCode != nil }
 
     /// Whether `authTime` (a session's last password entry) is recent enough for this request.
     func acceptsAuthentication(at authTime: Date) -> Bool {

@@ -7,7 +7,11 @@ import Synchronization
 ///
 /// Keys live in the database so that every node signs with and publishes the same ones; parsing
 /// a PEM costs far more than a signature, so the parsed keys and the JWKS document are cached
-/// here and rebuilt only by ``reload()`` (after `portico keys rotate`, or on start).
+/// here and rebuilt only by ``reload()`` (on start) or ``reloadIfChanged()``, which a
+/// ``KeyRingRefresher`` calls every few seconds so that a `portico keys rotate` run from another
+/// process (or on another node) takes effect while the server runs. That check reads the few
+/// rows of `signing_keys` and compares their ids, states and current flags with what is
+/// loaded; PEMs are parsed again only when something changed.
 final class KeyRing: Sendable {
     /// The algorithms the provider signs with; the first start makes one key of each.
     static let algorithms: [SignatureAlgorithm] = [.rs256, .es256, .edDSA]
@@ -16,6 +20,8 @@ final class KeyRing: Sendable {
         var signers: [SignatureAlgorithm: PorticoCrypto.SigningKey] = [:]
         var verifier = JWSVerifier(keys: [])
         var jwksJSON = #"{"keys":[]}"#
+        /// What was loaded, as compared by ``reloadIfChanged()``.
+        var fingerprint: [String] = []
     }
 
     private let store: any Store
@@ -45,7 +51,24 @@ final class KeyRing: Sendable {
     /// Re-reads every key from the store: current signers, and the published set (active and
     /// retired keys whose tokens may still be in use).
     func reload() throws {
+        try load(try store.read { try $0.signingKeys() })
+    }
+
+    /// Reloads when the stored keys differ from the loaded ones (a rotation, a retirement, a
+    /// deletion); returns whether it did.
+    @discardableResult
+    func reloadIfChanged() throws -> Bool {
         let stored = try store.read { try $0.signingKeys() }
+        guard Self.fingerprint(of: stored) != state.withLock({ $0.fingerprint }) else { return false }
+        try load(stored)
+        return true
+    }
+
+    private static func fingerprint(of keys: [PorticoStore.SigningKey]) -> [String] {
+        keys.map { "\($0.id) \($0.state.rawValue) \($0.isCurrent)" }
+    }
+
+    private func load(_ stored: [PorticoStore.SigningKey]) throws {
         var signers: [SignatureAlgorithm: PorticoCrypto.SigningKey] = [:]
         var published: [PorticoCrypto.SigningKey] = []
         for record in stored {
@@ -56,7 +79,10 @@ final class KeyRing: Sendable {
         }
         let verifier = JWSVerifier(keys: published.map(\.verificationKey))
         let jwks = JWKSet(signingKeys: published).jsonString
-        state.withLock { $0 = State(signers: signers, verifier: verifier, jwksJSON: jwks) }
+        let fingerprint = Self.fingerprint(of: stored)
+        state.withLock {
+            $0 = State(signers: signers, verifier: verifier, jwksJSON: jwks, fingerprint: fingerprint)
+        }
     }
 
     /// The key that signs new tokens of `algorithm`.

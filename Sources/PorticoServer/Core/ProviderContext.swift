@@ -19,6 +19,10 @@ struct TokenLifetimes: Sendable {
     var session: TimeInterval = 12 * 3600
     /// Persistent sessions ("keep me signed in"): 30 days.
     var persistentSession: TimeInterval = 30 * 24 * 3600
+    /// Device logins (RFC 8628): how long the device and user codes work, 10 minutes.
+    var deviceCode: TimeInterval = 600
+    /// Device logins: the seconds a device waits between polls unless told to slow down.
+    var devicePollInterval = 5
 }
 
 /// What every endpoint needs: the issuer, the store, the keys, the password hasher and a clock.
@@ -36,13 +40,16 @@ final class ProviderContext: Sendable {
     let lifetimes: TokenLifetimes
     /// The clock; tests may pin it.
     let now: @Sendable () -> Date
+    /// Delivers mail to people (password-reset links).
+    let mailer: any Mailer
     /// Registered clients, cached for a few seconds for the back-channel endpoints.
     let clients: ClientCache
     private let issuerValue: Mutex<String>
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
-        lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() }
+        lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
+        mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox")
     ) {
         self.issuerValue = Mutex(issuer)
         self.store = store
@@ -50,6 +57,7 @@ final class ProviderContext: Sendable {
         self.passwords = passwords
         self.lifetimes = lifetimes
         self.now = now
+        self.mailer = mailer
         self.clients = ClientCache(store: store)
     }
 

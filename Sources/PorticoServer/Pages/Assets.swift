@@ -67,9 +67,13 @@ enum Assets {
         document.documentElement.classList.add("js");
         document.addEventListener("DOMContentLoaded", function () {
           var toggle = document.getElementById("show-password");
-          var field = document.getElementById("password");
-          if (!toggle || !field) { return; }
-          var apply = function () { field.type = toggle.checked ? "text" : "password"; };
+          var fields = ["password", "password_confirmation"].map(function (id) {
+            return document.getElementById(id);
+          }).filter(function (field) { return field; });
+          if (!toggle || fields.length === 0) { return; }
+          var apply = function () {
+            fields.forEach(function (field) { field.type = toggle.checked ? "text" : "password"; });
+          };
           toggle.addEventListener("change", apply);
           apply();
         });

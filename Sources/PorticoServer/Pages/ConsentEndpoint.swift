@@ -24,6 +24,12 @@ struct ConsentEndpoint: Sendable {
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
         let (authorization, client) = try AuthorizationFlow.pendingRequest(seal, context: context)
+        if authorization.isDeviceSignIn {
+            // A device login has its own consent page, which shows the code to compare.
+            return try AuthorizationFlow.next(
+                for: authorization, client: client, signedIn: try SignInSession.current(in: request, context: context),
+                context: context)
+        }
         guard let seal, let signedIn = try SignInSession.current(in: request, context: context),
             authorization.acceptsAuthentication(at: signedIn.session.authTime)
         else {
@@ -63,6 +69,7 @@ struct ConsentEndpoint: Sendable {
         let form = try request.pageForm()
         let (authorization, client) = try AuthorizationFlow.pendingRequest(
             form[AuthorizationFlow.requestField], context: context)
+        guard !authorization.isDeviceSignIn else { throw PageProblem.invalidRequest }
         guard let signedIn = try SignInSession.current(in: request, context: context) else {
             // Signed out meanwhile (another tab, expiry): the form's token cannot be checked
             // without a session, and nothing is decided; sign in again for the same request.

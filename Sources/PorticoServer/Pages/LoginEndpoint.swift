@@ -64,21 +64,40 @@ struct LoginEndpoint: Sendable {
         let password = form["password"] ?? ""
         let remember = form["remember_me"] != nil
         let language = request.pageLanguage(pending: pending?.0.language)
-        func again(_ message: Localized) -> Response {
+        func again(_ message: Localized, status: HTTPStatus = .ok) -> Response {
             var page = LoginPage(
                 appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
                 csrfToken: form[CSRFProtection.fieldName] ?? "", email: String(email.prefix(Self.maximumEmailLength)),
                 language: language)
             page.remembersMe = remember
             page.errorMessage = message[language]
+            page.status = status
             return page.response()
         }
         guard !email.isEmpty, !password.isEmpty else { return again(LoginText.missingFields) }
 
+        // Counted before the password is checked (see AttemptThrottle); unknown addresses count
+        // like known ones, so a refusal says nothing about who has an account.
+        let throttle = AttemptThrottle(context: context)
+        let limits = AttemptThrottle.signInLimits(
+            email: String(email.prefix(Self.maximumEmailLength)), address: request.remoteAddress)
+        let counted: [ThrottleAttempt]
+        switch try throttle.attempt(limits) {
+        case .refused(let wait):
+            var response = again(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return response
+        case .allowed(let attempts):
+            counted = attempts
+        }
         guard let user = try authenticate(email: email, password: password) else {
             return again(LoginText.wrongCredentials)
         }
-        guard !user.isDisabled else { return again(LoginText.disabled) }
+        // A disabled account gets the wrong-password answer: saying "disabled" would confirm to
+        // whoever typed it that the password is right (worth trying elsewhere). The operator who
+        // disabled the account is the one to tell its owner.
+        guard !user.isDisabled else { return again(LoginText.wrongCredentials) }
+        try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         let (signedIn, cookie) = try SignInSession.start(
             for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
             context: context)

@@ -21,6 +21,8 @@ struct LoginPage {
     var remembersMe = false
     /// A message about the last attempt.
     var errorMessage: String?
+    /// The HTTP status: 200, or 429 when attempts are refused for a while.
+    var status: HTTPStatus = .ok
 
     /// The page as a response (200 even after a failed attempt, as the form is shown again).
     func response() -> Response {
@@ -66,7 +68,7 @@ struct LoginPage {
             <p class="small">\(text.agreement[lang])</p>
 
             """
-        return PageLayout.page(title: text.title[lang], content: html, language: lang)
+        return PageLayout.page(title: text.title[lang], content: html, status: status, language: lang)
     }
 
     /// The app's name, escaped and marked up for the lead line.

@@ -56,8 +56,4 @@ enum LoginText {
     /// The message for a wrong e-mail address or password: the same for both, so the page does
     /// not tell who has an account.
     static let wrongCredentials = Localized("Your email or password is incorrect", zh: "您的电子邮件或密码不正确")
-    /// The message for a disabled account.
-    static let disabled = Localized(
-        "This account has been disabled. Contact customer service to restore it.",
-        zh: "此账户已被停用。请联系客户服务以恢复。")
 }

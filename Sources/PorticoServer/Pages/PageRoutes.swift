@@ -1,13 +1,17 @@
 import PorticoHTTP
 
 /// The pages people see: the authorization endpoint that leads to them, sign-in, consent,
-/// errors, the static information pages, and the stylesheet and script.
+/// device login, errors, the static information pages, and the stylesheet and script.
 enum PageRoutes {
     /// Registers every page route.
     static func register(on router: Router, context: ProviderContext) {
         AuthorizationEndpoint.register(on: router, context: context)
         LoginEndpoint(context: context).register(on: router)
         ConsentEndpoint(context: context).register(on: router)
+        SignupEndpoint(context: context).register(on: router)
+        PasswordForgotEndpoint(context: context).register(on: router)
+        PasswordResetEndpoint(context: context).register(on: router)
+        DeviceEndpoint(context: context).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
     }

@@ -84,11 +84,36 @@ enum Stylesheet {
         .granted { color: var(--muted); font-size: .92rem; }
         .granted ul { margin: 4px 0 0; padding-left: 20px; }
         .small { font-size: .9rem; color: var(--muted); }
+        .hint { margin: 0 0 6px; font-size: .9rem; color: var(--muted); }
+        .field-error { margin: 0 0 6px; font-size: .92rem; font-weight: 600; color: var(--danger); }
+        .field-error::before { content: "! "; }
+        input[aria-invalid=true] { border-color: var(--danger); border-width: 2px; }
+        .notice p { margin: 0; }
+        .notice {
+          border: 1px solid #2e7d32; background: #f0f8f1; color: #1b4d20; border-radius: 8px; padding: 10px 12px;
+          margin: 0 0 12px;
+        }
         .links { display: flex; flex-wrap: wrap; gap: 6px 16px; margin: 12px 0 0; font-size: .95rem; }
         .divider { display: flex; align-items: center; gap: 10px; color: var(--muted); font-size: .85rem; margin: 16px 0 4px; }
         .divider::before, .divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
         details { margin-top: 14px; font-size: .95rem; }
         summary { cursor: pointer; color: var(--link); }
+        .device-code {
+          margin: 8px 0 16px; padding: 12px; border: 2px dashed var(--line); border-radius: 8px; text-align: center;
+        }
+        .device-code strong {
+          display: block; font: 700 1.7rem/1.2 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+          letter-spacing: .12em;
+        }
+        input.code-input {
+          font: 600 1.35rem/1.2 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; letter-spacing: .12em;
+          text-transform: uppercase; text-align: center;
+        }
+        .notice {
+          border: 1px solid #0b6e3a; background: #eefaf2; color: #0b5130; border-radius: 8px; padding: 10px 12px;
+          margin: 0 0 12px;
+        }
+        .notice strong { display: block; }
         .legal { max-width: 440px; margin: 18px auto 0; text-align: center; font-size: .85rem; color: var(--muted); }
         .legal a { margin: 0 6px; }
         @media (min-width: 480px) {

@@ -19,18 +19,21 @@ final class PageHarness: Sendable {
     let store: any Store
     let directory: URL
 
-    init() throws {
+    init(clock: ProtocolTestClock? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-authz-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = "sqlite:\(directory.path)/portico.db"
-        provider = try IdentityProvider(
-            configuration: ProviderConfiguration(
-                port: 0, databaseURL: database, threads: 2, logRequests: false, passwordHashing: pageTestHashing))
+        var configuration = ProviderConfiguration(
+            port: 0, databaseURL: database, threads: 2, logRequests: false, passwordHashing: pageTestHashing)
+        if let clock { configuration.clock = { clock.now } }
+        provider = try IdentityProvider(configuration: configuration)
         try provider.start()
         store = try openStore(url: database)
     }
 
     var base: String { "http://127.0.0.1:\(provider.port)" }
+    /// Where the provider writes mail (next to its database).
+    var outbox: URL { directory.appendingPathComponent("outbox") }
     var issuer: String { provider.issuer }
 
     /// Stops the server on its own thread (shutdown blocks) and removes the files.
@@ -78,10 +81,10 @@ final class PageHarness: Sendable {
     ///
     /// The provider starts on a thread of its own: making its first signing keys (RSA above
     /// all) would otherwise occupy the cooperative pool that its async handlers need.
-    static func with(_ body: (PageHarness) async throws -> Void) async throws {
+    static func with(clock: ProtocolTestClock? = nil, _ body: (PageHarness) async throws -> Void) async throws {
         let provider = try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<PageHarness, any Error>) in
-            Thread.detachNewThread { continuation.resume(with: Result { try PageHarness() }) }
+            Thread.detachNewThread { continuation.resume(with: Result { try PageHarness(clock: clock) }) }
         }
         do {
             try await body(provider)

@@ -38,7 +38,9 @@ import Testing
             let start = try await browser.get(pageAuthorizePath(client: client))
             let reply = try await pageSignIn(browser, at: try #require(start.location))
             #expect(reply.status == 200)
-            #expect(reply.text.contains("disabled"))
+            // The same words as a wrong password: the page must not confirm a guessed password.
+            #expect(reply.text.contains("Your email or password is incorrect"))
+            #expect(!reply.text.contains("disabled"))
             #expect(browser.cookie("portico_session") == nil)
         }
     }

@@ -23,12 +23,16 @@ import Testing
             #expect(document["jwks_uri"] == .string(issuer + "/oauth/jwks"))
             #expect(document["revocation_endpoint"] == .string(issuer + "/oauth/revoke"))
             #expect(document["introspection_endpoint"] == .string(issuer + "/oauth/introspect"))
-            #expect(document["device_authorization_endpoint"] == nil)
+            #expect(document["device_authorization_endpoint"] == .string(issuer + "/oauth/device_authorization"))
             #expect(document["end_session_endpoint"] == nil)
             #expect(document["response_types_supported"] == ["code"])
             #expect(document["response_modes_supported"] == ["query"])
             #expect(document["code_challenge_methods_supported"] == ["S256"])
-            #expect(document["grant_types_supported"] == ["authorization_code", "refresh_token", "client_credentials"])
+            #expect(
+                document["grant_types_supported"] == [
+                    "authorization_code", "refresh_token", "client_credentials",
+                    "urn:ietf:params:oauth:grant-type:device_code",
+                ])
             #expect(
                 document["token_endpoint_auth_methods_supported"] == [
                     "client_secret_basic", "client_secret_post", "none",

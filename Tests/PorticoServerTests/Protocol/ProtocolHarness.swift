@@ -61,14 +61,17 @@ final class ProtocolHarness: @unchecked Sendable {
     private let server: HTTPServer?
     private let context: ProviderContext?
 
-    init(clock: ProtocolTestClock? = nil, lifetimes: TokenLifetimes? = nil) throws {
+    init(
+        clock: ProtocolTestClock? = nil, lifetimes: TokenLifetimes? = nil, keyRefreshInterval: Duration = .seconds(5)
+    ) throws {
         self.clock = clock
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-protocol-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = "sqlite:\(directory.path)/portico.db"
         if clock == nil && lifetimes == nil {
             let provider = try IdentityProvider(
-                configuration: ProviderConfiguration(port: 0, databaseURL: url, logRequests: false))
+                configuration: ProviderConfiguration(
+                    port: 0, databaseURL: url, logRequests: false, keyRefreshInterval: keyRefreshInterval))
             try provider.start()
             self.provider = provider
             server = nil
@@ -96,6 +99,9 @@ final class ProtocolHarness: @unchecked Sendable {
             issuer = context.issuer
         }
     }
+
+    /// The `--database` value of this harness's SQLite file, for the CLI.
+    var databaseURL: String { "sqlite:\(directory.path)/portico.db" }
 
     func shutdown() {
         provider?.shutdown()
@@ -284,9 +290,10 @@ final class ProtocolHarness: @unchecked Sendable {
 
 /// Starts a harness, runs `body`, and shuts it down whatever happens.
 func withProtocolHarness<T>(
-    clock: ProtocolTestClock? = nil, lifetimes: TokenLifetimes? = nil, _ body: (ProtocolHarness) async throws -> T
+    clock: ProtocolTestClock? = nil, lifetimes: TokenLifetimes? = nil, keyRefreshInterval: Duration = .seconds(5),
+    _ body: (ProtocolHarness) async throws -> T
 ) async throws -> T {
-    let harness = try ProtocolHarness(clock: clock, lifetimes: lifetimes)
+    let harness = try ProtocolHarness(clock: clock, lifetimes: lifetimes, keyRefreshInterval: keyRefreshInterval)
     do {
         let result = try await body(harness)
         harness.shutdown()

@@ -1,0 +1,117 @@
+import Foundation
+import PorticoStore
+
+/// `portico user list | disable | enable | remove`: what an operator does to existing accounts.
+///
+/// Accounts are named by id or by e-mail address (any letter case). Every change is one
+/// transaction with its audit event, and the audit event carries only the user id, never the
+/// address or name, so removing an account leaves no personal data behind in the append-only
+/// log.
+public enum UserAdministration {
+    /// What removing an account took with it.
+    public struct Removal: Sendable, Equatable {
+        /// The removed account's id.
+        public let userID: String
+        /// Browser sessions ended.
+        public let sessions: Int
+        /// Live refresh-token families revoked (and deleted).
+        public let refreshFamilies: Int
+        /// Apps whose consent was withdrawn.
+        public let consents: Int
+    }
+
+    /// What disabling or enabling changed.
+    public struct StatusChange: Sendable, Equatable {
+        /// The account as it is now.
+        public let user: User
+        /// Whether it was already in the requested state (nothing changed).
+        public let unchanged: Bool
+        /// Browser sessions ended (disabling signs the person out everywhere).
+        public let sessionsEnded: Int
+    }
+
+    /// The account whose id or e-mail address is `reference`.
+    public static func find(_ reference: String, in store: any Store) throws(AdminError) -> User {
+        do {
+            if let user = try store.read({ try $0.user(id: reference) ?? $0.user(email: reference) }) { return user }
+        } catch {
+            throw AdminError.wrapping(error)
+        }
+        throw .notFound("no user with id or e-mail address \(reference)")
+    }
+
+    /// Up to `limit` accounts, oldest first.
+    public static func list(in store: any Store, limit: Int = 10_000) throws(AdminError) -> [User] {
+        do {
+            return try store.read { try $0.users(limit: limit) }
+        } catch {
+            throw AdminError.wrapping(error)
+        }
+    }
+
+    /// Disables (or, with `disabled: false`, enables) the account named by `reference`.
+    ///
+    /// A disabled person cannot sign in, their sessions are ended at once, and their refresh
+    /// tokens and access tokens are refused while the account stays disabled (the token,
+    /// userinfo and introspection endpoints check the account). Refresh-token families are
+    /// kept, not revoked, so that enabling the account again undoes a suspension entirely;
+    /// `remove` is the way to end everything for good.
+    public static func setDisabled(_ disabled: Bool, reference: String, in store: any Store, now: Date = Date())
+        throws(AdminError) -> StatusChange
+    {
+        let found = try find(reference, in: store)
+        do {
+            return try store.transaction { transaction in
+                guard var user = try transaction.user(id: found.id) else {
+                    throw AdminError.notFound("no user with id or e-mail address \(reference)")
+                }
+                guard user.isDisabled != disabled else {
+                    return StatusChange(user: user, unchanged: true, sessionsEnded: 0)
+                }
+                user.isDisabled = disabled
+                user.updatedAt = now
+                try transaction.update(user)
+                let ended = disabled ? try transaction.deleteSessions(userID: user.id) : 0
+                try transaction.append(
+                    AuditEvent(
+                        occurredAt: now, actor: "cli", action: disabled ? "user.disable" : "user.enable",
+                        subject: user.id))
+                return StatusChange(user: user, unchanged: false, sessionsEnded: ended)
+            }
+        } catch {
+            throw AdminError.wrapping(error)
+        }
+    }
+
+    /// Removes the account named by `reference` and everything attached to it: the personal
+    /// data (name, address, postal code, password hash), sessions, consents, refresh-token
+    /// families (revoked first, then deleted with the account), codes, pending device logins
+    /// and account links. Access tokens already issued stop working at userinfo and
+    /// introspection at once, because both look the account up.
+    public static func remove(_ reference: String, in store: any Store, now: Date = Date()) throws(AdminError)
+        -> Removal
+    {
+        let found = try find(reference, in: store)
+        do {
+            return try store.transaction { transaction in
+                let sessions = try transaction.sessions(userID: found.id).count
+                let consents = try transaction.consents(userID: found.id).count
+                let families = try transaction.refreshFamilies(userID: found.id, includeRevoked: false)
+                for family in families { try transaction.revokeRefreshFamily(id: family.id, now: now) }
+                guard try transaction.deleteUser(id: found.id) else {
+                    throw AdminError.notFound("no user with id or e-mail address \(reference)")
+                }
+                try transaction.append(
+                    AuditEvent(
+                        occurredAt: now, actor: "cli", action: "user.remove", subject: found.id,
+                        details:
+                            #"{"sessions":\#(sessions),"refresh_families":\#(families.count),"consents":\#(consents)}"#
+                    ))
+                return Removal(
+                    userID: found.id, sessions: sessions, refreshFamilies: families.count, consents: consents)
+            }
+        } catch {
+            throw AdminError.wrapping(error)
+        }
+    }
+}

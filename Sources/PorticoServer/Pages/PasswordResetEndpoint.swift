@@ -1,0 +1,139 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// `GET /password/reset?token=…` shows the new-password form of a mailed link; `POST` sets the
+/// password, uses the link up, ends every browser session of the person and revokes all of
+/// their refresh-token families (so a thief who had the old password, or a session, loses it),
+/// and records an audit event.
+///
+/// The new password follows the sign-up rules (``PasswordPolicy``) and is hashed in an async
+/// handler, off the HTTP threads. A link that was used, has expired or never existed gets one
+/// and the same page.
+struct PasswordResetEndpoint: Sendable {
+    /// The page's path (the mailed link).
+    static let path = "/password/reset"
+
+    /// The provider's store, hasher and clock.
+    let context: ProviderContext
+
+    /// Adds `GET` and `POST /password/reset`, both async.
+    func register(on router: Router) {
+        router.getAsync(Self.path) { request in
+            await ErrorPage.guarding(request) { try show(request) }
+        }
+        router.postAsync(Self.path) { request in
+            await ErrorPage.guarding(request) { try change(request) }
+        }
+    }
+
+    private var minutes: Int { Int(PasswordForgotEndpoint.linkLifetime / 60) }
+
+    private func show(_ request: Request) throws -> Response {
+        let token = request.query["token"] ?? ""
+        let language = request.pageLanguage()
+        guard let user = try liveUser(for: token) else {
+            return ResetPasswordPage.dead(minutes: minutes, language: language)
+        }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let page = ResetPasswordPage(
+            token: token, sealedRequest: carried(request.query[AuthorizationFlow.requestField]),
+            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)), email: user.email,
+            language: language)
+        var response = page.response()
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func change(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        let token = form["token"] ?? ""
+        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(token: token)) else {
+            throw PageProblem.forgedForm(appName: nil)
+        }
+        let language = request.pageLanguage()
+        guard let user = try liveUser(for: token) else {
+            return ResetPasswordPage.dead(minutes: minutes, language: language)
+        }
+        let seal = carried(form[AuthorizationFlow.requestField])
+        let password = form["password"] ?? ""
+        let confirmation = form["password_confirmation"] ?? ""
+        var errors: [String: Localized] = [:]
+        if password.isEmpty {
+            errors["password"] = SignupText.passwordMissing
+        } else if let problem = PasswordPolicy.problem(with: password, email: user.email, name: user.name) {
+            errors["password"] = problem.message
+        } else if confirmation.isEmpty {
+            errors["password_confirmation"] = PasswordResetText.confirm
+        } else if !ConstantTime.equals(password, confirmation) {
+            errors["password_confirmation"] = PasswordResetText.mismatch
+        }
+        guard errors.isEmpty else {
+            return ResetPasswordPage(
+                token: token, sealedRequest: seal, csrfToken: form[CSRFProtection.fieldName] ?? "", email: user.email,
+                language: language, errors: errors
+            ).response()
+        }
+        let hash: String
+        do {
+            hash = try context.passwords.hash(password)
+        } catch {
+            throw PageProblem.serverFailure
+        }
+        let now = context.now()
+        let changed = try context.store.transaction { transaction -> Bool in
+            guard case .redeemed(let reset) = try transaction.redeemPasswordReset(token: token, now: now),
+                var account = try transaction.user(id: reset.userID)
+            else { return false }
+            account.passwordHash = hash
+            account.updatedAt = now
+            try transaction.update(account)
+            let sessions = try transaction.deleteSessions(userID: account.id)
+            var families = 0
+            for family in try transaction.refreshFamilies(userID: account.id, includeRevoked: false) {
+                if try transaction.revokeRefreshFamily(id: family.id, now: now) { families += 1 }
+            }
+            try transaction.deletePasswordResets(userID: account.id)
+            for limit in AttemptThrottle.signInLimits(email: account.email, address: "").prefix(1) {
+                try transaction.deleteThrottleAttempts(key: limit.key)
+            }
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: now, actor: account.id, action: "user.password_reset", subject: account.id,
+                    details: #"{"sessions_ended":\#(sessions),"refresh_families_revoked":\#(families)}"#))
+            return true
+        }
+        guard changed else { return ResetPasswordPage.dead(minutes: minutes, language: language) }
+        var response = ResetPasswordPage.done(sealedRequest: seal, language: language)
+        var expired = Cookie.expired(name: SignInSession.cookieName)
+        expired.isSecure = context.usesHTTPS
+        response.setCookie(expired)
+        return response
+    }
+
+    /// The enabled account a live (unused, unexpired) token resets, or nil.
+    private func liveUser(for token: String) throws -> User? {
+        guard SignInSession.isWellFormed(token) else { return nil }
+        let now = context.now()
+        return try context.store.read { transaction in
+            guard let reset = try transaction.passwordReset(token: token), reset.usedAt == nil, now < reset.expiresAt,
+                let user = try transaction.user(id: reset.userID), !user.isDisabled
+            else { return nil }
+            return user
+        }
+    }
+
+    /// The seal of a pending request carried by the link, if still good.
+    private func carried(_ seal: String?) -> String? {
+        guard let seal, !seal.isEmpty, (try? AuthorizationFlow.pendingRequest(seal, context: context)) != nil else {
+            return nil
+        }
+        return seal
+    }
+
+    /// The CSRF purpose of the form: bound to the reset token, so it works for this link only.
+    static func purpose(token: String) -> String {
+        "password-reset:" + Base64URL.encode(Digest.sha256.hash(token))
+    }
+}
