@@ -54,9 +54,11 @@ struct PorticoDemo {
             let agent: any UserAgent =
                 device
                 ? DeviceCodeUserAgent { prompt in
-                    print("To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode)")
-                    if let complete = prompt.verificationURLComplete { print("(or open \(complete))") }
-                    print("Waiting for you to approve...")
+                    var text = "To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode)\n"
+                    if let complete = prompt.verificationURLComplete { text += "(or open \(complete))\n" }
+                    text += "Waiting for you to approve...\n"
+                    // Written at once, not through print's buffer: the person must see it while we wait.
+                    FileHandle.standardOutput.write(Data(text.utf8))
                 }
                 : SystemBrowserUserAgent(
                     opener: BrowserOpener { url in

@@ -144,6 +144,8 @@ public final class AuthorizationManager: Sendable {
             throw AuthorizationError.wrap(error, as: .invalidResponse, "the sign-in did not complete")
         }
         let tokens: TokenResponse
+        // Only the authorization request carries the nonce; device login has none to echo.
+        var nonce = pending.nonce
         switch outcome.kind {
         case .callback(let url, let usedRedirectURI):
             let code = try AuthorizationCallback.code(from: url, pending: pending, provider: provider)
@@ -169,8 +171,9 @@ public final class AuthorizationManager: Sendable {
                 throw AuthorizationError(.invalidInput, "device login yields tokens, not a code for the backend")
             }
             tokens = response
+            nonce = nil
         }
-        let grant = try await makeGrant(from: tokens, requested: pending.scopes, nonce: pending.nonce, previous: nil)
+        let grant = try await makeGrant(from: tokens, requested: pending.scopes, nonce: nonce, previous: nil)
         try saveGrant(grant)
         return await result(from: grant)
     }

@@ -16,7 +16,8 @@ public struct AutomaticUserAgent: UserAgent {
     public init(
         companion: (any UserAgent)? = nil,
         onDevicePrompt: @escaping @Sendable (DeviceCodePrompt) async -> Void = { prompt in
-            print("To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode)")
+            let text = "To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode)\n"
+            FileHandle.standardOutput.write(Data(text.utf8))
         }
     ) {
         self.companion = companion
