@@ -14,11 +14,14 @@ public struct PurgeReport: Sendable, Hashable {
     public var passwordResets: Int = 0
     /// Throttled attempts older than their window.
     public var throttleAttempts: Int = 0
+    /// App removals remembered until the access tokens issued before them expired.
+    public var grantRevocations: Int = 0
 
     /// A report with the given counts.
     public init(
         authorizationCodes: Int = 0, sessions: Int = 0, deviceAuthorizations: Int = 0, accessTokenRevocations: Int = 0,
-        refreshTokens: Int = 0, passwordResets: Int = 0, throttleAttempts: Int = 0
+        refreshTokens: Int = 0, passwordResets: Int = 0, throttleAttempts: Int = 0,
+        grantRevocations: Int = 0
     ) {
         self.authorizationCodes = authorizationCodes
         self.sessions = sessions
@@ -27,11 +30,12 @@ public struct PurgeReport: Sendable, Hashable {
         self.refreshTokens = refreshTokens
         self.passwordResets = passwordResets
         self.throttleAttempts = throttleAttempts
+        self.grantRevocations = grantRevocations
     }
 
     /// All rows removed.
     public var total: Int {
         authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens + passwordResets
-            + throttleAttempts
+            + throttleAttempts + grantRevocations
     }
 }

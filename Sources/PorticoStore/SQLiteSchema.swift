@@ -14,6 +14,7 @@ enum SQLiteSchema {
 
     static let migrations: [Migration] = [
         Migration(version: 1, statements: version1),
+        Migration(version: 2, statements: version2),
         Migration(version: 3, statements: version3),
     ]
 
@@ -243,7 +244,7 @@ enum SQLiteSchema {
 
     /// Accounts (issue 5): password-reset links and throttled attempts. Both keep only SHA-256
     /// hashes of what they are looked up by (the mailed token; the e-mail or address key).
-    private static let version3 = [
+    private static let version2 = [
         """
         CREATE TABLE password_resets (
             token_hash BLOB PRIMARY KEY,
@@ -265,6 +266,23 @@ enum SQLiteSchema {
         """,
         "CREATE INDEX throttle_attempts_key ON throttle_attempts (key_hash, attempted_at)",
         "CREATE INDEX throttle_attempts_expiry ON throttle_attempts (expires_at)",
+        "PRAGMA user_version = 2",
+    ]
+
+    /// Removing an app in Your Account (issue 5): access tokens are JWTs the provider does not
+    /// list, so a removal is remembered per person and app until every token issued before it
+    /// has expired; resource endpoints refuse tokens issued at or before it.
+    private static let version3 = [
+        """
+        CREATE TABLE grant_revocations (
+            user_id TEXT NOT NULL,
+            client_id TEXT NOT NULL,
+            revoked_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            PRIMARY KEY (user_id, client_id)
+        )
+        """,
+        "CREATE INDEX grant_revocations_expiry ON grant_revocations (expires_at)",
         "PRAGMA user_version = 3",
     ]
 }

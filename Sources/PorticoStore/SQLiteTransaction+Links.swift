@@ -83,6 +83,7 @@ extension SQLiteTransaction {
             "DELETE FROM refresh_tokens WHERE expires_at <= ?", [.date(now.addingTimeInterval(-Self.refreshRetention))])
         report.passwordResets = try write("DELETE FROM password_resets WHERE expires_at <= ?", [.date(now)])
         report.throttleAttempts = try write("DELETE FROM throttle_attempts WHERE expires_at <= ?", [.date(now)])
+        report.grantRevocations = try write("DELETE FROM grant_revocations WHERE expires_at <= ?", [.date(now)])
         return report
     }
 

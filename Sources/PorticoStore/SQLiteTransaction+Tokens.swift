@@ -134,6 +134,26 @@ extension SQLiteTransaction {
         try first("SELECT 1 FROM access_token_revocations WHERE jti = ?", [.text(id)]) { _ in true } ?? false
     }
 
+    func revokeGrant(userID: String, clientID: String, at time: Date, expiresAt: Date) throws {
+        try write(
+            """
+            INSERT INTO grant_revocations (user_id, client_id, revoked_at, expires_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (user_id, client_id) DO UPDATE SET
+                revoked_at = max(revoked_at, excluded.revoked_at), expires_at = max(expires_at, excluded.expires_at)
+            """,
+            [.text(userID), .text(clientID), .date(time), .date(expiresAt)])
+    }
+
+    func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws -> Bool {
+        try first(
+            """
+            SELECT EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
+                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?)
+            """,
+            [.text(id), .text(userID), .text(clientID), .date(issuedAt)]
+        ) { $0.int(0) != 0 } ?? false
+    }
+
     // MARK: Device authorizations
 
     private static let deviceColumns = """

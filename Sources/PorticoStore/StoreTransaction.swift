@@ -140,6 +140,12 @@ public protocol StoreTransaction {
     func revokeAccessToken(id: String, expiresAt: Date) throws
     /// Whether the access token `id` has been revoked.
     func isAccessTokenRevoked(id: String) throws -> Bool
+    /// Remembers that `userID` removed `clientID` at `time`, until `expiresAt` (when every
+    /// access token issued before it has expired); a later removal replaces an earlier one.
+    func revokeGrant(userID: String, clientID: String, at time: Date, expiresAt: Date) throws
+    /// Whether the access token `id`, issued at `issuedAt` to `clientID` for `userID`, has been
+    /// revoked: by itself, or by a removal of the app at or after `issuedAt`. One lookup.
+    func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws -> Bool
 
     // MARK: Device authorizations
 

@@ -42,9 +42,18 @@ enum AuthorizationEndpoint {
                 status: request.method == .post ? .seeOther : .found)
         case .valid(let authorization, let client):
             let signedIn = try SignInSession.current(in: request, context: context)
-            return try AuthorizationFlow.next(
+            let mustConfirm = signedIn.map { ReturnConfirmation.isNeeded(for: $0, in: request) } ?? false
+            var response = try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn, mustSignIn: authorization.forcesLogin,
-                context: context, status: request.method == .post ? .seeOther : .found)
+                mustConfirm: mustConfirm, context: context, status: request.method == .post ? .seeOther : .found)
+            // A session that was used (not one waiting for "Continue" or a new password) slides.
+            if let signedIn, !mustConfirm, !authorization.forcesLogin,
+                authorization.acceptsAuthentication(at: signedIn.session.authTime),
+                let renewed = try SignInSession.keepAlive(signedIn, context: context)
+            {
+                response.setCookie(renewed)
+            }
+            return response
         }
     }
 }

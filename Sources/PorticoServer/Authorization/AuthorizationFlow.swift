@@ -14,6 +14,8 @@ enum AuthorizationFlow {
     static let loginPath = "/login"
     /// The path of the consent page.
     static let consentPath = "/consent"
+    /// The path of the "Continue as …" page.
+    static let continuePath = "/continue"
     /// The query and form field that carries the sealed request between pages.
     static let requestField = "request"
     /// The device login page, where device sign-ins return (``AuthorizationRequest/isDeviceSignIn``).
@@ -26,10 +28,13 @@ enum AuthorizationFlow {
     ///   - signedIn: the browser's session, if any.
     ///   - mustSignIn: ask for the password even if the session is recent enough
     ///     (`prompt=login` at the authorization endpoint).
+    ///   - mustConfirm: a "keep me signed in" session not yet confirmed in this browser run
+    ///     (``ReturnConfirmation``): ask "Continue as …?" first, unless `prompt=none` forbids
+    ///     pages (then the session speaks for itself, as any live session does).
     ///   - status: the redirect status: 302 after a GET, 303 after a form post.
     static func next(
         for request: AuthorizationRequest, client: Client, signedIn: SignInSession?, mustSignIn: Bool = false,
-        context: ProviderContext, status: HTTPStatus = .found
+        mustConfirm: Bool = false, context: ProviderContext, status: HTTPStatus = .found
     ) throws -> Response {
         if request.isDeviceSignIn {
             // A device login always ends on its own consent page, which shows the code to compare.
@@ -39,6 +44,9 @@ enum AuthorizationFlow {
         guard let signedIn, !mustSignIn, request.acceptsAuthentication(at: signedIn.session.authTime) else {
             if request.forbidsInteraction { return failure(.loginRequired, request, context, status) }
             return try redirect(to: loginPath, carrying: request, context: context, status: status)
+        }
+        if mustConfirm && !request.forbidsInteraction {
+            return try redirect(to: continuePath, carrying: request, context: context, status: status)
         }
         let consent = try context.store.read { try $0.consent(userID: signedIn.user.id, clientID: client.id) }
         if let consent, consent.covers(request.scopes), !request.forcesConsent {

@@ -52,4 +52,19 @@ enum CSRFProtection {
     static func consentPurpose(requestID: String, sessionHashedID: String) -> String {
         "consent:\(requestID):\(sessionHashedID)"
     }
+
+    /// The purpose of the "Continue as …" form: bound to the request and the session.
+    static func continuePurpose(requestID: String, sessionHashedID: String) -> String {
+        "continue:\(requestID):\(sessionHashedID)"
+    }
+
+    /// The purpose of the forms on Your Account: bound to the session that shows them.
+    static func accountPurpose(sessionHashedID: String) -> String {
+        "account:\(sessionHashedID)"
+    }
+
+    /// The purpose of the sign-out confirmation: bound to the session it would end.
+    static func logoutPurpose(sessionHashedID: String) -> String {
+        "logout:\(sessionHashedID)"
+    }
 }

@@ -9,9 +9,12 @@ import PorticoStore
 /// The cookie holds a 256-bit random token; the store keeps only its SHA-256. The cookie is
 /// `HttpOnly`, `SameSite=Lax` (sent on the top-level redirects OAuth needs), `Path=/`, and
 /// `Secure` when the issuer is https. Without "Keep me signed in" it has no `Max-Age` and dies
-/// with the browser (the server-side session still ends after `lifetimes.session`); with it,
-/// it lasts `lifetimes.persistentSession`. Every sign-in makes a new token and ends the old
-/// session, so a token planted before sign-in is worthless after it (no session fixation).
+/// with the browser, and the server-side session ends after `lifetimes.session` (12 h) without
+/// use or `lifetimes.sessionMaximum` (24 h) after sign-in. With it, cookie and session last
+/// `lifetimes.persistentSession` (30 days) from the last use, sliding, but never beyond
+/// `lifetimes.persistentSessionMaximum` (90 days) after the password was entered. Every sign-in
+/// makes a new token and ends the old session, so a token planted before sign-in is worthless
+/// after it (no session fixation).
 struct SignInSession: Sendable {
     /// The cookie's name.
     static let cookieName = "portico_session"
@@ -43,9 +46,9 @@ struct SignInSession: Sendable {
     ) throws -> (SignInSession, Cookie) {
         let now = context.now()
         let token = SecureRandom.token()
-        let lifetime = persistent ? context.lifetimes.persistentSession : context.lifetimes.session
+        let expiresAt = expiry(persistent: persistent, authTime: now, now: now, lifetimes: context.lifetimes)
         let session = BrowserSession(
-            token: token, userID: user.id, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
+            token: token, userID: user.id, createdAt: now, expiresAt: expiresAt,
             lastSeenAt: now, authTime: now, isPersistent: persistent,
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
             ipAddress: request.remoteAddress.isEmpty ? nil : request.remoteAddress)
@@ -54,9 +57,49 @@ struct SignInSession: Sendable {
             try transaction.insert(session)
         }
         let stored = try context.store.read { try $0.session(token: token, now: now) } ?? session
-        let cookie = Cookie(
-            name: cookieName, value: token, maxAge: persistent ? Int(lifetime) : nil, isSecure: context.usesHTTPS)
+        let cookie =
+            persistent
+            ? persistentCookie(token: token, expiresAt: expiresAt, now: now, context: context)
+            : Cookie(name: cookieName, value: token, isSecure: context.usesHTTPS)
         return (SignInSession(token: token, session: stored, user: user), cookie)
+    }
+
+    /// Records that the browser used its session now and slides the expiry (see the type's
+    /// comment), at most once per `lifetimes.sessionTouchInterval`.
+    ///
+    /// - Returns: for a persistent session that was extended, the cookie with the new
+    ///   `Max-Age`, which the caller sets on its response; nil otherwise.
+    static func keepAlive(_ signedIn: SignInSession, context: ProviderContext) throws -> Cookie? {
+        let now = context.now()
+        let session = signedIn.session
+        guard now.timeIntervalSince(session.lastSeenAt) >= context.lifetimes.sessionTouchInterval else { return nil }
+        let expiresAt = max(
+            session.expiresAt,
+            expiry(persistent: session.isPersistent, authTime: session.authTime, now: now, lifetimes: context.lifetimes)
+        )
+        let touched = try context.store.transaction {
+            try $0.touchSession(token: signedIn.token, lastSeenAt: now, expiresAt: expiresAt)
+        }
+        guard touched, session.isPersistent else { return nil }
+        return persistentCookie(token: signedIn.token, expiresAt: expiresAt, now: now, context: context)
+    }
+
+    /// When a session used at `now` ends: the idle limit from now, capped by the maximum from
+    /// the password entry.
+    static func expiry(persistent: Bool, authTime: Date, now: Date, lifetimes: TokenLifetimes) -> Date {
+        let idle = persistent ? lifetimes.persistentSession : lifetimes.session
+        let maximum = persistent ? lifetimes.persistentSessionMaximum : lifetimes.sessionMaximum
+        return min(now.addingTimeInterval(idle), authTime.addingTimeInterval(maximum))
+    }
+
+    /// The "keep me signed in" cookie: `Max-Age` for today's browsers and `Expires` for old
+    /// ones, both ending with the server-side session.
+    private static func persistentCookie(token: String, expiresAt: Date, now: Date, context: ProviderContext)
+        -> Cookie
+    {
+        Cookie(
+            name: cookieName, value: token, maxAge: max(1, Int(expiresAt.timeIntervalSince(now).rounded(.down))),
+            expires: expiresAt, isSecure: context.usesHTTPS)
     }
 
     /// Ends the browser's session (if any) and returns the cookie that deletes it.

@@ -84,8 +84,12 @@ final class AccessTokenVerifier: Sendable {
     }
 
     /// Whether `token` has been revoked, read inside the caller's transaction.
+    ///
+    /// Revoked means: the token itself (RFC 7009), or the person removed the app in Your Account
+    /// at or after the token was issued.
     func isRevoked(_ token: VerifiedAccessToken, in transaction: any StoreTransaction) throws -> Bool {
-        try transaction.isAccessTokenRevoked(id: token.tokenID)
+        try transaction.isAccessTokenRevoked(
+            id: token.tokenID, userID: token.subject, clientID: token.clientID, issuedAt: token.issuedAt)
     }
 
     /// The typed claims, or nil when one the provider always writes is missing or malformed.

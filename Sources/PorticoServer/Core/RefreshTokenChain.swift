@@ -1,3 +1,4 @@
+import Foundation
 import PorticoCrypto
 import PorticoStore
 
@@ -35,6 +36,24 @@ struct RefreshTokenChain {
     /// The first token of a new family: random, 256 bits.
     static func firstToken() -> String {
         SecureRandom.token()
+    }
+
+    /// Starts a refresh-token family for a grant a person just gave `client` (code or device
+    /// grant), when the client may use refresh tokens: stores the family and its first token
+    /// (hashed) in `transaction` and returns the token and the family's id; nil otherwise.
+    static func beginFamily(
+        for client: Client, userID: String, scopes: [String], authTime: Date, now: Date, lifetime: TimeInterval,
+        in transaction: any StoreTransaction
+    ) throws -> (token: String, familyID: String)? {
+        guard client.allowedGrantTypes.contains("refresh_token") else { return nil }
+        let family = RefreshFamily(
+            clientID: client.id, userID: userID, scopes: scopes, authTime: authTime, createdAt: now)
+        let token = firstToken()
+        try transaction.insert(family)
+        try transaction.insert(
+            RefreshToken(token: token, familyID: family.id, createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+        )
+        return (token, family.id)
     }
 
     /// The token issued when `token` is rotated in the ordinary way.

@@ -12,6 +12,9 @@ import Synchronization
 final class DemoApp: Sendable {
     /// The cookie that binds a sign-in's state to the browser that started it.
     static let stateCookie = "portico_demo_state"
+    /// The cookie that holds the `state` of the demo app's sign-out, checked when Portico
+    /// sends the browser back.
+    static let logoutStateCookie = "portico_demo_logout"
 
     private struct Setup: Sendable {
         var secret: String
@@ -85,11 +88,33 @@ final class DemoApp: Sendable {
         var response: Response
         do {
             let result = try await finish(request)
-            response = DemoPages.success(result)
+            let logoutState = SecureRandom.token()
+            let signOut = DemoPages.SignOut(
+                endpoint: context.issuer + "/oauth/logout",
+                fields: [
+                    ("id_token_hint", result.tokens.idToken), ("client_id", DemoSeed.clientID),
+                    ("post_logout_redirect_uri", context.issuer + DemoSeed.signedOutPath), ("state", logoutState),
+                ])
+            response = DemoPages.success(result, signOut: signOut)
+            response.setCookie(
+                Cookie(
+                    name: Self.logoutStateCookie, value: logoutState, path: "/demo",
+                    isSecure: context.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
         } catch {
             response = DemoPages.failure(error)
         }
         response.setCookie(Cookie.expired(name: Self.stateCookie, path: "/demo"))
+        return response
+    }
+
+    /// `GET /demo/signed-out`: where Portico returns after the demo app's sign-out; checks that
+    /// the `state` is the one this browser's sign-out sent.
+    func signedOut(_ request: Request) -> Response {
+        let returned = request.query["state"]
+        let expected = request.cookies[Self.logoutStateCookie]
+        let matches = returned.flatMap { state in expected.map { ConstantTime.equals(state, $0) } } ?? false
+        var response = DemoPages.signedOut(stateMatches: matches)
+        response.setCookie(Cookie.expired(name: Self.logoutStateCookie, path: "/demo"))
         return response
     }
 

@@ -14,6 +14,15 @@ enum DemoPages {
         let tokens: DemoRelyingParty.Tokens
     }
 
+    /// The demo app's "Sign out" form: RP-initiated logout at the provider, posted so the ID
+    /// token does not end up in a URL.
+    struct SignOut: Sendable {
+        /// The provider's `end_session_endpoint`.
+        let endpoint: String
+        /// `id_token_hint`, `client_id`, `post_logout_redirect_uri`, `state`.
+        let fields: [(String, String)]
+    }
+
     /// The demo pages' policy: own styles only, no scripts, no framing, forms only to itself.
     static let contentSecurityPolicy =
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'none'; object-src 'none'; "
@@ -52,7 +61,7 @@ enum DemoPages {
     }
 
     /// `/demo/callback` after a successful sign-in.
-    static func success(_ result: SignInResult) -> Response {
+    static func success(_ result: SignInResult, signOut: SignOut) -> Response {
         let name = result.profile["name"]?.stringValue ?? result.claims.subject ?? "you"
         let profileRows = result.profile.keys.sorted().map { key in
             row(key, display(result.profile[key]))
@@ -87,6 +96,27 @@ enum DemoPages {
                 </table>
                 <p class="demo-actions"><a href="/demo">Back to the app</a>\
                 <a href="/account">Manage what apps can see in Your Account</a></p>
+                <form method="post" action="\(escape(signOut.endpoint))" class="demo-signout">\
+                \(signOut.fields.map { HTML.hiddenField(name: $0.0, value: $0.1) }.joined())\
+                <button type="submit" class="demo-signout-button" id="demo-sign-out">Sign out</button></form>
+                """)
+    }
+
+    /// `/demo/signed-out`: Portico sent the browser back after signing out.
+    static func signedOut(stateMatches: Bool) -> Response {
+        let check =
+            stateMatches
+            ? "The <code>state</code> Portico returned is the one this sign-out sent."
+            : "The <code>state</code> did not match a sign-out started here, so this page proves nothing."
+        return page(
+            title: "Signed out",
+            content: """
+                <h1 id="demo-signed-out">You are signed out</h1>
+                <p class="lead">The demo app forgot you, and Portico ended your sign-in on this browser.</p>
+                <p class="demo-hint" id="logout-state">\(check)</p>
+                <p><a class="demo-login" href="/demo/login"><span class="demo-login-mark" aria-hidden="true">P</span>\
+                Login with Portico</a></p>
+                <p class="demo-actions"><a href="/demo">Back to the app</a></p>
                 """)
     }
 

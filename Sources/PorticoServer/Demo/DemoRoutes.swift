@@ -4,7 +4,8 @@ import PorticoHTTP
 ///
 /// Without `--demo` none of these routes exist, and neither does the demo app's client.
 enum DemoRoutes {
-    /// Adds `/demo`, `/demo/login`, `/demo/callback`, `/demo/privacy` and the demo stylesheet,
+    /// Adds `/demo`, `/demo/login`, `/demo/callback`, `/demo/privacy`, `/demo/signed-out` and the
+    /// demo stylesheet,
     /// and returns the app so that the provider can seed it once its issuer is known.
     @discardableResult
     static func register(on router: Router, context: ProviderContext) -> DemoApp {
@@ -13,6 +14,7 @@ enum DemoRoutes {
         router.getAsync("/demo/login") { request in await app.startLogin(request) }
         router.getAsync("/demo/callback") { request in await app.callback(request) }
         router.get("/demo/privacy") { _ in DemoPages.privacy() }
+        router.get(DemoSeed.signedOutPath) { request in app.signedOut(request) }
         router.get("/demo/demo.css") { _ in DemoStylesheet.response }
         return app
     }

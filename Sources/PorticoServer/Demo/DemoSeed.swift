@@ -22,18 +22,23 @@ enum DemoSeed {
     /// What the demo app asks for: an ID token, the profile and the postal code, as a Login
     /// with Amazon app typically does.
     static let requestedScopes = ["openid", "profile", "postal_code"]
+    /// Where Portico sends the browser back after the demo app's "Sign out" (its registered
+    /// post-logout redirect URI, under the issuer).
+    static let signedOutPath = "/demo/signed-out"
 
     /// Creates or refreshes the app for `issuer` and makes the person if missing.
     ///
     /// - Returns: the app's new secret (kept in memory only) and the credentials to print.
     static func prepare(issuer: String, context: ProviderContext) throws -> (secret: String, DemoCredentials) {
         let redirectURI = issuer + "/demo/callback"
+        let signedOutURI = issuer + signedOutPath
         let secret = SecureRandom.token()
         let store = context.store
         let rotated = try store.transaction { transaction -> Bool in
             guard var client = try transaction.client(id: clientID) else { return false }
             client.setSecret(secret)
             client.redirectURIs = [redirectURI]
+            client.postLogoutRedirectURIs = [signedOutURI]
             client.privacyURL = privacyURL(issuer: issuer)
             try transaction.update(client)
             try transaction.append(AuditEvent(actor: "system", action: "demo.rotate_secret", subject: clientID))
@@ -42,7 +47,8 @@ enum DemoSeed {
         var clientSecret = secret
         if !rotated {
             let registration = ClientRegistration(
-                name: clientName, redirectURIs: [redirectURI], privacyURL: privacyURL(issuer: issuer))
+                name: clientName, redirectURIs: [redirectURI], privacyURL: privacyURL(issuer: issuer),
+                postLogoutRedirectURIs: [signedOutURI])
             let registered = try registration.register(in: store, clientID: clientID)
             clientSecret = registered.secret ?? secret
         }

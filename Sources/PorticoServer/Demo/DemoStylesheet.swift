@@ -33,6 +33,12 @@ enum DemoStylesheet {
         }
         .demo-table th { width: 36%; font-weight: 600; color: #4a5157; overflow-wrap: break-word; font-size: .9rem; }
         .demo-actions { display: flex; flex-wrap: wrap; gap: 8px 20px; margin-top: 20px; }
+        .demo-signout { margin-top: 12px; }
+        .demo-signout-button {
+          min-height: 44px; padding: 8px 18px; border-radius: 8px; border: 1px solid #888c8c; background: #fff;
+          color: #0f1111; font: inherit; font-weight: 600; cursor: pointer;
+        }
+        .demo-signout-button:hover { background: #f0f2f2; }
         code { font-size: .9em; overflow-wrap: anywhere; }
         """
 

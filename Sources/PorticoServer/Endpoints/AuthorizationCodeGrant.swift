@@ -91,25 +91,13 @@ struct AuthorizationCodeGrant {
         }
         let accessToken = issuer.accessTokenGrant(
             subject: user.id, clientID: client.client.id, scopes: code.scopes, authTime: code.authTime)
-        var refreshToken: String?
-        var familyID: String?
-        if client.client.allowedGrantTypes.contains("refresh_token") {
-            let family = RefreshFamily(
-                clientID: client.client.id, userID: user.id, scopes: code.scopes, authTime: code.authTime,
-                createdAt: now)
-            let token = RefreshTokenChain.firstToken()
-            try transaction.insert(family)
-            try transaction.insert(
-                RefreshToken(
-                    token: token, familyID: family.id, createdAt: now,
-                    expiresAt: now.addingTimeInterval(context.lifetimes.refreshToken)))
-            refreshToken = token
-            familyID = family.id
-        }
+        let family = try RefreshTokenChain.beginFamily(
+            for: client.client, userID: user.id, scopes: code.scopes, authTime: code.authTime, now: now,
+            lifetime: context.lifetimes.refreshToken, in: transaction)
         try transaction.recordIssuance(
-            forCode: code.hashedCode, refreshFamilyID: familyID, accessTokenID: accessToken.tokenID,
+            forCode: code.hashedCode, refreshFamilyID: family?.familyID, accessTokenID: accessToken.tokenID,
             accessTokenExpiresAt: accessToken.expiresAt)
-        return Issue(code: code, user: user, accessToken: accessToken, refreshToken: refreshToken)
+        return Issue(code: code, user: user, accessToken: accessToken, refreshToken: family?.token)
     }
 
     /// A replayed code (OAuth 2.1 §4.1.3): revoke the refresh family and access token its first

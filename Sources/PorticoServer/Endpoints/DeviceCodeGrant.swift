@@ -115,19 +115,9 @@ struct DeviceCodeGrant {
         let authTime = authorization.authTime ?? now
         let accessToken = issuer.accessTokenGrant(
             subject: user.id, clientID: client.client.id, scopes: authorization.scopes, authTime: authTime)
-        var refreshToken: String?
-        if client.client.allowedGrantTypes.contains("refresh_token") {
-            let family = RefreshFamily(
-                clientID: client.client.id, userID: user.id, scopes: authorization.scopes, authTime: authTime,
-                createdAt: now)
-            let token = RefreshTokenChain.firstToken()
-            try transaction.insert(family)
-            try transaction.insert(
-                RefreshToken(
-                    token: token, familyID: family.id, createdAt: now,
-                    expiresAt: now.addingTimeInterval(context.lifetimes.refreshToken)))
-            refreshToken = token
-        }
+        let refreshToken = try RefreshTokenChain.beginFamily(
+            for: client.client, userID: user.id, scopes: authorization.scopes, authTime: authTime, now: now,
+            lifetime: context.lifetimes.refreshToken, in: transaction)?.token
         return Issue(authorization: authorization, user: user, accessToken: accessToken, refreshToken: refreshToken)
     }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// another process at any time. So the first request builds the JSON, and later requests copy
 /// the prepared response; it is rebuilt when the issuer changes or after ``rebuildInterval``,
 /// which costs one store read per interval, not per request. Only endpoints that exist are
-/// advertised (logout arrives with part 2).
+/// advertised.
 final class DiscoveryEndpoint: Sendable {
     /// How long a built document is served before the product scopes are read again.
     static let rebuildInterval: Duration = .seconds(10)
@@ -70,6 +70,7 @@ final class DiscoveryEndpoint: Sendable {
             "revocation_endpoint": .string(issuer + "/oauth/revoke"),
             "introspection_endpoint": .string(issuer + "/oauth/introspect"),
             "device_authorization_endpoint": .string(issuer + DeviceAuthorizationEndpoint.path),
+            "end_session_endpoint": .string(issuer + LogoutEndpoint.path),
             "scopes_supported": .array(scopes().map(JSONValue.string)),
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],

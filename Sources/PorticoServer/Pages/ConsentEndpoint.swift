@@ -48,7 +48,8 @@ struct ConsentEndpoint: Sendable {
         let asking = authorization.scopes.filter { authorization.forcesConsent || !granted.contains($0) }
         if asking.isEmpty {
             return try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: signedIn, context: context)
+                for: authorization, client: client, signedIn: signedIn,
+                mustConfirm: ReturnConfirmation.isNeeded(for: signedIn, in: request), context: context)
         }
         let already = authorization.scopes.filter { !asking.contains($0) }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)

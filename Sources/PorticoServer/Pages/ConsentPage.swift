@@ -68,15 +68,7 @@ struct ConsentPage {
             + HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest)
     }
 
-    /// The app's logo from an https URL (the only images the CSP admits besides our own), or a
-    /// neutral tile with its initial.
-    private var logo: String {
-        if let url = client.logoURL, HTML.isSafeLink(url, allowHTTP: false) {
-            return #"<img class="app-logo" src="\#(HTML.escape(url))" alt="\#(HTML.escape(client.name)) logo">"#
-        }
-        let initial = client.name.first.map { String($0).uppercased() } ?? "?"
-        return #"<div class="app-placeholder" aria-hidden="true">\#(HTML.escape(initial))</div>"#
-    }
+    private var logo: String { AppLogo.html(for: client) }
 
     private var privacyText: String {
         let app = HTML.escape(client.name)

@@ -112,6 +112,14 @@ enum ErrorPage {
                     zh: "您提交的表单\(app.map { "（\($0)）" } ?? "")缺少应有的安全校验。"
                         + "页面打开时间过长或 Cookie 被阻止时可能会出现这种情况。")
             )
+        case .invalidLogoutRequest(let app):
+            return (
+                Localized("This sign-out request is not valid", zh: "此退出请求无效"),
+                Localized(
+                    "\(app.map { "The request from \($0)" } ?? "The app's request") to sign you out could not be "
+                        + "checked, so we did not act on it.",
+                    zh: "\(app.map { "来自 \($0) 的" } ?? "应用发来的")退出请求无法通过校验，因此我们没有执行。")
+            )
         case .serverFailure:
             return (
                 Localized("Something went wrong on our side", zh: "我们这边出了问题"),
@@ -135,6 +143,10 @@ enum ErrorPage {
             Localized(
                 "Make sure cookies are allowed for this site, then go back to the app and sign in again.",
                 zh: "请确认此网站允许使用 Cookie，然后返回应用重新登录。")
+        case .invalidLogoutRequest:
+            Localized(
+                "You can still sign out of \(platform) in Your Account (/account).",
+                zh: "您仍可以在“您的账户”（/account）中退出 \(platform)。")
         case .serverFailure:
             Localized("Please try again in a moment.", zh: "请稍后再试。")
         }

@@ -41,11 +41,14 @@ struct LoginEndpoint: Sendable {
         var pending: (AuthorizationRequest, Client)?
         if seal != nil { pending = try AuthorizationFlow.pendingRequest(seal, context: context) }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
-        let page = LoginPage(
+        var page = LoginPage(
             appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
             csrfToken: CSRFProtection.token(
                 secret: secret, purpose: CSRFProtection.loginPurpose(requestID: pending?.0.id)),
             email: pending?.0.loginHint ?? "", language: request.pageLanguage(pending: pending?.0.language))
+        if pending == nil { page.returnPath = ReturnPath.validated(request.query[ReturnPath.field]) }
+        // Asked for the password again (prompt=login, max_age) on a kept session: keep it kept.
+        page.remembersMe = try SignInSession.current(in: request, context: context)?.session.isPersistent ?? false
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -72,6 +75,7 @@ struct LoginEndpoint: Sendable {
             page.remembersMe = remember
             page.errorMessage = message[language]
             page.status = status
+            if pending == nil { page.returnPath = ReturnPath.validated(form[ReturnPath.field]) }
             return page.response()
         }
         guard !email.isEmpty, !password.isEmpty else { return again(LoginText.missingFields) }
@@ -106,9 +110,12 @@ struct LoginEndpoint: Sendable {
             response = try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
         } else {
-            response = PageLayout.redirect(to: "/account", status: .seeOther)
+            let target = ReturnPath.validated(form[ReturnPath.field]) ?? ReturnPath.fallback
+            response = PageLayout.redirect(to: target, status: .seeOther)
         }
         response.setCookie(cookie)
+        // The password was just entered: no "Continue as" until the browser restarts.
+        response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
         return response
     }
 

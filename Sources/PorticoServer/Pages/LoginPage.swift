@@ -23,6 +23,8 @@ struct LoginPage {
     var errorMessage: String?
     /// The HTTP status: 200, or 429 when attempts are refused for a while.
     var status: HTTPStatus = .ok
+    /// Where to go after signing in without an app's request (a validated local path).
+    var returnPath: String?
 
     /// The page as a response (200 even after a failed attempt, as the form is shown again).
     func response() -> Response {
@@ -80,6 +82,8 @@ struct LoginPage {
         var fields = HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken)
         if let sealedRequest {
             fields += "\n" + HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest)
+        } else if let returnPath {
+            fields += "\n" + HTML.hiddenField(name: ReturnPath.field, value: returnPath)
         }
         return fields
     }

@@ -23,6 +23,9 @@ enum PageProblem: Error, Equatable {
     case invalidRequest
     /// A form came without a valid CSRF token.
     case forgedForm(appName: String?)
+    /// An RP-initiated logout request that cannot be checked (a bad `id_token_hint`, an unknown
+    /// or mismatched client, a return address without a client).
+    case invalidLogoutRequest(appName: String?)
     /// The server failed (database trouble); details go to the log, not the page.
     case serverFailure
 

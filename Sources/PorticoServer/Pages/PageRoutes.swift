@@ -1,7 +1,8 @@
 import PorticoHTTP
 
 /// The pages people see: the authorization endpoint that leads to them, sign-in, consent,
-/// device login, errors, the static information pages, and the stylesheet and script.
+/// device login, "Continue as", sign-out, Your Account, errors, the static information pages,
+/// and the stylesheet and script.
 enum PageRoutes {
     /// Registers every page route.
     static func register(on router: Router, context: ProviderContext) {
@@ -12,6 +13,9 @@ enum PageRoutes {
         PasswordForgotEndpoint(context: context).register(on: router)
         PasswordResetEndpoint(context: context).register(on: router)
         DeviceEndpoint(context: context).register(on: router)
+        ContinueEndpoint(context: context).register(on: router)
+        LogoutEndpoint(context: context).register(on: router)
+        AccountEndpoint(context: context).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
     }

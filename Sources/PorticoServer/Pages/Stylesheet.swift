@@ -114,6 +114,23 @@ enum Stylesheet {
           margin: 0 0 12px;
         }
         .notice strong { display: block; }
+        h2 { font-size: 1.15rem; margin: 24px 0 8px; font-weight: 600; }
+        .textlink {
+          display: block; width: 100%; margin: 4px 0 0; padding: 10px 0; background: none; border: 0; font: inherit;
+          color: var(--link); text-decoration: underline; cursor: pointer; text-align: center;
+        }
+        .entries { list-style: none; padding: 0; margin: 8px 0 12px; }
+        .entry { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin: 0 0 10px; }
+        .entry .app { margin-bottom: 8px; }
+        .entry .permissions { margin: 4px 0 8px; }
+        .entry form { margin: 0; }
+        .entry .button { margin: 8px 0 0; }
+        .entry .small { overflow-wrap: anywhere; }
+        .button.compact { width: auto; display: inline-block; padding: 7px 14px; }
+        .badge {
+          display: inline-block; padding: 1px 8px; border-radius: 999px; background: #e3f1fb; color: #0a4a7a;
+          font-size: .8rem; font-weight: 600; vertical-align: middle;
+        }
         .legal { max-width: 440px; margin: 18px auto 0; text-align: center; font-size: .85rem; color: var(--muted); }
         .legal a { margin: 0 6px; }
         @media (min-width: 480px) {

@@ -24,7 +24,7 @@ import Testing
             #expect(document["revocation_endpoint"] == .string(issuer + "/oauth/revoke"))
             #expect(document["introspection_endpoint"] == .string(issuer + "/oauth/introspect"))
             #expect(document["device_authorization_endpoint"] == .string(issuer + "/oauth/device_authorization"))
-            #expect(document["end_session_endpoint"] == nil)
+            #expect(document["end_session_endpoint"] == .string(issuer + "/oauth/logout"))
             #expect(document["response_types_supported"] == ["code"])
             #expect(document["response_modes_supported"] == ["query"])
             #expect(document["code_challenge_methods_supported"] == ["S256"])

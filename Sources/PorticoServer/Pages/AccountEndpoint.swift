@@ -1,0 +1,182 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// `GET /account` shows Your Account; `POST /account` removes an app or ends sessions.
+///
+/// Signing in is required: without a session the browser goes to `/login?return_to=/account`
+/// and comes back after the password. Every form is CSRF-checked against the session that
+/// showed it. The actions, one per post:
+///
+/// - `revoke=<client id>`: removes the consent and revokes every refresh family of that app
+///   for this person, in one transaction; access tokens already issued stop working at the
+///   resource endpoints, which require the consent they were issued under. The next
+///   authorization asks consent again.
+/// - `end_session=<handle>`: signs out another browser. The handle is
+///   HMAC-SHA256(this browser's session token, that session's hash): opaque, meaningful only
+///   to this session, and never the session id or its stored hash.
+/// - `end_others`: signs out every other browser.
+/// - `sign_out`: signs out this browser and shows "You are signed out".
+///
+/// Each action is written to the audit log.
+struct AccountEndpoint: Sendable {
+    /// The page's path.
+    static let path = "/account"
+
+    /// The provider's store, keys and clock.
+    let context: ProviderContext
+
+    /// Adds `GET` and `POST /account`, both async (they read and write the store).
+    func register(on router: Router) {
+        router.getAsync(Self.path) { request in
+            await ErrorPage.guarding(request) { try show(request) }
+        }
+        router.postAsync(Self.path) { request in
+            await ErrorPage.guarding(request) { try act(request) }
+        }
+    }
+
+    /// Where a browser without a session goes: the sign-in page, returning here.
+    static let signInLocation = AuthorizationResponse.location(
+        AuthorizationFlow.loginPath, [(ReturnPath.field, path)])
+
+    private func show(_ request: Request) throws -> Response {
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            return PageLayout.redirect(to: Self.signInLocation, status: .found)
+        }
+        let now = context.now()
+        let language = request.pageLanguage()
+        let (apps, sessions) = try context.store.read { transaction in
+            var apps: [AccountPage.App] = []
+            for consent in try transaction.consents(userID: signedIn.user.id) {
+                guard let client = try transaction.client(id: consent.clientID) else { continue }
+                let permissions =
+                    try ScopeCatalog.builtIn.map(\.name).filter(consent.scopes.contains)
+                    .map { try ScopeCatalog.description(of: $0, in: transaction, language: language) }
+                    + consent.scopes.subtracting(ScopeCatalog.builtInNames).sorted().map {
+                        try ScopeCatalog.description(of: $0, in: transaction, language: language)
+                    }
+                apps.append(AccountPage.App(client: client, consent: consent, permissions: permissions))
+            }
+            return (apps, try transaction.sessions(userID: signedIn.user.id).filter { $0.expiresAt > now })
+        }
+        let devices = sessions.map { session in
+            AccountPage.Device(
+                session: session, handle: handle(of: session, for: signedIn),
+                isCurrent: session.hashedID == signedIn.session.hashedID)
+        }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let page = AccountPage(
+            user: signedIn.user, apps: apps, devices: devices.filter(\.isCurrent) + devices.filter { !$0.isCurrent },
+            csrfToken: CSRFProtection.token(
+                secret: secret, purpose: CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)),
+            notice: request.query["done"].flatMap(AccountPage.Notice.init(rawValue:)), language: language)
+        var response = page.response()
+        if let cookie { response.setCookie(cookie) }
+        if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }
+        return response
+    }
+
+    private func act(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
+        }
+        let purpose = CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)
+        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
+            throw PageProblem.forgedForm(appName: nil)
+        }
+        let actions = ["revoke", "end_session", "end_others", "sign_out"].filter { !form.values(for: $0).isEmpty }
+        guard actions.count == 1, form.values(for: actions[0]).count == 1, let value = form[actions[0]] else {
+            throw PageProblem.malformedRequest(appName: nil)
+        }
+        switch actions[0] {
+        case "revoke":
+            try revoke(clientID: value, for: signedIn)
+            return done(.removed)
+        case "end_session":
+            try endSession(handle: value, for: signedIn)
+            return done(.signedOut)
+        case "end_others":
+            try endOtherSessions(for: signedIn)
+            return done(.signedOutOthers)
+        default:
+            let expired = try SignInSession.end(in: request, context: context)
+            try audit(signedIn, "session.logout", subject: signedIn.user.id, details: [:])
+            var response = PageLayout.redirect(to: LogoutEndpoint.path, status: .seeOther)
+            response.setCookie(expired)
+            response.setCookie(ReturnConfirmation.expiredCookie(secure: context.usesHTTPS))
+            return response
+        }
+    }
+
+    private func done(_ notice: AccountPage.Notice) -> Response {
+        PageLayout.redirect(
+            to: AuthorizationResponse.location(Self.path, [("done", notice.rawValue)]), status: .seeOther)
+    }
+
+    private func revoke(clientID: String, for signedIn: SignInSession) throws {
+        let now = context.now()
+        try context.store.transaction { transaction in
+            let removed = try transaction.revokeConsent(userID: signedIn.user.id, clientID: clientID)
+            let families = try transaction.revokeRefreshFamilies(userID: signedIn.user.id, clientID: clientID, now: now)
+            guard removed || families > 0 else { return }
+            // Access tokens are not listed anywhere; refuse every one issued before now until the
+            // last of them has expired anyway.
+            try transaction.revokeGrant(
+                userID: signedIn.user.id, clientID: clientID, at: now,
+                expiresAt: now.addingTimeInterval(context.lifetimes.accessToken + 60))
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: now, actor: signedIn.user.id, action: "consent.revoke", subject: clientID,
+                    details: (["user_id": .string(signedIn.user.id), "refresh_families": .integer(Int64(families))]
+                        as JSONValue).jsonString))
+        }
+    }
+
+    private func endSession(handle: String, for signedIn: SignInSession) throws {
+        let now = context.now()
+        try context.store.transaction { transaction in
+            let target = try transaction.sessions(userID: signedIn.user.id).first { session in
+                session.hashedID != signedIn.session.hashedID
+                    && ConstantTime.equals(handle, self.handle(of: session, for: signedIn))
+            }
+            guard let target, try transaction.deleteSession(hashedID: target.hashedID) else { return }
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: now, actor: signedIn.user.id, action: "session.end_other", subject: signedIn.user.id,
+                    details: (["user_agent": .string(UserAgentSummary.describe(target.userAgent))] as JSONValue)
+                        .jsonString))
+        }
+    }
+
+    private func endOtherSessions(for signedIn: SignInSession) throws {
+        let now = context.now()
+        try context.store.transaction { transaction in
+            var ended = 0
+            for session in try transaction.sessions(userID: signedIn.user.id)
+            where session.hashedID != signedIn.session.hashedID {
+                if try transaction.deleteSession(hashedID: session.hashedID) { ended += 1 }
+            }
+            guard ended > 0 else { return }
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: now, actor: signedIn.user.id, action: "session.end_others", subject: signedIn.user.id,
+                    details: (["count": .integer(Int64(ended))] as JSONValue).jsonString))
+        }
+    }
+
+    private func audit(_ signedIn: SignInSession, _ action: String, subject: String, details: JSONValue) throws {
+        let event = AuditEvent(
+            occurredAt: context.now(), actor: signedIn.user.id, action: action, subject: subject,
+            details: details.jsonString)
+        try context.store.transaction { try $0.append(event) }
+    }
+
+    /// The opaque handle of `session` as `signedIn`'s page shows it.
+    private func handle(of session: BrowserSession, for signedIn: SignInSession) -> String {
+        Base64URL.encode(
+            HMAC.authenticationCode(for: Array("session:\(session.hashedID)".utf8), key: Array(signedIn.token.utf8)))
+    }
+}

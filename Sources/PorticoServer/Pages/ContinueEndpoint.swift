@@ -1,0 +1,84 @@
+import PorticoHTTP
+import PorticoStore
+
+/// `GET /continue` shows "Continue as …"; `POST /continue` continues or signs out ("Not you?").
+///
+/// Continue marks the session confirmed for this browser run (``ReturnConfirmation``), slides
+/// its expiry, and goes on with the request as the authorization endpoint would have: consent
+/// if the app asks for something new, else straight back to the app. "Not you?" ends the
+/// session (server side and cookie) and shows the sign-in page for the same request.
+struct ContinueEndpoint: Sendable {
+    /// The provider's store, keys and clock.
+    let context: ProviderContext
+
+    /// Adds `GET` and `POST /continue`, both async (they read the store).
+    func register(on router: Router) {
+        router.getAsync(AuthorizationFlow.continuePath) { request in
+            await ErrorPage.guarding(request) { try show(request) }
+        }
+        router.postAsync(AuthorizationFlow.continuePath) { request in
+            await ErrorPage.guarding(request) { try decide(request) }
+        }
+    }
+
+    private func show(_ request: Request) throws -> Response {
+        let seal = request.query[AuthorizationFlow.requestField]
+        let (authorization, client) = try AuthorizationFlow.pendingRequest(seal, context: context)
+        guard let seal, let signedIn = try SignInSession.current(in: request, context: context),
+            authorization.acceptsAuthentication(at: signedIn.session.authTime)
+        else {
+            return try AuthorizationFlow.redirect(
+                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .found)
+        }
+        guard ReturnConfirmation.isNeeded(for: signedIn, in: request) else {
+            // Already confirmed (another tab, the back button): nothing to ask.
+            return try AuthorizationFlow.next(
+                for: authorization, client: client, signedIn: signedIn, context: context)
+        }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let page = ContinuePage(
+            client: client, user: signedIn.user, sealedRequest: seal,
+            csrfToken: CSRFProtection.token(
+                secret: secret,
+                purpose: CSRFProtection.continuePurpose(
+                    requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)),
+            language: request.pageLanguage(pending: authorization.language))
+        var response = page.response()
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func decide(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        let (authorization, client) = try AuthorizationFlow.pendingRequest(
+            form[AuthorizationFlow.requestField], context: context)
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            return try AuthorizationFlow.redirect(
+                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+        }
+        let purpose = CSRFProtection.continuePurpose(
+            requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)
+        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
+            throw PageProblem.forgedForm(appName: client.name)
+        }
+        let decisions = form.values(for: "decision")
+        guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }
+        switch decisions[0] {
+        case "continue":
+            var response = try AuthorizationFlow.next(
+                for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
+            response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
+            if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }
+            return response
+        case "switch":
+            let expired = try SignInSession.end(in: request, context: context)
+            var response = try AuthorizationFlow.redirect(
+                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+            response.setCookie(expired)
+            response.setCookie(ReturnConfirmation.expiredCookie(secure: context.usesHTTPS))
+            return response
+        default:
+            throw PageProblem.malformedRequest(appName: client.name)
+        }
+    }
+}

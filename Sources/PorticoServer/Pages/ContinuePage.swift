@@ -1,0 +1,48 @@
+import PorticoHTTP
+import PorticoStore
+
+/// The "Continue as …" page (`GET /continue`): shown when an app asks and the browser holds a
+/// "keep me signed in" session that nobody has confirmed since the browser started, as Login
+/// with Amazon does. It names the person and the e-mail address, offers one primary Continue
+/// button, and "Not you?", which signs this browser out and asks for a password instead.
+///
+/// Both buttons post `decision` (`continue` / `switch`) from one form with the CSRF token, so a
+/// press of Enter continues.
+struct ContinuePage {
+    /// The app asking.
+    var client: Client
+    /// The person the session belongs to.
+    var user: User
+    /// The sealed pending request.
+    var sealedRequest: String
+    /// The CSRF token, bound to the request and the session.
+    var csrfToken: String
+
+    /// The language of the page.
+    var language: PageLanguage
+
+    /// The page as a response.
+    func response() -> Response {
+        let name = HTML.escape(user.name)
+        let text = ContinueText.self
+        let lang = language
+        let html = """
+            <div class="app">\(AppLogo.html(for: client))<div><div class="app-name">\(HTML.escape(client.name))</div>\
+            <div class="small">\(text.wants[lang])</div></div></div>
+            <h1 id="continue-as">\(text.title(name)[lang])</h1>
+            <p class="lead">\(text.signedInAs(HTML.escape(user.email))[lang]) \(text.kept[lang])</p>
+            <form method="post" action="\(AuthorizationFlow.continuePath)">
+            \(HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken))
+            \(HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest))
+            <button type="submit" class="button primary" name="decision" value="continue" \
+            aria-describedby="continue-as">\(text.continueButton[lang])</button>
+            <button type="submit" class="textlink" name="decision" value="switch" id="not-you">\
+            \(text.notYou[lang])</button>
+            </form>
+
+            """
+        return PageLayout.page(
+            title: text.title(user.name)[lang], content: html,
+            account: "<div class=\"account\"><span class=\"who\">\(name)</span></div>", language: lang)
+    }
+}
