@@ -46,5 +46,17 @@ lint:
 format:
 	$(SWIFT) format format -i --recursive Package.swift Sources Tests bench
 
+## docs: the PorticoKit DocC archive in docs-build/ (the toolchain's docc on the symbol graph)
+docs:
+	mkdir -p .build/symbol-graphs
+	$(SWIFT) build --target PorticoKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
+		-Xswiftc .build/symbol-graphs
+	rm -rf .build/symbol-graphs-kit && mkdir -p docs-build .build/symbol-graphs-kit
+	cp .build/symbol-graphs/PorticoKit*.symbols.json .build/symbol-graphs-kit/
+	docc convert Sources/PorticoKit/PorticoKit.docc --additional-symbol-graph-dir .build/symbol-graphs-kit \
+		--fallback-display-name PorticoKit --fallback-bundle-identifier org.portico.PorticoKit \
+		--output-path docs-build/PorticoKit.doccarchive
+	@echo "docs: docs-build/PorticoKit.doccarchive"
+
 clean:
 	rm -rf .build $(VENV)

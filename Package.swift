@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "portico", targets: ["portico"]),
         .library(name: "PorticoKit", targets: ["PorticoKit"]),
+        .executable(name: "portico-demo", targets: ["portico-demo"]),
     ],
     targets: [
         // C libraries from Debian, wrapped as system libraries (module map + shim header).
@@ -36,6 +37,8 @@ let package = Package(
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
         .target(name: "PorticoKit", dependencies: ["PorticoCrypto"]),
         .executableTarget(name: "portico", dependencies: ["PorticoServer"]),
+        // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
+        .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
 
         // Benchmarks (run by `make bench`, never by tests) and a helper process the store tests kill.
         .executableTarget(
@@ -53,6 +56,9 @@ let package = Package(
             name: "PorticoServerTests",
             dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"],
             exclude: ["Vectors"]),
-        .testTarget(name: "PorticoKitTests", dependencies: ["PorticoKit"]),
+        // The SDK's end-to-end tests start a real provider in-process; PorticoKit itself never
+        // imports the server.
+        .testTarget(
+            name: "PorticoKitTests", dependencies: ["PorticoKit", "PorticoServer", "PorticoStore", "PorticoHTTP"]),
     ]
 )

@@ -1,0 +1,226 @@
+import Foundation
+import PorticoCrypto
+
+/// Signs people in with a ``Provider`` and keeps their grant: the heart of PorticoKit, and the
+/// counterpart of Login with Amazon's `AMZNAuthorizationManager`.
+///
+/// ```swift
+/// let manager = AuthorizationManager(provider: provider, clientID: "…", redirectURI: callback)
+/// let result = try await manager.authorize(AuthorizeRequest(scopes: [.profile]))
+/// let token = try await manager.validAccessToken()
+/// ```
+///
+/// A manager is cheap and `Sendable`; several may share one ``TokenStore`` (they then share
+/// its refreshes). Every public call either returns or throws an ``AuthorizationError``.
+public final class AuthorizationManager: Sendable {
+    /// The provider people sign in with.
+    public let provider: Provider
+    /// The app's client id there.
+    public let clientID: String
+    /// The redirect URI the app registered: a loopback `http://127.0.0.1/callback` (any port
+    /// is used), or a custom scheme URI. Nil for device login only.
+    public let redirectURI: URL?
+    /// Where the grant is kept.
+    public let store: any TokenStore
+    /// How the provider's pages reach the person.
+    public let userAgent: any UserAgent
+    /// How long a refresh may take before callers get ``AuthorizationError/Code/timedOut``.
+    public let refreshTimeout: TimeInterval
+    /// How long a fetched profile is served from the store before it is fetched again.
+    public let profileLifetime: TimeInterval
+
+    /// An access token this close to expiry is refreshed first, so a call made with it does
+    /// not fail in flight.
+    static let expiryMargin: TimeInterval = 60
+
+    let http: HTTPClient
+    let idTokens: IDTokenVerifier
+    let redirects = RedirectSlot()
+    let now: @Sendable () -> Date
+
+    /// A manager for `clientID` at `provider`.
+    ///
+    /// - Parameters:
+    ///   - provider: the provider, discovered or a preset.
+    ///   - clientID: the app's client id there.
+    ///   - redirectURI: the registered redirect URI; nil when only device login is used.
+    ///   - store: where the grant lives; by default the Keychain on Apple platforms and a
+    ///     `0600` file under `$XDG_CONFIG_HOME/portico-kit` elsewhere.
+    ///   - userAgent: how pages are shown; by default ``AutomaticUserAgent``.
+    ///   - refreshTimeout: the longest a refresh may hang (30 s).
+    ///   - profileLifetime: how long a cached profile is fresh (one hour).
+    public convenience init(
+        provider: Provider, clientID: String, redirectURI: URL? = nil, store: (any TokenStore)? = nil,
+        userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 30, profileLifetime: TimeInterval = 3600
+    ) {
+        self.init(
+            provider: provider, clientID: clientID, redirectURI: redirectURI,
+            store: store ?? Self.defaultTokenStore(), userAgent: userAgent ?? AutomaticUserAgent(),
+            refreshTimeout: refreshTimeout, profileLifetime: profileLifetime, http: .shared, now: { Date() })
+    }
+
+    init(
+        provider: Provider, clientID: String, redirectURI: URL?, store: any TokenStore, userAgent: any UserAgent,
+        refreshTimeout: TimeInterval, profileLifetime: TimeInterval, http: HTTPClient,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.provider = provider
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.store = store
+        self.userAgent = userAgent
+        self.refreshTimeout = refreshTimeout
+        self.profileLifetime = profileLifetime
+        self.http = http
+        self.now = now
+        idTokens = IDTokenVerifier(provider: provider, clientID: clientID, http: http)
+    }
+
+    /// The platform's usual place for tokens: the Keychain on Apple platforms, otherwise
+    /// `$XDG_CONFIG_HOME/portico-kit` (or `~/.config/portico-kit`).
+    public static func defaultTokenStore() -> any TokenStore {
+        #if canImport(Security)
+            return KeychainTokenStore()
+        #else
+            let environment = ProcessInfo.processInfo.environment
+            let base =
+                environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+            return FileTokenStore(directory: base.appendingPathComponent("portico-kit"))
+        #endif
+    }
+
+    /// The grant's key in the store.
+    public var storeKey: TokenStoreKey { TokenStoreKey(provider: provider.identifier, clientID: clientID) }
+
+    /// Signs the person in as `request` asks, or returns the stored grant when the strategy
+    /// allows (LWA's `authorize:withHandler:`).
+    ///
+    /// `.auto` uses a stored grant that covers the scopes (refreshing it silently), else shows
+    /// the provider's pages; `.always` shows them; `.never` never does and throws
+    /// ``AuthorizationError/Code/authorizationRequired`` instead. With a profile scope, the
+    /// result carries the ``User`` too.
+    public func authorize(_ request: AuthorizeRequest) async throws(AuthorizationError) -> AuthorizeResult {
+        let scopes = request.scopeNames
+        guard !scopes.isEmpty else {
+            throw AuthorizationError(.invalidInput, "an authorization needs at least one scope")
+        }
+        if request.grantType == .authorizationCode {
+            guard request.interactiveStrategy != .never else {
+                throw AuthorizationError(.authorizationRequired, "a code for the backend needs the provider's pages")
+            }
+            return try await interactive(request)
+        }
+        let grant = try loadGrant()
+        switch AuthorizationStrategy.decide(
+            request.interactiveStrategy, grant: grant, scopes: scopes, now: now(), margin: Self.expiryMargin)
+        {
+        case .useStoredGrant:
+            if let grant { return await result(from: grant) }
+            return try await interactive(request)
+        case .refresh:
+            do {
+                return await result(from: try await refreshedGrant())
+            } catch  where error.code == .authorizationRequired && request.interactiveStrategy == .auto {
+                return try await interactive(request)
+            }
+        case .interactive:
+            return try await interactive(request)
+        case .authorizationRequired:
+            throw AuthorizationError(.authorizationRequired, "nobody is signed in with these scopes")
+        }
+    }
+
+    /// Runs the provider's pages through the user agent, then redeems what comes back.
+    private func interactive(_ request: AuthorizeRequest) async throws(AuthorizationError) -> AuthorizeResult {
+        let pending = PendingAuthorization(request: request)
+        let context = AuthorizationContext(
+            provider: provider, clientID: clientID, scopes: request.scopes, redirectURI: redirectURI,
+            grantType: request.grantType, pending: pending, http: http, redirects: redirects)
+        let outcome: AuthorizationOutcome
+        do {
+            outcome = try await userAgent.authorize(context)
+        } catch {
+            throw AuthorizationError.wrap(error, as: .invalidResponse, "the sign-in did not complete")
+        }
+        let tokens: TokenResponse
+        // Only the authorization request carries the nonce; device login has none to echo.
+        var nonce = pending.nonce
+        switch outcome.kind {
+        case .callback(let url, let usedRedirectURI):
+            let code = try AuthorizationCallback.code(from: url, pending: pending, provider: provider)
+            if request.grantType == .authorizationCode {
+                return AuthorizeResult(
+                    accessToken: nil, expiresAt: nil, grantedScopes: request.scopes, clientID: clientID,
+                    redirectURI: usedRedirectURI, user: nil, authorizationCode: code,
+                    codeVerifier: pending.codeVerifier, codeChallenge: pending.codeChallenge)
+            }
+            guard let verifier = pending.codeVerifier else {
+                throw AuthorizationError(.invalidInput, "a code challenge of the app's own needs `.authorizationCode`")
+            }
+            tokens = try TokenResponse(
+                reply: try await http.postForm(
+                    provider.tokenEndpoint,
+                    [
+                        ("grant_type", "authorization_code"), ("code", code),
+                        ("redirect_uri", usedRedirectURI.absoluteString), ("code_verifier", verifier),
+                        ("client_id", clientID),
+                    ]))
+        case .tokens(let response):
+            guard request.grantType == .accessToken else {
+                throw AuthorizationError(.invalidInput, "device login yields tokens, not a code for the backend")
+            }
+            tokens = response
+            nonce = nil
+        }
+        let grant = try await makeGrant(from: tokens, requested: pending.scopes, nonce: nonce, previous: nil)
+        try saveGrant(grant)
+        return await result(from: grant)
+    }
+
+    /// The result for a stored grant, with the user when a profile scope was granted.
+    private func result(from grant: StoredGrant) async -> AuthorizeResult {
+        var user: User?
+        if !Set(grant.scopes).isDisjoint(with: Scope.profileScopes.union([Scope.openID.name])) {
+            // Best effort: the sign-in succeeded even if the profile cannot be read right now.
+            user = try? await fetchUser()
+        }
+        return AuthorizeResult(
+            accessToken: grant.accessToken, expiresAt: grant.expiresAt,
+            grantedScopes: grant.scopes.map { Scope(name: $0) },
+            clientID: clientID, redirectURI: redirectURI, user: user)
+    }
+
+    /// A grant from a token response: the ID token verified, the refresh token and claims of
+    /// `previous` kept when the response brings no new ones.
+    func makeGrant(
+        from tokens: TokenResponse, requested: [String], nonce: String?, previous: StoredGrant?
+    ) async throws(AuthorizationError) -> StoredGrant {
+        var claims = previous?.idTokenClaims
+        if let idToken = tokens.idToken {
+            claims = try await idTokens.verify(idToken, nonce: nonce)
+        }
+        return StoredGrant(
+            accessToken: tokens.accessToken, expiresAt: tokens.expiresIn.map { now().addingTimeInterval($0) },
+            refreshToken: tokens.refreshToken ?? previous?.refreshToken, scopes: tokens.scopes ?? requested,
+            idTokenClaims: claims, user: previous?.user, userFetchedAt: previous?.userFetchedAt)
+    }
+
+    func loadGrant() throws(AuthorizationError) -> StoredGrant? {
+        do { return try store.grant(for: storeKey) } catch {
+            throw AuthorizationError.wrap(error, as: .storage, "the token store cannot be read")
+        }
+    }
+
+    func saveGrant(_ grant: StoredGrant) throws(AuthorizationError) {
+        do { try store.save(grant, for: storeKey) } catch {
+            throw AuthorizationError.wrap(error, as: .storage, "the token store cannot be written")
+        }
+    }
+
+    func removeGrant() throws(AuthorizationError) {
+        do { try store.removeGrant(for: storeKey) } catch {
+            throw AuthorizationError.wrap(error, as: .storage, "the token store cannot be cleared")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Picks a user agent in the DESIGN's order: the platform's companion app (single sign-on),
+/// an in-app web session on Apple platforms, the system browser with a loopback redirect, and
+/// device login when nothing can show a browser.
+///
+/// The companion arrives with its own issue; ``companion`` is the hook for it: an agent set
+/// there is tried first whenever it says it is available.
+public struct AutomaticUserAgent: UserAgent {
+    /// The companion's agent, tried first when available.
+    public var companion: (any UserAgent)?
+    /// Where device login shows its code (standard output for command-line apps by default).
+    public var onDevicePrompt: @Sendable (DeviceCodePrompt) async -> Void
+
+    /// The automatic choice, with an optional companion agent.
+    public init(
+        companion: (any UserAgent)? = nil,
+        onDevicePrompt: @escaping @Sendable (DeviceCodePrompt) async -> Void = { prompt in
+            let text = "To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode)\n"
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    ) {
+        self.companion = companion
+        self.onDevicePrompt = onDevicePrompt
+    }
+
+    /// The agents in order of preference, whether available or not.
+    func candidates() -> [any UserAgent] {
+        var agents: [any UserAgent] = []
+        if let companion { agents.append(companion) }
+        #if canImport(AuthenticationServices) && !os(watchOS)
+            agents.append(WebAuthenticationSessionUserAgent())
+        #endif
+        agents.append(SystemBrowserUserAgent())
+        agents.append(DeviceCodeUserAgent(onPrompt: onDevicePrompt))
+        return agents
+    }
+
+    /// The first agent available for `context`.
+    func choose(for context: AuthorizationContext) -> (any UserAgent)? {
+        candidates().first { $0.isAvailable(for: context) }
+    }
+
+    /// Available when any candidate is.
+    public func isAvailable(for context: AuthorizationContext) -> Bool {
+        choose(for: context) != nil
+    }
+
+    /// Runs the chosen agent.
+    public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
+        guard let agent = choose(for: context) else {
+            throw AuthorizationError(
+                .invalidInput, "no way to show the sign-in here: no browser and no device login at the provider")
+        }
+        return try await agent.authorize(context)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A ``TokenStore`` of one JSON file per provider × client in a directory, readable by the
+/// owner only: the Linux counterpart of the Keychain.
+///
+/// Files are created `0600` in a `0700` directory and replaced atomically (written to a
+/// temporary file, synced, renamed), so a crash never leaves half a grant. A file that group or
+/// others may read is refused with ``AuthorizationError/Code/storage`` rather than trusted or
+/// silently fixed: its tokens may already have leaked, and the person should know.
+public final class FileTokenStore: TokenStore {
+    /// The directory holding the files.
+    public let directory: URL
+
+    /// A store in `directory`, created (`0700`) on first write when missing.
+    public init(directory: URL) {
+        self.directory = directory.standardizedFileURL
+    }
+
+    /// The file holding the grant for `key`.
+    public func fileURL(for key: TokenStoreKey) -> URL {
+        directory.appendingPathComponent(key.storageName + ".json")
+    }
+
+    /// Reads the grant; nil when there is no file.
+    public func grant(for key: TokenStoreKey) throws -> StoredGrant? {
+        let path = fileURL(for: key).path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw storageError("cannot open the token file \(path)")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw storageError("cannot inspect the token file \(path)") }
+        guard status.st_mode & 0o077 == 0 else {
+            throw AuthorizationError(
+                .storage, "the token file \(path) may be read by other users; remove it and sign in again")
+        }
+        guard status.st_uid == geteuid() else {
+            throw AuthorizationError(.storage, "the token file \(path) belongs to another user")
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw storageError("cannot read the token file \(path)")
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+            guard data.count <= 1024 * 1024 else { throw AuthorizationError(.storage, "the token file is too large") }
+        }
+        do {
+            return try JSONDecoder().decode(StoredGrant.self, from: data)
+        } catch {
+            throw AuthorizationError(.storage, "the token file \(path) is not a stored grant", underlyingError: error)
+        }
+    }
+
+    /// Writes the grant to a temporary `0600` file and renames it over the old one.
+    public func save(_ grant: StoredGrant, for key: TokenStoreKey) throws {
+        try createDirectory()
+        let data: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            data = try encoder.encode(grant)
+        } catch {
+            throw AuthorizationError(.storage, "cannot encode the grant", underlyingError: error)
+        }
+        let target = fileURL(for: key).path
+        let temporary = directory.appendingPathComponent(".\(key.storageName).\(UUID().uuidString).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw storageError("cannot create \(temporary)") }
+        var written = 0
+        let bytes = [UInt8](data)
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                close(descriptor)
+                unlink(temporary)
+                throw storageError("cannot write \(temporary)")
+            }
+            written += count
+        }
+        // The umask cannot widen 0600, but a pre-set ACL or odd umask could narrow oddly: be exact.
+        fchmod(descriptor, 0o600)
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard synced, rename(temporary, target) == 0 else {
+            unlink(temporary)
+            throw storageError("cannot replace the token file \(target)")
+        }
+    }
+
+    /// Deletes the grant's file.
+    public func removeGrant(for key: TokenStoreKey) throws {
+        let path = fileURL(for: key).path
+        guard unlink(path) == 0 || errno == ENOENT else { throw storageError("cannot remove \(path)") }
+    }
+
+    /// The directory: two stores on one directory are one storage.
+    public var coordinationKey: String { "file:" + directory.path }
+
+    private func createDirectory() throws {
+        let path = directory.path
+        var status = stat()
+        if stat(path, &status) == 0 { return }
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw AuthorizationError(.storage, "cannot create the token directory \(path)", underlyingError: error)
+        }
+    }
+
+    private func storageError(_ message: String) -> AuthorizationError {
+        AuthorizationError(.storage, "\(message): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import PorticoCrypto
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One answer from the provider.
+struct HTTPReply: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+
+    /// A header by case-insensitive name.
+    func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The body as a JSON object, or nil.
+    var jsonObject: [String: JSONValue]? {
+        JSONValue(parsing: Array(body))?.objectValue
+    }
+
+    /// `Retry-After` in seconds (delta-seconds form only; an HTTP date is ignored).
+    var retryAfter: TimeInterval? {
+        header("Retry-After").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The OAuth error this answer carries, or a generic one for its status.
+    func failure(_ what: String) -> AuthorizationError {
+        if let json = jsonObject, let code = json["error"]?.stringValue {
+            return .oauth(code, description: json["error_description"]?.stringValue, retryAfter: retryAfter)
+        }
+        if status >= 500 || status == 429 {
+            return AuthorizationError(.network, "\(what) answered HTTP \(status)", retryAfter: retryAfter)
+        }
+        return AuthorizationError(.invalidResponse, "\(what) answered HTTP \(status)", retryAfter: retryAfter)
+    }
+}
+
+/// The SDK's HTTP calls: form posts to the token, device and revocation endpoints, and GETs
+/// of discovery, JWKS and the profile.
+///
+/// The session has no delegate and no cookie store. Why no delegate: on Linux a delegate-having
+/// session hangs on a `401` carrying `WWW-Authenticate: Basic`; the SDK's clients are public
+/// and send `client_id` in the form body, so nothing here needs one.
+struct HTTPClient: Sendable {
+    /// The longest answer accepted; providers' documents are a few KiB.
+    static let maximumBodySize = 1024 * 1024
+
+    let session: URLSession
+    let timeout: TimeInterval
+
+    static let shared = HTTPClient(timeout: 30)
+
+    init(timeout: TimeInterval) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = timeout
+        session = URLSession(configuration: configuration)
+        self.timeout = timeout
+    }
+
+    /// POSTs `fields` form-encoded (RFC 6749 Appendix B).
+    func postForm(_ url: URL, _ fields: [(String, String)]) async throws(AuthorizationError) -> HTTPReply {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = Data(FormEncoding.encode(fields).utf8)
+        return try await send(request)
+    }
+
+    /// GETs `url`, with a bearer token when given.
+    func get(_ url: URL, bearer: String? = nil) async throws(AuthorizationError) -> HTTPReply {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        return try await send(request)
+    }
+
+    private func send(_ request: URLRequest) async throws(AuthorizationError) -> HTTPReply {
+        let what = request.url?.host ?? "the provider"
+        do {
+            try Task.checkCancellation()
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else {
+                throw AuthorizationError(.invalidResponse, "\(what) sent no HTTP answer")
+            }
+            guard data.count <= Self.maximumBodySize else {
+                throw AuthorizationError(.invalidResponse, "\(what) sent an answer that is too large")
+            }
+            var headers: [String: String] = [:]
+            for (name, value) in http.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name] = value }
+            }
+            return HTTPReply(status: http.statusCode, headers: headers, body: data)
+        } catch {
+            if Task.isCancelled { throw AuthorizationError.taskCancelled }
+            throw AuthorizationError.wrap(error, as: .network, "cannot reach \(what)")
+        }
+    }
+}
+
+/// `application/x-www-form-urlencoded` and query encoding: everything but RFC 3986 unreserved
+/// characters percent-encoded, so no value can add a parameter.
+enum FormEncoding {
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    static func encode(_ fields: [(String, String)]) -> String {
+        fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+}

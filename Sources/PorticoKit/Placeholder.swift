@@ -1,1 +1,0 @@
-// PorticoKit: filled by its issue.

@@ -1,0 +1,54 @@
+import Foundation
+
+/// An authorization server the SDK signs people in with: its endpoints and what it supports.
+///
+/// Make one with ``discover(issuer:)`` for Portico or any OpenID Connect provider, with the
+/// ``loginWithAmazon(region:)`` preset, or field by field for a provider without discovery.
+public struct Provider: Sendable, Hashable {
+    /// The issuer identifier; tokens and callbacks must name it. Nil for a provider without one
+    /// (Login with Amazon), which turns the issuer checks off.
+    public var issuer: String?
+    /// Where the browser is sent to sign in (`/oauth/authorize`, `/ap/oa`).
+    public var authorizationEndpoint: URL
+    /// Where codes and refresh tokens are redeemed.
+    public var tokenEndpoint: URL
+    /// The OpenID Connect userinfo endpoint (needs `openid`).
+    public var userInfoEndpoint: URL?
+    /// A Login-with-Amazon-shaped profile endpoint (`/user/profile`), preferred for profile scopes.
+    public var profileEndpoint: URL?
+    /// The RFC 7009 revocation endpoint, used by ``AuthorizationManager/signOut()``.
+    public var revocationEndpoint: URL?
+    /// The JWK Set that signs ID tokens.
+    public var jwksURI: URL?
+    /// The device authorization endpoint (RFC 8628) or LWA's code-pair endpoint.
+    public var deviceAuthorizationEndpoint: URL?
+    /// Which device-login dialect ``deviceAuthorizationEndpoint`` speaks.
+    public var deviceCodeDialect: DeviceCodeDialect
+    /// Whether callbacks carry `iss` (RFC 9207); when true a callback without it is refused.
+    public var sendsIssuerInAuthorizationResponse: Bool
+    /// The scopes the provider advertises, when it does.
+    public var scopesSupported: [String]
+
+    /// A provider with these endpoints.
+    public init(
+        issuer: String?, authorizationEndpoint: URL, tokenEndpoint: URL, userInfoEndpoint: URL? = nil,
+        profileEndpoint: URL? = nil, revocationEndpoint: URL? = nil, jwksURI: URL? = nil,
+        deviceAuthorizationEndpoint: URL? = nil, deviceCodeDialect: DeviceCodeDialect = .standard,
+        sendsIssuerInAuthorizationResponse: Bool = false, scopesSupported: [String] = []
+    ) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.userInfoEndpoint = userInfoEndpoint
+        self.profileEndpoint = profileEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.jwksURI = jwksURI
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.deviceCodeDialect = deviceCodeDialect
+        self.sendsIssuerInAuthorizationResponse = sendsIssuerInAuthorizationResponse
+        self.scopesSupported = scopesSupported
+    }
+
+    /// What grants are stored under: the issuer, or the authorization endpoint without one.
+    public var identifier: String { issuer ?? authorizationEndpoint.absoluteString }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import PorticoCrypto
+
+/// What a ``TokenStore`` keeps for one provider and client: the tokens, their expiry and
+/// scopes, the verified ID-token claims and the cached profile.
+///
+/// Its `description` never shows a token, so a grant can be logged or printed safely.
+public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The current access token.
+    public var accessToken: String
+    /// When ``accessToken`` expires; nil when the provider did not say.
+    public var expiresAt: Date?
+    /// The refresh token, when the provider issued one.
+    public var refreshToken: String?
+    /// The granted scope names.
+    public var scopes: [String]
+    /// The claims of the last verified ID token (`sub`, `auth_time`, ...), when `openid` was granted.
+    public var idTokenClaims: [String: JSONValue]?
+    /// The profile as last fetched.
+    public var user: User?
+    /// When ``user`` was fetched; the profile is fetched again when this is old.
+    public var userFetchedAt: Date?
+
+    /// A grant with these values.
+    public init(
+        accessToken: String, expiresAt: Date?, refreshToken: String?, scopes: [String],
+        idTokenClaims: [String: JSONValue]? = nil, user: User? = nil, userFetchedAt: Date? = nil
+    ) {
+        self.accessToken = accessToken
+        self.expiresAt = expiresAt
+        self.refreshToken = refreshToken
+        self.scopes = scopes
+        self.idTokenClaims = idTokenClaims
+        self.user = user
+        self.userFetchedAt = userFetchedAt
+    }
+
+    /// Whether the access token is still good for at least `margin` seconds at `now`.
+    func hasFreshAccessToken(at now: Date, margin: TimeInterval) -> Bool {
+        guard let expiresAt else { return true }
+        return now.addingTimeInterval(margin) < expiresAt
+    }
+
+    /// Whether the grant covers every scope in `names`.
+    func covers(_ names: [String]) -> Bool {
+        Set(names).isSubset(of: Set(scopes))
+    }
+
+    /// Scopes and expiry only; the tokens are redacted.
+    public var description: String {
+        "StoredGrant(accessToken: <redacted>, refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), "
+            + "expiresAt: \(expiresAt.map { "\($0)" } ?? "unknown"), scopes: \(scopes.joined(separator: " ")))"
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Signs in through the person's own browser with a loopback redirect (RFC 8252): the way for
+/// desktop and command-line apps.
+///
+/// It listens on `127.0.0.1` with a port the OS assigns, opens the authorization URL with
+/// ``opener`` (`$BROWSER`, `xdg-open` or `open` by default), and waits for the browser's
+/// redirect, which gets a small "you can close this tab" page. Only a callback with the pending
+/// `state` ends the wait; it times out after ``timeout`` and closes the listener at once when
+/// the task is cancelled. The registered redirect URI is `http://127.0.0.1/<path>`; Portico
+/// accepts any port for loopback URIs, as RFC 8252 §7.3 asks.
+public struct SystemBrowserUserAgent: UserAgent {
+    /// How long to wait for the browser (5 minutes by default).
+    public var timeout: Duration
+    /// How the URL reaches the browser.
+    public var opener: BrowserOpener
+
+    /// A user agent that waits `timeout` and opens URLs with `opener`.
+    public init(timeout: Duration = .seconds(300), opener: BrowserOpener = .system) {
+        self.timeout = timeout
+        self.opener = opener
+    }
+
+    /// Available when the app registered a loopback redirect URI (or none) and a browser can
+    /// be opened: `$BROWSER`, or a desktop session with `xdg-open` (always on macOS).
+    public func isAvailable(for context: AuthorizationContext) -> Bool {
+        if let redirectURI = context.redirectURI, !Self.isLoopback(redirectURI) { return false }
+        let environment = ProcessInfo.processInfo.environment
+        #if os(macOS)
+            return true
+        #else
+            if environment["BROWSER"].map({ !$0.isEmpty }) ?? false { return true }
+            let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
+            return desktop && BrowserOpener.hasSystemBrowser(environment: environment)
+        #endif
+    }
+
+    /// Listens, opens the browser, and returns the callback.
+    public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
+        let listener = try LoopbackListener()
+        let path = Self.callbackPath(for: context.redirectURI)
+        guard let redirectURI = URL(string: "http://127.0.0.1:\(listener.port)\(path)") else {
+            listener.cancel()
+            throw AuthorizationError(.invalidInput, "the redirect path \(path) is not usable")
+        }
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let state = context.pending.state
+        let waiting = Task {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
+                Thread.detachNewThread {
+                    continuation.resume(with: listener.serve(path: path, state: state, deadline: deadline))
+                }
+            }
+        }
+        return try await withTaskCancellationHandler {
+            do {
+                try await opener.open(context.authorizationURL(redirectURI: redirectURI))
+            } catch {
+                listener.cancel()
+                _ = try? await waiting.value
+                throw error
+            }
+            return .callback(try await waiting.value, redirectURI: redirectURI)
+        } onCancel: {
+            listener.cancel()
+        }
+    }
+
+    /// The path of a registered loopback redirect URI, or `/callback`.
+    static func callbackPath(for redirectURI: URL?) -> String {
+        guard let redirectURI, isLoopback(redirectURI), !redirectURI.path.isEmpty else { return "/callback" }
+        return redirectURI.path
+    }
+
+    /// Whether `uri` is an `http` URI on a loopback host.
+    static func isLoopback(_ uri: URL) -> Bool {
+        uri.scheme?.lowercased() == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(uri.host ?? "")
+    }
+}

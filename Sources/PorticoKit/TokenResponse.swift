@@ -1,0 +1,27 @@
+import Foundation
+import PorticoCrypto
+
+/// A token endpoint's successful answer (RFC 6749 §5.1), as the SDK needs it.
+struct TokenResponse: Sendable {
+    let accessToken: String
+    let expiresIn: TimeInterval?
+    let refreshToken: String?
+    /// The granted scopes; RFC 6749 §5.1 says an absent `scope` means "as requested".
+    let scopes: [String]?
+    let idToken: String?
+
+    /// Parses `reply`, or throws the OAuth error it carries.
+    init(reply: HTTPReply) throws(AuthorizationError) {
+        guard reply.status == 200 else { throw reply.failure("the token endpoint") }
+        guard let json = reply.jsonObject, let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty
+        else { throw AuthorizationError(.invalidResponse, "the token endpoint's answer has no access_token") }
+        guard let type = json["token_type"]?.stringValue, type.lowercased() == "bearer" else {
+            throw AuthorizationError(.invalidResponse, "the token endpoint did not issue a bearer token")
+        }
+        self.accessToken = accessToken
+        expiresIn = json["expires_in"]?.doubleValue
+        refreshToken = json["refresh_token"]?.stringValue
+        scopes = json["scope"]?.stringValue.map { $0.split(separator: " ").map(String.init) }
+        idToken = json["id_token"]?.stringValue
+    }
+}

@@ -1,0 +1,21 @@
+/// How the provider's pages reach the person: a browser with a loopback redirect, a custom
+/// URL scheme, an in-app web session, or a code to enter on another device.
+///
+/// The manager calls ``authorize(_:)`` for every interactive authorization. An agent shows
+/// ``AuthorizationContext/authorizationURL(redirectURI:)`` somehow and returns the callback URL
+/// it received; the manager checks `state` and `iss` itself. Agents end with
+/// ``AuthorizationError/Code/userCancelled`` when the person gives up, and with
+/// ``AuthorizationError/Code/cancelled`` when the task is cancelled.
+public protocol UserAgent: Sendable {
+    /// Runs the provider's pages for `context` and returns how they ended.
+    func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome
+
+    /// Whether this agent can work here for `context` (a browser to open, a redirect URI of
+    /// the right kind, a device endpoint); ``AutomaticUserAgent`` skips agents that cannot.
+    func isAvailable(for context: AuthorizationContext) -> Bool
+}
+
+extension UserAgent {
+    /// Available everywhere unless an agent says otherwise.
+    public func isAvailable(for context: AuthorizationContext) -> Bool { true }
+}
