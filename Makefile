@@ -41,10 +41,10 @@ bench: bootstrap
 
 ## lint: swift format in strict mode over every Swift file
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench Examples
 
 format:
-	$(SWIFT) format format -i --recursive Package.swift Sources Tests bench
+	$(SWIFT) format format -i --recursive Package.swift Sources Tests bench Examples
 
 ## docs: the PorticoKit DocC archive in docs-build/ (the toolchain's docc on the symbol graph)
 docs:

@@ -66,6 +66,9 @@ final class DiscoveryEndpoint: Sendable {
             "authorization_endpoint": .string(issuer + "/oauth/authorize"),
             "token_endpoint": .string(issuer + "/oauth/token"),
             "userinfo_endpoint": .string(issuer + "/oauth/userinfo"),
+            // Not a registered metadata name: Login with Amazon's profile endpoint, which answers
+            // profile scopes without openid; PorticoKit reads it to fetch the user.
+            "profile_endpoint": .string(issuer + ProfileEndpoint.path),
             "jwks_uri": .string(issuer + "/oauth/jwks"),
             "revocation_endpoint": .string(issuer + "/oauth/revoke"),
             "introspection_endpoint": .string(issuer + "/oauth/introspect"),

@@ -7,6 +7,9 @@ import PorticoHTTP
 struct ProfileEndpoint {
     /// The fields this endpoint ever returns.
     static let fields: Set<String> = ["user_id", "name", "email", "postal_code"]
+    /// The endpoint's path, as Login with Amazon has it.
+    static let path = "/user/profile"
+
     /// The scopes that open it.
     static let acceptedScopes: Set<String> = ["profile", "profile:user_id", "postal_code"]
 
@@ -15,7 +18,7 @@ struct ProfileEndpoint {
 
     /// Registers the route.
     func register(on router: Router) {
-        router.get("/user/profile") { request in handle(request) }
+        router.get(Self.path) { request in handle(request) }
     }
 
     /// Answers one request.

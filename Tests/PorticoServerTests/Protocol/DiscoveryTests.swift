@@ -20,6 +20,7 @@ import Testing
             #expect(document["authorization_endpoint"] == .string(issuer + "/oauth/authorize"))
             #expect(document["token_endpoint"] == .string(issuer + "/oauth/token"))
             #expect(document["userinfo_endpoint"] == .string(issuer + "/oauth/userinfo"))
+            #expect(document["profile_endpoint"] == .string(issuer + "/user/profile"))
             #expect(document["jwks_uri"] == .string(issuer + "/oauth/jwks"))
             #expect(document["revocation_endpoint"] == .string(issuer + "/oauth/revoke"))
             #expect(document["introspection_endpoint"] == .string(issuer + "/oauth/introspect"))
