@@ -30,18 +30,11 @@ final class SQLiteConnection {
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=NORMAL")
             try execute("PRAGMA foreign_keys=ON")
-            // Reads through a memory map instead of a pread() system call per page (measured:
-            // a tenth of a refresh rotation's time went to pread). Only for files; the size is
-            // an upper bound, not an allocation.
-            try execute("PRAGMA mmap_size=\(Self.memoryMapSize)")
         } catch {
             sqlite3_close_v2(handle)
             throw error
         }
     }
-
-    /// The most of the database file read through a memory map (256 MiB).
-    static let memoryMapSize = 256 * 1024 * 1024
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }

@@ -1,6 +1,6 @@
 """WCAG 2.1 A/AA checks of every kind of page with axe-core (the engine browsers' own
-accessibility audits use), in English and Simplified Chinese, at phone and desktop width;
-plus keyboard use of the sign-in form.
+accessibility audits use), in English and Simplified Chinese, at phone and desktop width, each
+page screenshotted as PAGE-LANGUAGE-WIDTH.png; plus keyboard use of the sign-in form.
 
 axe-core comes from the `axe-playwright-python` wheel (installed without its Playwright
 dependency); it is injected into each page and run with the WCAG 2.0/2.1 A and AA rules."""
@@ -38,6 +38,7 @@ def violations(driver):
 
 
 def assert_accessible(driver, page):
+    """Fails with every WCAG violation axe finds on the current page."""
     found = violations(driver)
     assert not found, f"{page}: WCAG violations:\n" + "\n".join(found)
 
@@ -49,8 +50,14 @@ def sign_in(driver, email, password):
 
 
 @pytest.mark.parametrize("language", ["en", "zh-CN"])
-def test_pages_meet_wcag_aa(demo_server, sized_browser, language):
+def test_pages_meet_wcag_aa(demo_server, sized_browser, language, screenshot):
     driver = sized_browser
+
+    def check(page):
+        """Audits the current page and screenshots it as PAGE-LANGUAGE-WIDTH.png."""
+        assert_accessible(driver, page)
+        screenshot(driver, f"{page.replace(' ', '-')}-{language}-{driver.portico_width}")
+
     base = demo_server.url
     locale = f"ui_locales={language}"
     # The browser asks for the language too, so pages reached by redirects follow it.
@@ -61,16 +68,16 @@ def test_pages_meet_wcag_aa(demo_server, sized_browser, language):
     for path in ["/signup", "/password/forgot", "/device", "/help", "/login"]:
         driver.get(f"{base}{path}?{locale}")
         wait_for(driver, (By.TAG_NAME, "h1"))
-        assert_accessible(driver, path)
+        check(path.strip("/").replace("/", "-"))
     driver.get(f"{base}/oauth/authorize?client_id=nobody&response_type=code&{locale}")
     wait_for(driver, (By.TAG_NAME, "h1"))
-    assert_accessible(driver, "error page")
+    check("error page")
 
     # A failed sign-in shows the form again with its alert.
     driver.get(f"{base}/login?{locale}")
     sign_in(driver, f"nobody-{uuid.uuid4().hex[:6]}@example.com", "wrong password here")
     wait_for(driver, (By.ID, "login-error"))
-    assert_accessible(driver, "sign-in with an error")
+    check("sign-in with an error")
 
     # The demo app's authorization: sign-in and consent.
     email, password = demo_server.add_user(name="Access Person")
@@ -78,17 +85,17 @@ def test_pages_meet_wcag_aa(demo_server, sized_browser, language):
     wait_for(driver, (By.ID, "login-with-portico")).click()
     sign_in(driver, email, password)
     wait_for(driver, (By.CSS_SELECTOR, 'button[name="decision"][value="allow"]'))
-    assert_accessible(driver, "consent")
+    check("consent")
     driver.find_element(By.CSS_SELECTOR, 'button[name="decision"][value="allow"]').click()
     wait_for(driver, (By.ID, "signed-in"))
 
     # Signed in: Your Account and the sign-out confirmation.
     driver.get(f"{base}/account?{locale}")
     wait_for(driver, (By.NAME, "revoke"))
-    assert_accessible(driver, "account")
+    check("account")
     driver.get(f"{base}/oauth/logout?{locale}")
     wait_for(driver, (By.TAG_NAME, "h1"))
-    assert_accessible(driver, "logout confirmation")
+    check("logout confirmation")
 
 
 def test_sign_in_works_from_the_keyboard_alone(demo_server, browser):
