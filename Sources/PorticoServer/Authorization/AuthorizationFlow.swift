@@ -99,6 +99,15 @@ enum AuthorizationFlow {
         return AuthorizationResponse.location(path, [(requestField, seal)])
     }
 
+    /// The pending request of a page that may also be opened on its own (sign-in, sign-up):
+    /// nil without a `request` field, else as ``pendingRequest(_:context:)``.
+    static func optionalPendingRequest(_ seal: String?, context: ProviderContext) throws
+        -> (AuthorizationRequest, Client)?
+    {
+        guard seal != nil else { return nil }
+        return try pendingRequest(seal, context: context)
+    }
+
     /// The pending request named by a page's `request` field, with its client (which must
     /// still exist and still have the redirect URI registered).
     static func pendingRequest(_ seal: String?, context: ProviderContext) throws -> (AuthorizationRequest, Client) {

@@ -13,12 +13,7 @@ struct ConsentEndpoint: Sendable {
 
     /// Adds `GET` and `POST /consent`, both async.
     func register(on router: Router) {
-        router.getAsync(AuthorizationFlow.consentPath) { request in
-            await ErrorPage.guarding(request) { try show(request) }
-        }
-        router.postAsync(AuthorizationFlow.consentPath) { request in
-            await ErrorPage.guarding(request) { try decide(request) }
-        }
+        router.page(AuthorizationFlow.consentPath, show: { try show($0) }, submit: { try decide($0) })
     }
 
     private func show(_ request: Request) throws -> Response {

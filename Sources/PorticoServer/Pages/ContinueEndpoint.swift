@@ -13,12 +13,7 @@ struct ContinueEndpoint: Sendable {
 
     /// Adds `GET` and `POST /continue`, both async (they read the store).
     func register(on router: Router) {
-        router.getAsync(AuthorizationFlow.continuePath) { request in
-            await ErrorPage.guarding(request) { try show(request) }
-        }
-        router.postAsync(AuthorizationFlow.continuePath) { request in
-            await ErrorPage.guarding(request) { try decide(request) }
-        }
+        router.page(AuthorizationFlow.continuePath, show: { try show($0) }, submit: { try decide($0) })
     }
 
     private func show(_ request: Request) throws -> Response {

@@ -23,12 +23,7 @@ struct DeviceEndpoint: Sendable {
 
     /// Adds `GET` and `POST /device`, both async (they read and write the store).
     func register(on router: Router) {
-        router.getAsync(AuthorizationFlow.devicePath) { request in
-            await ErrorPage.guarding(request) { try show(request) }
-        }
-        router.postAsync(AuthorizationFlow.devicePath) { request in
-            await ErrorPage.guarding(request) { try submit(request) }
-        }
+        router.page(AuthorizationFlow.devicePath, show: { try show($0) }, submit: { try submit($0) })
     }
 
     // MARK: Requests

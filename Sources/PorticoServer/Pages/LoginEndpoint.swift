@@ -28,18 +28,12 @@ struct LoginEndpoint: Sendable {
 
     /// Adds `GET` and `POST /login`, both async.
     func register(on router: Router) {
-        router.getAsync(AuthorizationFlow.loginPath) { request in
-            await ErrorPage.guarding(request) { try show(request) }
-        }
-        router.postAsync(AuthorizationFlow.loginPath) { request in
-            await ErrorPage.guarding(request) { try signIn(request) }
-        }
+        router.page(AuthorizationFlow.loginPath, show: { try show($0) }, submit: { try signIn($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
-        var pending: (AuthorizationRequest, Client)?
-        if seal != nil { pending = try AuthorizationFlow.pendingRequest(seal, context: context) }
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         var page = LoginPage(
             appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
@@ -57,8 +51,7 @@ struct LoginEndpoint: Sendable {
     private func signIn(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
-        var pending: (AuthorizationRequest, Client)?
-        if seal != nil { pending = try AuthorizationFlow.pendingRequest(seal, context: context) }
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
         let purpose = CSRFProtection.loginPurpose(requestID: pending?.0.id)
         guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
             throw PageProblem.forgedForm(appName: pending?.1.name)

@@ -22,12 +22,7 @@ struct PasswordForgotEndpoint: Sendable {
 
     /// Adds `GET` and `POST /password/forgot`, both async.
     func register(on router: Router) {
-        router.getAsync(Self.path) { request in
-            await ErrorPage.guarding(request) { try show(request) }
-        }
-        router.postAsync(Self.path) { request in
-            await ErrorPage.guarding(request) { try requestLink(request) }
-        }
+        router.page(Self.path, show: { try show($0) }, submit: { try requestLink($0) })
     }
 
     private func show(_ request: Request) throws -> Response {

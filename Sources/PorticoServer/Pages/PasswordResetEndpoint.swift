@@ -20,12 +20,7 @@ struct PasswordResetEndpoint: Sendable {
 
     /// Adds `GET` and `POST /password/reset`, both async.
     func register(on router: Router) {
-        router.getAsync(Self.path) { request in
-            await ErrorPage.guarding(request) { try show(request) }
-        }
-        router.postAsync(Self.path) { request in
-            await ErrorPage.guarding(request) { try change(request) }
-        }
+        router.page(Self.path, show: { try show($0) }, submit: { try change($0) })
     }
 
     private var minutes: Int { Int(PasswordForgotEndpoint.linkLifetime / 60) }

@@ -18,18 +18,12 @@ struct SignupEndpoint: Sendable {
 
     /// Adds `GET` and `POST /signup`, both async.
     func register(on router: Router) {
-        router.getAsync(Self.path) { request in
-            await ErrorPage.guarding(request) { try show(request) }
-        }
-        router.postAsync(Self.path) { request in
-            await ErrorPage.guarding(request) { try create(request) }
-        }
+        router.page(Self.path, show: { try show($0) }, submit: { try create($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
-        var pending: (AuthorizationRequest, Client)?
-        if seal != nil { pending = try AuthorizationFlow.pendingRequest(seal, context: context) }
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         var page = SignupPage(
             appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
@@ -44,8 +38,7 @@ struct SignupEndpoint: Sendable {
     private func create(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
-        var pending: (AuthorizationRequest, Client)?
-        if seal != nil { pending = try AuthorizationFlow.pendingRequest(seal, context: context) }
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
         guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(requestID: pending?.0.id)) else {
             throw PageProblem.forgedForm(appName: pending?.1.name)
         }
