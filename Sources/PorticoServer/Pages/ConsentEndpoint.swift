@@ -62,28 +62,18 @@ struct ConsentEndpoint: Sendable {
     }
 
     private func decide(_ request: Request) throws -> Response {
-        let form = try request.pageForm()
-        let (authorization, client) = try AuthorizationFlow.pendingRequest(
-            form[AuthorizationFlow.requestField], context: context)
-        guard !authorization.isDeviceSignIn else { throw PageProblem.invalidRequest }
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
-            // Signed out meanwhile (another tab, expiry): the form's token cannot be checked
-            // without a session, and nothing is decided; sign in again for the same request.
-            return try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+        let decision: PostedDecision
+        switch try PostedDecision.read(
+            try request.pageForm(), request: request, context: context, purpose: CSRFProtection.consentPurpose)
+        {
+        case .signInAgain(let response): return response
+        case .decided(let posted): decision = posted
         }
-        let purpose = CSRFProtection.consentPurpose(
-            requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
-            throw PageProblem.forgedForm(appName: client.name)
-        }
-        let decisions = form.values(for: "decision")
-        guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }
-        switch decisions[0] {
+        let (authorization, client, signedIn) = (decision.authorization, decision.client, decision.signedIn)
+        switch decision.value {
         case "allow":
             guard authorization.acceptsAuthentication(at: signedIn.session.authTime) else {
-                return try AuthorizationFlow.redirect(
-                    to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+                return try PostedDecision.signIn(again: authorization, context: context)
             }
             let now = context.now()
             _ = try context.store.transaction { transaction in
@@ -95,11 +85,7 @@ struct ConsentEndpoint: Sendable {
         case "deny":
             return AuthorizationFlow.failure(.accessDenied, authorization, context, .seeOther)
         case "switch":
-            let expired = try SignInSession.end(in: request, context: context)
-            var response = try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
-            response.setCookie(expired)
-            return response
+            return try decision.switchAccount(request, context: context)
         default:
             throw PageProblem.malformedRequest(appName: client.name)
         }

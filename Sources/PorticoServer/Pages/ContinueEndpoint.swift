@@ -44,21 +44,15 @@ struct ContinueEndpoint: Sendable {
     }
 
     private func decide(_ request: Request) throws -> Response {
-        let form = try request.pageForm()
-        let (authorization, client) = try AuthorizationFlow.pendingRequest(
-            form[AuthorizationFlow.requestField], context: context)
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
-            return try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+        let decision: PostedDecision
+        switch try PostedDecision.read(
+            try request.pageForm(), request: request, context: context, purpose: CSRFProtection.continuePurpose)
+        {
+        case .signInAgain(let response): return response
+        case .decided(let posted): decision = posted
         }
-        let purpose = CSRFProtection.continuePurpose(
-            requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
-            throw PageProblem.forgedForm(appName: client.name)
-        }
-        let decisions = form.values(for: "decision")
-        guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }
-        switch decisions[0] {
+        let (authorization, client, signedIn) = (decision.authorization, decision.client, decision.signedIn)
+        switch decision.value {
         case "continue":
             var response = try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
@@ -66,10 +60,7 @@ struct ContinueEndpoint: Sendable {
             if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }
             return response
         case "switch":
-            let expired = try SignInSession.end(in: request, context: context)
-            var response = try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
-            response.setCookie(expired)
+            var response = try decision.switchAccount(request, context: context)
             response.setCookie(ReturnConfirmation.expiredCookie(secure: context.usesHTTPS))
             return response
         default:

@@ -115,26 +115,21 @@ struct DeviceEndpoint: Sendable {
     }
 
     private func decide(_ form: FormParameters, request: Request) throws -> Response {
-        let (pending, client) = try AuthorizationFlow.pendingRequest(
-            form[AuthorizationFlow.requestField], context: context)
+        let decision: PostedDecision
+        switch try PostedDecision.read(
+            form, request: request, context: context, forDevice: true, purpose: Self.consentPurpose)
+        {
+        case .signInAgain(let response): return response
+        case .decided(let posted): decision = posted
+        }
+        let (pending, client, signedIn) = (decision.authorization, decision.client, decision.signedIn)
         guard let userCode = pending.deviceUserCode else { throw PageProblem.invalidRequest }
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
-            return try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: pending, context: context, status: .seeOther)
-        }
-        let purpose = Self.consentPurpose(requestID: pending.id, sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
-            throw PageProblem.forgedForm(appName: client.name)
-        }
-        let decisions = form.values(for: "decision")
-        guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }
         let now = context.now()
         let language = request.pageLanguage(pending: pending.language)
-        switch decisions[0] {
+        switch decision.value {
         case "allow":
             guard pending.acceptsAuthentication(at: signedIn.session.authTime) else {
-                return try AuthorizationFlow.redirect(
-                    to: AuthorizationFlow.loginPath, carrying: pending, context: context, status: .seeOther)
+                return try PostedDecision.signIn(again: pending, context: context)
             }
             let approved = try context.store.transaction { transaction in
                 guard let authorization = try transaction.deviceAuthorization(userCode: userCode, now: now),
@@ -157,11 +152,7 @@ struct DeviceEndpoint: Sendable {
             }
             return DevicePages.denied(appName: client.name, language: language)
         case "switch":
-            let expired = try SignInSession.end(in: request, context: context)
-            var response = try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: pending, context: context, status: .seeOther)
-            response.setCookie(expired)
-            return response
+            return try decision.switchAccount(request, context: context)
         default:
             throw PageProblem.malformedRequest(appName: client.name)
         }

@@ -1,0 +1,69 @@
+import PorticoHTTP
+import PorticoStore
+
+/// The button a person pressed on a page of a pending authorization (consent, "Continue as",
+/// device consent), read with the same checks on every one of them.
+///
+/// Why one type: each of these forms must carry a sealed pending request that is still valid, come
+/// from a browser that is still signed in (else nothing is decided and the person signs in again
+/// for the same request), pass a CSRF token bound to that request and session, and name exactly
+/// one `decision`. Written once, no page can skip a step.
+struct PostedDecision {
+    /// The `decision` value of the button.
+    let value: String
+    /// The pending authorization the page belongs to.
+    let authorization: AuthorizationRequest
+    /// The app asking.
+    let client: Client
+    /// Who is signed in.
+    let signedIn: SignInSession
+
+    /// What reading the form came to.
+    enum Outcome {
+        /// A checked decision.
+        case decided(PostedDecision)
+        /// Signed out meanwhile (another tab, expiry): back to sign-in for the same request.
+        case signInAgain(Response)
+    }
+
+    /// Reads the decision in `form`; `purpose` is the page's CSRF purpose for a request id and a
+    /// session's hashed id, and `forDevice` says whether the page serves device sign-ins (the
+    /// device consent) or app authorizations (consent, "Continue as"): the other kind is refused.
+    ///
+    /// - Throws: a ``PageProblem`` for a stale, foreign or wrong-kind request, a failed CSRF check,
+    ///   or not exactly one decision.
+    static func read(
+        _ form: FormParameters, request: Request, context: ProviderContext, forDevice: Bool = false,
+        purpose: (_ requestID: String, _ sessionHashedID: String) -> String
+    ) throws -> Outcome {
+        let (authorization, client) = try AuthorizationFlow.pendingRequest(
+            form[AuthorizationFlow.requestField], context: context)
+        guard authorization.isDeviceSignIn == forDevice else { throw PageProblem.invalidRequest }
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            return .signInAgain(try signIn(again: authorization, context: context))
+        }
+        guard
+            CSRFProtection.verify(
+                form, request: request, purpose: purpose(authorization.id, signedIn.session.hashedID))
+        else { throw PageProblem.forgedForm(appName: client.name) }
+        let decisions = form.values(for: "decision")
+        guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }
+        return .decided(
+            PostedDecision(value: decisions[0], authorization: authorization, client: client, signedIn: signedIn))
+    }
+
+    /// The sign-in page for `authorization` again, after a form post.
+    static func signIn(again authorization: AuthorizationRequest, context: ProviderContext) throws -> Response {
+        try AuthorizationFlow.redirect(
+            to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+    }
+
+    /// "Not you? Switch account": ends this browser's session and shows the sign-in page for the
+    /// same request.
+    func switchAccount(_ request: Request, context: ProviderContext) throws -> Response {
+        let expired = try SignInSession.end(in: request, context: context)
+        var response = try Self.signIn(again: authorization, context: context)
+        response.setCookie(expired)
+        return response
+    }
+}
