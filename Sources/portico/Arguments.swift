@@ -21,11 +21,22 @@ struct CommandLineError: Error, CustomStringConvertible {
 /// Portico cannot fetch swift-argument-parser, and its commands are few and flat, so this
 /// small reader does the job: `--name value`, `--name=value`, repeatable options, flags, and
 /// positional words, with every word left over at the end reported as an error.
+///
+/// Options always start with two dashes (only `-h` is short), so a positional word may start
+/// with one: a random client or user ID such as `-kH__Y3u…` is an ID, not an option. Words after
+/// a lone `--` are positional whatever they look like, as with every POSIX tool.
 struct Arguments {
     private var words: [String]
+    private var operands: [String]
 
     init(_ words: [String]) {
-        self.words = words
+        if let end = words.firstIndex(of: "--") {
+            self.words = Array(words[..<end])
+            self.operands = Array(words[(end + 1)...])
+        } else {
+            self.words = words
+            self.operands = []
+        }
     }
 
     /// Whether the caller asked for help anywhere in the words.
@@ -74,13 +85,15 @@ struct Arguments {
 
     /// Removes and returns the next word that is not an option, if any.
     mutating func positional() -> String? {
-        guard let index = words.firstIndex(where: { !$0.hasPrefix("-") }) else { return nil }
-        return words.remove(at: index)
+        if let index = words.firstIndex(where: { !$0.hasPrefix("--") && $0 != "-h" }) {
+            return words.remove(at: index)
+        }
+        return operands.isEmpty ? nil : operands.removeFirst()
     }
 
     /// Fails on any word nobody consumed, so a typo never passes silently.
     func finish() throws {
-        if let first = words.first {
+        if let first = words.first ?? operands.first {
             throw CommandLineError.usage(
                 first.hasPrefix("-") ? "unknown option \(first)" : "unexpected argument '\(first)'")
         }

@@ -1,5 +1,7 @@
 import Foundation
 import PorticoCrypto
+import PorticoServer
+import PorticoStore
 import Testing
 
 /// `portico client add | list | remove` through the real binary and a real SQLite file.
@@ -128,6 +130,31 @@ import Testing
         let missing = try database.portico(["client", "remove"])
         #expect(missing.status == 2)
         #expect(missing.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// One random id in 64 used to start with `-` and was then read as an unknown option, so
+    /// the client could not be removed; ids stored before the fix must still be reachable.
+    @Test func anIDThatStartsWithADashIsAnIDNotAnOption() throws {
+        let database = try CLIDatabase()
+        let store = try openStore(url: database.url)
+        let registration = ClientRegistration(name: "Dash", redirectURIs: ["https://d.example/cb"])
+        _ = try registration.register(in: store, clientID: "-kH__Y3urkFnepTOnYPPFw")
+        _ = try registration.register(in: store, clientID: "--afterTheMarker")
+        store.close()
+
+        let removed = try database.portico(["client", "remove", "-kH__Y3urkFnepTOnYPPFw"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let marked = try PorticoProcess.run(["client", "remove", "--database", database.url, "--", "--afterTheMarker"])
+        #expect(marked.status == 0, "\(marked.stderr)")
+        #expect(!(try database.portico(["client", "list"]).stdout.contains("Dash")))
+
+        let unknownOption = try database.portico(["client", "remove", "--frob"])
+        #expect(unknownOption.status == 2)
+        #expect(unknownOption.stderr.contains("needs a client ID"))
+    }
+
+    @Test func newIDsNeverStartWithADash() {
+        for _ in 0..<2_000 { #expect(RecordIdentifier.random().first != "-") }
     }
 
     @Test func helpAndUnknownActions() throws {
