@@ -50,6 +50,30 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         return try body(connection)
     }
 
+    /// Runs `body` with the calling thread marked busy but no connection lent, for work on a
+    /// connection the pool does not own (the store's writer): a checkout by the same thread
+    /// inside `body` is then refused as misuse, as with a connection of the pool's own.
+    func withThreadReserved<T>(_ body: () throws -> T) throws -> T {
+        let thread = Self.currentThread()
+        condition.lock()
+        if isClosed {
+            condition.unlock()
+            throw StoreError.closed
+        }
+        if busyThreads.contains(thread) {
+            condition.unlock()
+            throw StoreError.misuse("a transaction was started inside another on the same thread; use the outer one")
+        }
+        busyThreads.insert(thread)
+        condition.unlock()
+        defer {
+            condition.lock()
+            busyThreads.remove(thread)
+            condition.unlock()
+        }
+        return try body()
+    }
+
     /// Closes idle connections now and busy ones when they come back.
     func close() {
         condition.lock()

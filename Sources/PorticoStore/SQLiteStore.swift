@@ -15,8 +15,11 @@ public final class SQLiteStore: Store {
     /// migration was not asked for).
     public let migrationsAppliedAtOpen: [Int]
     private let pool: SQLiteConnectionPool
-    /// Queues this process's writers in order, ahead of SQLite's sleeping busy handler.
-    private let writers = FairLock()
+    /// Runs this process's write transactions, queued in order ahead of SQLite's sleeping busy
+    /// handler; nil for `:memory:`, whose one connection does everything.
+    private let writer: SQLiteWriter?
+    /// Queues the writers of `:memory:`.
+    private let memoryWriters = FairLock()
     private let busyTimeout: TimeInterval
     private let checkpointer: SQLiteCheckpointer?
 
@@ -52,14 +55,19 @@ public final class SQLiteStore: Store {
             }
         }
         let milliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1000).rounded()))
+        let writerQueue = FairLock()
         let checkpointer =
             backgroundCheckpoints && !inMemory
-            ? try SQLiteCheckpointer(path: path, busyTimeoutMilliseconds: milliseconds) : nil
+            ? try SQLiteCheckpointer(
+                path: path, busyTimeoutMilliseconds: milliseconds, writers: writerQueue,
+                lockTimeout: max(busyTimeout, 1))
+            : nil
         let open = {
             let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: milliseconds)
             try checkpointer?.attach(connection)
             return connection
         }
+        let writer = inMemory ? nil : SQLiteWriter(queue: writerQueue, open: open)
         let first: SQLiteConnection
         do {
             first = try open()
@@ -70,6 +78,7 @@ public final class SQLiteStore: Store {
             throw error
         }
         self.checkpointer = checkpointer
+        self.writer = writer
         self.path = path
         self.busyTimeout = max(busyTimeout, 1)
         pool = SQLiteConnectionPool(
@@ -79,14 +88,26 @@ public final class SQLiteStore: Store {
 
     deinit {
         pool.close()
+        writer?.close()
         checkpointer?.stop()
     }
 
-    /// See ``Store/transaction(_:)``; begins with `BEGIN IMMEDIATE`.
+    /// See ``Store/transaction(_:)``; begins with `BEGIN IMMEDIATE` on the writer connection.
     public func transaction<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try pool.withConnection { connection in
-            try writers.withLock(timeout: busyTimeout) { try Self.run(body, on: connection, readOnly: false) }
+        try withWriter { try Self.run(body, on: $0, readOnly: false) }
+    }
+
+    /// Runs `body` on the connection for writes, after every earlier writer of this process.
+    ///
+    /// The calling thread counts as busy in the pool meanwhile, so a transaction or read
+    /// started inside `body` is refused as misuse instead of deadlocking or reading around it.
+    private func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard let writer else {
+            return try pool.withConnection { connection in
+                try memoryWriters.withLock(timeout: busyTimeout) { try body(connection) }
+            }
         }
+        return try pool.withThreadReserved { try writer.withConnection(timeout: busyTimeout, body) }
     }
 
     /// See ``Store/read(_:)``; a deferred transaction that only ever takes a read snapshot.
@@ -96,9 +117,7 @@ public final class SQLiteStore: Store {
 
     /// See ``Store/migrate()``.
     public func migrate() throws -> [Int] {
-        try pool.withConnection { connection in
-            try writers.withLock(timeout: busyTimeout) { try SQLiteSchema.migrate(connection) }
-        }
+        try withWriter { try SQLiteSchema.migrate($0) }
     }
 
     /// See ``Store/schemaVersion()``.
@@ -109,6 +128,7 @@ public final class SQLiteStore: Store {
     /// See ``Store/close()``.
     public func close() {
         pool.close()
+        writer?.close()
         checkpointer?.stop()
     }
 
