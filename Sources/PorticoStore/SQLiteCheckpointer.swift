@@ -28,11 +28,12 @@ import Foundation
 /// `@unchecked Sendable`: the connection is used only by the checkpointer thread, and the
 /// mutable state only under `condition`.
 final class SQLiteCheckpointer: @unchecked Sendable {
-    /// Pages logged since the last checkpoint at which the next one starts (SQLite's automatic
-    /// default is the same number of pages in the whole log).
+    /// Pages logged since the last checkpoint at which the next one starts. The default, 4,000
+    /// (SQLite's automatic checkpoints use 1,000), lets a page written again and again (index
+    /// roots, the last leaf of a table) be copied once for many commits.
     let threshold: Int32
     /// Log length (pages, 4 KiB each) beyond which the log is started over; the default of
-    /// 4,000 bounds the WAL file at about 16 MiB plus what is written during one checkpoint.
+    /// 16,000 bounds the WAL file at about 64 MiB plus what is written during one checkpoint.
     let restartThreshold: Int32
     /// Longest time a restart waits for readers still on the old log before giving up until
     /// the next round.
@@ -63,7 +64,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// `writers` for at most `lockTimeout` seconds.
     init(
         path: String, busyTimeoutMilliseconds: Int32, writers: FairLock, lockTimeout: TimeInterval,
-        interval: TimeInterval = 1, threshold: Int32 = 1000, restartThreshold: Int32 = 4000
+        interval: TimeInterval = 1, threshold: Int32 = 4000, restartThreshold: Int32 = 16000
     ) throws {
         self.threshold = threshold
         self.restartThreshold = restartThreshold

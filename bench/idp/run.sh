@@ -95,7 +95,8 @@ echo "seeding $scale users and $scale refresh families (plus pre-minted codes an
 "$seed" --database "sqlite:$tmp/portico.db" --out "$tmp/seed" --users "$scale" --families "$scale" \
     --codes $((codes_per_second * seconds * rounds)) --spare-codes 1000 \
     --refresh-tokens $((refresh_per_second * seconds * rounds)) \
-    --openid-refresh-tokens $((codes_per_second * seconds * rounds))
+    --openid-refresh-tokens $((codes_per_second * seconds * rounds)) \
+    --es256-codes $((codes_per_second * seconds * rounds))
 set -a
 # shellcheck disable=SC1091
 . "$tmp/seed/seed.env"
@@ -139,6 +140,7 @@ set -a
 set +a
 export BENCH_IDP_DIR="$here"
 export AUTHORIZATION="Basic $(printf '%s:%s' "$CLIENT_ID" "$CLIENT_SECRET" | base64 -w0)"
+AUTHORIZATION_ES256="Basic $(printf '%s:%s' "$CLIENT_ID_ES256" "$CLIENT_SECRET_ES256" | base64 -w0)"
 redirect_encoded="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$REDIRECT_URI")"
 
 # ---- reading wrk's output ---------------------------------------------------------------
@@ -200,7 +202,7 @@ load=(-t"$wrk_threads" -c"$connections")
 login_load=(-t"$wrk_threads" -c"$login_connections" --timeout 30s -s "$here/login.lua" "$base" -- "$wrk_threads")
 
 # Each round uses its own share of the single-use codes and tokens.
-for file in codes refresh refresh-openid; do
+for file in codes codes-es256 refresh refresh-openid; do
     for round in $(seq 1 "$rounds"); do
         awk -v n="$rounds" -v r="$round" '(NR - 1) % n == r - 1' "$tmp/seed/$file.txt" >"$tmp/seed/$file.r$round.txt"
     done
@@ -233,6 +235,10 @@ scenarios() {
     ITEMS_FILE="$tmp/seed/codes.r$round.txt" \
         BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect_encoded&code_verifier=$CODE_VERIFIER" \
         run code-redemption "$round" 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+
+    ITEMS_FILE="$tmp/seed/codes-es256.r$round.txt" AUTHORIZATION="$AUTHORIZATION_ES256" \
+        BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect_encoded&code_verifier=$CODE_VERIFIER" \
+        run code-redemption-es256 "$round" 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
 
     ITEMS_FILE="$tmp/seed/refresh.r$round.txt" BODY="grant_type=refresh_token&refresh_token={}" \
         run refresh-rotation "$round" 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
@@ -277,7 +283,7 @@ best_round() {
     echo "$best"
 }
 for name in portico-healthz discovery jwks c-baseline c-discovery c-jwks client-credentials userinfo introspection \
-    code-redemption refresh-rotation refresh-rotation-openid sign-in; do
+    code-redemption code-redemption-es256 refresh-rotation refresh-rotation-openid sign-in; do
     cp "$out_dir/$name-r$(best_round "$name").txt" "$out_dir/$name.txt"
 done
 storm_round="$(best_round storm-discovery)"
@@ -321,6 +327,8 @@ rsa_ceiling="$(awk -v c="$cores" -v r="${rsa_signs:-0}" 'BEGIN { printf "%.0f", 
         "$(ratio "$(ok_rate refresh-rotation-openid)" "$rsa_ceiling") x RS256 ceiling"
     row code-redemption "authorization_code+openid" ">= 2000/s" \
         "$(at_least "$(ok_rate code-redemption)" 2000) ($(ratio "$(ok_rate code-redemption)" "$rsa_ceiling") x RS256 ceiling)"
+    row code-redemption-es256 "authorization_code, ES256 ID" ">= 2000/s (RS256 asked)" \
+        "$(at_least "$(ok_rate code-redemption-es256)" 2000) (client with ES256 ID tokens)"
     row userinfo "userinfo (JWT)" ">= 12000/s" "$(at_least "$(ok_rate userinfo)" 12000)"
     row introspection "introspection" "-" "-"
     signin_ratio="$(ratio "$(ok_rate sign-in)" "$ceiling")"

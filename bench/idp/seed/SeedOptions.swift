@@ -9,7 +9,8 @@ struct SeedOptions {
     static let usage = """
         usage: portico-bench-seed --database sqlite:PATH --out DIR [--users N] [--families N]
                                   [--codes N] [--spare-codes N] [--refresh-tokens N]
-                                  [--openid-refresh-tokens N] [--hash-samples N]
+                                  [--openid-refresh-tokens N] [--es256-codes N]
+                                  [--hash-samples N]
                portico-bench-seed --time-hashes N
 
         Seeds a Portico database for bench/idp/run.sh through the store, in large
@@ -25,6 +26,9 @@ struct SeedOptions {
                             with scope profile (a rotation issues an access token only)
           refresh-openid.txt  the same with scope openid profile (a rotation also signs an
                             RS256 ID token) (--openid-refresh-tokens)
+          codes-es256.txt   codes like codes.txt for a second client whose ID tokens are
+                            ES256 (CLIENT_ID_ES256 / CLIENT_SECRET_ES256 in seed.env), to
+                            tell Portico's own cost from RSA's (--es256-codes)
 
         --time-hashes N only times N Argon2id hashes at the default costs and prints
         HASH_MS=<median milliseconds>, touching no database (run.sh measures just before
@@ -47,6 +51,8 @@ struct SeedOptions {
     var refreshTokens = 0
     /// Refresh tokens whose families have `openid profile`, so each rotation signs an ID token.
     var openIDRefreshTokens = 0
+    /// Authorization codes for the second client, whose ID tokens are ES256.
+    var es256Codes = 0
     /// How many Argon2id hashes to time for `HASH_MS` (the median is reported).
     var hashSamples = 5
     /// With `--time-hashes N`: only time N hashes and print the median.
@@ -82,6 +88,7 @@ struct SeedOptions {
             case "--spare-codes": spareCodes = try Self.count(value, flag: flag, minimum: 0)
             case "--refresh-tokens": refreshTokens = try Self.count(value, flag: flag, minimum: 0)
             case "--openid-refresh-tokens": openIDRefreshTokens = try Self.count(value, flag: flag, minimum: 0)
+            case "--es256-codes": es256Codes = try Self.count(value, flag: flag, minimum: 0)
             case "--hash-samples": hashSamples = try Self.count(value, flag: flag, minimum: 1)
             case "--time-hashes": timeHashesOnly = try Self.count(value, flag: flag, minimum: 1)
             default: throw .usage("unknown option \(flag)")

@@ -42,6 +42,7 @@ struct Seeder {
         static let spareCodes = "spare-codes.txt"
         static let refreshTokens = "refresh.txt"
         static let openIDRefreshTokens = "refresh-openid.txt"
+        static let es256Codes = "codes-es256.txt"
     }
 
     /// Seeds everything and writes the output files.
@@ -63,12 +64,20 @@ struct Seeder {
             name: "Portico Bench", type: .confidential, secret: clientSecret, redirectURIs: [Self.redirectURI],
             allowedScopes: ["openid", "profile", "email", "postal_code", Self.productScope],
             allowedGrantTypes: ["authorization_code", "refresh_token", "client_credentials"])
+        // The same client once more, but with ES256 ID tokens: redeeming its codes shows what
+        // the server does when an RSA signature is not the cost of every request.
+        let es256Secret = SecureRandom.token()
+        let es256Client = Client(
+            name: "Portico Bench ES256", type: .confidential, secret: es256Secret, redirectURIs: [Self.redirectURI],
+            allowedScopes: client.allowedScopes, allowedGrantTypes: client.allowedGrantTypes,
+            idTokenSigningAlgorithm: "ES256")
         try store.transaction { transaction in
             if try transaction.productScope(name: Self.productScope) == nil {
                 try transaction.insert(
                     ProductScope(name: Self.productScope, description: "Read the benchmark's resources"))
             }
             try transaction.insert(client)
+            try transaction.insert(es256Client)
         }
 
         let userIDs = try timed("users", count: options.users) { try insertUsers(passwordHash: passwordHash) }
@@ -91,7 +100,12 @@ struct Seeder {
                 options.codes + options.spareCodes, clientID: client.id, challenge: challenge, userIDs: userIDs)
         }
 
+        let es256Codes = try timed("authorization codes, ES256 ID tokens", count: options.es256Codes) {
+            try insertCodes(options.es256Codes, clientID: es256Client.id, challenge: challenge, userIDs: userIDs)
+        }
+
         try write(lines: codes.prefix(options.codes), to: directory.appendingPathComponent(Output.codes))
+        try write(lines: es256Codes[...], to: directory.appendingPathComponent(Output.es256Codes))
         try write(lines: codes.dropFirst(options.codes), to: directory.appendingPathComponent(Output.spareCodes))
         try write(lines: refreshTokens[...], to: directory.appendingPathComponent(Output.refreshTokens))
         try write(
@@ -99,6 +113,8 @@ struct Seeder {
         let environment = [
             "CLIENT_ID=\(client.id)",
             "CLIENT_SECRET=\(clientSecret)",
+            "CLIENT_ID_ES256=\(es256Client.id)",
+            "CLIENT_SECRET_ES256=\(es256Secret)",
             "REDIRECT_URI=\(Self.redirectURI)",
             "CODE_VERIFIER=\(verifier)",
             "PRODUCT_SCOPE=\(Self.productScope)",
