@@ -82,9 +82,9 @@ extension SQLiteTransaction {
             [.text(familyID)], Self.decodeToken)
     }
 
-    func rotateRefreshToken(_ presented: String, replacement: String, expiresAt: Date, now: Date) throws
-        -> RefreshRotation
-    {
+    func rotateRefreshToken(
+        _ presented: String, expiresAt: Date, now: Date, replacement: (RefreshFamily) throws -> String
+    ) throws -> RefreshRotation {
         let hash = SecretHash.digest(presented)
         let found = try first(
             """
@@ -99,7 +99,8 @@ extension SQLiteTransaction {
         if family.isRevoked { return .revoked(family: family) }
         if token.rotatedAt != nil { return .reused(family: family, token: token) }
         if Self.isExpired(token.expiresAt, now: now) { return .expired(family: family) }
-        let successor = RefreshToken(token: replacement, familyID: family.id, createdAt: now, expiresAt: expiresAt)
+        let successor = RefreshToken(
+            token: try replacement(family), familyID: family.id, createdAt: now, expiresAt: expiresAt)
         let changed = try write(
             "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ? WHERE token_hash = ? AND rotated_at IS NULL",
             [.date(now), .hash(reference: successor.hashedToken), .blob(hash)])

@@ -129,10 +129,15 @@ public protocol StoreTransaction {
     /// The tokens of a family, oldest first.
     func refreshTokens(familyID: String) throws -> [RefreshToken]
     /// Rotates a presented token: if it is current (and its family live and it unexpired) it is
-    /// marked rotated and `replacement` becomes current, in one atomic step; otherwise the
-    /// result says why not, and a reuse is reported rather than acted on.
-    func rotateRefreshToken(_ presented: String, replacement: String, expiresAt: Date, now: Date) throws
-        -> RefreshRotation
+    /// marked rotated and the token `replacement` returns becomes current, in one atomic step;
+    /// otherwise the result says why not, and a reuse is reported rather than acted on.
+    ///
+    /// `replacement` gets the token's family, read in the same statement as the token, because
+    /// derived successors need it (``RefreshFamily/id`` keys the derivation): the provider then
+    /// rotates with one lookup instead of reading token and family first and again here.
+    func rotateRefreshToken(
+        _ presented: String, expiresAt: Date, now: Date, replacement: (RefreshFamily) throws -> String
+    ) throws -> RefreshRotation
 
     // MARK: Access-token revocations
 
@@ -211,4 +216,15 @@ public protocol StoreTransaction {
     /// revocations of expired access tokens, refresh tokens a day past expiry, password-reset
     /// links, and throttled attempts that no longer count.
     @discardableResult func purgeExpired(now: Date) throws -> PurgeReport
+}
+
+extension StoreTransaction {
+    /// Rotates a presented token to a `replacement` known in advance (a random one, or a
+    /// derived one whose family the caller already has); see
+    /// ``rotateRefreshToken(_:expiresAt:now:replacement:)``.
+    public func rotateRefreshToken(_ presented: String, replacement: String, expiresAt: Date, now: Date) throws
+        -> RefreshRotation
+    {
+        try rotateRefreshToken(presented, expiresAt: expiresAt, now: now) { _ in replacement }
+    }
 }

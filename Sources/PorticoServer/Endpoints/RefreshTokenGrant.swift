@@ -10,8 +10,9 @@ import PorticoStore
 /// except within the grace period (`lifetimes.refreshReuseGrace`): a client that lost the
 /// response and retries with the same token, and has not used what it was sent, gets a fresh
 /// token instead; ``RefreshTokenChain`` explains how that works while the store keeps only
-/// hashes. Checks that fail before rotation (wrong client, widened scope, disabled account)
-/// change nothing, so they cannot be used to burn someone else's token.
+/// hashes. A check that fails (wrong client, widened scope, disabled account) rolls the
+/// rotation back with the transaction, so it changes nothing and cannot be used to burn
+/// someone else's token.
 struct RefreshTokenGrant {
     /// The provider.
     let context: ProviderContext
@@ -38,9 +39,20 @@ struct RefreshTokenGrant {
         let issuer = TokenIssuer(context: context)
         let now = context.now()
         let outcome = try context.store.transaction { transaction throws -> Outcome in
-            guard let record = try transaction.refreshToken(presented),
-                let family = try transaction.refreshFamily(id: record.familyID)
-            else { throw OAuthError.invalidGrant("The refresh token is not valid.") }
+            // Rotate first: the lookup that rotation needs anyway also reads the family. Every
+            // check below that fails throws, which rolls the rotation back, so a failed check
+            // still changes nothing.
+            var successor = ""
+            let rotation = try transaction.rotateRefreshToken(presented, expiresAt: expiry(from: now), now: now) {
+                successor = RefreshTokenChain(family: $0).successor(of: presented)
+                return successor
+            }
+            let family: RefreshFamily
+            switch rotation {
+            case .notFound: throw OAuthError.invalidGrant("The refresh token is not valid.")
+            case .rotated(let found, _), .reused(let found, _), .revoked(let found), .expired(let found):
+                family = found
+            }
             guard family.clientID == client.client.id else {
                 throw OAuthError.invalidGrant("The refresh token was issued to another client.")
             }
@@ -52,9 +64,24 @@ struct RefreshTokenGrant {
             guard let user = try transaction.user(id: family.userID), !user.isDisabled else {
                 throw OAuthError.invalidGrant("The account is not available.")
             }
-            guard let refreshToken = try rotate(presented, of: family, in: transaction, now: now) else {
-                try revoke(family, presentedBy: client.client.id, in: transaction, now: now)
-                return .reuseDetected
+            let refreshToken: String
+            switch rotation {
+            case .rotated:
+                refreshToken = successor
+            case .reused(_, let token):
+                guard
+                    let replacement = try retryReplacement(
+                        for: presented, rotatedAt: token.rotatedAt, chain: RefreshTokenChain(family: family),
+                        in: transaction, now: now)
+                else {
+                    try revoke(family, presentedBy: client.client.id, in: transaction, now: now)
+                    return .reuseDetected
+                }
+                refreshToken = replacement
+            case .expired:
+                throw OAuthError.invalidGrant("The refresh token has expired.")
+            case .revoked, .notFound:
+                throw OAuthError.invalidGrant("The refresh token has been revoked.")
             }
             let accessToken = issuer.accessTokenGrant(
                 subject: user.id, clientID: client.client.id, scopes: scopes, authTime: family.authTime)
@@ -77,33 +104,6 @@ struct RefreshTokenGrant {
         return TokenResponse(
             accessToken: accessToken, expiresIn: Int(context.lifetimes.accessToken), scopes: issue.scopes,
             refreshToken: issue.refreshToken, idToken: idToken)
-    }
-
-    /// Rotates `presented` and returns the token to hand out, or nil for a reuse that must
-    /// revoke the family.
-    ///
-    /// - Throws: `invalid_grant` for a token that is expired or whose family was revoked
-    ///   meanwhile (nothing to revoke then).
-    private func rotate(
-        _ presented: String, of family: RefreshFamily, in transaction: any StoreTransaction, now: Date
-    ) throws -> String? {
-        let chain = RefreshTokenChain(family: family)
-        let successor = chain.successor(of: presented)
-        switch try transaction.rotateRefreshToken(
-            presented, replacement: successor, expiresAt: expiry(from: now), now: now)
-        {
-        case .rotated:
-            return successor
-        case .reused(_, let token):
-            return try retryReplacement(
-                for: presented, rotatedAt: token.rotatedAt, chain: chain, in: transaction, now: now)
-        case .expired:
-            throw OAuthError.invalidGrant("The refresh token has expired.")
-        case .revoked:
-            throw OAuthError.invalidGrant("The refresh token has been revoked.")
-        case .notFound:
-            throw OAuthError.invalidGrant("The refresh token is not valid.")
-        }
     }
 
     /// The grace period: when `presented` was rotated moments ago and nothing it led to has
