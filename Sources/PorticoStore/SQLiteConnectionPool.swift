@@ -56,14 +56,7 @@ final class SQLiteConnectionPool: @unchecked Sendable {
     func withThreadReserved<T>(_ body: () throws -> T) throws -> T {
         let thread = Self.currentThread()
         condition.lock()
-        if isClosed {
-            condition.unlock()
-            throw StoreError.closed
-        }
-        if busyThreads.contains(thread) {
-            condition.unlock()
-            throw StoreError.misuse("a transaction was started inside another on the same thread; use the outer one")
-        }
+        try refuseUnusable(thread: thread)
         busyThreads.insert(thread)
         condition.unlock()
         defer {
@@ -72,6 +65,19 @@ final class SQLiteConnectionPool: @unchecked Sendable {
             condition.unlock()
         }
         return try body()
+    }
+
+    /// Call with `condition` locked: throws, unlocking it, when the pool is closed or `thread`
+    /// is already inside a transaction (a nested one would deadlock or read around it).
+    private func refuseUnusable(thread: UInt) throws {
+        if isClosed {
+            condition.unlock()
+            throw StoreError.closed
+        }
+        if busyThreads.contains(thread) {
+            condition.unlock()
+            throw StoreError.misuse("a transaction was started inside another on the same thread; use the outer one")
+        }
     }
 
     /// Closes idle connections now and busy ones when they come back.
@@ -89,14 +95,7 @@ final class SQLiteConnectionPool: @unchecked Sendable {
 
     private func checkout(thread: UInt) throws -> SQLiteConnection {
         condition.lock()
-        if isClosed {
-            condition.unlock()
-            throw StoreError.closed
-        }
-        if busyThreads.contains(thread) {
-            condition.unlock()
-            throw StoreError.misuse("a transaction was started inside another on the same thread; use the outer one")
-        }
+        try refuseUnusable(thread: thread)
         switch strategy {
         case .perThread:
             if let connection = idleByThread.removeValue(forKey: thread) {
