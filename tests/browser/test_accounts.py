@@ -28,7 +28,12 @@ def type_into(driver, name, text):
 
 
 def submit(driver):
+    """Submits the page's form and waits until the answer has replaced the page, so that a
+    following wait_for never finds the same element of the page that was just left (such as
+    the previous attempt's error message, which then goes stale under the test)."""
+    page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
+    WebDriverWait(driver, 20).until(conditions.staleness_of(page))
 
 
 def open_login_from_demo(driver, demo_server):
