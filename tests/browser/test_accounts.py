@@ -10,6 +10,7 @@ import uuid
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -33,7 +34,17 @@ def submit(driver):
     the previous attempt's error message, which then goes stale under the test)."""
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
-    WebDriverWait(driver, 20).until(conditions.staleness_of(page))
+    WebDriverWait(driver, 20).until(lambda _: gone(page))
+
+
+def gone(element):
+    """Whether `element` no longer belongs to the page shown. Chromium reports a node of a page
+    that was navigated away from either as stale or as "does not belong to the document"."""
+    try:
+        element.tag_name
+        return False
+    except WebDriverException:
+        return True
 
 
 def open_login_from_demo(driver, demo_server):

@@ -62,6 +62,9 @@ def test_portico_demo_signs_in_through_chromium(demo_server, portico_binary, siz
             driver.find_element(By.CSS_SELECTOR, "form [type=submit]").click()
             wait_for(driver, (By.CSS_SELECTOR, 'button[name="decision"][value="allow"]')).click()
 
+            # The consent page has an h1 too: wait until the browser is at the app's loopback
+            # listener, or the heading read could be the consent page's, gone stale meanwhile.
+            WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith("http://127.0.0.1:"))
             heading = wait_for(driver, (By.TAG_NAME, "h1"))
             assert heading.text == "You are signed in"
             assert driver.current_url.startswith("http://127.0.0.1:")
