@@ -183,6 +183,31 @@ import Testing
         }
     }
 
+    /// The grant rotates before it checks the client (one lookup instead of two), so a used
+    /// token presented by another client must still be refused without counting as reuse:
+    /// revoking the family then would let any client sign a person out of someone else's app.
+    @Test func aUsedTokenFromAnotherClientIsRefusedWithoutRevokingTheFamily() async throws {
+        var lifetimes = TokenLifetimes()
+        lifetimes.refreshReuseGrace = 0
+        let clock = ProtocolTestClock()
+        try await withProtocolHarness(clock: clock, lifetimes: lifetimes) { harness in
+            let user = try harness.addUser()
+            let client = try harness.addConfidentialClient()
+            let other = try harness.addConfidentialClient()
+            let credentials = ProtocolHarness.credentials(client)
+            let original = try #require(
+                try await harness.signIn(user, to: client, scopes: ["profile"]).string("refresh_token"))
+            let current = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
+            clock.advance(by: 2)
+
+            let foreign = try await harness.refresh(original, client: ProtocolHarness.credentials(other))
+            #expect(foreign.string("error") == "invalid_grant")
+            #expect(foreign.string("error_description")?.contains("another client") == true)
+            let next = try await harness.refresh(current, client: credentials)
+            #expect(next.status == 200, "\(next.text)")
+        }
+    }
+
     @Test func anExpiredRefreshTokenIsInvalidGrant() async throws {
         let clock = ProtocolTestClock()
         try await withProtocolHarness(clock: clock) { harness in
