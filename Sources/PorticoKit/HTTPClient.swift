@@ -1,5 +1,6 @@
 import Foundation
 import PorticoCrypto
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -86,7 +87,7 @@ struct HTTPClient: Sendable {
         let what = request.url?.host ?? "the provider"
         do {
             try Task.checkCancellation()
-            let (data, response) = try await session.data(for: request)
+            let (data, response) = try await PendingExchange.run(request, on: session)
             guard let http = response as? HTTPURLResponse else {
                 throw AuthorizationError(.invalidResponse, "\(what) sent no HTTP answer")
             }
@@ -117,5 +118,83 @@ enum FormEncoding {
 
     static func encode(_ fields: [(String, String)]) -> String {
         fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+}
+
+/// One request on a `URLSession`, awaited so that cancelling the awaiting task ends the wait at
+/// once and never touches the session's own locks from the cancelling thread.
+///
+/// Why not `URLSession.data(for:)`: on Linux (swift-corelibs-foundation, seen with Swift 6.3.1)
+/// cancelling it can deadlock (its cancellation handler takes the session's work queue while the
+/// Swift task's status lock is held; swiftlang/swift-corelibs-foundation#5412), and
+/// `URLSessionTask.cancel()` racing a failing connection can trap ("a task that is not in the
+/// registry"). Both were reproduced here with a hundred cancelled requests. So cancellation
+/// resumes the awaiting task with `CancellationError` by itself; on Linux the abandoned request
+/// runs on until it ends or reaches its own timeout and its answer is dropped, and on Apple
+/// platforms it is cancelled as usual.
+private final class PendingExchange: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+        var task: URLSessionTask?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    static func run(_ request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
+        let exchange = PendingExchange()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let data, let response {
+                        exchange.finish(.success((data, response)))
+                    } else {
+                        exchange.finish(.failure(error ?? URLError(.badServerResponse)))
+                    }
+                }
+                exchange.start(task, continuation)
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+
+    private func start(_ task: URLSessionTask, _ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        let alreadyCancelled = state.withLock { current -> Bool in
+            if current.cancelled { return true }
+            current.continuation = continuation
+            current.task = task
+            return false
+        }
+        if alreadyCancelled {
+            continuation.resume(throwing: CancellationError())
+        } else {
+            task.resume()
+        }
+    }
+
+    private func finish(_ result: Result<(Data, URLResponse), any Error>) {
+        let continuation = state.withLock { current in
+            defer { current.continuation = nil }
+            return current.continuation
+        }
+        continuation?.resume(with: result)
+    }
+
+    private func cancel() {
+        let (continuation, task) = state.withLock { current in
+            current.cancelled = true
+            defer {
+                current.continuation = nil
+                current.task = nil
+            }
+            return (current.continuation, current.task)
+        }
+        continuation?.resume(throwing: CancellationError())
+        #if !canImport(FoundationNetworking)
+            task?.cancel()
+        #else
+            _ = task
+        #endif
     }
 }
