@@ -14,7 +14,7 @@ import Testing
         let client = HTTPClient(timeout: 30)
         for _ in 0..<80 {
             let outcomes = await withTaskGroup(of: AuthorizationError.Code?.self) { group in
-                for index in 0..<100 {
+                for _ in 0..<100 {
                     group.addTask {
                         do {
                             _ = try await client.postForm(refused, [("grant_type", "refresh_token")])
