@@ -11,4 +11,13 @@ public enum RefreshRotation: Sendable, Hashable {
     case expired(family: RefreshFamily)
     /// No such token.
     case notFound
+
+    /// The presented token's family, whatever became of the token; nil when there is no such
+    /// token.
+    public var family: RefreshFamily? {
+        switch self {
+        case .rotated(let family, _), .reused(let family, _), .revoked(let family), .expired(let family): family
+        case .notFound: nil
+        }
+    }
 }

@@ -56,7 +56,10 @@ final class SQLiteConnectionPool: @unchecked Sendable {
     func withThreadReserved<T>(_ body: () throws -> T) throws -> T {
         let thread = Self.currentThread()
         condition.lock()
-        try refuseUnusable(thread: thread)
+        if let refusal = refusal(for: thread) {
+            condition.unlock()
+            throw refusal
+        }
         busyThreads.insert(thread)
         condition.unlock()
         defer {
@@ -67,17 +70,15 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         return try body()
     }
 
-    /// Call with `condition` locked: throws, unlocking it, when the pool is closed or `thread`
-    /// is already inside a transaction (a nested one would deadlock or read around it).
-    private func refuseUnusable(thread: UInt) throws {
-        if isClosed {
-            condition.unlock()
-            throw StoreError.closed
-        }
+    /// Why `thread` may not use the pool now, or nil: the pool is closed, or the thread is
+    /// already inside a transaction (a nested one would deadlock or read around it). Call with
+    /// `condition` locked.
+    private func refusal(for thread: UInt) -> StoreError? {
+        if isClosed { return .closed }
         if busyThreads.contains(thread) {
-            condition.unlock()
-            throw StoreError.misuse("a transaction was started inside another on the same thread; use the outer one")
+            return .misuse("a transaction was started inside another on the same thread; use the outer one")
         }
+        return nil
     }
 
     /// Closes idle connections now and busy ones when they come back.
@@ -95,7 +96,10 @@ final class SQLiteConnectionPool: @unchecked Sendable {
 
     private func checkout(thread: UInt) throws -> SQLiteConnection {
         condition.lock()
-        try refuseUnusable(thread: thread)
+        if let refusal = refusal(for: thread) {
+            condition.unlock()
+            throw refusal
+        }
         switch strategy {
         case .perThread:
             if let connection = idleByThread.removeValue(forKey: thread) {

@@ -47,12 +47,7 @@ struct RefreshTokenGrant {
                 successor = RefreshTokenChain(family: $0).successor(of: presented)
                 return successor
             }
-            let family: RefreshFamily
-            switch rotation {
-            case .notFound: throw OAuthError.invalidGrant("The refresh token is not valid.")
-            case .rotated(let found, _), .reused(let found, _), .revoked(let found), .expired(let found):
-                family = found
-            }
+            guard let family = rotation.family else { throw OAuthError.invalidGrant("The refresh token is not valid.") }
             guard family.clientID == client.client.id else {
                 throw OAuthError.invalidGrant("The refresh token was issued to another client.")
             }
@@ -80,8 +75,10 @@ struct RefreshTokenGrant {
                 refreshToken = replacement
             case .expired:
                 throw OAuthError.invalidGrant("The refresh token has expired.")
-            case .revoked, .notFound:
+            case .revoked:
                 throw OAuthError.invalidGrant("The refresh token has been revoked.")
+            case .notFound:
+                throw OAuthError.invalidGrant("The refresh token is not valid.")
             }
             let accessToken = issuer.accessTokenGrant(
                 subject: user.id, clientID: client.client.id, scopes: scopes, authTime: family.authTime)
