@@ -17,7 +17,8 @@ func withDeadline<T: Sendable>(
         }
         let timer = Task {
             try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
-            if race.finish(.failure(AuthorizationError(.timedOut, "\(what) did not finish within \(Int(seconds)) s"))) {
+            let limit = String(format: "%g", seconds)
+            if race.finish(.failure(AuthorizationError(.timedOut, "\(what) did not finish within \(limit) s"))) {
                 work.cancel()
             }
         }

@@ -197,6 +197,7 @@ struct TokenLifecycleTests {
         // The slot is free again: a later caller starts a new refresh (and times out on its own).
         let again = await #expect(throws: AuthorizationError.self) { try await manager.validAccessToken() }
         #expect(again?.code == .timedOut)
+        #expect(again?.message == "the token refresh did not finish within 0.5 s")
     }
 }
 
