@@ -2,6 +2,8 @@
 SWIFT ?= swift
 VENV  ?= .venv
 PORT  ?= 8080
+# Longest the Swift tests may run before they count as hung (GNU timeout's duration syntax).
+SWIFT_TEST_TIMEOUT ?= 30m
 
 .PHONY: run test build release bootstrap test-swift test-browser test-interop bench lint format docs clean
 
@@ -24,11 +26,14 @@ release:
 # Serial: several suites run the real `portico` binary and wait for it synchronously, which
 # holds one of the two cooperative threads of a 2-core machine; run side by side, they starved
 # the HTTP suites' own requests. One at a time the whole suite takes about two minutes; a
-# watchdog ends a hung run after 30 so CI reports the hang (the last test started is the culprit)
-# instead of running out its own clock.
+# watchdog ends a hung run after SWIFT_TEST_TIMEOUT so CI reports the hang (the last test started
+# is the culprit) instead of running out its own clock. `swift test` runs the test binary in a
+# process group of its own and does not pass the signal on to a hung one, so that is killed too.
 test-swift:
-	timeout --kill-after=30s 30m $(SWIFT) test --skip-build --no-parallel || \
-		{ rc=$$?; [ $$rc -eq 124 ] && echo "test-swift: the Swift tests did not finish within 30 minutes" >&2; exit $$rc; }
+	timeout --kill-after=30s $(SWIFT_TEST_TIMEOUT) $(SWIFT) test --skip-build --no-parallel || \
+		{ rc=$$?; [ $$rc -eq 124 ] && { pkill -KILL -f '$(CURDIR)/.build/.*/[P]orticoPackageTests[.]xctest'; \
+		printf '\ntest-swift: the Swift tests did not finish within $(SWIFT_TEST_TIMEOUT); the last test started above hung\n' >&2; }; \
+		exit $$rc; }
 
 # Real chromium through the demo app: sign-in, consent, callback; prints where the screenshots are.
 test-browser:
