@@ -8,7 +8,8 @@ public struct PurgeReport: Sendable, Hashable {
     public var deviceAuthorizations: Int
     /// Revocations of access tokens that have expired anyway.
     public var accessTokenRevocations: Int
-    /// Refresh tokens a day past their expiry (kept that long to report reuse clearly).
+    /// Hashes of pre-upgrade refresh tokens a day past their expiry (kept that long to report
+    /// reuse clearly).
     public var refreshTokens: Int
     /// Password-reset links past their expiry (used or not).
     public var passwordResets: Int = 0

@@ -2,8 +2,9 @@ import Foundation
 
 /// The chain of refresh tokens that descends from one authorization.
 ///
-/// Each rotation adds a token to the family; reusing a rotated token revokes the whole family
-/// (OAuth 2.1 §4.3.1), which is why revocation is a flag on the family, not on tokens.
+/// Each rotation replaces the family's current token; reusing a replaced token revokes the
+/// whole family (OAuth 2.1 §4.3.1), which is why revocation is a flag on the family, not on
+/// tokens. The store keeps the token state in the family's own row (see ``RefreshToken``).
 public struct RefreshFamily: Sendable, Hashable {
     /// The family's identifier.
     public var id: String

@@ -1,40 +1,36 @@
 import Foundation
+import PorticoCrypto
 
-/// One refresh token of a ``RefreshFamily``.
+/// A refresh token as the store knows it: which family it names and whether it is still the
+/// family's current token.
 ///
-/// Only the token's SHA-256 is stored. A token is current while ``rotatedAt`` is nil; rotation
-/// stamps it and records the hash of its successor.
+/// A family keeps only two token hashes — its current token's and the one the last rotation
+/// replaced — so a rotation rewrites one row instead of adding one. Tokens carry their family's
+/// id before a dot (`<family id>.<256 random bits>`): the store finds the family by primary key,
+/// and a token that names a family but matches neither hash is an older token of that family
+/// being used again (the id is 128 random bits that only ever travel inside that family's
+/// tokens, so nobody else can name it).
 public struct RefreshToken: Sendable, Hashable {
     /// SHA-256 of the token, base64url.
     public let hashedToken: String
     /// The family it belongs to.
     public var familyID: String
-    /// When it was issued.
-    public var createdAt: Date
-    /// When it stops being usable even if never rotated.
+    /// When it was issued (for a replaced token: when the family's current token was).
+    public var issuedAt: Date
+    /// When the family's current token stops being usable if it is not rotated first.
     public var expiresAt: Date
-    /// When it was exchanged for its successor; nil while current.
+    /// When it was exchanged for its successor; nil while it is the family's current token.
     public var rotatedAt: Date?
-    /// SHA-256 (base64url) of the token that replaced it.
-    public var successorHash: String?
 
-    /// A token ready to insert for the plain `token`; only its hash is kept.
-    public init(token: String, familyID: String, createdAt: Date = Date(), expiresAt: Date) {
-        self.init(
-            hashedToken: SecretHash.reference(token), familyID: familyID, createdAt: createdAt, expiresAt: expiresAt,
-            rotatedAt: nil, successorHash: nil)
+    /// A new token for the family `familyID`: its id, a dot, and 256 random bits.
+    public static func mint(familyID: String) -> String {
+        familyID + "." + SecureRandom.token()
     }
 
-    /// A token as stored (backends only).
-    init(
-        hashedToken: String, familyID: String, createdAt: Date, expiresAt: Date, rotatedAt: Date?,
-        successorHash: String?
-    ) {
-        self.hashedToken = hashedToken
-        self.familyID = familyID
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-        self.rotatedAt = rotatedAt
-        self.successorHash = successorHash
+    /// The family id a token names, or nil for a token without one (minted before tokens
+    /// carried it; the store finds those through the hashes it kept of them).
+    static func familyID(of token: String) -> Substring? {
+        guard let dot = token.firstIndex(of: "."), dot != token.startIndex else { return nil }
+        return token[..<dot]
     }
 }

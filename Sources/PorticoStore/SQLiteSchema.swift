@@ -16,6 +16,7 @@ enum SQLiteSchema {
         Migration(version: 1, statements: version1),
         Migration(version: 2, statements: version2),
         Migration(version: 3, statements: version3),
+        Migration(version: 4, statements: version4),
     ]
 
     /// The newest version this build understands.
@@ -35,13 +36,16 @@ enum SQLiteSchema {
 
     /// Applies the missing migrations in one `BEGIN IMMEDIATE` transaction, so that two
     /// processes opening a new database at once cannot both apply them; returns their versions.
-    static func migrate(_ connection: SQLiteConnection, now: Date = Date()) throws -> [Int] {
+    /// `target` stops at an older version (tests build databases as earlier releases left them).
+    static func migrate(_ connection: SQLiteConnection, upTo target: Int = latestVersion, now: Date = Date()) throws
+        -> [Int]
+    {
         try connection.execute("BEGIN IMMEDIATE")
         do {
             let current = try version(of: connection)
             if current > latestVersion { throw StoreError.schemaTooNew(found: current, supported: latestVersion) }
             var applied: [Int] = []
-            for migration in migrations where migration.version > current {
+            for migration in migrations where migration.version > current && migration.version <= target {
                 for statement in migration.statements { try connection.execute(statement) }
                 try connection.run(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
@@ -284,5 +288,45 @@ enum SQLiteSchema {
         """,
         "CREATE INDEX grant_revocations_expiry ON grant_revocations (expires_at)",
         "PRAGMA user_version = 3",
+    ]
+
+    /// Refresh tokens live in their family's row (issue 4's throughput): the current token's
+    /// hash and expiry and the hash of the token the last rotation replaced, so a rotation
+    /// rewrites one row where it used to insert a token and update another (five b-tree pages
+    /// written per rotation, now one). Tokens from then on name their family
+    /// (``RefreshToken/mint(familyID:)``); the hashes of earlier tokens move to
+    /// `legacy_refresh_tokens`, which only maps such a token to its family, so that they keep
+    /// refreshing (nobody is signed out by the upgrade) and reuse of one is still detected.
+    private static let version4 = [
+        "ALTER TABLE refresh_families ADD COLUMN token_hash BLOB",
+        "ALTER TABLE refresh_families ADD COLUMN token_issued_at INTEGER",
+        "ALTER TABLE refresh_families ADD COLUMN token_expires_at INTEGER",
+        "ALTER TABLE refresh_families ADD COLUMN previous_token_hash BLOB",
+        "ALTER TABLE refresh_families ADD COLUMN rotated_at INTEGER",
+        """
+        UPDATE refresh_families SET (token_hash, token_issued_at, token_expires_at) = (
+            SELECT t.token_hash, t.created_at, t.expires_at FROM refresh_tokens t
+            WHERE t.family_id = refresh_families.id AND t.rotated_at IS NULL
+            ORDER BY t.created_at DESC, t.rowid DESC LIMIT 1)
+        """,
+        """
+        UPDATE refresh_families SET (previous_token_hash, rotated_at) = (
+            SELECT t.token_hash, t.rotated_at FROM refresh_tokens t
+            WHERE t.family_id = refresh_families.id AND t.successor_hash = refresh_families.token_hash
+            ORDER BY t.rotated_at DESC LIMIT 1)
+        WHERE token_hash IS NOT NULL
+        """,
+        """
+        CREATE TABLE legacy_refresh_tokens (
+            token_hash BLOB PRIMARY KEY,
+            family_id TEXT NOT NULL REFERENCES refresh_families (id) ON DELETE CASCADE,
+            expires_at INTEGER NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "INSERT INTO legacy_refresh_tokens SELECT token_hash, family_id, expires_at FROM refresh_tokens",
+        "CREATE INDEX legacy_refresh_tokens_family ON legacy_refresh_tokens (family_id)",
+        "CREATE INDEX legacy_refresh_tokens_expiry ON legacy_refresh_tokens (expires_at)",
+        "DROP TABLE refresh_tokens",
+        "PRAGMA user_version = 4",
     ]
 }

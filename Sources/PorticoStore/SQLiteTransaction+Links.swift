@@ -80,7 +80,8 @@ extension SQLiteTransaction {
         report.accessTokenRevocations = try write(
             "DELETE FROM access_token_revocations WHERE expires_at <= ?", [.date(now)])
         report.refreshTokens = try write(
-            "DELETE FROM refresh_tokens WHERE expires_at <= ?", [.date(now.addingTimeInterval(-Self.refreshRetention))])
+            "DELETE FROM legacy_refresh_tokens WHERE expires_at <= ?",
+            [.date(now.addingTimeInterval(-Self.refreshRetention))])
         report.passwordResets = try write("DELETE FROM password_resets WHERE expires_at <= ?", [.date(now)])
         report.throttleAttempts = try write("DELETE FROM throttle_attempts WHERE expires_at <= ?", [.date(now)])
         report.grantRevocations = try write("DELETE FROM grant_revocations WHERE expires_at <= ?", [.date(now)])
@@ -91,7 +92,8 @@ extension SQLiteTransaction {
     /// it and revokes what it issued.
     static var consumedCodeRetention: TimeInterval { 3600 }
 
-    /// How long a refresh token is kept past its expiry, so that presenting it reports
-    /// "expired" or "reused" rather than "unknown".
+    /// How long the hash of a refresh token minted before tokens named their family is kept
+    /// past its expiry, so that presenting it reports "expired" or "reused" rather than
+    /// "unknown". (Later tokens live in their family's row and need no purging.)
     static var refreshRetention: TimeInterval { 86_400 }
 }

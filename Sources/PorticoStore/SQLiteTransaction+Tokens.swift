@@ -1,4 +1,5 @@
 import Foundation
+import PorticoCrypto
 
 // Refresh-token families and tokens, access-token revocations, device authorizations.
 extension SQLiteTransaction {
@@ -6,27 +7,46 @@ extension SQLiteTransaction {
 
     private static let familyColumns = "id, client_id, user_id, scopes, auth_time, created_at, revoked_at"
 
-    /// Decodes family columns starting at `offset` (joins put them after the token's).
-    private static func decodeFamily(_ row: SQLiteRow, offset: Int32 = 0) throws -> RefreshFamily {
+    /// The family's columns, then its token state (``TokenState``).
+    private static let familyAndTokenColumns =
+        familyColumns + ", token_hash, token_issued_at, token_expires_at, previous_token_hash, rotated_at"
+
+    private static func decodeFamily(_ row: SQLiteRow) throws -> RefreshFamily {
         RefreshFamily(
-            id: row.text(offset), clientID: row.text(offset + 1), userID: row.text(offset + 2),
-            scopes: try row.list(offset + 3), authTime: row.date(offset + 4), createdAt: row.date(offset + 5),
-            revokedAt: row.optionalDate(offset + 6))
+            id: row.text(0), clientID: row.text(1), userID: row.text(2), scopes: try row.list(3),
+            authTime: row.date(4), createdAt: row.date(5), revokedAt: row.optionalDate(6))
     }
 
-    func insert(_ family: RefreshFamily) throws {
+    /// The token columns of a family row: its current token (none once the migration found
+    /// none live) and the one its last rotation replaced.
+    private struct TokenState {
+        let current: [UInt8]?
+        let issuedAt: Date
+        let expiresAt: Date
+        let previous: [UInt8]?
+        let rotatedAt: Date?
+
+        init(_ row: SQLiteRow, offset: Int32) {
+            current = row.isNull(offset) ? nil : row.blob(offset)
+            issuedAt = row.optionalDate(offset + 1) ?? .distantPast
+            expiresAt = row.optionalDate(offset + 2) ?? .distantPast
+            previous = row.isNull(offset + 3) ? nil : row.blob(offset + 3)
+            rotatedAt = row.optionalDate(offset + 4)
+        }
+    }
+
+    func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws {
         try write(
-            "INSERT INTO refresh_families (\(Self.familyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO refresh_families (\(Self.familyAndTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
             [
                 .text(family.id), .text(family.clientID), .text(family.userID), .list(family.scopes),
                 .date(family.authTime), .date(family.createdAt), .date(family.revokedAt),
+                .blob(SecretHash.digest(token)), .date(family.createdAt), .date(expiresAt),
             ], referring: "client or user")
     }
 
     func refreshFamily(id: String) throws -> RefreshFamily? {
-        try first("SELECT \(Self.familyColumns) FROM refresh_families WHERE id = ?", [.text(id)]) {
-            try Self.decodeFamily($0)
-        }
+        try first("SELECT \(Self.familyColumns) FROM refresh_families WHERE id = ?", [.text(id)], Self.decodeFamily)
     }
 
     func refreshFamilies(userID: String, includeRevoked: Bool) throws -> [RefreshFamily] {
@@ -35,8 +55,7 @@ extension SQLiteTransaction {
             SELECT \(Self.familyColumns) FROM refresh_families
             WHERE user_id = ? AND (? OR revoked_at IS NULL) ORDER BY created_at DESC, id
             """,
-            [.text(userID), .bool(includeRevoked)]
-        ) { try Self.decodeFamily($0) }
+            [.text(userID), .bool(includeRevoked)], Self.decodeFamily)
     }
 
     func revokeRefreshFamily(id: String, now: Date) throws -> Bool {
@@ -53,67 +72,101 @@ extension SQLiteTransaction {
 
     // MARK: Refresh tokens
 
-    private static let tokenColumns = "token_hash, family_id, created_at, expires_at, rotated_at, successor_hash"
-
-    private static func decodeToken(_ row: SQLiteRow) -> RefreshToken {
-        RefreshToken(
-            hashedToken: row.hashReference(0), familyID: row.text(1), createdAt: row.date(2), expiresAt: row.date(3),
-            rotatedAt: row.optionalDate(4), successorHash: row.optionalHashReference(5))
+    /// What a presented token is to its family.
+    private enum Standing {
+        case current
+        case previous(rotatedAt: Date)
+        case older
     }
 
-    func insert(_ token: RefreshToken) throws {
-        try write(
-            "INSERT INTO refresh_tokens (\(Self.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                .hash(reference: token.hashedToken), .text(token.familyID), .date(token.createdAt),
-                .date(token.expiresAt), .date(token.rotatedAt), .hash(reference: token.successorHash),
-            ], referring: "refresh family")
+    /// The family a presented token names (through the id it carries, or for a token minted
+    /// before tokens carried one, through `legacy_refresh_tokens`), its token state, and what
+    /// the token is to it; nil when no family matches.
+    private func lookUp(_ presented: String, hash: [UInt8]) throws
+        -> (family: RefreshFamily, state: TokenState, standing: Standing)?
+    {
+        let familyID: String
+        if let named = RefreshToken.familyID(of: presented) {
+            familyID = String(named)
+        } else if let legacy = try first(
+            "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.blob(hash)], { $0.text(0) })
+        {
+            familyID = legacy
+        } else {
+            return nil
+        }
+        guard
+            let (family, state) = try first(
+                "SELECT \(Self.familyAndTokenColumns) FROM refresh_families WHERE id = ?", [.text(familyID)],
+                { (try Self.decodeFamily($0), TokenState($0, offset: 7)) })
+        else { return nil }
+        let standing: Standing
+        if let current = state.current, ConstantTime.equals(current, hash) {
+            standing = .current
+        } else if let previous = state.previous, ConstantTime.equals(previous, hash), let rotatedAt = state.rotatedAt {
+            standing = .previous(rotatedAt: rotatedAt)
+        } else {
+            standing = .older
+        }
+        return (family, state, standing)
     }
 
     func refreshToken(_ token: String) throws -> RefreshToken? {
-        try first(
-            "SELECT \(Self.tokenColumns) FROM refresh_tokens WHERE token_hash = ?", [.blob(SecretHash.digest(token))],
-            Self.decodeToken)
-    }
-
-    func refreshTokens(familyID: String) throws -> [RefreshToken] {
-        try all(
-            "SELECT \(Self.tokenColumns) FROM refresh_tokens WHERE family_id = ? ORDER BY created_at, rowid",
-            [.text(familyID)], Self.decodeToken)
+        let hash = SecretHash.digest(token)
+        guard let (family, state, standing) = try lookUp(token, hash: hash) else { return nil }
+        let rotatedAt: Date?
+        switch standing {
+        case .current: rotatedAt = nil
+        case .previous(let at): rotatedAt = at
+        case .older:
+            // A token of this family from before its last rotation: stored nowhere but the
+            // legacy table, whose rows say no more than that.
+            guard RefreshToken.familyID(of: token) == nil else { return nil }
+            rotatedAt = state.rotatedAt ?? family.createdAt
+        }
+        return RefreshToken(
+            hashedToken: SecretHash.reference(bytes: hash), familyID: family.id, issuedAt: state.issuedAt,
+            expiresAt: state.expiresAt, rotatedAt: rotatedAt)
     }
 
     func rotateRefreshToken(
         _ presented: String, expiresAt: Date, now: Date, replacement: (RefreshFamily) throws -> String
     ) throws -> RefreshRotation {
         let hash = SecretHash.digest(presented)
-        let found = try first(
-            """
-            SELECT t.token_hash, t.family_id, t.created_at, t.expires_at, t.rotated_at, t.successor_hash,
-                f.id, f.client_id, f.user_id, f.scopes, f.auth_time, f.created_at, f.revoked_at
-            FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id
-            WHERE t.token_hash = ?
-            """,
-            [.blob(hash)]
-        ) { row in (token: Self.decodeToken(row), family: try Self.decodeFamily(row, offset: 6)) }
-        guard let (token, family) = found else { return .notFound }
+        guard let (family, state, standing) = try lookUp(presented, hash: hash) else { return .notFound }
         if family.isRevoked { return .revoked(family: family) }
-        if token.rotatedAt != nil { return .reused(family: family, token: token) }
-        if Self.isExpired(token.expiresAt, now: now) { return .expired(family: family) }
-        let successor = RefreshToken(
-            token: try replacement(family), familyID: family.id, createdAt: now, expiresAt: expiresAt)
+        switch standing {
+        case .older: return .reused(family: family)
+        case .previous(let rotatedAt): return .previous(family: family, rotatedAt: rotatedAt)
+        case .current: break
+        }
+        if Self.isExpired(state.expiresAt, now: now) { return .expired(family: family) }
+        let successor = try replacement(family)
+        let successorHash = SecretHash.digest(successor)
+        // The expected current hash in the WHERE makes the step atomic even if a caller ever
+        // rotated outside a write transaction.
         let changed = try write(
-            "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ? WHERE token_hash = ? AND rotated_at IS NULL",
-            [.date(now), .hash(reference: successor.hashedToken), .blob(hash)])
-        if changed == 0 { return .reused(family: family, token: token) }
-        try insert(successor)
-        return .rotated(family: family, successor: Self.stored(successor))
+            """
+            UPDATE refresh_families SET previous_token_hash = token_hash, rotated_at = ?, token_hash = ?,
+                token_issued_at = ?, token_expires_at = ?
+            WHERE id = ? AND token_hash = ?
+            """,
+            [.date(now), .blob(successorHash), .date(now), .date(expiresAt), .text(family.id), .blob(hash)])
+        if changed == 0 { return .reused(family: family) }
+        return .rotated(
+            family: family,
+            successor: RefreshToken(
+                hashedToken: SecretHash.reference(bytes: successorHash), familyID: family.id,
+                issuedAt: Self.wholeSeconds(now), expiresAt: Self.wholeSeconds(expiresAt), rotatedAt: nil))
     }
 
-    /// A token as it reads back (times to whole seconds), so results compare equal to lookups.
-    private static func stored(_ token: RefreshToken) -> RefreshToken {
-        RefreshToken(
-            hashedToken: token.hashedToken, familyID: token.familyID, createdAt: wholeSeconds(token.createdAt),
-            expiresAt: wholeSeconds(token.expiresAt), rotatedAt: nil, successorHash: nil)
+    func supersedeRefreshToken(familyID: String, replacement: String, expiresAt: Date, now: Date) throws -> Bool {
+        try write(
+            """
+            UPDATE refresh_families SET token_hash = ?, token_issued_at = ?, token_expires_at = ?
+            WHERE id = ? AND revoked_at IS NULL AND previous_token_hash IS NOT NULL
+            """,
+            [.blob(SecretHash.digest(replacement)), .date(now), .date(expiresAt), .text(familyID)]) > 0
     }
 
     static func wholeSeconds(_ date: Date) -> Date {

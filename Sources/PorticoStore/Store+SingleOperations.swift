@@ -141,8 +141,10 @@ extension Store {
 
     // MARK: Refresh tokens
 
-    /// Starts a refresh-token family.
-    public func insert(_ family: RefreshFamily) throws { try transaction { try $0.insert(family) } }
+    /// Starts a refresh-token family whose first token is `token`.
+    public func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws {
+        try transaction { try $0.insert(family, token: token, expiresAt: expiresAt) }
+    }
     /// The family with this id.
     public func refreshFamily(id: String) throws -> RefreshFamily? { try read { try $0.refreshFamily(id: id) } }
     /// A person's families, newest first.
@@ -159,14 +161,8 @@ extension Store {
     {
         try transaction { try $0.revokeRefreshFamilies(userID: userID, clientID: clientID, now: now) }
     }
-    /// Stores the first token of a family.
-    public func insert(_ token: RefreshToken) throws { try transaction { try $0.insert(token) } }
     /// The token whose plain value is `token`.
     public func refreshToken(_ token: String) throws -> RefreshToken? { try read { try $0.refreshToken(token) } }
-    /// The tokens of a family, oldest first.
-    public func refreshTokens(familyID: String) throws -> [RefreshToken] {
-        try read { try $0.refreshTokens(familyID: familyID) }
-    }
     /// Rotates a presented token atomically.
     public func rotateRefreshToken(_ presented: String, replacement: String, expiresAt: Date, now: Date = Date())
         throws -> RefreshRotation

@@ -112,8 +112,8 @@ public protocol StoreTransaction {
 
     // MARK: Refresh tokens
 
-    /// Starts a refresh-token family.
-    func insert(_ family: RefreshFamily) throws
+    /// Starts a refresh-token family whose first token is `token` (only its hash is kept).
+    func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws
     /// The family with this id.
     func refreshFamily(id: String) throws -> RefreshFamily?
     /// A person's families, newest first; revoked ones only if asked.
@@ -122,22 +122,26 @@ public protocol StoreTransaction {
     @discardableResult func revokeRefreshFamily(id: String, now: Date) throws -> Bool
     /// Revokes every family of a person with one app (consent revoked); returns how many.
     @discardableResult func revokeRefreshFamilies(userID: String, clientID: String, now: Date) throws -> Int
-    /// Stores the first token of a family.
-    func insert(_ token: RefreshToken) throws
-    /// The token whose plain value is `token`, whatever its state.
+    /// The token whose plain value is `token`: its family's current token or the one the last
+    /// rotation replaced (or, for tokens minted before tokens named their family, any token the
+    /// family had); nil for anything else.
     func refreshToken(_ token: String) throws -> RefreshToken?
-    /// The tokens of a family, oldest first.
-    func refreshTokens(familyID: String) throws -> [RefreshToken]
-    /// Rotates a presented token: if it is current (and its family live and it unexpired) it is
-    /// marked rotated and the token `replacement` returns becomes current, in one atomic step;
-    /// otherwise the result says why not, and a reuse is reported rather than acted on.
+    /// Rotates a presented token: if it is current (and its family live and it unexpired) the
+    /// token `replacement` returns becomes current and the presented one is remembered as the
+    /// one replaced, in one atomic step; otherwise the result says why not, and a reuse is
+    /// reported rather than acted on.
     ///
-    /// `replacement` gets the token's family, read in the same statement as the token, because
-    /// derived successors need it (``RefreshFamily/id`` keys the derivation): the provider then
-    /// rotates with one lookup instead of reading token and family first and again here.
+    /// `replacement` gets the token's family, read in the same statement as the token, so the
+    /// provider can mint a token that names it (``RefreshToken/mint(familyID:)``) without
+    /// reading the family first.
     func rotateRefreshToken(
         _ presented: String, expiresAt: Date, now: Date, replacement: (RefreshFamily) throws -> String
     ) throws -> RefreshRotation
+    /// The reuse grace period's step: replaces the family's current token — which the client
+    /// never received, as it has just presented the token before it
+    /// (``RefreshRotation/previous(family:rotatedAt:)``) — with `replacement`, issued `now`, keeping
+    /// the presented one as the one replaced. False when the family is revoked or gone.
+    func supersedeRefreshToken(familyID: String, replacement: String, expiresAt: Date, now: Date) throws -> Bool
 
     // MARK: Access-token revocations
 
@@ -213,14 +217,13 @@ public protocol StoreTransaction {
     // MARK: Maintenance
 
     /// Deletes what has expired as of `now`: codes, sessions, device authorizations,
-    /// revocations of expired access tokens, refresh tokens a day past expiry, password-reset
+    /// revocations of expired access tokens, hashes of pre-upgrade refresh tokens a day past expiry, password-reset
     /// links, and throttled attempts that no longer count.
     @discardableResult func purgeExpired(now: Date) throws -> PurgeReport
 }
 
 extension StoreTransaction {
-    /// Rotates a presented token to a `replacement` known in advance (a random one, or a
-    /// derived one whose family the caller already has); see
+    /// Rotates a presented token to a `replacement` known in advance; see
     /// ``rotateRefreshToken(_:expiresAt:now:replacement:)``.
     public func rotateRefreshToken(_ presented: String, replacement: String, expiresAt: Date, now: Date) throws
         -> RefreshRotation

@@ -124,12 +124,13 @@ final class KitHarness: Sendable {
         return reply.json["active"]?.boolValue ?? false
     }
 
-    /// How many refresh tokens the person's refresh families hold: one per sign-in plus one per
-    /// successful refresh request.
-    func refreshTokenCount(for user: PorticoStore.User) throws -> Int {
-        try store.refreshFamilies(userID: user.id, includeRevoked: true).reduce(0) {
-            $0 + (try store.refreshTokens(familyID: $1.id).count)
-        }
+    /// Whether exactly one rotation led from the refresh token `earlier` to `current`: the
+    /// provider keeps, per family, the current token and the one its last rotation replaced.
+    func oneRotation(from earlier: String?, to current: String?) throws -> Bool {
+        guard let earlier, let current, earlier != current,
+            let replaced = try store.refreshToken(earlier), let now = try store.refreshToken(current)
+        else { return false }
+        return replaced.rotatedAt != nil && now.rotatedAt == nil && replaced.familyID == now.familyID
     }
 }
 

@@ -37,23 +37,13 @@ import Testing
                 try transaction.revokeAccessToken(id: "gone", expiresAt: now.addingTimeInterval(-1))
                 try transaction.revokeAccessToken(id: "kept", expiresAt: now.addingTimeInterval(1))
 
-                let family = RefreshFamily(clientID: client.id, userID: user.id, scopes: [], authTime: referenceTime)
-                try transaction.insert(family)
-                try transaction.insert(
-                    RefreshToken(token: "long-expired", familyID: family.id, expiresAt: now.addingTimeInterval(-86_401))
-                )
-                try transaction.insert(
-                    RefreshToken(token: "just-expired", familyID: family.id, expiresAt: now.addingTimeInterval(-10)))
-                try transaction.insert(
-                    RefreshToken(token: "valid", familyID: family.id, expiresAt: now.addingTimeInterval(10)))
             }
 
             let report = try store.purgeExpired(now: now)
             #expect(
                 report
                     == PurgeReport(
-                        authorizationCodes: 2, sessions: 1, deviceAuthorizations: 1, accessTokenRevocations: 1,
-                        refreshTokens: 1))
+                        authorizationCodes: 2, sessions: 1, deviceAuthorizations: 1, accessTokenRevocations: 1))
             #expect(try store.authorizationCode("expired") == nil)
             #expect(try store.authorizationCode("consumed-old") == nil)
             #expect(try store.authorizationCode("live") != nil)
@@ -64,9 +54,6 @@ import Testing
             #expect(try store.deviceAuthorization(deviceCode: "new-device") != nil)
             #expect(try store.isAccessTokenRevoked(id: "kept"))
             #expect(try !store.isAccessTokenRevoked(id: "gone"))
-            #expect(try store.refreshToken("long-expired") == nil)
-            #expect(try store.refreshToken("just-expired") != nil)
-            #expect(try store.refreshToken("valid") != nil)
 
             // A second purge at the same instant finds nothing more.
             #expect(try store.purgeExpired(now: now).total == 0)

@@ -85,10 +85,8 @@ import Testing
                 guard case .redeemed(let code) = try transaction.redeemAuthorizationCode("the-code", now: now) else {
                     return nil
                 }
-                try transaction.insert(family)
                 try transaction.insert(
-                    RefreshToken(
-                        token: "r1", familyID: family.id, createdAt: now, expiresAt: now.addingTimeInterval(86_400)))
+                    family, token: RefreshToken.mint(familyID: family.id), expiresAt: now.addingTimeInterval(86_400))
                 try transaction.recordIssuance(
                     forCode: code.hashedCode, refreshFamilyID: family.id, accessTokenID: "jti-1",
                     accessTokenExpiresAt: now.addingTimeInterval(3600))

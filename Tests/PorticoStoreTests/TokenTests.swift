@@ -3,20 +3,27 @@ import PorticoStore
 import Testing
 
 @Suite struct RefreshTokenTests {
-    /// A family with its first token `r0`, valid for a day from `referenceTime`.
+    /// A family with its first token `token(0)`, valid for a day from `referenceTime`.
     private func family(in store: SQLiteStore) throws -> RefreshFamily {
         let (user, client) = try Fixtures.userAndClient(in: store)
         let family = RefreshFamily(
             clientID: client.id, userID: user.id, scopes: ["openid", "profile"], authTime: referenceTime,
             createdAt: referenceTime)
-        try store.transaction { transaction in
-            try transaction.insert(family)
-            try transaction.insert(
-                RefreshToken(
-                    token: "r0", familyID: family.id, createdAt: referenceTime,
-                    expiresAt: referenceTime.addingTimeInterval(86_400)))
-        }
+        try store.insert(family, token: token(0, of: family), expiresAt: referenceTime.addingTimeInterval(86_400))
         return family
+    }
+
+    /// Token `number` of `family`, named as minted tokens are.
+    private func token(_ number: Int, of family: RefreshFamily) -> String {
+        "\(family.id).r\(number)"
+    }
+
+    @Test func mintedTokensNameTheirFamilyAndAreRandom() {
+        let first = RefreshToken.mint(familyID: "FAMILY")
+        let second = RefreshToken.mint(familyID: "FAMILY")
+        #expect(first.hasPrefix("FAMILY."))
+        #expect(first != second)
+        #expect(first.count == "FAMILY.".count + 43)
     }
 
     @Test func rotationReplacesTheCurrentToken() throws {
@@ -24,51 +31,108 @@ import Testing
             let family = try family(in: store)
             let now = referenceTime.addingTimeInterval(10)
             let expiry = now.addingTimeInterval(86_400)
+            #expect(try store.refreshToken(token(0, of: family))?.issuedAt == referenceTime)
             guard
                 case .rotated(let rotatedFamily, let successor) = try store.rotateRefreshToken(
-                    "r0", replacement: "r1", expiresAt: expiry, now: now)
+                    token(0, of: family), replacement: token(1, of: family), expiresAt: expiry, now: now)
             else {
                 Issue.record("a current token must rotate")
                 return
             }
             #expect(rotatedFamily == family)
-            #expect(successor == (try store.refreshToken("r1")))
-            let old = try #require(try store.refreshToken("r0"))
+            #expect(successor == (try store.refreshToken(token(1, of: family))))
+            #expect(successor.issuedAt == now && successor.expiresAt == expiry && successor.rotatedAt == nil)
+            let old = try #require(try store.refreshToken(token(0, of: family)))
             #expect(old.rotatedAt == now)
-            #expect(old.successorHash == successor.hashedToken)
-            #expect(
-                try store.refreshTokens(familyID: family.id).map(\.hashedToken) == [
-                    old.hashedToken, successor.hashedToken,
-                ])
+            #expect(old.familyID == family.id)
 
-            guard case .rotated = try store.rotateRefreshToken("r1", replacement: "r2", expiresAt: expiry, now: now)
+            guard
+                case .rotated = try store.rotateRefreshToken(
+                    token(1, of: family), replacement: token(2, of: family), expiresAt: expiry, now: now)
             else {
                 Issue.record("the successor must rotate in turn")
                 return
             }
+            // Two rotations back: no longer stored at all, and not presented as anything.
+            #expect(try store.refreshToken(token(0, of: family)) == nil)
         }
     }
 
-    @Test func reuseOfARotatedTokenIsReportedWithItsTime() throws {
+    @Test func theTokenJustReplacedIsReportedWithItsTime() throws {
         try withStore { store throws in
             let family = try family(in: store)
             let now = referenceTime.addingTimeInterval(10)
             let expiry = now.addingTimeInterval(86_400)
-            _ = try store.rotateRefreshToken("r0", replacement: "r1", expiresAt: expiry, now: now)
-            let reuse = try store.rotateRefreshToken(
-                "r0", replacement: "r-attacker", expiresAt: expiry, now: now.addingTimeInterval(30))
-            guard case .reused(let reusedFamily, let token) = reuse else {
-                Issue.record("reuse must be reported, got \(reuse)")
-                return
+            _ = try store.rotateRefreshToken(
+                token(0, of: family), replacement: token(1, of: family), expiresAt: expiry, now: now)
+            let again = try store.rotateRefreshToken(
+                token(0, of: family), replacement: token(9, of: family), expiresAt: expiry,
+                now: now.addingTimeInterval(30))
+            #expect(again == .previous(family: family, rotatedAt: now))
+            // Nothing changed: the successor is still current, the attempt's token unknown.
+            #expect(try store.refreshToken(token(1, of: family))?.rotatedAt == nil)
+            #expect(try store.refreshToken(token(9, of: family)) == nil)
+        }
+    }
+
+    @Test func supersedingReplacesTheUnusedCurrentToken() throws {
+        try withStore { store throws in
+            let family = try family(in: store)
+            let now = referenceTime.addingTimeInterval(10)
+            let expiry = now.addingTimeInterval(86_400)
+            _ = try store.rotateRefreshToken(
+                token(0, of: family), replacement: token(1, of: family), expiresAt: expiry, now: now)
+            let later = now.addingTimeInterval(5)
+            #expect(
+                try store.transaction {
+                    try $0.supersedeRefreshToken(
+                        familyID: family.id, replacement: token(2, of: family), expiresAt: expiry, now: later)
+                })
+            #expect(try store.refreshToken(token(2, of: family))?.issuedAt == later)
+            #expect(try store.refreshToken(token(1, of: family)) == nil)
+            // The token presented for it stays "the one just replaced", with the first time.
+            #expect(
+                try store.rotateRefreshToken(
+                    token(0, of: family), replacement: token(3, of: family), expiresAt: expiry, now: later)
+                    == .previous(family: family, rotatedAt: now))
+            // The superseded token coming back is an older token of the family.
+            #expect(
+                try store.rotateRefreshToken(
+                    token(1, of: family), replacement: token(3, of: family), expiresAt: expiry, now: later)
+                    == .reused(family: family))
+            try store.revokeRefreshFamily(id: family.id, now: later)
+            #expect(
+                try !store.transaction {
+                    try $0.supersedeRefreshToken(
+                        familyID: family.id, replacement: token(4, of: family), expiresAt: expiry, now: later)
+                })
+        }
+    }
+
+    @Test func anOlderTokenIsReuseAndThenTheFamilyIsRevoked() throws {
+        try withStore { store throws in
+            let family = try family(in: store)
+            let now = referenceTime.addingTimeInterval(10)
+            let expiry = now.addingTimeInterval(86_400)
+            for number in 0..<3 {
+                _ = try store.rotateRefreshToken(
+                    token(number, of: family), replacement: token(number + 1, of: family), expiresAt: expiry,
+                    now: now)
             }
-            #expect(reusedFamily.id == family.id)
-            #expect(token.rotatedAt == now)
-            #expect(try store.refreshToken("r-attacker") == nil)
+            #expect(
+                try store.rotateRefreshToken(
+                    token(1, of: family), replacement: "x", expiresAt: expiry, now: now) == .reused(family: family))
+            // Anything else that names the family is treated alike: only its tokens carry its id.
+            #expect(
+                try store.rotateRefreshToken(
+                    "\(family.id).forged", replacement: "x", expiresAt: expiry, now: now) == .reused(family: family))
 
             // The provider revokes the family; then even the current token is refused.
             #expect(try store.revokeRefreshFamily(id: family.id, now: now))
             #expect(try store.refreshFamily(id: family.id)?.isRevoked == true)
-            guard case .revoked = try store.rotateRefreshToken("r1", replacement: "r2", expiresAt: expiry, now: now)
+            guard
+                case .revoked = try store.rotateRefreshToken(
+                    token(3, of: family), replacement: token(4, of: family), expiresAt: expiry, now: now)
             else {
                 Issue.record("a revoked family must not refresh")
                 return
@@ -78,16 +142,16 @@ import Testing
 
     @Test func concurrentRotationsOfOneTokenSucceedOnce() throws {
         try withStore { store throws in
-            _ = try family(in: store)
+            let family = try family(in: store)
             let outcomes = LockedList<String>()
             let finished = runOnThreads(8) { index in
                 do {
                     let result = try store.rotateRefreshToken(
-                        "r0", replacement: "next-\(index)", expiresAt: referenceTime.addingTimeInterval(86_400),
-                        now: referenceTime)
+                        token(0, of: family), replacement: "\(family.id).next-\(index)",
+                        expiresAt: referenceTime.addingTimeInterval(86_400), now: referenceTime)
                     switch result {
                     case .rotated: outcomes.append("rotated")
-                    case .reused: outcomes.append("reused")
+                    case .previous: outcomes.append("previous")
                     default: outcomes.append("other")
                     }
                 } catch {
@@ -96,22 +160,27 @@ import Testing
             }
             #expect(finished)
             #expect(outcomes.all.filter { $0 == "rotated" }.count == 1)
-            #expect(outcomes.all.filter { $0 == "reused" }.count == 7)
+            #expect(outcomes.all.filter { $0 == "previous" }.count == 7)
         }
     }
 
     @Test func expiredAndUnknownTokensDoNotRotate() throws {
         try withStore { store throws in
-            _ = try family(in: store)
+            let family = try family(in: store)
             let late = referenceTime.addingTimeInterval(86_400)
-            guard case .expired = try store.rotateRefreshToken("r0", replacement: "r1", expiresAt: late, now: late)
+            guard
+                case .expired = try store.rotateRefreshToken(
+                    token(0, of: family), replacement: token(1, of: family), expiresAt: late, now: late)
             else {
                 Issue.record("an expired token must not rotate")
                 return
             }
-            #expect(
-                try store.rotateRefreshToken("unknown", replacement: "r1", expiresAt: late, now: referenceTime)
-                    == .notFound)
+            for unknown in ["unknown", "nofamily.r0", ".r0", ""] {
+                #expect(
+                    try store.rotateRefreshToken(unknown, replacement: "r1", expiresAt: late, now: referenceTime)
+                        == .notFound)
+                #expect(try store.refreshToken(unknown) == nil)
+            }
         }
     }
 
@@ -121,15 +190,16 @@ import Testing
             let second = RefreshFamily(
                 clientID: family.clientID, userID: family.userID, scopes: ["openid"], authTime: referenceTime,
                 createdAt: referenceTime.addingTimeInterval(1))
-            try store.insert(second)
+            try store.insert(second, token: token(0, of: second), expiresAt: referenceTime.addingTimeInterval(60))
             #expect(try store.refreshFamilies(userID: family.userID).map(\.id) == [second.id, family.id])
             #expect(
                 try store.revokeRefreshFamilies(userID: family.userID, clientID: family.clientID, now: referenceTime)
                     == 2)
             #expect(try store.refreshFamilies(userID: family.userID).isEmpty)
             #expect(try store.refreshFamilies(userID: family.userID, includeRevoked: true).count == 2)
-            #expect(throws: StoreError.missingReference("refresh family")) {
-                try store.insert(RefreshToken(token: "orphan", familyID: "none", expiresAt: referenceTime))
+            let orphan = RefreshFamily(clientID: "none", userID: "none", scopes: [], authTime: referenceTime)
+            #expect(throws: StoreError.missingReference("client or user")) {
+                try store.insert(orphan, token: "t", expiresAt: referenceTime)
             }
         }
     }

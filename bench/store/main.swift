@@ -69,11 +69,13 @@ do {
                 let families = (0..<threads).map { _ in
                     RefreshFamily(clientID: client.id, userID: user.id, scopes: ["openid", "profile"], authTime: now)
                 }
+                // Tokens name their family before a dot, as minted ones do.
+                let token: @Sendable (Int, Int) -> String = { thread, index in
+                    "\(families[thread].id).r-\(thread)-\(index)"
+                }
                 try store.transaction { transaction in
                     for (thread, family) in families.enumerated() {
-                        try transaction.insert(family)
-                        try transaction.insert(
-                            RefreshToken(token: "r-\(thread)-0", familyID: family.id, expiresAt: now + 86_400))
+                        try transaction.insert(family, token: token(thread, 0), expiresAt: now + 86_400)
                     }
                 }
 
@@ -92,7 +94,7 @@ do {
                 }
                 let rotate = measure(threads: threads) { thread, index in
                     let result = try store.rotateRefreshToken(
-                        "r-\(thread)-\(index)", replacement: "r-\(thread)-\(index + 1)", expiresAt: now + 86_400,
+                        token(thread, index), replacement: token(thread, index + 1), expiresAt: now + 86_400,
                         now: now)
                     guard case .rotated = result else { throw StoreError.misuse("not rotated: \(result)") }
                 }

@@ -91,7 +91,7 @@ struct AuthorizationCodeGrant {
         }
         let accessToken = issuer.accessTokenGrant(
             subject: user.id, clientID: client.client.id, scopes: code.scopes, authTime: code.authTime)
-        let family = try RefreshTokenChain.beginFamily(
+        let family = try RefreshFamilies.begin(
             for: client.client, userID: user.id, scopes: code.scopes, authTime: code.authTime, now: now,
             lifetime: context.lifetimes.refreshToken, in: transaction)
         try transaction.recordIssuance(

@@ -115,7 +115,7 @@ struct DeviceCodeGrant {
         let authTime = authorization.authTime ?? now
         let accessToken = issuer.accessTokenGrant(
             subject: user.id, clientID: client.client.id, scopes: authorization.scopes, authTime: authTime)
-        let refreshToken = try RefreshTokenChain.beginFamily(
+        let refreshToken = try RefreshFamilies.begin(
             for: client.client, userID: user.id, scopes: authorization.scopes, authTime: authTime, now: now,
             lifetime: context.lifetimes.refreshToken, in: transaction)?.token
         return Issue(authorization: authorization, user: user, accessToken: accessToken, refreshToken: refreshToken)

@@ -69,7 +69,7 @@ struct IntrospectionEndpoint {
                 "active": true, "scope": .string(family.scopes.joined(separator: " ")),
                 "client_id": .string(family.clientID), "sub": .string(family.userID),
                 "exp": .integer(TokenIssuer.seconds(record.expiresAt)),
-                "iat": .integer(TokenIssuer.seconds(record.createdAt)), "token_type": "refresh_token",
+                "iat": .integer(TokenIssuer.seconds(record.issuedAt)), "token_type": "refresh_token",
                 "iss": .string(context.issuer), "aud": .string(family.clientID),
             ]
         }

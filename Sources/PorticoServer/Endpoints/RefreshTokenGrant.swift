@@ -5,14 +5,14 @@ import PorticoStore
 /// `grant_type=refresh_token` (OAuth 2.1 §4.3): rotates a refresh token and issues a new access
 /// token, optionally for fewer scopes.
 ///
-/// Every use rotates (RFC 9700 §4.14.2): the presented token is marked used and its successor
-/// issued, atomically in the store. Presenting a used token again revokes the whole family —
+/// Every use rotates (RFC 9700 §4.14.2): the presented token is replaced by a new one,
+/// atomically in the store. Presenting a replaced token again revokes the whole family —
 /// except within the grace period (`lifetimes.refreshReuseGrace`): a client that lost the
 /// response and retries with the same token, and has not used what it was sent, gets a fresh
-/// token instead; ``RefreshTokenChain`` explains how that works while the store keeps only
-/// hashes. A check that fails (wrong client, widened scope, disabled account) rolls the
-/// rotation back with the transaction, so it changes nothing and cannot be used to burn
-/// someone else's token.
+/// token instead, which supersedes the one it never received (the store remembers which token
+/// the last rotation replaced, so it can tell that retry from a replay of anything older). A
+/// check that fails (wrong client, widened scope, disabled account) rolls the rotation back
+/// with the transaction, so it changes nothing and cannot be used to burn someone else's token.
 struct RefreshTokenGrant {
     /// The provider.
     let context: ProviderContext
@@ -44,7 +44,7 @@ struct RefreshTokenGrant {
             // still changes nothing.
             var successor = ""
             let rotation = try transaction.rotateRefreshToken(presented, expiresAt: expiry(from: now), now: now) {
-                successor = RefreshTokenChain(family: $0).successor(of: presented)
+                successor = RefreshToken.mint(familyID: $0.id)
                 return successor
             }
             guard let family = rotation.family else { throw OAuthError.invalidGrant("The refresh token is not valid.") }
@@ -63,16 +63,18 @@ struct RefreshTokenGrant {
             switch rotation {
             case .rotated:
                 refreshToken = successor
-            case .reused(_, let token):
+            case .previous(_, let rotatedAt)
+            where now.timeIntervalSince(rotatedAt) <= context.lifetimes.refreshReuseGrace:
+                // A retry of a request whose response was lost: what it was sent is unused.
+                let replacement = RefreshToken.mint(familyID: family.id)
                 guard
-                    let replacement = try retryReplacement(
-                        for: presented, rotatedAt: token.rotatedAt, chain: RefreshTokenChain(family: family),
-                        in: transaction, now: now)
-                else {
-                    try revoke(family, presentedBy: client.client.id, in: transaction, now: now)
-                    return .reuseDetected
-                }
+                    try transaction.supersedeRefreshToken(
+                        familyID: family.id, replacement: replacement, expiresAt: expiry(from: now), now: now)
+                else { throw OAuthError.invalidGrant("The refresh token has been revoked.") }
                 refreshToken = replacement
+            case .previous, .reused:
+                try revoke(family, presentedBy: client.client.id, in: transaction, now: now)
+                return .reuseDetected
             case .expired:
                 throw OAuthError.invalidGrant("The refresh token has expired.")
             case .revoked:
@@ -101,37 +103,6 @@ struct RefreshTokenGrant {
         return TokenResponse(
             accessToken: accessToken, expiresIn: Int(context.lifetimes.accessToken), scopes: issue.scopes,
             refreshToken: issue.refreshToken, idToken: idToken)
-    }
-
-    /// The grace period: when `presented` was rotated moments ago and nothing it led to has
-    /// been used by the client, supersedes the unused token at the end of its chain with a
-    /// fresh replacement and returns that; nil when this is a genuine reuse.
-    private func retryReplacement(
-        for presented: String, rotatedAt: Date?, chain: RefreshTokenChain, in transaction: any StoreTransaction,
-        now: Date
-    ) throws -> String? {
-        guard let rotatedAt, now.timeIntervalSince(rotatedAt) <= context.lifetimes.refreshReuseGrace else {
-            return nil
-        }
-        var hop = chain.successor(of: presented)
-        for _ in 0..<RefreshTokenChain.maximumRetries {
-            guard let record = try transaction.refreshToken(hop) else { return nil }
-            let replacement = chain.replacement(of: hop)
-            guard record.rotatedAt != nil else {
-                // The token the client never received: supersede it.
-                let rotation = try transaction.rotateRefreshToken(
-                    hop, replacement: replacement, expiresAt: expiry(from: now), now: now)
-                guard case .rotated = rotation else { return nil }
-                return replacement
-            }
-            // Superseded by an earlier retry: walk on. Rotated by the client itself: it got
-            // that token, so the old one coming back is a reuse.
-            guard let successorHash = record.successorHash,
-                try transaction.refreshToken(replacement)?.hashedToken == successorHash
-            else { return nil }
-            hop = replacement
-        }
-        return nil
     }
 
     /// Reuse detected (RFC 9700 §4.14.2): revoke the family and record it.

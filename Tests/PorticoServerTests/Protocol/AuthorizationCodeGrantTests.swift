@@ -19,7 +19,10 @@ import Testing
             #expect(reply.json["expires_in"] == 3600)
             #expect(reply.string("scope") == "openid profile postal_code")
             let refreshToken = try #require(reply.string("refresh_token"))
-            #expect(refreshToken.count == 43)
+            // The family's id (22 characters), a dot, 256 random bits (43 characters).
+            let parts = refreshToken.split(separator: ".")
+            #expect(parts.map(\.count) == [22, 43])
+            #expect(try harness.store.refreshFamily(id: String(parts[0]))?.clientID == client.id)
             let verifier = try await harness.jwksVerifier()
 
             let accessToken = try #require(reply.string("access_token"))

@@ -103,6 +103,34 @@ import Testing
         }
     }
 
+    /// A token names its family; only that family's tokens carry the id, so anything else
+    /// naming it is an old token (or one made from an old token) and counts as reuse — but
+    /// only for the client the family belongs to, and an unknown family is merely invalid.
+    @Test func aTokenNamingTheFamilyWithAnotherSecretIsReuse() async throws {
+        try await withProtocolHarness { harness in
+            let user = try harness.addUser()
+            let client = try harness.addConfidentialClient()
+            let other = try harness.addConfidentialClient()
+            let credentials = ProtocolHarness.credentials(client)
+            let current = try #require(
+                try await harness.signIn(user, to: client, scopes: ["openid"]).string("refresh_token"))
+            let familyID = try #require(current.split(separator: ".").first)
+            let altered = "\(familyID).\(SecureRandom.token())"
+
+            let unknown = try await harness.refresh(
+                "\(RecordIdentifier.random()).\(SecureRandom.token())", client: credentials)
+            #expect(unknown.string("error") == "invalid_grant")
+            let wrongClient = try await harness.refresh(altered, client: ProtocolHarness.credentials(other))
+            #expect(wrongClient.string("error") == "invalid_grant")
+            #expect(try await harness.introspect(current, client: credentials).json["active"] == true)
+
+            let reuse = try await harness.refresh(altered, client: credentials)
+            #expect(reuse.string("error") == "invalid_grant")
+            #expect(try await harness.refresh(current, client: credentials).string("error") == "invalid_grant")
+            #expect(try harness.store.refreshFamily(id: String(familyID))?.isRevoked == true)
+        }
+    }
+
     @Test func aShortGraceLetsTheSameRetryCountAsReuse() async throws {
         var lifetimes = TokenLifetimes()
         lifetimes.refreshReuseGrace = 0

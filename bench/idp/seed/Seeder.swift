@@ -183,10 +183,8 @@ struct Seeder {
                 let family = RefreshFamily(
                     clientID: clientID, userID: userIDs[index % userIDs.count], scopes: scopes,
                     authTime: now, createdAt: now)
-                let token = SecureRandom.token()
-                try transaction.insert(family)
-                try transaction.insert(
-                    RefreshToken(token: token, familyID: family.id, createdAt: now, expiresAt: expiry))
+                let token = RefreshToken.mint(familyID: family.id)
+                try transaction.insert(family, token: token, expiresAt: expiry)
                 tokens.append(token)
             }
         }

@@ -1,0 +1,21 @@
+import Foundation
+import PorticoStore
+
+/// Where refresh-token families begin: the code and device grants start one for each grant a
+/// person gives a client that may refresh.
+enum RefreshFamilies {
+    /// Starts a refresh-token family for a grant a person just gave `client` (code or device
+    /// grant), when the client may use refresh tokens: stores the family and its first token
+    /// (hashed) in `transaction` and returns the token and the family's id; nil otherwise.
+    static func begin(
+        for client: Client, userID: String, scopes: [String], authTime: Date, now: Date, lifetime: TimeInterval,
+        in transaction: any StoreTransaction
+    ) throws -> (token: String, familyID: String)? {
+        guard client.allowedGrantTypes.contains("refresh_token") else { return nil }
+        let family = RefreshFamily(
+            clientID: client.id, userID: userID, scopes: scopes, authTime: authTime, createdAt: now)
+        let token = RefreshToken.mint(familyID: family.id)
+        try transaction.insert(family, token: token, expiresAt: now.addingTimeInterval(lifetime))
+        return (token, family.id)
+    }
+}
