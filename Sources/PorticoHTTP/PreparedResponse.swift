@@ -18,7 +18,6 @@ public final class PreparedResponse: Sendable {
     }
 
     /// The response as the handler author wrote it, for the paths that must build a fresh one.
-    /// The response as the handler made it.
     public let response: Response
     private let handle: Handle?
 

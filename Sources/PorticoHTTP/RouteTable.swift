@@ -9,6 +9,9 @@ enum RouteHandler: Sendable {
     case constant(PreparedResponse)
     /// CPU-only work that returns a response it prepared earlier and keeps (see `PreparedResponse`).
     case prepared(@Sendable (Request) throws -> PreparedResponse)
+    /// The response its owner currently keeps, read per request without building a `Request`
+    /// (a document that changes now and then but never depends on the request).
+    case current(@Sendable () -> PreparedResponse)
 }
 
 /// The immutable routing table the server reads without a lock once it has started.

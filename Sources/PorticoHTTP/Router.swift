@@ -47,6 +47,14 @@ public final class Router: Sendable {
         addPrepared(.get, path, handler)
     }
 
+    /// Registers a `GET` (and so `HEAD`) route whose response does not depend on the request
+    /// but changes now and then (discovery, JWKS): `current` returns the one its owner keeps,
+    /// and is called without building a `Request` (no header or query parsing), so such a
+    /// route costs almost what a constant one does.
+    public func get(_ path: String, current: @escaping @Sendable () -> PreparedResponse) {
+        register(.get, path, .current(current))
+    }
+
     /// Registers a response that never changes (a health check, a static document): it is
     /// converted for libmicrohttpd once and then sent without running any code per request.
     public func add(_ method: HTTPMethod, _ path: String, constant response: Response) {

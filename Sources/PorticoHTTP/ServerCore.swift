@@ -164,6 +164,9 @@ final class ServerCore: Sendable {
         case .handler(.constant(let prepared), _, let route):
             context.route = route
             return send(prepared, on: connection, for: context)
+        case .handler(.current(let current), _, let route):
+            context.route = route
+            return send(current(), on: connection, for: context)
         case .handler(let handler, let parameters, let route):
             context.route = route
             var query = FormParameters()
@@ -184,6 +187,8 @@ final class ServerCore: Sendable {
                 return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
             case .constant(let prepared):
                 return send(prepared, on: connection, for: context)
+            case .current(let current):
+                return send(current(), on: connection, for: context)
             case .prepared(let run):
                 do {
                     return send(try run(request), on: connection, for: context)

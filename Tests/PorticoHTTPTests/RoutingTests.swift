@@ -108,18 +108,25 @@ import Testing
         let current = Mutex(PreparedResponse(.text("first")))
         let server = try startServer { router in
             router.getPrepared("/document") { _ in current.withLock { $0 } }
+            router.get("/current", current: { current.withLock { $0 } })
             router.getPrepared("/broken") { _ in throw HTTPError(.badRequest, "no document") }
         }
         defer { server.shutdown() }
         #expect(try await fetch(server, "/document").text == "first")
+        #expect(try await fetch(server, "/current?ignored=1").text == "first")
         for round in 0..<50 {
             current.withLock { $0 = PreparedResponse(.text("version \(round)")) }
-            let reply = try await fetch(server, "/document")
-            #expect(reply.text == "version \(round)")
-            #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)
+            for path in ["/document", "/current"] {
+                let reply = try await fetch(server, path)
+                #expect(reply.text == "version \(round)")
+                #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)
+            }
         }
-        let head = try await fetch(server, "/document", method: "HEAD")
-        #expect(head.status == 200 && head.body.isEmpty)
+        for path in ["/document", "/current"] {
+            let head = try await fetch(server, path, method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty)
+        }
+        #expect(try await fetch(server, "/current", method: "POST").status == 405)
         let broken = try await fetch(server, "/broken")
         #expect(broken.status == 400)
         #expect(broken.text == "no document")

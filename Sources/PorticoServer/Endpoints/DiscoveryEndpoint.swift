@@ -33,8 +33,8 @@ final class DiscoveryEndpoint: Sendable {
 
     /// Registers both well-known paths.
     func register(on router: Router) {
-        router.getPrepared("/.well-known/openid-configuration") { [self] _ in response() }
-        router.getPrepared("/.well-known/oauth-authorization-server") { [self] _ in response() }
+        router.get("/.well-known/openid-configuration", current: { [self] in response() })
+        router.get("/.well-known/oauth-authorization-server", current: { [self] in response() })
     }
 
     /// The current document as a response, rebuilt when stale.

@@ -15,9 +15,9 @@ enum JWKSEndpoint {
         // The document changes only when keys are rotated (`KeyRing.reload()`); keep it prepared
         // and rebuild it when the key ring hands out a different document.
         let cache = Mutex<(json: String, response: PreparedResponse)?>(nil)
-        router.getPrepared(
+        router.get(
             "/oauth/jwks",
-            { _ in
+            current: {
                 let json = context.keys.jwksJSON
                 if let cached = cache.withLock({ $0 }), cached.json == json { return cached.response }
                 var response = Response.json(raw: json)
