@@ -13,6 +13,19 @@ import Testing
         return family
     }
 
+    /// A family whose first token was rotated to `token(1)` at `rotatedAt`; `expiry` is the
+    /// successor's.
+    private func familyRotatedOnce(in store: SQLiteStore) throws
+        -> (family: RefreshFamily, rotatedAt: Date, expiry: Date)
+    {
+        let family = try family(in: store)
+        let rotatedAt = referenceTime.addingTimeInterval(10)
+        let expiry = rotatedAt.addingTimeInterval(86_400)
+        _ = try store.rotateRefreshToken(
+            token(0, of: family), replacement: token(1, of: family), expiresAt: expiry, now: rotatedAt)
+        return (family, rotatedAt, expiry)
+    }
+
     /// Token `number` of `family`, named as minted tokens are.
     private func token(_ number: Int, of family: RefreshFamily) -> String {
         "\(family.id).r\(number)"
@@ -60,11 +73,7 @@ import Testing
 
     @Test func theTokenJustReplacedIsReportedWithItsTime() throws {
         try withStore { store throws in
-            let family = try family(in: store)
-            let now = referenceTime.addingTimeInterval(10)
-            let expiry = now.addingTimeInterval(86_400)
-            _ = try store.rotateRefreshToken(
-                token(0, of: family), replacement: token(1, of: family), expiresAt: expiry, now: now)
+            let (family, now, expiry) = try familyRotatedOnce(in: store)
             let again = try store.rotateRefreshToken(
                 token(0, of: family), replacement: token(9, of: family), expiresAt: expiry,
                 now: now.addingTimeInterval(30))
@@ -77,11 +86,7 @@ import Testing
 
     @Test func supersedingReplacesTheUnusedCurrentToken() throws {
         try withStore { store throws in
-            let family = try family(in: store)
-            let now = referenceTime.addingTimeInterval(10)
-            let expiry = now.addingTimeInterval(86_400)
-            _ = try store.rotateRefreshToken(
-                token(0, of: family), replacement: token(1, of: family), expiresAt: expiry, now: now)
+            let (family, now, expiry) = try familyRotatedOnce(in: store)
             let later = now.addingTimeInterval(5)
             #expect(
                 try store.transaction {
