@@ -11,6 +11,9 @@ public struct PurgeReport: Sendable, Hashable {
     /// Hashes of pre-upgrade refresh tokens a day past their expiry (kept that long to report
     /// reuse clearly).
     public var refreshTokens: Int
+    /// Refresh-token families a day past the expiry of their current token, or a day past
+    /// their revocation (scanned a slice per purge; see ``StoreTransaction/purgeExpired(now:)``).
+    public var refreshFamilies: Int = 0
     /// Password-reset links past their expiry (used or not).
     public var passwordResets: Int = 0
     /// Throttled attempts older than their window.
@@ -21,7 +24,7 @@ public struct PurgeReport: Sendable, Hashable {
     /// A report with the given counts.
     public init(
         authorizationCodes: Int = 0, sessions: Int = 0, deviceAuthorizations: Int = 0, accessTokenRevocations: Int = 0,
-        refreshTokens: Int = 0, passwordResets: Int = 0, throttleAttempts: Int = 0,
+        refreshTokens: Int = 0, refreshFamilies: Int = 0, passwordResets: Int = 0, throttleAttempts: Int = 0,
         grantRevocations: Int = 0
     ) {
         self.authorizationCodes = authorizationCodes
@@ -29,6 +32,7 @@ public struct PurgeReport: Sendable, Hashable {
         self.deviceAuthorizations = deviceAuthorizations
         self.accessTokenRevocations = accessTokenRevocations
         self.refreshTokens = refreshTokens
+        self.refreshFamilies = refreshFamilies
         self.passwordResets = passwordResets
         self.throttleAttempts = throttleAttempts
         self.grantRevocations = grantRevocations
@@ -36,7 +40,7 @@ public struct PurgeReport: Sendable, Hashable {
 
     /// All rows removed.
     public var total: Int {
-        authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens + passwordResets
-            + throttleAttempts + grantRevocations
+        authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
+            + refreshFamilies + passwordResets + throttleAttempts + grantRevocations
     }
 }

@@ -327,6 +327,14 @@ enum SQLiteSchema {
         "CREATE INDEX legacy_refresh_tokens_family ON legacy_refresh_tokens (family_id)",
         "CREATE INDEX legacy_refresh_tokens_expiry ON legacy_refresh_tokens (expires_at)",
         "DROP TABLE refresh_tokens",
+        // Where the purger's scan of a table without an expiry index stopped (see
+        // `purgeExpired`): families are purged a slice per run.
+        """
+        CREATE TABLE purge_positions (
+            name TEXT PRIMARY KEY,
+            last_rowid INTEGER NOT NULL
+        ) WITHOUT ROWID
+        """,
         "PRAGMA user_version = 4",
     ]
 }

@@ -82,18 +82,59 @@ extension SQLiteTransaction {
         report.refreshTokens = try write(
             "DELETE FROM legacy_refresh_tokens WHERE expires_at <= ?",
             [.date(now.addingTimeInterval(-Self.refreshRetention))])
+        report.refreshFamilies = try purgeRefreshFamilies(before: now.addingTimeInterval(-Self.refreshRetention))
         report.passwordResets = try write("DELETE FROM password_resets WHERE expires_at <= ?", [.date(now)])
         report.throttleAttempts = try write("DELETE FROM throttle_attempts WHERE expires_at <= ?", [.date(now)])
         report.grantRevocations = try write("DELETE FROM grant_revocations WHERE expires_at <= ?", [.date(now)])
         return report
     }
 
+    /// Deletes the families, among the next ``familyPurgeSlice`` rows after where the last run
+    /// stopped, whose current token expired before `cutoff`, that were revoked before it, or
+    /// that have had no token since the version-4 migration and began before it.
+    ///
+    /// Why a slice: no index orders families by expiry, because keeping one would cost every
+    /// rotation two more b-tree pages (the expiry changes with each); a slice of rowids reads a
+    /// bounded number of pages each run, and runs go round the table (at 10,000 a minute, a
+    /// million families in under two hours).
+    private func purgeRefreshFamilies(before cutoff: Date) throws -> Int {
+        let start =
+            try first("SELECT last_rowid FROM purge_positions WHERE name = 'refresh_families'", []) {
+                $0.int(0)
+            } ?? 0
+        let end =
+            try first(
+                "SELECT max(rowid) FROM (SELECT rowid FROM refresh_families WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+                [.int(start), .int(Self.familyPurgeSlice)]
+            ) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+        var deleted = 0
+        if let end {
+            deleted = try write(
+                """
+                DELETE FROM refresh_families WHERE rowid > ? AND rowid <= ?
+                    AND (token_expires_at <= ? OR revoked_at <= ? OR (token_hash IS NULL AND created_at <= ?))
+                """,
+                [.int(start), .int(end), .date(cutoff), .date(cutoff), .date(cutoff)])
+        }
+        try write(
+            """
+            INSERT INTO purge_positions (name, last_rowid) VALUES ('refresh_families', ?)
+            ON CONFLICT (name) DO UPDATE SET last_rowid = excluded.last_rowid
+            """,
+            [.int(end ?? 0)])
+        return deleted
+    }
+
+    /// How many refresh families one purge looks at.
+    static var familyPurgeSlice: Int { 10_000 }
+
     /// How long a redeemed code is kept past its expiry, so that a late replay still finds
     /// it and revokes what it issued.
     static var consumedCodeRetention: TimeInterval { 3600 }
 
-    /// How long the hash of a refresh token minted before tokens named their family is kept
-    /// past its expiry, so that presenting it reports "expired" or "reused" rather than
-    /// "unknown". (Later tokens live in their family's row and need no purging.)
+    /// How long a refresh family is kept past its current token's expiry or its revocation
+    /// (and the hash of a token minted before tokens named their family past that token's
+    /// expiry), so that presenting a token reports "expired", "revoked" or "reused" rather than
+    /// "unknown".
     static var refreshRetention: TimeInterval { 86_400 }
 }

@@ -60,6 +60,41 @@ import Testing
         }
     }
 
+    /// Families go a day after their token expired or they were revoked, a slice per purge
+    /// (10,000), each purge going on from where the last stopped and starting over at the end.
+    @Test func refreshFamiliesArePurgedASliceAtATime() throws {
+        try withStore { store throws in
+            let (user, client) = try Fixtures.userAndClient(in: store)
+            let now = referenceTime.addingTimeInterval(10 * 86_400)
+            let day: TimeInterval = 86_400
+            func family(expiring expiry: Date, revokedAt: Date? = nil) -> (RefreshFamily, Date) {
+                let family = RefreshFamily(
+                    clientID: client.id, userID: user.id, scopes: [], authTime: referenceTime,
+                    createdAt: referenceTime, revokedAt: revokedAt)
+                return (family, expiry)
+            }
+            let kept = [
+                family(expiring: now + day), family(expiring: now - 10), family(expiring: now + day, revokedAt: now),
+            ]
+            let gone = [family(expiring: now - 2 * day), family(expiring: now + day, revokedAt: now - 2 * day)]
+            let filler = (0..<10_000).map { _ in family(expiring: now - 3 * day) }
+            try store.transaction { transaction in
+                for (family, expiry) in kept + gone + filler {
+                    try transaction.insert(family, token: RefreshToken.mint(familyID: family.id), expiresAt: expiry)
+                }
+            }
+            #expect(try store.purgeExpired(now: now).refreshFamilies == 9_997)
+            #expect(try store.purgeExpired(now: now).refreshFamilies == 5)
+            for (family, _) in kept { #expect(try store.refreshFamily(id: family.id) != nil) }
+            for (family, _) in gone { #expect(try store.refreshFamily(id: family.id) == nil) }
+            // The end of the table: the next purge starts over and finds a newer dead family.
+            #expect(try store.purgeExpired(now: now).refreshFamilies == 0)
+            let late = family(expiring: now - 2 * day)
+            try store.insert(late.0, token: RefreshToken.mint(familyID: late.0.id), expiresAt: late.1)
+            #expect(try store.purgeExpired(now: now).refreshFamilies == 1)
+        }
+    }
+
     @Test func backgroundPurgerPurgesUntilStopped() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.databasePath())
