@@ -46,6 +46,10 @@ struct SQLiteRow {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    func optionalBlob(_ column: Int32) -> [UInt8]? {
+        isNull(column) ? nil : blob(column)
+    }
+
     /// A stored hash as its base64url reference.
     func hashReference(_ column: Int32) -> String {
         SecretHash.reference(bytes: blob(column))

@@ -99,16 +99,18 @@ extension SQLiteTransaction {
     /// million families in under two hours).
     private func purgeRefreshFamilies(before cutoff: Date) throws -> Int {
         let start =
-            try first("SELECT last_rowid FROM purge_positions WHERE name = 'refresh_families'", []) {
-                $0.int(0)
-            } ?? 0
+            try first("SELECT last_rowid FROM purge_positions WHERE name = 'refresh_families'", []) { $0.int(0) } ?? 0
+        // The slice's last rowid; 0 past the end of the table, so the next run starts over.
         let end =
             try first(
-                "SELECT max(rowid) FROM (SELECT rowid FROM refresh_families WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+                """
+                SELECT coalesce(max(rowid), 0)
+                FROM (SELECT rowid FROM refresh_families WHERE rowid > ? ORDER BY rowid LIMIT ?)
+                """,
                 [.int(start), .int(Self.familyPurgeSlice)]
-            ) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+            ) { $0.int(0) } ?? 0
         var deleted = 0
-        if let end {
+        if end > start {
             deleted = try write(
                 """
                 DELETE FROM refresh_families WHERE rowid > ? AND rowid <= ?
@@ -121,7 +123,7 @@ extension SQLiteTransaction {
             INSERT INTO purge_positions (name, last_rowid) VALUES ('refresh_families', ?)
             ON CONFLICT (name) DO UPDATE SET last_rowid = excluded.last_rowid
             """,
-            [.int(end ?? 0)])
+            [.int(end)])
         return deleted
     }
 

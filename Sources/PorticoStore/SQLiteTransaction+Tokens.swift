@@ -27,10 +27,10 @@ extension SQLiteTransaction {
         let rotatedAt: Date?
 
         init(_ row: SQLiteRow, offset: Int32) {
-            current = row.isNull(offset) ? nil : row.blob(offset)
+            current = row.optionalBlob(offset)
             issuedAt = row.optionalDate(offset + 1) ?? .distantPast
             expiresAt = row.optionalDate(offset + 2) ?? .distantPast
-            previous = row.isNull(offset + 3) ? nil : row.blob(offset + 3)
+            previous = row.optionalBlob(offset + 3)
             rotatedAt = row.optionalDate(offset + 4)
         }
     }
@@ -98,7 +98,7 @@ extension SQLiteTransaction {
         guard
             let (family, state) = try first(
                 "SELECT \(Self.familyAndTokenColumns) FROM refresh_families WHERE id = ?", [.text(familyID)],
-                { (try Self.decodeFamily($0), TokenState($0, offset: 7)) })
+                { (try Self.decodeFamily($0), TokenState($0, offset: 7)) })  // after the 7 family columns
         else { return nil }
         let standing: Standing
         if let current = state.current, ConstantTime.equals(current, hash) {

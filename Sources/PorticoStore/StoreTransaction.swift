@@ -131,9 +131,9 @@ public protocol StoreTransaction {
     /// one replaced, in one atomic step; otherwise the result says why not, and a reuse is
     /// reported rather than acted on.
     ///
-    /// `replacement` gets the token's family, read in the same statement as the token, so the
-    /// provider can mint a token that names it (``RefreshToken/mint(familyID:)``) without
-    /// reading the family first.
+    /// `replacement` gets the family the lookup found (a token minted before tokens named their
+    /// family does not say which it is), so the provider can mint a successor that names it
+    /// (``RefreshToken/mint(familyID:)``) without reading the family first.
     func rotateRefreshToken(
         _ presented: String, expiresAt: Date, now: Date, replacement: (RefreshFamily) throws -> String
     ) throws -> RefreshRotation

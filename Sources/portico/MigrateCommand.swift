@@ -26,7 +26,8 @@ enum MigrateCommand {
         if applied.isEmpty {
             print("schema is current (version \(version))")
         } else {
-            print("applied migrations \(applied.map(String.init).joined(separator: ", ")); schema version \(version)")
+            let steps = applied.map(String.init).joined(separator: ", ")
+            print("applied \(applied.count == 1 ? "migration" : "migrations") \(steps); schema version \(version)")
         }
         let created: [String]
         do {

@@ -1,7 +1,8 @@
 import Foundation
 import PorticoServer
-import PorticoStore
 import Testing
+
+@testable import PorticoStore
 
 /// `portico scope add` and `portico keys list` through the real binary.
 @Suite struct ScopeAndKeysCommandTests {
@@ -45,6 +46,21 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// An operator upgrading finds out what `migrate` did: a database an older Portico left at
+    /// version 3 gets the one missing step, named in the singular.
+    @Test func migrateUpgradesAnOlderDatabaseOneStep() throws {
+        let database = try CLIDatabase()
+        do {
+            let connection = try SQLiteConnection(
+                path: database.directory.appendingPathComponent("portico.db").path, busyTimeoutMilliseconds: 1000)
+            #expect(try SQLiteSchema.migrate(connection, upTo: 3) == [1, 2, 3])
+        }
+        let migrated = try database.portico(["migrate"])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(migrated.stdout.hasPrefix("applied migration 4; schema version 4\n"), "\(migrated.stdout)")
+        #expect(try database.portico(["migrate"]).stdout.hasPrefix("schema is current (version 4)"))
     }
 
     @Test func migrateMakesOneKeyPerAlgorithmAndKeysListShowsThem() throws {

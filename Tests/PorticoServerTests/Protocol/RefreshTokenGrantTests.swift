@@ -37,11 +37,7 @@ import Testing
     @Test func reuseAfterTheGracePeriodRevokesTheWholeFamily() async throws {
         let clock = ProtocolTestClock()
         try await withProtocolHarness(clock: clock) { harness in
-            let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
-            let original = try #require(
-                try await harness.signIn(user, to: client, scopes: ["openid"]).string("refresh_token"))
+            let (user, _, credentials, original) = try await harness.signedInGrant()
             let rotated = try await harness.refresh(original, client: credentials)
             let current = try #require(rotated.string("refresh_token"))
 
@@ -60,11 +56,7 @@ import Testing
 
     @Test func aRetryWithinTheGracePeriodGetsAFreshWorkingToken() async throws {
         try await withProtocolHarness { harness in
-            let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
-            let original = try #require(
-                try await harness.signIn(user, to: client, scopes: ["openid"]).string("refresh_token"))
+            let (_, _, credentials, original) = try await harness.signedInGrant()
             // The first response is "lost"; the client retries twice with the same token.
             let lost = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
             let retry = try await harness.refresh(original, client: credentials)
@@ -90,11 +82,7 @@ import Testing
 
     @Test func theOldTokenAfterItsSuccessorWasUsedIsReuseEvenWithinTheGracePeriod() async throws {
         try await withProtocolHarness { harness in
-            let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
-            let original = try #require(
-                try await harness.signIn(user, to: client, scopes: ["openid"]).string("refresh_token"))
+            let (_, _, credentials, original) = try await harness.signedInGrant()
             let second = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
             let third = try #require(try await harness.refresh(second, client: credentials).string("refresh_token"))
             let stolen = try await harness.refresh(original, client: credentials)
@@ -108,12 +96,8 @@ import Testing
     /// only for the client the family belongs to, and an unknown family is merely invalid.
     @Test func aTokenNamingTheFamilyWithAnotherSecretIsReuse() async throws {
         try await withProtocolHarness { harness in
-            let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let (_, _, credentials, current) = try await harness.signedInGrant()
             let other = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
-            let current = try #require(
-                try await harness.signIn(user, to: client, scopes: ["openid"]).string("refresh_token"))
             let familyID = try #require(current.split(separator: ".").first)
             let altered = "\(familyID).\(SecureRandom.token())"
 
@@ -131,16 +115,41 @@ import Testing
         }
     }
 
+    /// Only hashes of refresh tokens are kept (DESIGN, "Tokens"), retries in the grace period
+    /// included: none of the tokens handed out appears in the database file or its log. And a
+    /// token issued by a retry is dated from the retry, not from the sign-in.
+    @Test func refreshTokensAreStoredOnlyAsHashes() async throws {
+        let clock = ProtocolTestClock()
+        try await withProtocolHarness(clock: clock) { harness in
+            let (_, _, credentials, original) = try await harness.signedInGrant()
+            clock.advance(by: 100)
+            let before = TokenIssuer.seconds(clock.now)
+            let rotated = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
+            let retried = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
+            let iat = try #require(try await harness.introspect(retried, client: credentials).json["iat"]?.integerValue)
+            #expect(iat >= before && iat <= TokenIssuer.seconds(clock.now))
+
+            let files = try FileManager.default.contentsOfDirectory(
+                at: harness.directory, includingPropertiesForKeys: nil
+            )
+            .filter { $0.lastPathComponent.hasPrefix("portico.db") }
+            #expect(files.contains { $0.lastPathComponent == "portico.db-wal" })
+            let contents = try files.map { try Data(contentsOf: $0) }
+            for token in [original, rotated, retried] {
+                let secret = Data(try #require(token.split(separator: ".").last).utf8)
+                #expect(secret.count == 43)
+                #expect(contents.allSatisfy { $0.range(of: secret) == nil }, "a refresh token is stored in clear")
+            }
+        }
+    }
+
     @Test func aShortGraceLetsTheSameRetryCountAsReuse() async throws {
         var lifetimes = TokenLifetimes()
         lifetimes.refreshReuseGrace = 0
         let clock = ProtocolTestClock()
         try await withProtocolHarness(clock: clock, lifetimes: lifetimes) { harness in
-            let user = try harness.addUser()
-            let client = try harness.addPublicClient()
-            let credentials = ProtocolHarness.credentials(client)
-            let original = try #require(
-                try await harness.signIn(user, to: client, scopes: ["profile"]).string("refresh_token"))
+            let (_, _, credentials, original) = try await harness.signedInGrant(
+                client: try harness.addPublicClient(), scopes: ["profile"])
             let current = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
             clock.advance(by: 2)
             #expect(try await harness.refresh(original, client: credentials).string("error") == "invalid_grant")
@@ -180,12 +189,8 @@ import Testing
 
     @Test func theFamilyIsBoundToItsClientAccountAndRevocation() async throws {
         try await withProtocolHarness { harness in
-            let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let (user, _, credentials, refreshToken) = try await harness.signedInGrant()
             let other = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
-            let refreshToken = try #require(
-                try await harness.signIn(user, to: client, scopes: ["openid"]).string("refresh_token"))
 
             let stolen = try await harness.refresh(refreshToken, client: ProtocolHarness.credentials(other))
             #expect(stolen.string("error") == "invalid_grant")
@@ -219,12 +224,8 @@ import Testing
         lifetimes.refreshReuseGrace = 0
         let clock = ProtocolTestClock()
         try await withProtocolHarness(clock: clock, lifetimes: lifetimes) { harness in
-            let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let (_, _, credentials, original) = try await harness.signedInGrant(scopes: ["profile"])
             let other = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
-            let original = try #require(
-                try await harness.signIn(user, to: client, scopes: ["profile"]).string("refresh_token"))
             let current = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
             clock.advance(by: 2)
 
@@ -247,5 +248,18 @@ import Testing
             let reply = try await harness.refresh(refreshToken, client: ProtocolHarness.credentials(client))
             #expect(reply.string("error") == "invalid_grant")
         }
+    }
+}
+
+extension ProtocolHarness {
+    /// What most refresh tests start from: a new person signed in to `client` (by default a new
+    /// confidential one) for `scopes`, the client's credentials and the first refresh token.
+    fileprivate func signedInGrant(client: Client? = nil, scopes: [String] = ["openid"]) async throws
+        -> (user: User, client: Client, credentials: ClientCredentials, refreshToken: String)
+    {
+        let user = try addUser()
+        let client = try client ?? addConfidentialClient()
+        let reply = try await signIn(user, to: client, scopes: scopes)
+        return (user, client, Self.credentials(client), try #require(reply.string("refresh_token")))
     }
 }
