@@ -14,7 +14,8 @@ public struct ProviderConfiguration: Sendable {
     public var issuer: String?
     /// The database URL (`sqlite:PATH` or `postgres://…`).
     public var databaseURL: String
-    /// HTTP worker threads; nil means one per core.
+    /// libmicrohttpd's epoll threads, which read requests and run the handlers that only
+    /// compute; nil means one per core. (Handlers that wait run on a worker pool of their own.)
     public var threads: Int?
     /// Whether one JSON line per request goes to stderr.
     public var logRequests: Bool
@@ -42,6 +43,9 @@ public struct ProviderConfiguration: Sendable {
     /// default, as in Keycloak, because metrics describe traffic and failures to whoever reads
     /// them (`portico serve --metrics`, `PORTICO_METRICS=1`).
     public var metrics: Bool
+    /// How long codes, tokens, sessions and device logins live; the DESIGN's unless changed
+    /// (tests shorten them to watch an expiry).
+    public var lifetimes: TokenLifetimes
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -58,7 +62,8 @@ public struct ProviderConfiguration: Sendable {
         mailer: (any Mailer)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         keyRefreshInterval: Duration = .seconds(5),
-        metrics: Bool = false
+        metrics: Bool = false,
+        lifetimes: TokenLifetimes = TokenLifetimes()
     ) {
         self.host = host
         self.port = port
@@ -74,6 +79,7 @@ public struct ProviderConfiguration: Sendable {
         self.clock = clock
         self.keyRefreshInterval = keyRefreshInterval
         self.metrics = metrics
+        self.lifetimes = lifetimes
     }
 
     /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.

@@ -33,4 +33,10 @@ public protocol Store: Sendable {
 
     /// Closes the store's connections; later calls throw ``StoreError/closed``.
     func close()
+
+    /// Whether a call may wait on the network (a database server) rather than only on local
+    /// disk. A provider then runs every handler that touches the store on its worker pool,
+    /// never on an epoll thread (DESIGN, "Concurrency and storage model"). False by default
+    /// (see `Store+Placement.swift`); a remote backend says true.
+    var isRemote: Bool { get }
 }

@@ -22,10 +22,7 @@ enum ClientCommand {
                   --scope S            a scope it may request: built-in (openid, profile,
                                        profile:user_id, postal_code, email, offline_access) or
                                        added with 'portico scope add'; default all built-in
-                  --grant G            authorization_code, refresh_token, client_credentials,
-                                       urn:ietf:params:oauth:grant-type:device_code (or just
-                                       device_code: TV and console login, no redirect URI needed)
-                                       (default authorization_code and refresh_token)
+                  --grant G            \(grantHelp)
                   --logo-url URL       logo on the consent page (https)
                   --privacy-url URL    privacy policy linked from the consent page (https)
                   --id-token-alg ALG   ID token signature (default RS256)
@@ -38,6 +35,11 @@ enum ClientCommand {
 
         Safe while a server runs: a new app can sign people in at once.
         """
+
+    /// What `--grant` accepts, from the provider's grant registry, aligned under its column.
+    private static var grantHelp: String {
+        ClientRegistration.grantTypeHelp(width: 58).joined(separator: "\n" + String(repeating: " ", count: 31))
+    }
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)

@@ -7,14 +7,13 @@ import PorticoStore
 /// stored, generates the `client_id` and, for confidential clients, a 256-bit secret that is
 /// returned once and stored only as a hash.
 public struct ClientRegistration: Sendable {
-    /// Grant types a client may be allowed.
-    public static let supportedGrantTypes = [
-        "authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:device_code",
-    ]
+    /// Grant types a client may be allowed: those the token endpoint implements
+    /// (``TokenGrantRegistry``).
+    public static var supportedGrantTypes: [String] { TokenGrantRegistry.grantTypes }
     /// Short names accepted for long grant types (`device_code`, as Login with Amazon calls it).
-    public static let grantTypeAliases = ["device_code": "urn:ietf:params:oauth:grant-type:device_code"]
+    public static var grantTypeAliases: [String: String] { TokenGrantRegistry.dialects }
     /// Grant types a client gets when none are given.
-    public static let defaultGrantTypes = ["authorization_code", "refresh_token"]
+    public static var defaultGrantTypes: [String] { TokenGrantRegistry.defaultGrantTypes }
     /// ID-token signing algorithms a client may choose.
     public static let idTokenAlgorithms = ["RS256", "ES256", "EdDSA"]
 
@@ -54,6 +53,41 @@ public struct ClientRegistration: Sendable {
         self.postLogoutRedirectURIs = postLogoutRedirectURIs
     }
 
+    /// What `--grant` accepts, for the CLI's help: every grant type with its short names and
+    /// notes, then the default, in lines of at most `width` characters.
+    public static func grantTypeHelp(width: Int) -> [String] {
+        let names = TokenGrantRegistry.grants.map { grant -> String in
+            var extras = grant.dialects.map { "or just \($0)" }.joined(separator: ", ")
+            if let note = grant.helpNote { extras += extras.isEmpty ? note : ": \(note)" }
+            return extras.isEmpty ? grant.grantType : "\(grant.grantType) (\(extras))"
+        }
+        let defaults = defaultGrantTypes
+        let fallback =
+            defaults.count > 1
+            ? defaults.dropLast().joined(separator: ", ") + " and " + defaults[defaults.count - 1]
+            : defaults.first ?? "none"
+        return wrapped(names.joined(separator: ", "), width: width) + wrapped("(default \(fallback))", width: width)
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters (a longer word gets a
+    /// line of its own).
+    private static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// Validates and stores the client; `clientID` is random unless given (the demo app's is fixed).
     ///
     /// - Returns: the stored client and, for a confidential client, its secret in plain text,
@@ -84,17 +118,23 @@ public struct ClientRegistration: Sendable {
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
         let grants =
             grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
-        for grant in grants where !Self.supportedGrantTypes.contains(grant) {
-            throw .invalid(
-                "unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", ")) (or device_code)"
-            )
+        var kinds: [any TokenGrant.Type] = []
+        for grant in grants {
+            guard let kind = TokenGrantRegistry.grant(answering: grant) else {
+                let aliases = TokenGrantRegistry.grants.flatMap { $0.dialects }
+                let or = aliases.isEmpty ? "" : " (or \(aliases.joined(separator: ", ")))"
+                throw .invalid("unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", "))\(or)")
+            }
+            kinds.append(kind)
         }
-        if isPublic && grants.contains("client_credentials") {
-            throw .invalid("a public client cannot use client_credentials: it has no secret to authenticate with")
+        if isPublic, let kind = kinds.first(where: { !$0.clientTypes.contains(.public) }) {
+            throw .invalid("a public client cannot use \(kind.grantType): it has no secret to authenticate with")
         }
-        let needsRedirect = grants.contains("authorization_code")
-        if needsRedirect && redirectURIs.isEmpty {
-            throw .invalid("at least one --redirect-uri is required for the authorization_code grant")
+        if !isPublic, let kind = kinds.first(where: { !$0.clientTypes.contains(.confidential) }) {
+            throw .invalid("a confidential client cannot use \(kind.grantType): it is for public clients only")
+        }
+        if redirectURIs.isEmpty, let kind = kinds.first(where: { $0.needsRedirectURI }) {
+            throw .invalid("at least one --redirect-uri is required for the \(kind.grantType) grant")
         }
         for uri in redirectURIs { try ClientURIRules.checkRedirect(uri, allowsPrivateUseScheme: isPublic) }
         for uri in postLogoutRedirectURIs {

@@ -45,12 +45,16 @@ struct VerifiedAccessToken: Sendable {
 final class AccessTokenVerifier: Sendable {
     /// The most tokens kept verified at once; beyond it, expired entries go, then everything.
     let capacity: Int
-    private let context: ProviderContext
+    private let keys: KeyRing
+    private let issuer: IssuerIdentifier
+    private let now: @Sendable () -> Date
     private let cache = Mutex([String: VerifiedAccessToken]())
 
-    /// A verifier for tokens `context` issued.
-    init(context: ProviderContext, capacity: Int = 20_000) {
-        self.context = context
+    /// A verifier for tokens signed by `keys` for `issuer`.
+    init(keys: KeyRing, issuer: IssuerIdentifier, now: @escaping @Sendable () -> Date, capacity: Int = 20_000) {
+        self.keys = keys
+        self.issuer = issuer
+        self.now = now
         self.capacity = capacity
     }
 
@@ -59,15 +63,15 @@ final class AccessTokenVerifier: Sendable {
     ///
     /// - Throws: `invalid_token` for anything that is not a live access token of this provider.
     func verify(_ token: String) throws(OAuthError) -> VerifiedAccessToken {
-        let now = context.now()
+        let now = now()
         if let cached = cache.withLock({ $0[token] }) {
             guard now < cached.expiresAt else { throw .invalidToken("The access token has expired.") }
             return cached
         }
-        let validator = JWTValidator(issuer: context.issuer, clockSkew: 5, now: { now })
+        let validator = JWTValidator(issuer: issuer.current, clockSkew: 5, now: { now })
         let claims: JWTClaims
         do {
-            claims = try context.keys.verifier.verifyJWT(
+            claims = try keys.verifier.verifyJWT(
                 token, algorithms: [TokenIssuer.accessTokenAlgorithm], type: TokenIssuer.accessTokenType,
                 validator: validator)
         } catch JOSEError.expired {

@@ -1,42 +1,10 @@
 import Foundation
 import PorticoStore
-import Synchronization
 
-/// Lifetimes of what the provider issues (DESIGN, "Tokens").
-struct TokenLifetimes: Sendable {
-    /// Authorization codes: 60 s.
-    var authorizationCode: TimeInterval = 60
-    /// Access tokens: 1 hour.
-    var accessToken: TimeInterval = 3600
-    /// ID tokens: as long as access tokens.
-    var idToken: TimeInterval = 3600
-    /// Refresh tokens: 30 days, renewed on every rotation.
-    var refreshToken: TimeInterval = 30 * 24 * 3600
-    /// How long a rotated refresh token may be presented again by its client and get a fresh
-    /// successor instead of counting as reuse (a lost response must not sign anyone out).
-    var refreshReuseGrace: TimeInterval = 30
-    /// Browser sessions without "keep me signed in": the cookie dies with the browser, and the
-    /// server forgets the session after 12 hours without use.
-    var session: TimeInterval = 12 * 3600
-    /// ...and after 24 hours in any case, however busy: the password is asked again daily.
-    var sessionMaximum: TimeInterval = 24 * 3600
-    /// Persistent sessions ("keep me signed in"): 30 days from the last use, cookie and server
-    /// alike.
-    var persistentSession: TimeInterval = 30 * 24 * 3600
-    /// Device logins (RFC 8628): how long the device and user codes work, 10 minutes.
-    var deviceCode: TimeInterval = 600
-    /// Device logins: the seconds a device waits between polls unless told to slow down.
-    var devicePollInterval = 5
-    /// ...but never more than 90 days after the password was entered, so a device that is used
-    /// daily still asks for it now and then.
-    var persistentSessionMaximum: TimeInterval = 90 * 24 * 3600
-    /// A session's use is written back (last seen, sliding expiry) at most this often, so a
-    /// busy browser does not cost a database write per page.
-    var sessionTouchInterval: TimeInterval = 60
-}
-
-/// What every endpoint needs: the issuer, the store, the keys, the password hasher and a clock.
+/// What the pages need: the issuer, the store, the keys, the password hasher and a clock.
 ///
+/// The protocol endpoints and the grants take only the parts they use (see
+/// ``ProtocolRoutes``, which takes them from here); the pages still take the whole context.
 /// One instance per running provider, shared by every HTTP thread; everything in it is
 /// immutable or synchronized, so handlers read it without locks of their own.
 final class ProviderContext: Sendable {
@@ -56,7 +24,10 @@ final class ProviderContext: Sendable {
     let clients: ClientCache
     /// Counters for operators (tokens, errors, sign-ins); exposed only with `--metrics`.
     let metrics: ProviderMetrics
-    private let issuerValue: Mutex<String>
+    /// The issuer identifier, set late when the server binds an ephemeral port.
+    let issuerIdentifier: IssuerIdentifier
+    /// Whether a route that touches the store runs on an epoll thread or the worker pool.
+    let execution: RouteExecution
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
@@ -64,7 +35,7 @@ final class ProviderContext: Sendable {
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
         metrics: ProviderMetrics = ProviderMetrics()
     ) {
-        self.issuerValue = Mutex(issuer)
+        self.issuerIdentifier = IssuerIdentifier(issuer)
         self.store = store
         self.keys = keys
         self.passwords = passwords
@@ -73,20 +44,26 @@ final class ProviderContext: Sendable {
         self.mailer = mailer
         self.clients = ClientCache(store: store)
         self.metrics = metrics
+        self.execution = RouteExecution(for: store)
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.
     var issuer: String {
-        issuerValue.withLock { $0 }
+        issuerIdentifier.current
     }
 
     /// Sets the issuer once the port is known (a server started on port 0 learns it late).
     func setIssuer(_ issuer: String) {
-        issuerValue.withLock { $0 = issuer }
+        issuerIdentifier.set(issuer)
     }
 
     /// Whether cookies must be `Secure`: when people reach the provider over https.
     var usesHTTPS: Bool {
-        issuer.lowercased().hasPrefix("https://")
+        issuerIdentifier.usesHTTPS
+    }
+
+    /// Signs the provider's access and ID tokens.
+    var tokenIssuer: TokenIssuer {
+        TokenIssuer(keys: keys, issuer: issuerIdentifier, lifetimes: lifetimes, now: now)
     }
 }

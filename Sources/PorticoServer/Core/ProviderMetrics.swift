@@ -18,11 +18,10 @@ final class ProviderMetrics: Sendable {
         case throttled
     }
 
-    /// The grant label of each grant type the token endpoint implements.
-    static let grantLabels: [String: String] = [
-        "authorization_code": "authorization_code", "refresh_token": "refresh_token",
-        "client_credentials": "client_credentials", DeviceCodeGrant.grantType: "device_code",
-    ]
+    /// The `grant` label of every grant the token endpoint implements (``TokenGrantRegistry``).
+    static var grantLabels: [String] {
+        TokenGrantRegistry.grants.map { $0.metricsLabel }
+    }
     /// The error codes the token endpoint answers with (RFC 6749 §5.2, RFC 8628 §3.5, and
     /// `temporarily_unavailable` / `server_error` for our own failures).
     static let tokenErrorCodes = [
@@ -43,7 +42,7 @@ final class ProviderMetrics: Sendable {
     init(registry: MetricsRegistry = MetricsRegistry()) {
         self.registry = registry
         var issued: [String: MetricsCounter] = [:]
-        for label in Set(Self.grantLabels.values).sorted() {
+        for label in Set(Self.grantLabels).sorted() {
             issued[label] = registry.counter(
                 "portico_tokens_issued_total", help: "Successful token responses, by grant type.",
                 labels: ["grant": label])
@@ -69,9 +68,10 @@ final class ProviderMetrics: Sendable {
         ProcessMetrics.register(in: registry)
     }
 
-    /// Counts a successful token response for `grantType` (the standard name).
-    func recordTokenIssued(grantType: String) {
-        tokensIssued[Self.grantLabels[grantType] ?? ""]?.increment()
+    /// Counts a successful token response of the grant labelled `label` (its
+    /// ``TokenGrant/metricsLabel``).
+    func recordTokenIssued(label: String) {
+        tokensIssued[label]?.increment()
     }
 
     /// Counts a token-endpoint failure by the OAuth error code it is answered with.

@@ -5,10 +5,11 @@ import PorticoStore
 /// Mints the JWTs the token endpoint hands out: RFC 9068 access tokens and OIDC ID tokens.
 ///
 /// Why separate from the grants: every grant (authorization code, refresh, client credentials,
-/// later device code and token exchange) issues the same shapes, and signing must happen
-/// outside the database transaction that decided what to issue, so the grants pass a plain
-/// description (``AccessTokenGrant``) here afterwards.
-struct TokenIssuer {
+/// device code, and whatever ``TokenGrantRegistry`` lists next) issues the same shapes, and
+/// signing must happen outside the database transaction that decided what to issue, so the
+/// grants return a plain description (``TokenIssuance``) and ``response(for:)`` signs it:
+/// the one place that turns a grant's decision into the token endpoint's answer.
+struct TokenIssuer: Sendable {
     /// The algorithm of every access token (DESIGN, "Tokens").
     static let accessTokenAlgorithm = SignatureAlgorithm.es256
     /// The JWS `typ` of access tokens (RFC 9068 §2.1).
@@ -30,6 +31,9 @@ struct TokenIssuer {
         let issuedAt: Date
         /// `exp`.
         let expiresAt: Date
+        /// Claims a grant adds to the standard ones (say, `act` for a delegated token); they
+        /// never replace one the issuer writes.
+        var additionalClaims: [String: JSONValue] = [:]
     }
 
     /// What an ID token needs besides the access token it accompanies.
@@ -46,8 +50,14 @@ struct TokenIssuer {
         let nonce: String?
     }
 
-    /// The provider whose keys and issuer sign the tokens.
-    let context: ProviderContext
+    /// The keys that sign.
+    let keys: KeyRing
+    /// `iss`, and the audience of access tokens.
+    let issuer: IssuerIdentifier
+    /// How long access and ID tokens live.
+    let lifetimes: TokenLifetimes
+    /// The clock.
+    let now: @Sendable () -> Date
 
     /// A fresh `jti`: 128 random bits.
     static func makeTokenID() -> String {
@@ -56,18 +66,20 @@ struct TokenIssuer {
 
     /// A description of an access token issued now, living `lifetimes.accessToken`.
     func accessTokenGrant(subject: String, clientID: String, scopes: [String], authTime: Date?) -> AccessTokenGrant {
-        let now = context.now()
+        let now = now()
         return AccessTokenGrant(
             subject: subject, clientID: clientID, scopes: scopes, authTime: authTime, tokenID: Self.makeTokenID(),
-            issuedAt: now, expiresAt: now.addingTimeInterval(context.lifetimes.accessToken))
+            issuedAt: now, expiresAt: now.addingTimeInterval(lifetimes.accessToken))
     }
 
     /// The signed access token for `grant`.
     func accessToken(for grant: AccessTokenGrant) throws(OAuthError) -> String {
-        guard let key = context.keys.signer(for: Self.accessTokenAlgorithm) else { throw .serverError() }
+        guard let key = keys.signer(for: Self.accessTokenAlgorithm) else { throw .serverError() }
+        let issuer = issuer.current
         var claims = JWTClaims(
-            issuer: context.issuer, subject: grant.subject, audience: [context.issuer], expiresAt: grant.expiresAt,
+            issuer: issuer, subject: grant.subject, audience: [issuer], expiresAt: grant.expiresAt,
             issuedAt: grant.issuedAt, jwtID: grant.tokenID)
+        for (name, value) in grant.additionalClaims { claims[name] = value }
         claims["client_id"] = .string(grant.clientID)
         claims["scope"] = .string(grant.scopes.joined(separator: " "))
         if let authTime = grant.authTime { claims["auth_time"] = .integer(Self.seconds(authTime)) }
@@ -77,11 +89,11 @@ struct TokenIssuer {
     /// The signed ID token for `identity`, bound to `accessToken` by `at_hash`.
     func idToken(for identity: IdentityGrant, accessToken: String) throws(OAuthError) -> String {
         let algorithm = SignatureAlgorithm(rawValue: identity.client.idTokenSigningAlgorithm) ?? .rs256
-        guard let key = context.keys.signer(for: algorithm) else { throw .serverError() }
-        let now = context.now()
+        guard let key = keys.signer(for: algorithm) else { throw .serverError() }
+        let now = now()
         var claims = JWTClaims(
-            issuer: context.issuer, subject: identity.user.id, audience: [identity.client.id],
-            expiresAt: now.addingTimeInterval(context.lifetimes.idToken), issuedAt: now)
+            issuer: issuer.current, subject: identity.user.id, audience: [identity.client.id],
+            expiresAt: now.addingTimeInterval(lifetimes.idToken), issuedAt: now)
         for (name, value) in UserClaims.released(about: identity.user, scopes: identity.scopes) where name != "sub" {
             claims[name] = value
         }
@@ -89,6 +101,22 @@ struct TokenIssuer {
         if let nonce = identity.nonce { claims["nonce"] = .string(nonce) }
         claims["at_hash"] = .string(Self.accessTokenHash(accessToken, algorithm: algorithm))
         return JWS.sign(claims: claims, key: key, type: "JWT")
+    }
+
+    /// Signs what a grant decided and builds the token endpoint's answer: the access token, an
+    /// ID token bound to it when `openid` was granted to a person, the refresh token and any
+    /// members of the grant's own.
+    func response(for issuance: TokenIssuance) throws(OAuthError) -> TokenEndpointResponse {
+        let grant = issuance.accessToken
+        let accessToken = try accessToken(for: grant)
+        var idToken: String?
+        if let identity = issuance.identity, identity.scopes.contains("openid") {
+            idToken = try self.idToken(for: identity, accessToken: accessToken)
+        }
+        return TokenEndpointResponse(
+            accessToken: accessToken, expiresIn: Int(grant.expiresAt.timeIntervalSince(grant.issuedAt).rounded()),
+            scopes: grant.scopes, refreshToken: issuance.refreshToken, idToken: idToken,
+            additionalMembers: issuance.additionalMembers)
     }
 
     /// `at_hash` (OIDC Core §3.1.3.6): the left half of the access token's hash, with the hash

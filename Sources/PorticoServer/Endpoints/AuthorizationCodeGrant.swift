@@ -10,9 +10,26 @@ import PorticoStore
 /// the code is left unredeemed for its rightful owner (a thief without the verifier cannot
 /// burn it); a replayed code instead *commits* the revocation of everything it issued, then
 /// answers `invalid_grant`.
-struct AuthorizationCodeGrant {
-    /// The provider.
-    let context: ProviderContext
+struct AuthorizationCodeGrant: TokenGrant {
+    static let grantType = "authorization_code"
+    static let isDefault = true
+    static let needsRedirectURI = true
+
+    /// Where codes and refresh families live.
+    let store: any Store
+    /// Describes the tokens to sign.
+    let tokens: TokenIssuer
+    /// Lifetimes of codes and tokens.
+    let lifetimes: TokenLifetimes
+    /// The clock.
+    let now: @Sendable () -> Date
+
+    init(_ dependencies: TokenGrantDependencies) {
+        store = dependencies.store
+        tokens = dependencies.tokens
+        lifetimes = dependencies.lifetimes
+        now = dependencies.now
+    }
 
     /// What the transaction decided.
     private enum Outcome {
@@ -28,16 +45,18 @@ struct AuthorizationCodeGrant {
         let refreshToken: String?
     }
 
-    /// Redeems the `code` of `parameters` for `client`.
-    func exchange(_ parameters: OAuthParameters, for client: AuthenticatedClient) throws -> TokenResponse {
+    /// Redeems the `code` of the request for its client.
+    func exchange(_ request: TokenRequest) throws -> TokenIssuance {
+        let parameters = request.parameters
+        let client = request.client
         let presented = try parameters.required("code")
         let redirectURI = try parameters.required("redirect_uri")
         guard let verifier = parameters["code_verifier"] else {
             throw OAuthError.invalidRequest("The parameter code_verifier is missing (PKCE is required).")
         }
-        let issuer = TokenIssuer(context: context)
-        let now = context.now()
-        let outcome = try context.store.transaction { transaction throws -> Outcome in
+        let issuer = tokens
+        let now = now()
+        let outcome = try store.transaction { transaction throws -> Outcome in
             switch try transaction.redeemAuthorizationCode(presented, now: now) {
             case .notFound:
                 throw OAuthError.invalidGrant("The authorization code is not valid.")
@@ -57,18 +76,12 @@ struct AuthorizationCodeGrant {
         case .replayed:
             throw OAuthError.invalidGrant("The authorization code has already been used.")
         case .issue(let issue):
-            let accessToken = try issuer.accessToken(for: issue.accessToken)
-            var idToken: String?
-            if issue.code.scopes.contains("openid") {
-                idToken = try issuer.idToken(
-                    for: TokenIssuer.IdentityGrant(
-                        user: issue.user, client: client.client, scopes: issue.code.scopes,
-                        authTime: issue.code.authTime, nonce: issue.code.nonce),
-                    accessToken: accessToken)
-            }
-            return TokenResponse(
-                accessToken: accessToken, expiresIn: Int(context.lifetimes.accessToken), scopes: issue.code.scopes,
-                refreshToken: issue.refreshToken, idToken: idToken)
+            return TokenIssuance(
+                accessToken: issue.accessToken,
+                identity: TokenIssuer.IdentityGrant(
+                    user: issue.user, client: client.client, scopes: issue.code.scopes,
+                    authTime: issue.code.authTime, nonce: issue.code.nonce),
+                refreshToken: issue.refreshToken)
         }
     }
 
@@ -93,7 +106,7 @@ struct AuthorizationCodeGrant {
             subject: user.id, clientID: client.client.id, scopes: code.scopes, authTime: code.authTime)
         let family = try RefreshFamilies.begin(
             for: client.client, userID: user.id, scopes: code.scopes, authTime: code.authTime, now: now,
-            lifetime: context.lifetimes.refreshToken, in: transaction)
+            lifetime: lifetimes.refreshToken, in: transaction)
         try transaction.recordIssuance(
             forCode: code.hashedCode, refreshFamilyID: family?.familyID, accessTokenID: accessToken.tokenID,
             accessTokenExpiresAt: accessToken.expiresAt)
@@ -109,7 +122,7 @@ struct AuthorizationCodeGrant {
             try transaction.revokeRefreshFamily(id: familyID, now: now)
         }
         if let tokenID = code.issuedAccessTokenID {
-            let expiresAt = code.issuedAccessTokenExpiresAt ?? now.addingTimeInterval(context.lifetimes.accessToken)
+            let expiresAt = code.issuedAccessTokenExpiresAt ?? now.addingTimeInterval(lifetimes.accessToken)
             try transaction.revokeAccessToken(id: tokenID, expiresAt: expiresAt)
         }
         let details: JSONValue = [

@@ -1,19 +1,28 @@
+import PorticoStore
+
 /// `grant_type=client_credentials` (OAuth 2.1 §4.2): a confidential client gets an access token
 /// for itself, to call resource servers with the platform's product scopes.
 ///
 /// No person is involved, so the user scopes (`openid`, `profile`, …) are refused, `sub` is the
 /// client id, and there is neither a refresh token (the client can always ask again) nor an ID
 /// token. Nothing is written to the store.
-struct ClientCredentialsGrant {
-    /// The provider.
-    let context: ProviderContext
+struct ClientCredentialsGrant: TokenGrant {
+    static let grantType = "client_credentials"
+    /// It has no secret to authenticate with otherwise.
+    static let clientTypes: Set<ClientType> = [.confidential]
 
-    /// Issues an access token to `client` for the `scope` of `parameters`, or for all of its
+    /// Describes the token to sign.
+    let tokens: TokenIssuer
+
+    init(_ dependencies: TokenGrantDependencies) {
+        tokens = dependencies.tokens
+    }
+
+    /// Issues an access token to the client for the `scope` of the request, or for all of its
     /// allowed product scopes when none is asked for.
-    func exchange(_ parameters: OAuthParameters, for client: AuthenticatedClient) throws -> TokenResponse {
-        guard client.isConfidential else {
-            throw OAuthError.unauthorizedClient("Only confidential clients may use client credentials.")
-        }
+    func exchange(_ request: TokenRequest) throws -> TokenIssuance {
+        let parameters = request.parameters
+        let client = request.client
         let allowed = client.client.allowedScopes.filter { !ScopeCatalog.builtInNames.contains($0) }
         var scopes = allowed
         if let requested = parameters["scope"] {
@@ -26,11 +35,8 @@ struct ClientCredentialsGrant {
                 throw OAuthError.invalidScope("The client may not ask for this scope.")
             }
         }
-        let issuer = TokenIssuer(context: context)
-        let grant = issuer.accessTokenGrant(
+        let grant = tokens.accessTokenGrant(
             subject: client.client.id, clientID: client.client.id, scopes: scopes, authTime: nil)
-        return TokenResponse(
-            accessToken: try issuer.accessToken(for: grant), expiresIn: Int(context.lifetimes.accessToken),
-            scopes: scopes, refreshToken: nil, idToken: nil)
+        return TokenIssuance(accessToken: grant, identity: nil, refreshToken: nil)
     }
 }

@@ -31,13 +31,21 @@ struct DeviceAuthorizationEndpoint {
         case amazon
     }
 
-    /// The provider.
-    let context: ProviderContext
+    /// Where device authorizations are kept.
+    let store: any Store
+    /// Client authentication, as at the token endpoint.
+    let authenticator: ClientAuthenticator
+    /// How long the codes work and how often a device polls.
+    let lifetimes: TokenLifetimes
+    /// The clock.
+    let now: @Sendable () -> Date
+    /// The verification URI is the issuer's.
+    let issuer: IssuerIdentifier
 
     /// Registers both paths.
-    func register(on router: Router) {
-        router.post(Self.path) { request in handle(request, dialect: .standard) }
-        router.post(Self.amazonPath) { request in handle(request, dialect: .amazon) }
+    func register(on router: Router, execution: RouteExecution) {
+        execution.post(Self.path, on: router) { request in handle(request, dialect: .standard) }
+        execution.post(Self.amazonPath, on: router) { request in handle(request, dialect: .amazon) }
     }
 
     /// Answers one request; every failure is an RFC 6749 §5.2 JSON error.
@@ -52,11 +60,11 @@ struct DeviceAuthorizationEndpoint {
                         status: .badRequest)
                 }
             }
-            let client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
+            let client = try authenticator.authenticate(request, parameters: parameters)
             guard client.client.allowedGrantTypes.contains(DeviceCodeGrant.grantType) else {
                 throw OAuthError.unauthorizedClient("This client is not registered for device login.")
             }
-            let scopes = try RequestedScopes.validated(parameters["scope"], for: client.client, in: context.store)
+            let scopes = try RequestedScopes.validated(parameters["scope"], for: client.client, in: store)
             let (deviceCode, userCode) = try start(for: client.client, scopes: scopes)
             return answer(deviceCode: deviceCode, userCode: userCode, dialect: dialect)
         }
@@ -64,16 +72,16 @@ struct DeviceAuthorizationEndpoint {
 
     /// Stores a pending authorization and returns its device code and user code.
     private func start(for client: Client, scopes: [String]) throws -> (String, String) {
-        let now = context.now()
+        let now = now()
         let deviceCode = SecureRandom.token()
         for _ in 0..<Self.maximumCodeAttempts {
             let userCode = UserCode.generate()
             let authorization = DeviceAuthorization(
                 deviceCode: deviceCode, userCode: userCode, clientID: client.id, scopes: scopes, createdAt: now,
-                expiresAt: now.addingTimeInterval(context.lifetimes.deviceCode),
-                interval: context.lifetimes.devicePollInterval)
+                expiresAt: now.addingTimeInterval(lifetimes.deviceCode),
+                interval: lifetimes.devicePollInterval)
             do {
-                try context.store.transaction { try $0.insert(authorization) }
+                try store.transaction { try $0.insert(authorization) }
                 return (deviceCode, userCode)
             } catch StoreError.duplicate(field: "user_code") {
                 continue
@@ -84,13 +92,13 @@ struct DeviceAuthorizationEndpoint {
     }
 
     private func answer(deviceCode: String, userCode: String, dialect: Dialect) -> Response {
-        let verificationURI = context.issuer + Self.verificationPath
+        let verificationURI = issuer.current + Self.verificationPath
         let shown = UserCode.formatted(userCode)
         var members: [String: JSONValue] = [
             "device_code": .string(deviceCode), "user_code": .string(shown),
             "verification_uri": .string(verificationURI),
-            "expires_in": .integer(Int64(context.lifetimes.deviceCode)),
-            "interval": .integer(Int64(context.lifetimes.devicePollInterval)),
+            "expires_in": .integer(Int64(lifetimes.deviceCode)),
+            "interval": .integer(Int64(lifetimes.devicePollInterval)),
         ]
         if dialect == .standard {
             members["verification_uri_complete"] = .string(

@@ -10,14 +10,30 @@ import PorticoStore
 /// too soon raises the interval by 5 s (`slow_down`), an approval is consumed by the one poll
 /// that gets the tokens. The poll's bookkeeping must commit even when the answer is an error,
 /// so the transaction returns an ``Outcome`` and the error is thrown after it.
-struct DeviceCodeGrant {
+struct DeviceCodeGrant: TokenGrant {
     /// The RFC 8628 grant type.
     static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
     /// Login with Amazon's name for the same grant.
     static let amazonGrantType = "device_code"
+    static let dialects = [amazonGrantType]
+    static let metricsLabel = "device_code"
+    static let helpNote: String? = "TV and console login, no redirect URI needed"
 
-    /// The provider.
-    let context: ProviderContext
+    /// Where device authorizations and refresh families live.
+    let store: any Store
+    /// Describes the tokens to sign.
+    let tokens: TokenIssuer
+    /// Lifetimes of codes and tokens.
+    let lifetimes: TokenLifetimes
+    /// The clock.
+    let now: @Sendable () -> Date
+
+    init(_ dependencies: TokenGrantDependencies) {
+        store = dependencies.store
+        tokens = dependencies.tokens
+        lifetimes = dependencies.lifetimes
+        now = dependencies.now
+    }
 
     /// What the transaction decided.
     private enum Outcome {
@@ -36,10 +52,11 @@ struct DeviceCodeGrant {
     /// The client a Login with Amazon poll speaks for: LWA's token request carries only the
     /// device and user codes, so the device code names the client. Only a public client can be
     /// named this way; a confidential one must authenticate.
-    func client(namedBy parameters: OAuthParameters) throws -> AuthenticatedClient {
+    func client(namedBy parameters: OAuthParameters, grantType: String) throws -> AuthenticatedClient? {
+        guard grantType == Self.amazonGrantType else { return nil }
         let deviceCode = try parameters.required("device_code")
-        guard let authorization = try context.store.read({ try $0.deviceAuthorization(deviceCode: deviceCode) }),
-            let client = try context.store.read({ try $0.client(id: authorization.clientID) })
+        guard let authorization = try store.read({ try $0.deviceAuthorization(deviceCode: deviceCode) }),
+            let client = try store.read({ try $0.client(id: authorization.clientID) })
         else { throw OAuthError.invalidGrant("The device code is not valid.") }
         guard client.type == .public else {
             throw OAuthError.invalidClient("This client must authenticate with its secret.")
@@ -47,14 +64,17 @@ struct DeviceCodeGrant {
         return AuthenticatedClient(client: client, method: .none)
     }
 
-    /// Answers one poll of `client` with the `device_code` (and, if sent, `user_code`) of
-    /// `parameters`.
-    func exchange(_ parameters: OAuthParameters, for client: AuthenticatedClient) throws -> TokenResponse {
+    /// Answers one poll with the `device_code` (and, if sent, `user_code`) of the request;
+    /// Login with Amazon's dialect must send the user code.
+    func exchange(_ request: TokenRequest) throws -> TokenIssuance {
+        let parameters = request.parameters
+        let client = request.client
+        if request.grantType == Self.amazonGrantType { _ = try parameters.required("user_code") }
         let deviceCode = try parameters.required("device_code")
         let userCode = parameters["user_code"]
-        let issuer = TokenIssuer(context: context)
-        let now = context.now()
-        let outcome = try context.store.transaction { transaction throws -> Outcome in
+        let issuer = tokens
+        let now = now()
+        let outcome = try store.transaction { transaction throws -> Outcome in
             guard let stored = try transaction.deviceAuthorization(deviceCode: deviceCode) else {
                 throw OAuthError.invalidGrant("The device code is not valid.")
             }
@@ -88,18 +108,12 @@ struct DeviceCodeGrant {
         case .refuse(let error):
             throw error
         case .issue(let issue):
-            let accessToken = try issuer.accessToken(for: issue.accessToken)
-            var idToken: String?
-            if issue.authorization.scopes.contains("openid") {
-                idToken = try issuer.idToken(
-                    for: TokenIssuer.IdentityGrant(
-                        user: issue.user, client: client.client, scopes: issue.authorization.scopes,
-                        authTime: issue.authorization.authTime ?? now, nonce: nil),
-                    accessToken: accessToken)
-            }
-            return TokenResponse(
-                accessToken: accessToken, expiresIn: Int(context.lifetimes.accessToken),
-                scopes: issue.authorization.scopes, refreshToken: issue.refreshToken, idToken: idToken)
+            return TokenIssuance(
+                accessToken: issue.accessToken,
+                identity: TokenIssuer.IdentityGrant(
+                    user: issue.user, client: client.client, scopes: issue.authorization.scopes,
+                    authTime: issue.authorization.authTime ?? now, nonce: nil),
+                refreshToken: issue.refreshToken)
         }
     }
 
@@ -117,7 +131,7 @@ struct DeviceCodeGrant {
             subject: user.id, clientID: client.client.id, scopes: authorization.scopes, authTime: authTime)
         let refreshToken = try RefreshFamilies.begin(
             for: client.client, userID: user.id, scopes: authorization.scopes, authTime: authTime, now: now,
-            lifetime: context.lifetimes.refreshToken, in: transaction)?.token
+            lifetime: lifetimes.refreshToken, in: transaction)?.token
         return Issue(authorization: authorization, user: user, accessToken: accessToken, refreshToken: refreshToken)
     }
 }

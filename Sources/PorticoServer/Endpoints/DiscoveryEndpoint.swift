@@ -1,5 +1,6 @@
 import PorticoCrypto
 import PorticoHTTP
+import PorticoStore
 import Synchronization
 
 /// `GET /.well-known/openid-configuration` and `/.well-known/oauth-authorization-server`: the
@@ -23,12 +24,14 @@ final class DiscoveryEndpoint: Sendable {
         let response: PreparedResponse
     }
 
-    private let context: ProviderContext
+    private let store: any Store
+    private let issuer: IssuerIdentifier
     private let built = Mutex<Built?>(nil)
 
-    /// The discovery endpoint of `context`.
-    init(context: ProviderContext) {
-        self.context = context
+    /// The discovery endpoint of `issuer`, reading product scopes from `store`.
+    init(store: any Store, issuer: IssuerIdentifier) {
+        self.store = store
+        self.issuer = issuer
     }
 
     /// Registers both well-known paths.
@@ -39,7 +42,7 @@ final class DiscoveryEndpoint: Sendable {
 
     /// The current document as a response, rebuilt when stale.
     func response() -> PreparedResponse {
-        let issuer = context.issuer
+        let issuer = issuer.current
         let now = ContinuousClock.now
         if let current = built.withLock({ $0 }), current.issuer == issuer,
             current.builtAt.duration(to: now) < Self.rebuildInterval
@@ -77,7 +80,7 @@ final class DiscoveryEndpoint: Sendable {
             "scopes_supported": .array(scopes().map(JSONValue.string)),
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
-            "grant_types_supported": .array(TokenEndpoint.supportedGrantTypes.map(JSONValue.string)),
+            "grant_types_supported": .array(TokenGrantRegistry.grantTypes.map(JSONValue.string)),
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": .array(clientAuthentication),
             "revocation_endpoint_auth_methods_supported": .array(clientAuthentication),
@@ -98,7 +101,7 @@ final class DiscoveryEndpoint: Sendable {
     /// Built-in and product scopes; the built-in ones alone if the store cannot be read now.
     private func scopes() -> [String] {
         do {
-            return try context.store.read { try ScopeCatalog.supportedNames(in: $0) }
+            return try store.read { try ScopeCatalog.supportedNames(in: $0) }
         } catch {
             OAuthEndpoint.logFailure(error)
             return ScopeCatalog.builtIn.map(\.name)

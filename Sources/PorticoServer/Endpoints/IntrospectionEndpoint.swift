@@ -11,23 +11,29 @@ import PorticoStore
 /// is reported active only to the client it was issued to. Anything not active — unknown,
 /// expired, revoked, rotated, or its account disabled — is just `{"active":false}`.
 struct IntrospectionEndpoint {
-    /// The provider.
-    let context: ProviderContext
+    /// Where revocations, refresh tokens and people are read.
+    let store: any Store
+    /// Client authentication, as at the token endpoint.
+    let authenticator: ClientAuthenticator
     /// The shared, caching verifier.
     let verifier: AccessTokenVerifier
+    /// `iss` in the answer.
+    let issuer: IssuerIdentifier
+    /// The clock.
+    let now: @Sendable () -> Date
 
     private static let inactive: [String: JSONValue] = ["active": false]
 
     /// Registers the route.
-    func register(on router: Router) {
-        router.post("/oauth/introspect") { request in handle(request) }
+    func register(on router: Router, execution: RouteExecution) {
+        execution.post("/oauth/introspect", on: router) { request in handle(request) }
     }
 
     /// Answers one request.
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
             let parameters = try OAuthParameters(formOf: request)
-            let client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
+            let client = try authenticator.authenticate(request, parameters: parameters)
             guard client.isConfidential else {
                 throw OAuthError.invalidClient("Only confidential clients may introspect tokens.")
             }
@@ -41,7 +47,7 @@ struct IntrospectionEndpoint {
 
     private func accessTokenMembers(_ token: String) throws -> [String: JSONValue]? {
         guard let verified = try? verifier.verify(token) else { return nil }
-        let active = try context.store.read { transaction -> Bool in
+        let active = try store.read { transaction -> Bool in
             guard try !verifier.isRevoked(verified, in: transaction) else { return false }
             guard verified.hasUser else { return true }
             guard let user = try transaction.user(id: verified.subject) else { return false }
@@ -53,14 +59,14 @@ struct IntrospectionEndpoint {
             "client_id": .string(verified.clientID), "sub": .string(verified.subject),
             "exp": .integer(TokenIssuer.seconds(verified.expiresAt)),
             "iat": .integer(TokenIssuer.seconds(verified.issuedAt)), "token_type": "Bearer",
-            "iss": .string(context.issuer), "aud": .array(verified.audience.map(JSONValue.string)),
+            "iss": .string(issuer.current), "aud": .array(verified.audience.map(JSONValue.string)),
             "jti": .string(verified.tokenID),
         ]
     }
 
     private func refreshTokenMembers(_ token: String, clientID: String) throws -> [String: JSONValue]? {
-        let now = context.now()
-        return try context.store.read { transaction -> [String: JSONValue]? in
+        let now = now()
+        return try store.read { transaction -> [String: JSONValue]? in
             guard let record = try transaction.refreshToken(token), record.rotatedAt == nil, now < record.expiresAt,
                 let family = try transaction.refreshFamily(id: record.familyID), !family.isRevoked,
                 family.clientID == clientID, let user = try transaction.user(id: family.userID), !user.isDisabled
@@ -70,7 +76,7 @@ struct IntrospectionEndpoint {
                 "client_id": .string(family.clientID), "sub": .string(family.userID),
                 "exp": .integer(TokenIssuer.seconds(record.expiresAt)),
                 "iat": .integer(TokenIssuer.seconds(record.issuedAt)), "token_type": "refresh_token",
-                "iss": .string(context.issuer), "aud": .string(family.clientID),
+                "iss": .string(issuer.current), "aud": .string(family.clientID),
             ]
         }
     }

@@ -11,14 +11,14 @@ enum JWKSEndpoint {
     static let cacheControl = "public, max-age=600"
 
     /// Registers the route.
-    static func register(on router: Router, context: ProviderContext) {
+    static func register(on router: Router, keys: KeyRing) {
         // The document changes only when keys are rotated (`KeyRing.reload()`); keep it prepared
         // and rebuild it when the key ring hands out a different document.
         let cache = Mutex<(json: String, response: PreparedResponse)?>(nil)
         router.get(
             "/oauth/jwks",
             current: {
-                let json = context.keys.jwksJSON
+                let json = keys.jwksJSON
                 if let cached = cache.withLock({ $0 }), cached.json == json { return cached.response }
                 var response = Response.json(raw: json)
                 response.headers["Cache-Control"] = cacheControl

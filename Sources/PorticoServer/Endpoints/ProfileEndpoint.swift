@@ -17,8 +17,8 @@ struct ProfileEndpoint {
     let resource: ProtectedResource
 
     /// Registers the route.
-    func register(on router: Router) {
-        router.get(Self.path) { request in handle(request) }
+    func register(on router: Router, execution: RouteExecution) {
+        execution.get(Self.path, on: router) { request in handle(request) }
     }
 
     /// Answers one request.

@@ -9,8 +9,8 @@ import PorticoStore
 /// (a revoked token is a 401 even when its scopes would also fail), and both read the
 /// revocation and the person in one read transaction.
 struct ProtectedResource {
-    /// The provider.
-    let context: ProviderContext
+    /// Where revocations and people are read.
+    let store: any Store
     /// The shared, caching verifier.
     let verifier: AccessTokenVerifier
 
@@ -63,7 +63,7 @@ struct ProtectedResource {
         VerifiedAccessToken, User
     ) {
         let verified = try verifier.verify(token)
-        let (revoked, user) = try context.store.read { transaction in
+        let (revoked, user) = try store.read { transaction in
             let revoked = try verifier.isRevoked(verified, in: transaction)
             return (revoked, revoked || !verified.hasUser ? nil : try transaction.user(id: verified.subject))
         }

@@ -2,19 +2,38 @@ import PorticoHTTP
 
 /// The protocol endpoints: discovery, JWKS, token, device authorization, userinfo, profile,
 /// revocation, introspection.
+///
+/// This is where they are composed: each endpoint and grant is handed the few parts of the
+/// provider it uses, never the whole ``ProviderContext``, and ``RouteExecution`` places every
+/// route that touches the store.
 enum ProtocolRoutes {
     /// Registers every protocol endpoint of `context` on `router`.
     static func register(on router: Router, context: ProviderContext) {
+        let execution = context.execution
+        let tokens = context.tokenIssuer
+        let authenticator = context.clientAuthenticator
         HealthEndpoint.register(on: router)
-        DiscoveryEndpoint(context: context).register(on: router)
-        JWKSEndpoint.register(on: router, context: context)
-        TokenEndpoint(context: context).register(on: router)
-        DeviceAuthorizationEndpoint(context: context).register(on: router)
-        let verifier = AccessTokenVerifier(context: context)
-        let resource = ProtectedResource(context: context, verifier: verifier)
-        UserInfoEndpoint(resource: resource).register(on: router)
-        ProfileEndpoint(resource: resource).register(on: router)
-        RevocationEndpoint(context: context, verifier: verifier).register(on: router)
-        IntrospectionEndpoint(context: context, verifier: verifier).register(on: router)
+        DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier).register(on: router)
+        JWKSEndpoint.register(on: router, keys: context.keys)
+        let grants = TokenGrantRegistry.instances(
+            with: TokenGrantDependencies(
+                store: context.store, tokens: tokens, lifetimes: context.lifetimes, now: context.now,
+                metrics: context.metrics))
+        TokenEndpoint(grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics)
+            .register(on: router, execution: execution)
+        DeviceAuthorizationEndpoint(
+            store: context.store, authenticator: authenticator, lifetimes: context.lifetimes, now: context.now,
+            issuer: context.issuerIdentifier
+        ).register(on: router, execution: execution)
+        let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
+        let resource = ProtectedResource(store: context.store, verifier: verifier)
+        UserInfoEndpoint(resource: resource).register(on: router, execution: execution)
+        ProfileEndpoint(resource: resource).register(on: router, execution: execution)
+        RevocationEndpoint(store: context.store, authenticator: authenticator, verifier: verifier, now: context.now)
+            .register(on: router, execution: execution)
+        IntrospectionEndpoint(
+            store: context.store, authenticator: authenticator, verifier: verifier, issuer: context.issuerIdentifier,
+            now: context.now
+        ).register(on: router, execution: execution)
     }
 }

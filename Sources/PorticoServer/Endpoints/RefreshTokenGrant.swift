@@ -13,9 +13,28 @@ import PorticoStore
 /// the last rotation replaced, so it can tell that retry from a replay of anything older). A
 /// check that fails (wrong client, widened scope, disabled account) rolls the rotation back
 /// with the transaction, so it changes nothing and cannot be used to burn someone else's token.
-struct RefreshTokenGrant {
-    /// The provider.
-    let context: ProviderContext
+struct RefreshTokenGrant: TokenGrant {
+    static let grantType = "refresh_token"
+    static let isDefault = true
+
+    /// Where codes and refresh families live.
+    let store: any Store
+    /// Describes the tokens to sign.
+    let tokens: TokenIssuer
+    /// Lifetimes of codes and tokens.
+    let lifetimes: TokenLifetimes
+    /// The clock.
+    let now: @Sendable () -> Date
+    /// Counts detected reuse.
+    let metrics: ProviderMetrics
+
+    init(_ dependencies: TokenGrantDependencies) {
+        store = dependencies.store
+        tokens = dependencies.tokens
+        lifetimes = dependencies.lifetimes
+        now = dependencies.now
+        metrics = dependencies.metrics
+    }
 
     /// What the transaction decided.
     private enum Outcome {
@@ -32,13 +51,15 @@ struct RefreshTokenGrant {
         let accessToken: TokenIssuer.AccessTokenGrant
     }
 
-    /// Rotates the `refresh_token` of `parameters` for `client`.
-    func exchange(_ parameters: OAuthParameters, for client: AuthenticatedClient) throws -> TokenResponse {
+    /// Rotates the `refresh_token` of the request for its client.
+    func exchange(_ request: TokenRequest) throws -> TokenIssuance {
+        let parameters = request.parameters
+        let client = request.client
         let presented = try parameters.required("refresh_token")
         let requestedScopes = parameters["scope"].map { ScopeCatalog.parse($0) }
-        let issuer = TokenIssuer(context: context)
-        let now = context.now()
-        let outcome = try context.store.transaction { transaction throws -> Outcome in
+        let issuer = tokens
+        let now = now()
+        let outcome = try store.transaction { transaction throws -> Outcome in
             // Rotate first: the lookup that rotation needs anyway also reads the family. Every
             // check below that fails throws, which rolls the rotation back, so a failed check
             // still changes nothing.
@@ -64,7 +85,7 @@ struct RefreshTokenGrant {
             case .rotated:
                 refreshToken = successor
             case .previous(_, let rotatedAt)
-            where now.timeIntervalSince(rotatedAt) <= context.lifetimes.refreshReuseGrace:
+            where now.timeIntervalSince(rotatedAt) <= lifetimes.refreshReuseGrace:
                 // A retry of a request whose response was lost: what it was sent is unused.
                 let replacement = RefreshToken.mint(familyID: family.id)
                 guard
@@ -88,21 +109,15 @@ struct RefreshTokenGrant {
                 Issue(family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken))
         }
         guard case .issue(let issue) = outcome else {
-            context.metrics.recordRefreshReuse()
+            metrics.recordRefreshReuse()
             throw OAuthError.invalidGrant("The refresh token has already been used; its grant is now revoked.")
         }
-        let accessToken = try issuer.accessToken(for: issue.accessToken)
-        var idToken: String?
-        if issue.scopes.contains("openid") {
-            idToken = try issuer.idToken(
-                for: TokenIssuer.IdentityGrant(
-                    user: issue.user, client: client.client, scopes: issue.scopes, authTime: issue.family.authTime,
-                    nonce: nil),
-                accessToken: accessToken)
-        }
-        return TokenResponse(
-            accessToken: accessToken, expiresIn: Int(context.lifetimes.accessToken), scopes: issue.scopes,
-            refreshToken: issue.refreshToken, idToken: idToken)
+        return TokenIssuance(
+            accessToken: issue.accessToken,
+            identity: TokenIssuer.IdentityGrant(
+                user: issue.user, client: client.client, scopes: issue.scopes, authTime: issue.family.authTime,
+                nonce: nil),
+            refreshToken: issue.refreshToken)
     }
 
     /// Reuse detected (RFC 9700 §4.14.2): revoke the family and record it.
@@ -118,6 +133,6 @@ struct RefreshTokenGrant {
     }
 
     private func expiry(from now: Date) -> Date {
-        now.addingTimeInterval(context.lifetimes.refreshToken)
+        now.addingTimeInterval(lifetimes.refreshToken)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PorticoHTTP
 import PorticoStore
 
@@ -10,21 +11,25 @@ import PorticoStore
 /// client's (RFC 7009 §2.1: then it is simply not revoked) — the answer is 200, so the endpoint
 /// reveals nothing about tokens.
 struct RevocationEndpoint {
-    /// The provider.
-    let context: ProviderContext
+    /// Where revocations and refresh families are kept.
+    let store: any Store
+    /// Client authentication, as at the token endpoint.
+    let authenticator: ClientAuthenticator
     /// Reads access tokens (without the store).
     let verifier: AccessTokenVerifier
+    /// The clock.
+    let now: @Sendable () -> Date
 
     /// Registers the route.
-    func register(on router: Router) {
-        router.post("/oauth/revoke") { request in handle(request) }
+    func register(on router: Router, execution: RouteExecution) {
+        execution.post("/oauth/revoke", on: router) { request in handle(request) }
     }
 
     /// Answers one request.
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
             let parameters = try OAuthParameters(formOf: request)
-            let client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
+            let client = try authenticator.authenticate(request, parameters: parameters)
             let token = try parameters.required("token")
             if parameters["token_type_hint"] == "refresh_token" {
                 if try !revokeRefreshToken(token, of: client.client.id) {
@@ -45,7 +50,7 @@ struct RevocationEndpoint {
     private func revokeAccessToken(_ token: String, of clientID: String) throws -> Bool {
         guard PresentedToken.looksLikeJWT(token), let verified = try? verifier.verify(token) else { return false }
         if verified.clientID == clientID {
-            try context.store.transaction {
+            try store.transaction {
                 try $0.revokeAccessToken(id: verified.tokenID, expiresAt: verified.expiresAt)
             }
         }
@@ -57,8 +62,8 @@ struct RevocationEndpoint {
     @discardableResult
     private func revokeRefreshToken(_ token: String, of clientID: String) throws -> Bool {
         guard !PresentedToken.looksLikeJWT(token) else { return false }
-        let now = context.now()
-        return try context.store.transaction { transaction in
+        let now = now()
+        return try store.transaction { transaction in
             guard let record = try transaction.refreshToken(token),
                 let family = try transaction.refreshFamily(id: record.familyID)
             else { return false }

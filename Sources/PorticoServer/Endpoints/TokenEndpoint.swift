@@ -1,72 +1,85 @@
 import PorticoHTTP
+import PorticoStore
 
 /// `POST /oauth/token`: exchanges a grant for tokens (RFC 6749 §3.2, OAuth 2.1 §3.2).
 ///
-/// The endpoint itself only reads the form, authenticates the client and picks the grant; each
-/// grant type lives in a file of its own and returns a ``TokenResponse``. It runs on the HTTP
-/// threads (DESIGN: token signing is CPU work, SQLite transactions are short).
-struct TokenEndpoint {
-    /// The grant types this build implements, in the order discovery lists them.
-    static let supportedGrantTypes = [
-        "authorization_code", "refresh_token", "client_credentials", DeviceCodeGrant.grantType,
-    ]
+/// The endpoint itself only reads the form, authenticates the client, picks the grant from
+/// ``TokenGrantRegistry`` and signs what the grant decided; each grant type lives in a file of
+/// its own. A `grant_type` no grant answers is `unsupported_grant_type`; a client not registered
+/// for the grant it names is `unauthorized_client`. Where it runs is ``RouteExecution``'s
+/// choice (the epoll threads with SQLite: token signing is CPU work, SQLite transactions short).
+struct TokenEndpoint: Sendable {
     /// Login with Amazon's token path, answered here too so LWA apps can switch by base URL.
     static let amazonPath = "/auth/o2/token"
 
-    /// The provider.
-    let context: ProviderContext
+    /// Every grant by each `grant_type` value it answers.
+    private let grants: [String: any TokenGrant]
+    /// Client authentication, as at every back-channel endpoint.
+    private let authenticator: ClientAuthenticator
+    /// Signs what the grants decide.
+    private let tokens: TokenIssuer
+    /// Counts issued tokens and errors.
+    private let metrics: ProviderMetrics
+
+    /// A token endpoint for `grants`.
+    init(
+        grants: [any TokenGrant], authenticator: ClientAuthenticator, tokens: TokenIssuer, metrics: ProviderMetrics
+    ) {
+        var byType: [String: any TokenGrant] = [:]
+        for grant in grants {
+            let kind = type(of: grant)
+            for name in [kind.grantType] + kind.dialects { byType[name] = grant }
+        }
+        self.grants = byType
+        self.authenticator = authenticator
+        self.tokens = tokens
+        self.metrics = metrics
+    }
 
     /// Registers the route.
-    func register(on router: Router) {
-        router.post("/oauth/token") { request in handle(request) }
-        router.post(Self.amazonPath) { request in handle(request) }
+    func register(on router: Router, execution: RouteExecution) {
+        execution.post("/oauth/token", on: router) { request in handle(request) }
+        execution.post(Self.amazonPath, on: router) { request in handle(request) }
     }
 
     /// Answers one token request; never throws, every failure is an RFC 6749 §5.2 error.
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
             do {
-                let (response, grantType) = try exchange(request)
-                context.metrics.recordTokenIssued(grantType: grantType)
+                let (response, grant) = try exchange(request)
+                metrics.recordTokenIssued(label: type(of: grant).metricsLabel)
                 return response
             } catch {
-                context.metrics.recordTokenError(error)
+                metrics.recordTokenError(error)
                 throw error
             }
         }
     }
 
-    /// Authenticates the client and runs its grant; returns the response and the grant type.
-    private func exchange(_ request: Request) throws -> (Response, String) {
+    /// Authenticates the client and runs its grant; returns the response and the grant.
+    private func exchange(_ request: Request) throws -> (Response, any TokenGrant) {
         let parameters = try OAuthParameters(formOf: request)
-        let requestedGrantType = try parameters.required("grant_type")
-        let client: AuthenticatedClient
-        // Login with Amazon's device poll names neither the standard grant nor the client.
-        let isAmazonDevicePoll = requestedGrantType == DeviceCodeGrant.amazonGrantType
-        let grantType = isAmazonDevicePoll ? DeviceCodeGrant.grantType : requestedGrantType
-        if isAmazonDevicePoll && request.headers["Authorization"] == nil && parameters["client_id"] == nil {
-            client = try DeviceCodeGrant(context: context).client(namedBy: parameters)
-        } else {
-            client = try context.clientAuthenticator.authenticate(request, parameters: parameters)
+        let grantType = try parameters.required("grant_type")
+        let grant = grants[grantType]
+        // The client is established first, so an unknown client learns nothing about grants.
+        var client: AuthenticatedClient?
+        if request.headers["Authorization"] == nil && parameters["client_id"] == nil {
+            client = try grant?.client(namedBy: parameters, grantType: grantType)
         }
-        guard Self.supportedGrantTypes.contains(grantType) else {
-            throw OAuthError.unsupportedGrantType("The grant type is not supported.")
+        let authenticated = try client ?? authenticator.authenticate(request, parameters: parameters)
+        guard let grant else { throw OAuthError.unsupportedGrantType("The grant type is not supported.") }
+        let kind = type(of: grant)
+        guard authenticated.client.allowedGrantTypes.contains(kind.grantType) else {
+            throw OAuthError.unauthorizedClient("This client may not use the \(kind.grantType) grant.")
         }
-        guard client.client.allowedGrantTypes.contains(grantType) else {
-            throw OAuthError.unauthorizedClient("This client may not use the \(grantType) grant.")
+        // By how it authenticated: a secret proves a confidential client.
+        let clientType: ClientType = authenticated.isConfidential ? .confidential : .public
+        guard kind.clientTypes.contains(clientType) else {
+            throw OAuthError.unauthorizedClient(
+                "Only \(clientType == .public ? "confidential" : "public") clients may use the \(kind.grantType) grant.")
         }
-        let response: Response
-        switch grantType {
-        case "authorization_code":
-            response = try AuthorizationCodeGrant(context: context).exchange(parameters, for: client).response()
-        case "refresh_token":
-            response = try RefreshTokenGrant(context: context).exchange(parameters, for: client).response()
-        case DeviceCodeGrant.grantType:
-            if isAmazonDevicePoll { _ = try parameters.required("user_code") }
-            response = try DeviceCodeGrant(context: context).exchange(parameters, for: client).response()
-        default:
-            response = try ClientCredentialsGrant(context: context).exchange(parameters, for: client).response()
-        }
-        return (response, grantType)
+        let issuance = try grant.exchange(
+            TokenRequest(parameters: parameters, client: authenticated, grantType: grantType))
+        return (try tokens.response(for: issuance).response(), grant)
     }
 }

@@ -9,9 +9,9 @@ struct UserInfoEndpoint {
     let resource: ProtectedResource
 
     /// Registers both methods.
-    func register(on router: Router) {
-        router.get("/oauth/userinfo") { request in handle(request) }
-        router.post("/oauth/userinfo") { request in handle(request) }
+    func register(on router: Router, execution: RouteExecution) {
+        execution.get("/oauth/userinfo", on: router) { request in handle(request) }
+        execution.post("/oauth/userinfo", on: router) { request in handle(request) }
     }
 
     /// Answers one request.
