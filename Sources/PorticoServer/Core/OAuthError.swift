@@ -55,7 +55,7 @@ struct OAuthError: Error, Sendable, Equatable {
             headers: [
                 (
                     "WWW-Authenticate",
-                    #"Bearer realm="portico", error="invalid_token", error_description="\#(description)""#
+                    #"Bearer realm="portico", error="invalid_token", error_description=\#(quoted(description))"#
                 )
             ])
     }
@@ -65,8 +65,23 @@ struct OAuthError: Error, Sendable, Equatable {
         OAuthError(
             code: "insufficient_scope", description: description, status: .forbidden,
             headers: [
-                ("WWW-Authenticate", #"Bearer realm="portico", error="insufficient_scope", scope="\#(required)""#)
+                ("WWW-Authenticate", #"Bearer realm="portico", error="insufficient_scope", scope=\#(quoted(required))"#)
             ])
+    }
+
+    /// `value` as an RFC 9110 §5.6.4 quoted-string for a challenge parameter: quotes and
+    /// backslashes escaped, control characters (which would end or split the header) replaced
+    /// by spaces, so no description can break out of its parameter.
+    static func quoted(_ value: String) -> String {
+        var quoted = "\""
+        for character in value.unicodeScalars {
+            switch character {
+            case "\"", "\\": quoted += "\\" + String(character)
+            case _ where character.value < 0x20 || character.value == 0x7F: quoted += " "
+            default: quoted.unicodeScalars.append(character)
+            }
+        }
+        return quoted + "\""
     }
 
     /// Something went wrong on our side; says so without details (those go to the log).
