@@ -7,8 +7,6 @@ enum RouteHandler: Sendable {
     case offloaded(@Sendable (Request) async throws -> Response)
     /// The same response every time, prepared once.
     case constant(PreparedResponse)
-    /// CPU-only work that returns a response it prepared earlier and keeps (see `PreparedResponse`).
-    case prepared(@Sendable (Request) throws -> PreparedResponse)
     /// The response its owner currently keeps, read per request without building a `Request`
     /// (a document that changes now and then but never depends on the request).
     case current(@Sendable () -> PreparedResponse)

@@ -32,21 +32,6 @@ public final class Router: Sendable {
         register(method, path, .offloaded(handler))
     }
 
-    /// Registers a handler that runs on the epoll thread and returns a response it prepared
-    /// earlier (and replaces when its content changes), so that a popular document is sent
-    /// without building a libmicrohttpd response per request.
-    public func addPrepared(
-        _ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Request) throws -> PreparedResponse
-    ) {
-        register(method, path, .prepared(handler))
-    }
-
-    /// Registers a `GET` (and so `HEAD`) route that answers with prepared responses; see
-    /// `addPrepared(_:_:_:)`.
-    public func getPrepared(_ path: String, _ handler: @escaping @Sendable (Request) throws -> PreparedResponse) {
-        addPrepared(.get, path, handler)
-    }
-
     /// Registers a `GET` (and so `HEAD`) route whose response does not depend on the request
     /// but changes now and then (discovery, JWKS): `current` returns the one its owner keeps,
     /// and is called without building a `Request` (no header or query parsing), so such a

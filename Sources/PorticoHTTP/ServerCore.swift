@@ -161,41 +161,26 @@ final class ServerCore: Sendable {
             var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
             response.headers["Allow"] = allowed
             return send(response, on: connection, for: context)
-        case .handler(.constant(let prepared), _, let route):
-            context.route = route
-            return send(prepared, on: connection, for: context)
-        case .handler(.current(let current), _, let route):
-            context.route = route
-            return send(current(), on: connection, for: context)
         case .handler(let handler, let parameters, let route):
             context.route = route
-            var query = FormParameters()
-            if let rawQuery = context.rawQuery {
-                do {
-                    query = try FormParameters(decoding: Array(rawQuery.utf8))
-                } catch {
-                    return send(.text(error.message, status: error.status), on: connection, for: context)
-                }
-            }
-            var request = Request(
-                method: method, path: path, rawQuery: context.rawQuery.map(String.init), query: query,
-                headers: Self.headers(of: connection), body: context.body, pathParameters: parameters)
-            request.peer = .address(PeerAddress(portico_mhd_client_address(connection)))
-            context.body = []
             switch handler {
-            case .immediate(let run):
-                return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
             case .constant(let prepared):
                 return send(prepared, on: connection, for: context)
             case .current(let current):
                 return send(current(), on: connection, for: context)
-            case .prepared(let run):
-                do {
-                    return send(try run(request), on: connection, for: context)
-                } catch {
-                    return send(Self.errorResponse(error, for: request), on: connection, for: context)
+            case .immediate(let run):
+                let request: Request
+                switch makeRequest(context, on: connection, parameters: parameters) {
+                case .success(let made): request = made
+                case .failure(let error): return send(.text(error.message, status: error.status), on: connection, for: context)
                 }
+                return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
             case .offloaded(let run):
+                let request: Request
+                switch makeRequest(context, on: connection, parameters: parameters) {
+                case .success(let made): request = made
+                case .failure(let error): return send(.text(error.message, status: error.status), on: connection, for: context)
+                }
                 let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
                 guard suspend(exchange) else {
                     let response = Response.text("Server is shutting down", status: .serviceUnavailable)
@@ -214,6 +199,27 @@ final class ServerCore: Sendable {
                 return .YES
             }
         }
+    }
+
+    /// The request a handler sees: query parsed, headers and body taken over from `context`;
+    /// a query that is not valid form encoding fails with the error to answer.
+    private func makeRequest(
+        _ context: RequestContext, on connection: OpaquePointer, parameters: [String: String]
+    ) -> Result<Request, HTTPError> {
+        var query = FormParameters()
+        if let rawQuery = context.rawQuery {
+            do {
+                query = try FormParameters(decoding: Array(rawQuery.utf8))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var request = Request(
+            method: HTTPMethod(rawValue: context.method), path: context.path, rawQuery: context.rawQuery.map(String.init),
+            query: query, headers: Self.headers(of: connection), body: context.body, pathParameters: parameters)
+        request.peer = .address(PeerAddress(portico_mhd_client_address(connection)))
+        context.body = []
+        return .success(request)
     }
 
     private static func respond(to request: Request, _ run: () throws -> Response) -> Response {
