@@ -21,9 +21,13 @@ struct LoginEndpoint: Sendable {
     let dummyHash: String
 
     /// Prepares the endpoint, hashing the dummy password once (at start-up, not per request).
-    init(context: ProviderContext) {
+    ///
+    /// - Throws: when the password settings cannot hash: without a dummy hash an unknown
+    ///   address would be answered at once, telling it apart from a known one (a timing
+    ///   oracle), so the provider refuses to start instead.
+    init(context: ProviderContext) throws {
         self.context = context
-        dummyHash = (try? context.passwords.hash(SecureRandom.token())) ?? ""
+        dummyHash = try context.passwords.hash(SecureRandom.token())
     }
 
     /// Adds `GET` and `POST /login`, both async.

@@ -5,9 +5,11 @@ import PorticoHTTP
 /// and the stylesheet and script.
 enum PageRoutes {
     /// Registers every page route.
-    static func register(on router: Router, context: ProviderContext) {
+    ///
+    /// - Throws: when the password settings cannot hash (see ``LoginEndpoint``).
+    static func register(on router: Router, context: ProviderContext) throws {
         AuthorizationEndpoint.register(on: router, context: context)
-        LoginEndpoint(context: context).register(on: router)
+        try LoginEndpoint(context: context).register(on: router)
         ConsentEndpoint(context: context).register(on: router)
         SignupEndpoint(context: context).register(on: router)
         PasswordForgotEndpoint(context: context).register(on: router)

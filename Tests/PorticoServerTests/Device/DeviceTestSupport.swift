@@ -29,7 +29,7 @@ final class DeviceHarness: @unchecked Sendable {
             passwords: PasswordHasher(settings: pageTestHashing), now: { clock.now })
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
-        PageRoutes.register(on: router, context: context)
+        try PageRoutes.register(on: router, context: context)
         server = HTTPServer(
             configuration: ServerConfiguration(port: 0, threads: 2, logRequests: false), router: router)
         try server.start()
