@@ -145,7 +145,8 @@ import Testing
             configuration: ServerConfiguration(port: 0, threads: 1, logRequests: false), router: router)
         try server.start()
         defer { server.shutdown() }
-        let reply = try ProtocolRawHTTP.send(port: server.port, method: "GET", path: "/challenge", headers: [:], body: nil)
+        let reply = try ProtocolRawHTTP.send(
+            port: server.port, method: "GET", path: "/challenge", headers: [:], body: nil)
         return (reply.header("WWW-Authenticate"), reply)
     }
 
