@@ -31,6 +31,9 @@ struct TokenIssuer: Sendable {
         let issuedAt: Date
         /// `exp`.
         let expiresAt: Date
+        /// `aud`: the issuer itself unless a grant names the resource servers the token is for
+        /// (RFC 8707).
+        var audience: [String]? = nil
         /// Claims a grant adds to the standard ones (say, `act` for a delegated token); they
         /// never replace one the issuer writes.
         var additionalClaims: [String: JSONValue] = [:]
@@ -77,7 +80,7 @@ struct TokenIssuer: Sendable {
         guard let key = keys.signer(for: Self.accessTokenAlgorithm) else { throw .serverError() }
         let issuer = issuer.current
         var claims = JWTClaims(
-            issuer: issuer, subject: grant.subject, audience: [issuer], expiresAt: grant.expiresAt,
+            issuer: issuer, subject: grant.subject, audience: grant.audience ?? [issuer], expiresAt: grant.expiresAt,
             issuedAt: grant.issuedAt, jwtID: grant.tokenID)
         for (name, value) in grant.additionalClaims { claims[name] = value }
         claims["client_id"] = .string(grant.clientID)

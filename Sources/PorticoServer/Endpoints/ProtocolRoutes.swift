@@ -15,17 +15,17 @@ enum ProtocolRoutes {
         HealthEndpoint.register(on: router)
         DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier).register(on: router)
         JWKSEndpoint.register(on: router, keys: context.keys)
+        let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
         let grants = TokenGrantRegistry.instances(
             with: TokenGrantDependencies(
-                store: context.store, tokens: tokens, lifetimes: context.lifetimes, now: context.now,
-                metrics: context.metrics))
+                store: context.store, tokens: tokens, accessTokens: verifier, lifetimes: context.lifetimes,
+                now: context.now, metrics: context.metrics))
         TokenEndpoint(grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics)
             .register(on: router, execution: execution)
         DeviceAuthorizationEndpoint(
             store: context.store, authenticator: authenticator, lifetimes: context.lifetimes, now: context.now,
             issuer: context.issuerIdentifier
         ).register(on: router, execution: execution)
-        let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
         let resource = ProtectedResource(store: context.store, verifier: verifier)
         UserInfoEndpoint(resource: resource).register(on: router, execution: execution)
         ProfileEndpoint(resource: resource).register(on: router, execution: execution)

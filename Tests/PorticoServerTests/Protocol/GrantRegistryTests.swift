@@ -136,6 +136,25 @@ import Testing
     }
 }
 
+/// What a grant may add to the token endpoint's answer, and what it may not replace.
+@Suite struct TokenEndpointResponseTests {
+    @Test func additionalMembersAreAddedButNeverReplaceStandardOnes() throws {
+        let response = TokenEndpointResponse(
+            accessToken: "the-token", expiresIn: 60, scopes: ["orders:read"], refreshToken: nil, idToken: nil,
+            additionalMembers: [
+                "issued_token_type": "urn:ietf:params:oauth:token-type:access_token", "access_token": "forged",
+                "token_type": "N_A",
+            ]
+        ).response()
+        let members = try #require(JSONValue(parsing: Array(response.body))?.objectValue)
+        #expect(members["issued_token_type"] == "urn:ietf:params:oauth:token-type:access_token")
+        #expect(members["access_token"] == "the-token")
+        #expect(members["token_type"] == "Bearer")
+        #expect(members["expires_in"] == .integer(60))
+        #expect(response.headers["Cache-Control"] == "no-store")
+    }
+}
+
 /// `WWW-Authenticate` challenges carry their parameters as quoted strings however the words go.
 @Suite struct ChallengeEscapingTests {
     private static func challenge(for error: OAuthError) throws -> (String?, ProtocolReply) {
