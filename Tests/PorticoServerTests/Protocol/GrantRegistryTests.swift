@@ -92,6 +92,9 @@ import Testing
                 return line.dropFirst(prefix.count).split(separator: "\"").first.map(String.init)
             }
             #expect(labels.sorted() == TokenGrantRegistry.grants.map { $0.metricsLabel }.sorted())
+            for code in TokenGrantRegistry.grants.flatMap({ $0.errorCodes }) {
+                #expect(text.contains(#"portico_token_errors_total{error="\#(code)"} 0"#), "\(code)")
+            }
         }
     }
 
