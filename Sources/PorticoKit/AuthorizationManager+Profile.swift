@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 
 extension AuthorizationManager {
     /// The signed-in person's profile (LWA's `AMZNUser fetch:`), served from the store while

@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 
 /// Signs people in with a ``Provider`` and keeps their grant: the heart of PorticoKit, and the
 /// counterpart of Login with Amazon's `AMZNAuthorizationManager`.
@@ -73,7 +72,7 @@ public final class AuthorizationManager: Sendable {
         self.profileLifetime = profileLifetime
         self.http = http
         self.now = now
-        idTokens = IDTokenVerifier(provider: provider, clientID: clientID, http: http)
+        idTokens = IDTokenVerifier(provider: provider, clientID: clientID, http: http, leeway: 60, now: now)
     }
 
     /// The platform's usual place for tokens: the Keychain on Apple platforms, otherwise
@@ -198,7 +197,8 @@ public final class AuthorizationManager: Sendable {
     ) async throws(AuthorizationError) -> StoredGrant {
         var claims = previous?.idTokenClaims
         if let idToken = tokens.idToken {
-            claims = try await idTokens.verify(idToken, nonce: nonce)
+            claims = try await idTokens.verify(
+                idToken, .init(nonce: nonce, subject: previous?.idTokenClaims?["sub"]?.stringValue))
         }
         return StoredGrant(
             accessToken: tokens.accessToken, expiresAt: tokens.expiresIn.map { now().addingTimeInterval($0) },
