@@ -18,7 +18,7 @@ extension AuthorizationManager {
 
     /// The grant after a shared refresh (or after someone else's that just finished).
     func refreshedGrant() async throws(AuthorizationError) -> StoredGrant {
-        let key = "\(store.coordinationKey)\n\(provider.identifier)\n\(clientID)"
+        let key = grantKey
         do {
             return try await RefreshCoordinator.shared.run(key: key) { [self] in
                 try await withDeadline(refreshTimeout, "the token refresh") { [self] in try await refreshNow() }
@@ -30,6 +30,7 @@ extension AuthorizationManager {
 
     /// One refresh: re-reads the store first, since a refresh may have finished meanwhile.
     private func refreshNow() async throws(AuthorizationError) -> StoredGrant {
+        let epoch = SignOutLedger.shared.epoch(grantKey)
         guard let grant = try loadGrant() else {
             throw AuthorizationError(.authorizationRequired, "nobody is signed in")
         }
@@ -51,7 +52,9 @@ extension AuthorizationManager {
                 oauthError: error.oauthError, oauthErrorDescription: error.oauthErrorDescription)
         }
         let refreshed = try await makeGrant(from: tokens, requested: grant.scopes, nonce: nil, previous: grant)
-        try saveGrant(refreshed)
+        guard try saveGrant(refreshed, since: epoch) else {
+            throw AuthorizationError(.authorizationRequired, "the app signed out during the token refresh")
+        }
         return refreshed
     }
 
@@ -62,7 +65,11 @@ extension AuthorizationManager {
     /// Revocation is best effort, bounded by a short deadline; only a failure to clear the
     /// local store is thrown.
     public func signOut() async throws(AuthorizationError) {
+        // Ends every interactive authorization (loopback, device, web session, custom scheme)
+        // and keeps work already past the provider (a refresh, a code redemption) from writing
+        // the grant back afterwards.
         redirects.current?.cancelAsSignedOut()
+        flights.cancelAll()
         let grant = try? loadGrant()
         if let grant, let endpoint = provider.revocationEndpoint {
             var tokens: [(String, String)] = []
@@ -78,6 +85,7 @@ extension AuthorizationManager {
                 }
             }
         }
-        try removeGrant()
+        try SignOutLedger.shared.signOut(grantKey) { () throws(AuthorizationError) in try removeGrant() }
+        flights.cancelAll()
     }
 }

@@ -35,6 +35,7 @@ public final class AuthorizationManager: Sendable {
     let http: HTTPClient
     let idTokens: IDTokenVerifier
     let redirects = RedirectSlot()
+    let flights = InteractiveFlights()
     let now: @Sendable () -> Date
 
     /// A manager for `clientID` at `provider`.
@@ -132,14 +133,17 @@ public final class AuthorizationManager: Sendable {
 
     /// Runs the provider's pages through the user agent, then redeems what comes back.
     private func interactive(_ request: AuthorizeRequest) async throws(AuthorizationError) -> AuthorizeResult {
+        let epoch = SignOutLedger.shared.epoch(grantKey)
         let pending = PendingAuthorization(request: request)
         let context = AuthorizationContext(
             provider: provider, clientID: clientID, scopes: request.scopes, redirectURI: redirectURI,
             grantType: request.grantType, pending: pending, http: http, redirects: redirects)
         let outcome: AuthorizationOutcome
         do {
-            outcome = try await userAgent.authorize(context)
+            let userAgent = userAgent
+            outcome = try await flights.run { try await userAgent.authorize(context) }
         } catch {
+            if SignOutLedger.shared.epoch(grantKey) != epoch { throw Self.signedOutMeanwhile }
             throw AuthorizationError.wrap(error, as: .invalidResponse, "the sign-in did not complete")
         }
         let tokens: TokenResponse
@@ -173,7 +177,7 @@ public final class AuthorizationManager: Sendable {
             nonce = nil
         }
         let grant = try await makeGrant(from: tokens, requested: pending.scopes, nonce: nonce, previous: nil)
-        try saveGrant(grant)
+        guard try saveGrant(grant, since: epoch) else { throw Self.signedOutMeanwhile }
         return await result(from: grant)
     }
 
@@ -210,6 +214,18 @@ public final class AuthorizationManager: Sendable {
         do { return try store.grant(for: storeKey) } catch {
             throw AuthorizationError.wrap(error, as: .storage, "the token store cannot be read")
         }
+    }
+
+    /// The key of this manager's grant among all managers: store, provider and client. Managers
+    /// with equal keys share refreshes and sign-outs.
+    var grantKey: String { "\(store.coordinationKey)\n\(provider.identifier)\n\(clientID)" }
+
+    /// The error of work that a sign-out overtook.
+    static let signedOutMeanwhile = AuthorizationError(.cancelled, "the app signed out during the authorization")
+
+    /// Saves `grant` unless the app signed out since `epoch`; false when it did.
+    func saveGrant(_ grant: StoredGrant, since epoch: UInt64) throws(AuthorizationError) -> Bool {
+        try SignOutLedger.shared.write(grantKey, since: epoch) { () throws(AuthorizationError) in try saveGrant(grant) }
     }
 
     func saveGrant(_ grant: StoredGrant) throws(AuthorizationError) {
