@@ -105,6 +105,7 @@ public final class AuthorizationManager: Sendable {
         guard !scopes.isEmpty else {
             throw AuthorizationError(.invalidInput, "an authorization needs at least one scope")
         }
+        try Self.checkReadable(scopes, grantType: request.grantType)
         if request.grantType == .authorizationCode {
             guard request.interactiveStrategy != .never else {
                 throw AuthorizationError(.authorizationRequired, "a code for the backend needs the provider's pages")
@@ -128,6 +129,16 @@ public final class AuthorizationManager: Sendable {
             return try await interactive(request)
         case .authorizationRequired:
             throw AuthorizationError(.authorizationRequired, "nobody is signed in with these scopes")
+        }
+    }
+
+    /// Refuses scopes whose data the app could never read: `email` is released through
+    /// userinfo, which needs `openid` (or through the profile, which needs `profile`).
+    static func checkReadable(_ scopes: [String], grantType: AuthorizeRequest.GrantType) throws(AuthorizationError) {
+        guard grantType == .accessToken, scopes.contains(Scope.email.name) else { return }
+        guard scopes.contains(Scope.openID.name) || scopes.contains(Scope.profile.name) else {
+            throw AuthorizationError(
+                .invalidInput, "the email scope is read through userinfo: ask for .openID (or .profile) with it")
         }
     }
 
@@ -184,14 +195,15 @@ public final class AuthorizationManager: Sendable {
     /// The result for a stored grant, with the user when a profile scope was granted.
     private func result(from grant: StoredGrant) async -> AuthorizeResult {
         var user: User?
+        var userError: AuthorizationError?
         if !Set(grant.scopes).isDisjoint(with: Scope.profileScopes.union([Scope.openID.name])) {
-            // Best effort: the sign-in succeeded even if the profile cannot be read right now.
-            user = try? await fetchUser()
+            // The sign-in succeeded even if the profile cannot be read right now: say why.
+            do { user = try await fetchUser() } catch { userError = error }
         }
         return AuthorizeResult(
             accessToken: grant.accessToken, expiresAt: grant.expiresAt,
             grantedScopes: grant.scopes.map { Scope(name: $0) },
-            clientID: clientID, redirectURI: redirectURI, user: user)
+            clientID: clientID, redirectURI: redirectURI, user: user, userError: userError)
     }
 
     /// A grant from a token response: the ID token verified, the refresh token and claims of

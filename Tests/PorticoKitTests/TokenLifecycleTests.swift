@@ -56,7 +56,7 @@ struct TokenLifecycleTests {
 
             // Scopes beyond the grant: `.never` refuses instead of showing a page.
             let error = await #expect(throws: AuthorizationError.self) {
-                try await manager.authorize(AuthorizeRequest(scopes: [.email], interactiveStrategy: .never))
+                try await manager.authorize(AuthorizeRequest(scopes: [.openID, .email], interactiveStrategy: .never))
             }
             #expect(error?.code == .authorizationRequired)
         }
