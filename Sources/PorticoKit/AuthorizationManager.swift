@@ -27,6 +27,9 @@ public final class AuthorizationManager: Sendable {
     public let refreshTimeout: TimeInterval
     /// How long a fetched profile is served from the store before it is fetched again.
     public let profileLifetime: TimeInterval
+    /// How far the device clock may be off from the provider's when ID-token times (`exp`,
+    /// `iat`, `nbf`, `auth_time`) are checked.
+    public let idTokenLeeway: TimeInterval
 
     /// An access token this close to expiry is refreshed first, so a call made with it does
     /// not fail in flight.
@@ -49,20 +52,25 @@ public final class AuthorizationManager: Sendable {
     ///   - userAgent: how pages are shown; by default ``AutomaticUserAgent``.
     ///   - refreshTimeout: the longest a refresh may hang (30 s).
     ///   - profileLifetime: how long a cached profile is fresh (one hour).
+    ///   - idTokenLeeway: the clock skew allowed when checking ID-token times (60 s).
+    ///   - clock: the time the manager goes by (token expiry, ID-token times); the system's by
+    ///     default, a fixed one in an app's own tests.
     public convenience init(
         provider: Provider, clientID: String, redirectURI: URL? = nil, store: (any TokenStore)? = nil,
-        userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 30, profileLifetime: TimeInterval = 3600
+        userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 30, profileLifetime: TimeInterval = 3600,
+        idTokenLeeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
             provider: provider, clientID: clientID, redirectURI: redirectURI,
             store: store ?? Self.defaultTokenStore(), userAgent: userAgent ?? AutomaticUserAgent(),
-            refreshTimeout: refreshTimeout, profileLifetime: profileLifetime, http: .shared, now: { Date() })
+            refreshTimeout: refreshTimeout, profileLifetime: profileLifetime, idTokenLeeway: idTokenLeeway,
+            http: .shared, now: clock)
     }
 
     init(
         provider: Provider, clientID: String, redirectURI: URL?, store: any TokenStore, userAgent: any UserAgent,
-        refreshTimeout: TimeInterval, profileLifetime: TimeInterval, http: HTTPClient,
-        now: @escaping @Sendable () -> Date
+        refreshTimeout: TimeInterval, profileLifetime: TimeInterval, idTokenLeeway: TimeInterval = 60,
+        http: HTTPClient, now: @escaping @Sendable () -> Date
     ) {
         self.provider = provider
         self.clientID = clientID
@@ -71,9 +79,10 @@ public final class AuthorizationManager: Sendable {
         self.userAgent = userAgent
         self.refreshTimeout = refreshTimeout
         self.profileLifetime = profileLifetime
+        self.idTokenLeeway = idTokenLeeway
         self.http = http
         self.now = now
-        idTokens = IDTokenVerifier(provider: provider, clientID: clientID, http: http, leeway: 60, now: now)
+        idTokens = IDTokenVerifier(provider: provider, clientID: clientID, http: http, leeway: idTokenLeeway, now: now)
     }
 
     /// The platform's usual place for tokens: the Keychain on Apple platforms, otherwise
@@ -106,6 +115,7 @@ public final class AuthorizationManager: Sendable {
             throw AuthorizationError(.invalidInput, "an authorization needs at least one scope")
         }
         try Self.checkReadable(scopes, grantType: request.grantType)
+        try Self.checkChallenge(request)
         if request.grantType == .authorizationCode {
             guard request.interactiveStrategy != .never else {
                 throw AuthorizationError(.authorizationRequired, "a code for the backend needs the provider's pages")
@@ -139,6 +149,25 @@ public final class AuthorizationManager: Sendable {
         guard scopes.contains(Scope.openID.name) || scopes.contains(Scope.profile.name) else {
             throw AuthorizationError(
                 .invalidInput, "the email scope is read through userinfo: ask for .openID (or .profile) with it")
+        }
+    }
+
+    /// Refuses an app's own PKCE challenge that is not `S256` before any page is shown.
+    static func checkChallenge(_ request: AuthorizeRequest) throws(AuthorizationError) {
+        guard request.grantType == .authorizationCode, let challenge = request.codeChallenge else { return }
+        guard request.codeChallengeMethod == "S256" else {
+            throw AuthorizationError(
+                .invalidInput, "the code challenge method \(request.codeChallengeMethod) is not accepted; use S256")
+        }
+        let base64url = challenge.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+        }
+        guard challenge.utf8.count == 43, base64url else {
+            throw AuthorizationError(
+                .invalidInput, "the code challenge is not S256 (base64url of a SHA-256 digest, 43 characters)")
         }
     }
 
@@ -187,8 +216,10 @@ public final class AuthorizationManager: Sendable {
             tokens = response
             nonce = nil
         }
-        let grant = try await makeGrant(from: tokens, requested: pending.scopes, nonce: nonce, previous: nil)
+        let grant = try await makeGrant(
+            from: tokens, requested: pending.scopes, nonce: nonce, maxAge: request.maxAge, previous: nil)
         guard try saveGrant(grant, since: epoch) else { throw Self.signedOutMeanwhile }
+        GrantChangeHub.shared.publish(.signedIn, for: grantKey)
         return await result(from: grant)
     }
 
@@ -203,23 +234,25 @@ public final class AuthorizationManager: Sendable {
         return AuthorizeResult(
             accessToken: grant.accessToken, expiresAt: grant.expiresAt,
             grantedScopes: grant.scopes.map { Scope(name: $0) },
-            clientID: clientID, redirectURI: redirectURI, user: user, userError: userError)
+            clientID: clientID, redirectURI: redirectURI, user: user, userError: userError, idToken: grant.idToken)
     }
 
     /// A grant from a token response: the ID token verified, the refresh token and claims of
     /// `previous` kept when the response brings no new ones.
     func makeGrant(
-        from tokens: TokenResponse, requested: [String], nonce: String?, previous: StoredGrant?
+        from tokens: TokenResponse, requested: [String], nonce: String?, maxAge: TimeInterval? = nil,
+        previous: StoredGrant?
     ) async throws(AuthorizationError) -> StoredGrant {
         var claims = previous?.idTokenClaims
         if let idToken = tokens.idToken {
             claims = try await idTokens.verify(
-                idToken, .init(nonce: nonce, subject: previous?.idTokenClaims?["sub"]?.stringValue))
+                idToken, .init(nonce: nonce, maxAge: maxAge, subject: previous?.idTokenClaims?["sub"]?.stringValue))
         }
         return StoredGrant(
             accessToken: tokens.accessToken, expiresAt: tokens.expiresIn.map { now().addingTimeInterval($0) },
             refreshToken: tokens.refreshToken ?? previous?.refreshToken, scopes: tokens.scopes ?? requested,
-            idTokenClaims: claims, user: previous?.user, userFetchedAt: previous?.userFetchedAt)
+            idTokenClaims: claims, user: previous?.user, userFetchedAt: previous?.userFetchedAt,
+            idToken: tokens.idToken ?? previous?.idToken)
     }
 
     func loadGrant() throws(AuthorizationError) -> StoredGrant? {

@@ -50,6 +50,16 @@ public struct AutomaticUserAgent: UserAgent {
         choose(for: context) != nil
     }
 
+    /// Ends the provider's session in the browser the sign-in most likely used: the in-app
+    /// web session on Apple platforms, else the system browser when there is one.
+    public func endSession(at url: URL, redirectURI: URL?) async throws {
+        #if canImport(AuthenticationServices) && !os(watchOS)
+            try await WebAuthenticationSessionUserAgent().endSession(at: url, redirectURI: redirectURI)
+        #else
+            if browserOpener.isAvailable() { try await browserOpener.open(url) }
+        #endif
+    }
+
     /// Runs the first available agent; when its browser cannot be started, the next one.
     public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
         let agents = candidates().filter { $0.isAvailable(for: context) }

@@ -34,6 +34,11 @@ public struct CustomSchemeRedirect: UserAgent {
         return scheme != "http" && scheme != "https"
     }
 
+    /// Opens the sign-out page in the same browser the sign-in used.
+    public func endSession(at url: URL, redirectURI: URL?) async throws {
+        try await opener.open(url)
+    }
+
     /// Opens the browser and waits for the forwarded callback.
     public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
         guard isAvailable(for: context), let redirectURI = context.redirectURI else {

@@ -53,6 +53,10 @@ struct PendingAuthorization: Sendable {
             ("code_challenge_method", "S256"),
         ]
         if let nonce { own.append(("nonce", nonce)) }
+        if let maxAge = request.maxAge { own.append(("max_age", String(Int(maxAge.rounded(.down))))) }
+        var scopeData: [String: ProfileValue] = [:]
+        for scope in request.scopes { if let data = scope.data { scopeData[scope.name] = .object(data) } }
+        if !scopeData.isEmpty { own.append(("scope_data", ProfileValue.object(scopeData).jsonString)) }
         if let hint = request.loginHint { own.append(("login_hint", hint)) }
         if let prompt = request.prompt ?? (request.interactiveStrategy == .always ? "login" : nil) {
             own.append(("prompt", prompt))

@@ -59,6 +59,7 @@ extension Provider {
             deviceAuthorizationEndpoint: device, deviceCodeDialect: .standard,
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?.boolValue
                 ?? false,
-            scopesSupported: document["scopes_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            scopesSupported: document["scopes_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            endSessionEndpoint: try endpoint("end_session_endpoint"))
     }
 }

@@ -13,6 +13,9 @@ public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible 
     public var refreshToken: String?
     /// The granted scope names.
     public var scopes: [String]
+    /// The last ID token as the provider issued it (verified), for a backend that verifies it
+    /// itself and for `id_token_hint` at sign-out.
+    public var idToken: String?
     /// The claims of the last verified ID token (`sub`, `auth_time`, ...), when `openid` was granted.
     public var idTokenClaims: [String: ProfileValue]?
     /// The profile as last fetched.
@@ -23,8 +26,10 @@ public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible 
     /// A grant with these values.
     public init(
         accessToken: String, expiresAt: Date?, refreshToken: String?, scopes: [String],
-        idTokenClaims: [String: ProfileValue]? = nil, user: User? = nil, userFetchedAt: Date? = nil
+        idTokenClaims: [String: ProfileValue]? = nil, user: User? = nil, userFetchedAt: Date? = nil,
+        idToken: String? = nil
     ) {
+        self.idToken = idToken
         self.accessToken = accessToken
         self.expiresAt = expiresAt
         self.refreshToken = refreshToken

@@ -70,6 +70,11 @@ public struct SystemBrowserUserAgent: UserAgent {
         }
     }
 
+    /// Opens the sign-out page in the same browser the sign-in used.
+    public func endSession(at url: URL, redirectURI: URL?) async throws {
+        try await opener.open(url)
+    }
+
     /// The path of a registered loopback redirect URI, or `/callback`.
     static func callbackPath(for redirectURI: URL?) -> String {
         guard let redirectURI, isLoopback(redirectURI), !redirectURI.path.isEmpty else { return "/callback" }

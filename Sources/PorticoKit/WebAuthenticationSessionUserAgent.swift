@@ -50,6 +50,19 @@
             return .callback(callback, redirectURI: redirectURI)
         }
 
+        /// Shows the sign-out page in a web session, which shares the sign-in's cookies; the
+        /// session ends when the person closes it (or the provider redirects to `redirectURI`).
+        public func endSession(at url: URL, redirectURI: URL?) async throws {
+            guard let redirectURI else { return }
+            do {
+                _ = try await Self.run(
+                    url: url, redirectURI: redirectURI, ephemeral: prefersEphemeralWebBrowserSession,
+                    anchor: presentationAnchor)
+            } catch let error as AuthorizationError where error.code == .userCancelled {
+                // Closing the "signed out" page is how this ends.
+            }
+        }
+
         @MainActor
         private static func makeSession(
             url: URL, redirectURI: URL, handler: @escaping ASWebAuthenticationSession.CompletionHandler
