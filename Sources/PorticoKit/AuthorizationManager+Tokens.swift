@@ -60,7 +60,9 @@ extension AuthorizationManager {
         do {
             return try await RefreshCoordinator.shared.run(key: key) { [self] in
                 try await withDeadline(refreshTimeout, "the token refresh") { [self] in
-                    try await refreshNow(minimumLifetime: minimumLifetime)
+                    try await store.whileRefreshing(storeKey) { [self] in
+                        try await refreshNow(minimumLifetime: minimumLifetime)
+                    }
                 }
             }
         } catch {
