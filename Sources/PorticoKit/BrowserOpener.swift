@@ -17,10 +17,10 @@ public struct BrowserOpener: Sendable {
     /// An opener that runs `body`. It may return once the URL is handed over or when the
     /// browser exits; it throws when the browser could not be started.
     public init(_ body: @escaping @Sendable (URL) async throws -> Void) {
-        self.init(isAvailable: { true }, body)
+        self.init(isAvailable: { true }, body: body)
     }
 
-    init(isAvailable: @escaping @Sendable () -> Bool, _ body: @escaping @Sendable (URL) async throws -> Void) {
+    init(isAvailable: @escaping @Sendable () -> Bool, body: @escaping @Sendable (URL) async throws -> Void) {
         self.body = body
         self.isAvailable = isAvailable
     }
@@ -37,18 +37,19 @@ public struct BrowserOpener: Sendable {
     /// ``system`` as it behaves with `environment`.
     static func system(environment: [String: String]) -> BrowserOpener {
         #if os(macOS) || os(Linux) || os(Windows) || os(FreeBSD) || os(OpenBSD)
-            return BrowserOpener(isAvailable: { hasSystemBrowser(environment: environment) }) { url in
-                guard let command = systemCommand(for: url, environment: environment) else {
-                    throw launchFailure("no browser found: set $BROWSER or install xdg-open")
-                }
-                try await run(command)
-            }
+            return BrowserOpener(
+                isAvailable: { hasSystemBrowser(environment: environment) },
+                body: { url in
+                    guard let command = systemCommand(for: url, environment: environment) else {
+                        throw launchFailure("no browser found: set $BROWSER or install xdg-open")
+                    }
+                    try await run(command)
+                })
         #elseif canImport(UIKit) && !os(watchOS)
-            return BrowserOpener(isAvailable: { true }) { url in try await openWithUIApplication(url) }
+            return BrowserOpener(isAvailable: { true }, body: { url in try await openWithUIApplication(url) })
         #else
-            return BrowserOpener(isAvailable: { false }) { _ in
-                throw launchFailure("this platform has no browser to open")
-            }
+            return BrowserOpener(
+                isAvailable: { false }, body: { _ in throw launchFailure("this platform has no browser to open") })
         #endif
     }
 

@@ -22,7 +22,8 @@ public struct CustomSchemeRedirect: UserAgent {
     public var timeout: Duration
 
     /// A custom-scheme agent opening URLs with `opener`.
-    public init(opener: BrowserOpener = .system, returnGrace: Duration = .seconds(3), timeout: Duration = .seconds(600)) {
+    public init(opener: BrowserOpener = .system, returnGrace: Duration = .seconds(3), timeout: Duration = .seconds(600))
+    {
         self.opener = opener
         self.returnGrace = returnGrace
         self.timeout = timeout

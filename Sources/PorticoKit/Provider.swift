@@ -16,7 +16,7 @@ public struct Provider: Sendable, Hashable {
     public var userInfoEndpoint: URL?
     /// A Login-with-Amazon-shaped profile endpoint (`/user/profile`), preferred for profile scopes.
     public var profileEndpoint: URL?
-    /// The RFC 7009 revocation endpoint, used by ``AuthorizationManager/signOut()``.
+    /// The RFC 7009 revocation endpoint, used by ``AuthorizationManager/signOut(endingProviderSession:)``.
     public var revocationEndpoint: URL?
     /// The JWK Set that signs ID tokens.
     public var jwksURI: URL?

@@ -56,7 +56,12 @@ actor RefreshCoordinator {
 
     /// One caller's continuation, resumed by whichever comes first: the result or the cancel.
     private final class Waiter: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<StoredGrant, any Error>?, early: Result<StoredGrant, any Error>?, done: Bool)>((nil, nil, false))
+        private let state = Mutex<
+            (
+                continuation: CheckedContinuation<StoredGrant, any Error>?, early: Result<StoredGrant, any Error>?,
+                done: Bool
+            )
+        >((nil, nil, false))
 
         func install(_ continuation: CheckedContinuation<StoredGrant, any Error>) {
             let early = state.withLock { current -> Result<StoredGrant, any Error>? in

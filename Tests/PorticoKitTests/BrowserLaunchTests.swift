@@ -29,7 +29,8 @@ struct BrowserLaunchTests {
     func anUnstartableBrowserFallsToDeviceLoginUnderTheAutomaticAgent() async throws {
         try await KitHarness.with { harness in
             let person = try harness.addUser()
-            let client = try harness.addPublicClient(grants: ["authorization_code"] + DeviceFlowEndToEndTests.deviceGrants)
+            let client = try harness.addPublicClient(
+                grants: ["authorization_code"] + DeviceFlowEndToEndTests.deviceGrants)
             let robot = SignInRobot(email: person.email, password: harness.password)
             let automatic = AutomaticUserAgent(
                 onDevicePrompt: { prompt in

@@ -60,7 +60,8 @@ struct CustomSchemeTests {
         let url = try #require(await iterator.next())
         // Longer than the grace: the person is still in the browser, and finishes there.
         try await Task.sleep(for: .milliseconds(300))
-        #expect(manager.handleOpenURL(URL(string: "com.example.app:/oauth/callback?code=late&state=\(state(of: url))")!))
+        #expect(
+            manager.handleOpenURL(URL(string: "com.example.app:/oauth/callback?code=late&state=\(state(of: url))")!))
         #expect(try await task.value.authorizationCode == "late")
     }
 

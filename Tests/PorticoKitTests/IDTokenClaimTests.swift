@@ -23,8 +23,10 @@ struct IDTokenClaimTests {
         return base.merging(extra) { _, new in new }
     }
 
-    private func reason(_ claims: [String: ProfileValue], _ expected: IDTokenVerifier.Expectations = .init(),
-                        leeway: TimeInterval = 60) -> String? {
+    private func reason(
+        _ claims: [String: ProfileValue], _ expected: IDTokenVerifier.Expectations = .init(),
+        leeway: TimeInterval = 60
+    ) -> String? {
         do {
             try verifier(leeway: leeway).validate(claims, expected)
             return nil

@@ -52,7 +52,8 @@ struct SignOutTests {
         try await KitHarness.with { harness in
             let client = try harness.addPublicClient(grants: DeviceFlowEndToEndTests.deviceGrants)
             let prompted = Signal()
-            let manager = try await harness.manager(for: client, userAgent: DeviceCodeUserAgent { _ in prompted.fire() })
+            let manager = try await harness.manager(
+                for: client, userAgent: DeviceCodeUserAgent { _ in prompted.fire() })
             let signIn = Task { try await manager.authorize(AuthorizeRequest(scopes: [.profile])) }
             await prompted.wait()
             try await manager.signOut()
