@@ -6,7 +6,10 @@
         /// `UIApplication.open`. Not compiled or tested on Linux.
         @MainActor
         static func openWithUIApplication(_ url: URL) async throws {
-            guard await UIApplication.shared.open(url) else {
+            let opened = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                UIApplication.shared.open(url, options: [:]) { continuation.resume(returning: $0) }
+            }
+            guard opened else {
                 throw launchFailure("the system would not open \(url.host ?? "the sign-in page")")
             }
         }

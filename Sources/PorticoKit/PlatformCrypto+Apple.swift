@@ -51,7 +51,7 @@
                 // JWS ES256 signatures are raw r || s (RFC 7518 §3.4), not DER.
                 guard let x = key.x.flatMap(Base64URLCoding.decode), let y = key.y.flatMap(Base64URLCoding.decode),
                     x.count == 32, y.count == 32,
-                    let publicKey = try? P256.Signing.PublicKey(rawRepresentation: x + y),
+                    let publicKey = try? P256.Signing.PublicKey(x963Representation: [0x04] + x + y),
                     let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature)
                 else { return false }
                 return publicKey.isValidSignature(signature, for: message)

@@ -11,6 +11,13 @@
     let streamSocketType = SOCK_STREAM
 #endif
 
+/// Whether the tests run on Linux, where some tools (OpenSSL 3's command line) are known.
+#if os(Linux)
+    let isLinux = true
+#else
+    let isLinux = false
+#endif
+
 /// Closes a descriptor with the C library's `close`, whatever the platform's module is called.
 func closeDescriptor(_ descriptor: Int32) {
     #if canImport(Glibc)
