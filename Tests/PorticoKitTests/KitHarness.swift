@@ -27,7 +27,9 @@ final class KitHarness: Sendable {
         let database = "sqlite:\(directory.path)/portico.db"
         server = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, databaseURL: database, threads: 2, logRequests: false, passwordHashing: kitTestHashing))
+                port: 0, databaseURL: try DatabaseURL(parsing: database), threads: 2, logRequests: false,
+                passwordHashing: kitTestHashing),
+            store: try openStore(url: database, longRunning: true))
         try server.start()
         store = try openStore(url: database)
     }

@@ -12,7 +12,9 @@ import Testing
         let database = "sqlite:\(directory.path)/portico.db"
         let provider = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, databaseURL: database, logRequests: false, purgeInterval: .milliseconds(100)))
+                port: 0, databaseURL: try DatabaseURL(parsing: database), logRequests: false,
+                purgeInterval: .milliseconds(100)),
+            store: try openStore(url: database, longRunning: true))
         try provider.start()
         let store = try openStore(url: database)
         defer {

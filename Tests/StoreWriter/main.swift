@@ -6,6 +6,7 @@
 // the kill. Stops after COUNT rows (default: a million), long after the test has killed it.
 import Foundation
 import PorticoStore
+import PorticoStoreSQLite
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {

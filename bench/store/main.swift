@@ -4,6 +4,7 @@
 // disturbs both alike.
 import Foundation
 import PorticoStore
+import PorticoStoreSQLite
 
 let operationsPerThread = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 5000 : 5000
 let rounds = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 3 : 3

@@ -72,8 +72,9 @@ final class ProtocolHarness: @unchecked Sendable {
         if clock == nil && lifetimes == nil {
             let provider = try IdentityProvider(
                 configuration: ProviderConfiguration(
-                    port: 0, databaseURL: url, logRequests: false, keyRefreshInterval: keyRefreshInterval,
-                    metrics: metrics))
+                    port: 0, databaseURL: try DatabaseURL(parsing: url), logRequests: false,
+                    keyRefreshInterval: keyRefreshInterval, metrics: metrics),
+                store: try openStore(url: url, longRunning: true))
             try provider.start()
             self.provider = provider
             server = nil

@@ -1,0 +1,4 @@
+import PorticoStore
+
+/// The backend-neutral store conformance suite (filled in below).
+public enum StoreConformance {}
