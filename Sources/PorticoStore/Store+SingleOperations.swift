@@ -7,15 +7,15 @@ extension Store {
     // MARK: Users
 
     /// Adds a user; a taken e-mail address throws ``StoreError/duplicate(field:)``.
-    public func insert(_ user: User) throws { try transaction { try $0.insert(user) } }
+    public func insert(_ user: UserRecord) throws { try transaction { try $0.insert(user) } }
     /// The user with this id.
-    public func user(id: String) throws -> User? { try read { try $0.user(id: id) } }
+    public func user(id: String) throws -> UserRecord? { try read { try $0.user(id: id) } }
     /// The user with this e-mail address, compared case-insensitively.
-    public func user(email: String) throws -> User? { try read { try $0.user(email: email) } }
+    public func user(email: String) throws -> UserRecord? { try read { try $0.user(email: email) } }
     /// Up to `limit` users, oldest first.
-    public func users(limit: Int = 100) throws -> [User] { try read { try $0.users(limit: limit) } }
+    public func users(limit: Int = 100) throws -> [UserRecord] { try read { try $0.users(limit: limit) } }
     /// Replaces the stored user (matched by id).
-    public func update(_ user: User) throws { try transaction { try $0.update(user) } }
+    public func update(_ user: UserRecord) throws { try transaction { try $0.update(user) } }
     /// Removes a user and everything that belongs to them.
     @discardableResult public func deleteUser(id: String) throws -> Bool {
         try transaction { try $0.deleteUser(id: id) }
@@ -58,13 +58,13 @@ extension Store {
     // MARK: Signing keys
 
     /// Stores a signing key.
-    public func insert(_ key: SigningKey) throws { try transaction { try $0.insert(key) } }
+    public func insert(_ key: StoredSigningKey) throws { try transaction { try $0.insert(key) } }
     /// The key with this `kid`.
-    public func signingKey(id: String) throws -> SigningKey? { try read { try $0.signingKey(id: id) } }
+    public func signingKey(id: String) throws -> StoredSigningKey? { try read { try $0.signingKey(id: id) } }
     /// All keys, oldest first.
-    public func signingKeys() throws -> [SigningKey] { try read { try $0.signingKeys() } }
+    public func signingKeys() throws -> [StoredSigningKey] { try read { try $0.signingKeys() } }
     /// The key that signs new tokens of `algorithm`.
-    public func currentSigningKey(algorithm: String) throws -> SigningKey? {
+    public func currentSigningKey(algorithm: String) throws -> StoredSigningKey? {
         try read { try $0.currentSigningKey(algorithm: algorithm) }
     }
     /// Makes an active key the signer of its algorithm.

@@ -12,15 +12,15 @@ public protocol StoreTransaction {
 
     /// Adds a user; throws ``StoreError/duplicate(field:)`` with `email` when the address is
     /// taken in any letter case.
-    func insert(_ user: User) throws
+    func insert(_ user: UserRecord) throws
     /// The user with this id.
-    func user(id: String) throws -> User?
+    func user(id: String) throws -> UserRecord?
     /// The user with this e-mail address, compared case-insensitively.
-    func user(email: String) throws -> User?
+    func user(email: String) throws -> UserRecord?
     /// Up to `limit` users, oldest first, for admin listings.
-    func users(limit: Int) throws -> [User]
+    func users(limit: Int) throws -> [UserRecord]
     /// Replaces the stored user with `user` (matched by id); throws ``StoreError/notFound(entity:id:)``.
-    func update(_ user: User) throws
+    func update(_ user: UserRecord) throws
     /// Removes a user and, by cascade, their sessions, codes, consents, tokens and links.
     @discardableResult func deleteUser(id: String) throws -> Bool
 
@@ -53,13 +53,13 @@ public protocol StoreTransaction {
     // MARK: Signing keys
 
     /// Stores a signing key; if `key.isCurrent`, it replaces the current one of its algorithm.
-    func insert(_ key: SigningKey) throws
+    func insert(_ key: StoredSigningKey) throws
     /// The key with this `kid`.
-    func signingKey(id: String) throws -> SigningKey?
+    func signingKey(id: String) throws -> StoredSigningKey?
     /// All keys, oldest first: what the JWKS publishes (active and recently retired ones).
-    func signingKeys() throws -> [SigningKey]
+    func signingKeys() throws -> [StoredSigningKey]
     /// The key that signs new tokens of `algorithm`.
-    func currentSigningKey(algorithm: String) throws -> SigningKey?
+    func currentSigningKey(algorithm: String) throws -> StoredSigningKey?
     /// Makes an active key the signer of its algorithm, in place of the previous one.
     func makeCurrentSigningKey(id: String) throws
     /// Retires a key: it stops signing (and stops being current) but stays published.

@@ -70,13 +70,13 @@ final class SQLiteTransaction: StoreTransaction {
     private static let userColumns =
         "id, email, name, postal_code, password_hash, disabled, created_at, updated_at"
 
-    private static func decodeUser(_ row: SQLiteRow) -> User {
-        User(
+    private static func decodeUser(_ row: SQLiteRow) -> UserRecord {
+        UserRecord(
             id: row.text(0), email: row.text(1), name: row.text(2), postalCode: row.optionalText(3),
             passwordHash: row.text(4), isDisabled: row.bool(5), createdAt: row.date(6), updatedAt: row.date(7))
     }
 
-    func insert(_ user: User) throws {
+    func insert(_ user: UserRecord) throws {
         try write(
             """
             INSERT INTO users (id, email, email_normalized, name, postal_code, password_hash, disabled, created_at,
@@ -84,29 +84,29 @@ final class SQLiteTransaction: StoreTransaction {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(user.id), .text(user.email), .text(User.normalizedEmail(user.email)), .text(user.name),
+                .text(user.id), .text(user.email), .text(UserRecord.normalizedEmail(user.email)), .text(user.name),
                 .text(user.postalCode), .text(user.passwordHash), .bool(user.isDisabled), .date(user.createdAt),
                 .date(user.updatedAt),
             ])
     }
 
-    func user(id: String) throws -> User? {
+    func user(id: String) throws -> UserRecord? {
         try first("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.text(id)], Self.decodeUser)
     }
 
-    func user(email: String) throws -> User? {
+    func user(email: String) throws -> UserRecord? {
         try first(
-            "SELECT \(Self.userColumns) FROM users WHERE email_normalized = ?", [.text(User.normalizedEmail(email))],
+            "SELECT \(Self.userColumns) FROM users WHERE email_normalized = ?", [.text(UserRecord.normalizedEmail(email))],
             Self.decodeUser)
     }
 
-    func users(limit: Int) throws -> [User] {
+    func users(limit: Int) throws -> [UserRecord] {
         try all(
             "SELECT \(Self.userColumns) FROM users ORDER BY created_at, id LIMIT ?", [.int(max(0, limit))],
             Self.decodeUser)
     }
 
-    func update(_ user: User) throws {
+    func update(_ user: UserRecord) throws {
         let changed = try write(
             """
             UPDATE users SET email = ?, email_normalized = ?, name = ?, postal_code = ?, password_hash = ?,
@@ -114,7 +114,7 @@ final class SQLiteTransaction: StoreTransaction {
             WHERE id = ?
             """,
             [
-                .text(user.email), .text(User.normalizedEmail(user.email)), .text(user.name), .text(user.postalCode),
+                .text(user.email), .text(UserRecord.normalizedEmail(user.email)), .text(user.name), .text(user.postalCode),
                 .text(user.passwordHash), .bool(user.isDisabled), .date(user.updatedAt), .text(user.id),
             ])
         if changed == 0 { throw StoreError.notFound(entity: "user", id: user.id) }
@@ -225,17 +225,17 @@ final class SQLiteTransaction: StoreTransaction {
 
     private static let keyColumns = "kid, algorithm, private_key_pem, state, is_current, created_at, retired_at"
 
-    private static func decodeKey(_ row: SQLiteRow) throws -> SigningKey {
+    private static func decodeKey(_ row: SQLiteRow) throws -> StoredSigningKey {
         let stateName = row.text(3)
         guard let state = SigningKeyState(rawValue: stateName) else {
             throw StoreError.corrupt("unknown signing key state '\(stateName)'")
         }
-        return SigningKey(
+        return StoredSigningKey(
             id: row.text(0), algorithm: row.text(1), privateKeyPEM: row.text(2), state: state,
             isCurrent: row.bool(4), createdAt: row.date(5), retiredAt: row.optionalDate(6))
     }
 
-    func insert(_ key: SigningKey) throws {
+    func insert(_ key: StoredSigningKey) throws {
         if key.isCurrent {
             guard key.state == .active else { throw StoreError.invalidArgument("a retired key cannot be current") }
             try write(
@@ -250,15 +250,15 @@ final class SQLiteTransaction: StoreTransaction {
             ])
     }
 
-    func signingKey(id: String) throws -> SigningKey? {
+    func signingKey(id: String) throws -> StoredSigningKey? {
         try first("SELECT \(Self.keyColumns) FROM signing_keys WHERE kid = ?", [.text(id)], Self.decodeKey)
     }
 
-    func signingKeys() throws -> [SigningKey] {
+    func signingKeys() throws -> [StoredSigningKey] {
         try all("SELECT \(Self.keyColumns) FROM signing_keys ORDER BY created_at, kid", [], Self.decodeKey)
     }
 
-    func currentSigningKey(algorithm: String) throws -> SigningKey? {
+    func currentSigningKey(algorithm: String) throws -> StoredSigningKey? {
         try first(
             "SELECT \(Self.keyColumns) FROM signing_keys WHERE algorithm = ? AND is_current = 1",
             [.text(algorithm)], Self.decodeKey)

@@ -36,7 +36,7 @@ enum KeysCommand {
         try arguments.finish()
         let store = try DatabaseOption.open(url)
         defer { store.close() }
-        let keys: [SigningKey]
+        let keys: [StoredSigningKey]
         do {
             keys = try store.signingKeys()
         } catch {

@@ -65,8 +65,8 @@ final class KitHarness: Sendable {
 
     /// A person who can sign in with ``password``.
     @discardableResult
-    func addUser(name: String = "Ann Example", postalCode: String? = "10115") throws -> PorticoStore.User {
-        let user = PorticoStore.User(
+    func addUser(name: String = "Ann Example", postalCode: String? = "10115") throws -> UserRecord {
+        let user = UserRecord(
             email: "ann-\(UUID().uuidString.prefix(8).lowercased())@example.com", name: name, postalCode: postalCode,
             passwordHash: try PasswordHasher(settings: kitTestHashing).hash(password))
         try store.insert(user)

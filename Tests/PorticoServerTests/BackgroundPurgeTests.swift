@@ -21,7 +21,7 @@ import Testing
             store.close()
             provider.shutdown()
         }
-        let user = User(email: "purge@example.com", name: "Purge", passwordHash: "unused")
+        let user = UserRecord(email: "purge@example.com", name: "Purge", passwordHash: "unused")
         try store.transaction { try $0.insert(user) }
         let now = Date()
         try store.transaction { transaction in

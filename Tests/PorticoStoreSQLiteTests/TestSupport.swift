@@ -37,8 +37,8 @@ func withStore<T>(
 let referenceTime = Date(timeIntervalSince1970: 1_800_000_000)
 
 enum Fixtures {
-    static func user(_ email: String = "ann@example.com", name: String = "Ann") -> User {
-        User(
+    static func user(_ email: String = "ann@example.com", name: String = "Ann") -> UserRecord {
+        UserRecord(
             email: email, name: name, postalCode: "10115", passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
             createdAt: referenceTime)
     }
@@ -53,7 +53,7 @@ enum Fixtures {
     }
 
     /// A user and a client stored in `store`, for entities that refer to both.
-    static func userAndClient(in store: some Store) throws -> (User, Client) {
+    static func userAndClient(in store: some Store) throws -> (UserRecord, Client) {
         let user = Fixtures.user()
         let client = Fixtures.client()
         try store.transaction { transaction in
@@ -64,7 +64,7 @@ enum Fixtures {
     }
 
     static func code(
-        _ code: String, user: User, client: Client, expiresAt: Date = referenceTime.addingTimeInterval(60)
+        _ code: String, user: UserRecord, client: Client, expiresAt: Date = referenceTime.addingTimeInterval(60)
     ) -> AuthorizationCode {
         AuthorizationCode(
             code: code, clientID: client.id, userID: user.id, redirectURI: "https://app.example/callback",

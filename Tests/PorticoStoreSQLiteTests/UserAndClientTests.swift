@@ -61,7 +61,7 @@ import Testing
 
     @Test func oddInputIsStoredFaithfully() throws {
         try withStore { store throws in
-            let user = User(
+            let user = UserRecord(
                 email: "we'ird\"; DROP TABLE users; --@example.com", name: "Zoë \u{0} \u{1F600} \\ \n",
                 passwordHash: "", createdAt: referenceTime)
             try store.insert(user)
@@ -148,7 +148,7 @@ import Testing
 @Suite struct SigningKeyTests {
     @Test func createReadRotateRetireDelete() throws {
         try withStore { store throws in
-            let first = SigningKey(
+            let first = StoredSigningKey(
                 algorithm: "ES256", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAA\n-----END PRIVATE KEY-----\n",
                 isCurrent: true, createdAt: referenceTime)
             try store.insert(first)
@@ -157,8 +157,8 @@ import Testing
             #expect(try store.currentSigningKey(algorithm: "RS256") == nil)
 
             // A new current key replaces the old signer of its algorithm only.
-            let rsa = SigningKey(algorithm: "RS256", privateKeyPEM: "rsa", isCurrent: true, createdAt: referenceTime)
-            let second = SigningKey(
+            let rsa = StoredSigningKey(algorithm: "RS256", privateKeyPEM: "rsa", isCurrent: true, createdAt: referenceTime)
+            let second = StoredSigningKey(
                 algorithm: "ES256", privateKeyPEM: "second", createdAt: referenceTime.addingTimeInterval(1))
             try store.insert(rsa)
             try store.insert(second)

@@ -19,7 +19,7 @@ do {
     let store = try SQLiteStore(path: arguments[1])
     let run = RecordIdentifier.random()
     for index in 0..<count {
-        let user = User(
+        let user = UserRecord(
             email: "writer-\(run)-\(index)@example.test", name: "Writer \(index)",
             passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA")
         try store.transaction { transaction in

@@ -60,7 +60,7 @@ do {
                 let store = try SQLiteStore(
                     path: root.appendingPathComponent("\(name)-\(threads)-\(round).db").path, strategy: strategy,
                     backgroundCheckpoints: background)
-                let user = User(email: "bench@example.com", name: "Bench", passwordHash: "x")
+                let user = UserRecord(email: "bench@example.com", name: "Bench", passwordHash: "x")
                 let client = Client(
                     name: "Bench", type: .confidential, secret: "secret", redirectURIs: ["https://bench.example/cb"],
                     allowedScopes: ["openid", "profile"])

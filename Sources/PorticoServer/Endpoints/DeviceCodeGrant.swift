@@ -28,7 +28,7 @@ struct DeviceCodeGrant {
     /// The tokens to sign for an approval just consumed.
     private struct Issue {
         let authorization: DeviceAuthorization
-        let user: User
+        let user: UserRecord
         let accessToken: TokenIssuer.AccessTokenGrant
         let refreshToken: String?
     }

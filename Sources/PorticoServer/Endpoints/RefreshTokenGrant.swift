@@ -26,7 +26,7 @@ struct RefreshTokenGrant {
     /// The tokens to sign after the rotation committed.
     private struct Issue {
         let family: RefreshFamily
-        let user: User
+        let user: UserRecord
         let scopes: [String]
         let refreshToken: String
         let accessToken: TokenIssuer.AccessTokenGrant

@@ -55,8 +55,8 @@ final class PageHarness: Sendable {
     func addUser(
         email: String = "ann@example.com", name: String = "Ann Example", password: String = "correct horse",
         disabled: Bool = false, settings: PasswordHashingSettings = pageTestHashing
-    ) throws -> User {
-        let user = User(
+    ) throws -> UserRecord {
+        let user = UserRecord(
             email: email, name: name, postalCode: "12345",
             passwordHash: try PasswordHasher(settings: settings).hash(password), isDisabled: disabled)
         try store.insert(user)

@@ -1,10 +1,11 @@
 import Foundation
 
-/// A private key with which the provider signs tokens.
+/// A private key with which the provider signs tokens, as the store keeps it (PEM and state);
+/// `PorticoCrypto.SigningKey` is the loaded key that signs.
 ///
 /// Keys live in the database rather than in files so that every node of a cluster signs with,
 /// and publishes, the same keys. At most one active key per algorithm is the current signer.
-public struct SigningKey: Sendable, Hashable {
+public struct StoredSigningKey: Sendable, Hashable {
     /// The `kid` that JWS headers and the JWKS carry.
     public var id: String
     /// The JWS algorithm (`RS256`, `ES256`, `EdDSA`).

@@ -1,11 +1,12 @@
 import Foundation
 
-/// A person with a platform account.
+/// A person with a platform account, as the store keeps it (PorticoKit's `User` is what an app
+/// learns of them).
 ///
 /// The e-mail address is kept as typed, for display, and compared case-insensitively: the
 /// store keeps a lowercase copy under a unique index, so `Ann@Example.com` and
 /// `ann@example.com` are one account. Times are kept to whole seconds.
-public struct User: Sendable, Hashable {
+public struct UserRecord: Sendable, Hashable {
     /// The stable identifier that tokens carry as `sub` and `user_id`.
     public var id: String
     /// The address as the person typed it.
