@@ -16,7 +16,7 @@ final class FairLock: @unchecked Sendable {
     private var nextTicket: UInt64 = 0
     private var isHeld = false
 
-    /// Runs `body` holding the lock; throws ``StoreError/busy(_:)`` if the lock does not come
+    /// Runs `body` holding the lock; throws ``StoreError/conflict(_:)`` if the lock does not come
     /// within `timeout` seconds.
     func withLock<T>(timeout: TimeInterval, _ body: () throws -> T) throws -> T {
         try acquire(timeout: timeout)
@@ -35,7 +35,7 @@ final class FairLock: @unchecked Sendable {
             if !condition.wait(until: deadline) {
                 queue.removeAll { $0 == ticket }
                 condition.broadcast()
-                throw StoreError.busy("other writers held the database for more than \(timeout) s")
+                throw StoreError.conflict("other writers held the database for more than \(timeout) s")
             }
         }
         queue.removeFirst()

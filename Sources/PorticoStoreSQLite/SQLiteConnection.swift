@@ -137,11 +137,11 @@ final class SQLiteConnection {
         }
         switch code & 0xFF {
         case SQLITE_CONSTRAINT: return .invalidArgument(message)
-        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(message)
+        case SQLITE_BUSY, SQLITE_LOCKED: return .conflict(message)
         case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(message)
         case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: return .io(message)
         case SQLITE_TOOBIG, SQLITE_RANGE, SQLITE_MISMATCH: return .invalidArgument(message)
-        default: return .database(code: code, message: message)
+        default: return .failure("database error \(code): \(message)")
         }
     }
 

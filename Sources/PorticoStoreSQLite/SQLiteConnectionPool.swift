@@ -119,7 +119,7 @@ final class SQLiteConnectionPool: @unchecked Sendable {
                     waiters.removeAll { $0 == ticket }
                     condition.broadcast()
                     condition.unlock()
-                    throw StoreError.busy("no database connection became free within \(waitTimeout) s")
+                    throw StoreError.conflict("no database connection became free within \(waitTimeout) s")
                 }
             }
             waiters.removeAll { $0 == ticket }

@@ -34,7 +34,7 @@ public final class SQLiteStore: Store {
     ///     connection serves every thread, as each connection would see a different database).
     ///   - strategy: how connections are given to threads.
     ///   - busyTimeout: how long a writer waits for another before failing with
-    ///     ``StoreError/busy(_:)``.
+    ///     ``StoreError/conflict(_:)``.
     ///   - migrate: whether to apply missing migrations now; `portico migrate` passes false and
     ///     calls ``migrate()`` to report what it applied.
     ///   - backgroundCheckpoints: whether a thread of the store's own copies the write-ahead log
