@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "PorticoKit", dependencies: ["PorticoCrypto"]),
         .executableTarget(name: "portico", dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite"]),
         // Test support shared by test targets and benches: the store conformance suite.
-        .target(name: "PorticoTesting", dependencies: ["PorticoStore", "PorticoCrypto"]),
+        .target(name: "PorticoTesting", dependencies: ["PorticoStore", "PorticoServer", "PorticoCrypto"]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
 
@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "portico-bench-crypto", dependencies: ["PorticoCrypto", "PorticoServer"], path: "bench/crypto"),
         .executableTarget(
-            name: "portico-bench-store", dependencies: ["PorticoStore", "PorticoStoreSQLite"], path: "bench/store"),
+            name: "portico-bench-store", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer"], path: "bench/store"),
         .executableTarget(
             name: "portico-bench-seed", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoCrypto"],
             path: "bench/idp/seed"),
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
         .testTarget(
-            name: "PorticoStoreSQLiteTests", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoTesting"]),
+            name: "PorticoStoreSQLiteTests", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting"]),
         .testTarget(
             name: "PorticoServerTests",
             dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto"],

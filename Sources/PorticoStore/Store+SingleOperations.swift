@@ -1,8 +1,8 @@
 import Foundation
 
-// Each operation of a transaction, as a call of its own for callers that need only one: reads
-// run in a read transaction, writes in a write transaction. Several writes that belong together
-// go in one `transaction { }` instead.
+// Each operation of a transaction, as a call of its own for callers that need only one (the
+// admin commands, tests, benches): reads run in a read transaction, writes in a write
+// transaction. Several writes that belong together go in one `transaction { }` instead.
 extension Store {
     // MARK: Users
 
@@ -126,12 +126,6 @@ extension Store {
     public func consent(userID: String, clientID: String) throws -> Consent? {
         try read { try $0.consent(userID: userID, clientID: clientID) }
     }
-    /// Adds scopes to a consent and returns the union granted.
-    @discardableResult public func grantConsent(
-        userID: String, clientID: String, scopes: Set<String>, now: Date = Date()
-    ) throws -> Consent {
-        try transaction { try $0.grantConsent(userID: userID, clientID: clientID, scopes: scopes, now: now) }
-    }
     /// Removes a consent.
     @discardableResult public func revokeConsent(userID: String, clientID: String) throws -> Bool {
         try transaction { try $0.revokeConsent(userID: userID, clientID: clientID) }
@@ -161,16 +155,6 @@ extension Store {
     {
         try transaction { try $0.revokeRefreshFamilies(userID: userID, clientID: clientID, now: now) }
     }
-    /// The token whose plain value is `token`.
-    public func refreshToken(_ token: String) throws -> RefreshToken? { try read { try $0.refreshToken(token) } }
-    /// Rotates a presented token atomically.
-    public func rotateRefreshToken(_ presented: String, replacement: String, expiresAt: Date, now: Date = Date())
-        throws -> RefreshRotation
-    {
-        try transaction {
-            try $0.rotateRefreshToken(presented, replacement: replacement, expiresAt: expiresAt, now: now)
-        }
-    }
 
     // MARK: Access-token revocations
 
@@ -183,7 +167,8 @@ extension Store {
 
     // MARK: Device authorizations
 
-    /// Stores a pending device authorization.
+    /// Stores a pending device authorization (a stored one with the same user code, even an
+    /// expired one, is a duplicate; the provider's `startDeviceAuthorization` makes way).
     public func insert(_ authorization: DeviceAuthorization) throws { try transaction { try $0.insert(authorization) } }
     /// The live authorization with this user code.
     public func deviceAuthorization(userCode: String, now: Date = Date()) throws -> DeviceAuthorization? {
@@ -204,10 +189,6 @@ extension Store {
     /// Denies a live, pending authorization.
     @discardableResult public func denyDeviceAuthorization(userCode: String, now: Date = Date()) throws -> Bool {
         try transaction { try $0.denyDeviceAuthorization(userCode: userCode, now: now) }
-    }
-    /// Answers a device's poll.
-    public func pollDeviceAuthorization(deviceCode: String, now: Date = Date()) throws -> DevicePoll {
-        try transaction { try $0.pollDeviceAuthorization(deviceCode: deviceCode, now: now) }
     }
 
     // MARK: Account links

@@ -99,8 +99,8 @@ extension SQLiteTransaction {
         else { return .notFound }
         if stored.consumedAt != nil { return .alreadyUsed(stored) }
         if Self.isExpired(stored.expiresAt, now: now) { return .expired }
-        // The write lock is held (BEGIN IMMEDIATE), so no one else can consume it between the
-        // read and this update; the condition keeps the update honest all the same.
+        // The condition is what makes redemption atomic (the contract does not count on
+        // BEGIN IMMEDIATE): of two concurrent redemptions, the second changes no row.
         let changed = try write(
             "UPDATE authorization_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL",
             [.date(now), .blob(hash)])
@@ -139,20 +139,14 @@ extension SQLiteTransaction {
             [.text(userID), .text(clientID)], Self.decodeConsent)
     }
 
-    func grantConsent(userID: String, clientID: String, scopes: Set<String>, now: Date) throws -> Consent {
-        let existing = try consent(userID: userID, clientID: clientID)
-        let granted = (existing?.scopes ?? []).union(scopes)
+    func saveConsent(userID: String, clientID: String, scopes: Set<String>, now: Date) throws {
         try write(
             """
             INSERT INTO consents (user_id, client_id, scopes, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (user_id, client_id) DO UPDATE SET scopes = excluded.scopes, updated_at = excluded.updated_at
             """,
-            [.text(userID), .text(clientID), .list(granted.sorted()), .date(now), .date(now)],
+            [.text(userID), .text(clientID), .list(scopes.sorted()), .date(now), .date(now)],
             referring: "user or client")
-        let stamp = Date(timeIntervalSince1970: TimeInterval(SQLiteValue.seconds(now)))
-        return Consent(
-            userID: userID, clientID: clientID, scopes: granted, createdAt: existing?.createdAt ?? stamp,
-            updatedAt: stamp)
     }
 
     func revokeConsent(userID: String, clientID: String) throws -> Bool {

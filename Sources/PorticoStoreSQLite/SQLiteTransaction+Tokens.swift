@@ -18,22 +18,12 @@ extension SQLiteTransaction {
             authTime: row.date(4), createdAt: row.date(5), revokedAt: row.optionalDate(6))
     }
 
-    /// The token columns of a family row: its current token (none once the migration found
-    /// none live) and the one its last rotation replaced.
-    private struct TokenState {
-        let current: [UInt8]?
-        let issuedAt: Date
-        let expiresAt: Date
-        let previous: [UInt8]?
-        let rotatedAt: Date?
-
-        init(_ row: SQLiteRow, offset: Int32) {
-            current = row.optionalBlob(offset)
-            issuedAt = row.optionalDate(offset + 1) ?? .distantPast
-            expiresAt = row.optionalDate(offset + 2) ?? .distantPast
-            previous = row.optionalBlob(offset + 3)
-            rotatedAt = row.optionalDate(offset + 4)
-        }
+    private static func decodeState(_ row: SQLiteRow) throws -> RefreshTokenState {
+        // The token columns follow the 7 family columns.
+        RefreshTokenState(
+            family: try decodeFamily(row), currentTokenHash: row.optionalBlob(7),
+            issuedAt: row.optionalDate(8) ?? .distantPast, expiresAt: row.optionalDate(9) ?? .distantPast,
+            previousTokenHash: row.optionalBlob(10), rotatedAt: row.optionalDate(11))
     }
 
     func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws {
@@ -73,105 +63,45 @@ extension SQLiteTransaction {
 
     // MARK: Refresh tokens
 
-    /// What a presented token is to its family.
-    private enum Standing {
-        case current
-        case previous(rotatedAt: Date)
-        case older
+    func refreshTokenState(familyID: String) throws -> RefreshTokenState? {
+        try first(
+            "SELECT \(Self.familyAndTokenColumns) FROM refresh_families WHERE id = ?", [.text(familyID)],
+            Self.decodeState)
     }
 
-    /// The family a presented token names (through the id it carries, or for a token minted
-    /// before tokens carried one, through `legacy_refresh_tokens`), its token state, and what
-    /// the token is to it; nil when no family matches.
-    private func lookUp(_ presented: String, hash: [UInt8]) throws
-        -> (family: RefreshFamily, state: TokenState, standing: Standing)?
-    {
-        let familyID: String
-        if let named = RefreshToken.familyID(of: presented) {
-            familyID = String(named)
-        } else if let legacy = try first(
-            "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.blob(hash)], { $0.text(0) })
-        {
-            familyID = legacy
-        } else {
-            return nil
-        }
-        guard
-            let (family, state) = try first(
-                "SELECT \(Self.familyAndTokenColumns) FROM refresh_families WHERE id = ?", [.text(familyID)],
-                { (try Self.decodeFamily($0), TokenState($0, offset: 7)) })  // after the 7 family columns
-        else { return nil }
-        let standing: Standing
-        if let current = state.current, ConstantTime.equals(current, hash) {
-            standing = .current
-        } else if let previous = state.previous, ConstantTime.equals(previous, hash), let rotatedAt = state.rotatedAt {
-            standing = .previous(rotatedAt: rotatedAt)
-        } else {
-            standing = .older
-        }
-        return (family, state, standing)
-    }
-
-    func refreshToken(_ token: String) throws -> RefreshToken? {
-        let hash = SecretHash.digest(token)
-        guard let (family, state, standing) = try lookUp(token, hash: hash) else { return nil }
-        let rotatedAt: Date?
-        switch standing {
-        case .current: rotatedAt = nil
-        case .previous(let at): rotatedAt = at
-        case .older:
-            // A token of this family from before its last rotation: stored nowhere but the
-            // legacy table, whose rows say no more than that.
-            guard RefreshToken.familyID(of: token) == nil else { return nil }
-            rotatedAt = state.rotatedAt ?? family.createdAt
-        }
-        return RefreshToken(
-            hashedToken: SecretHash.reference(bytes: hash), familyID: family.id, issuedAt: state.issuedAt,
-            expiresAt: state.expiresAt, rotatedAt: rotatedAt)
+    func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String? {
+        try first(
+            "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.blob(legacyTokenHash)], { $0.text(0) })
     }
 
     func rotateRefreshToken(
-        _ presented: String, expiresAt: Date, now: Date, replacement: (RefreshFamily) throws -> String
-    ) throws -> RefreshRotation {
-        let hash = SecretHash.digest(presented)
-        guard let (family, state, standing) = try lookUp(presented, hash: hash) else { return .notFound }
-        if family.isRevoked { return .revoked(family: family) }
-        switch standing {
-        case .older: return .reused(family: family)
-        case .previous(let rotatedAt): return .previous(family: family, rotatedAt: rotatedAt)
-        case .current: break
-        }
-        if Self.isExpired(state.expiresAt, now: now) { return .expired(family: family) }
-        let successor = try replacement(family)
-        let successorHash = SecretHash.digest(successor)
-        // The expected current hash in the WHERE makes the step atomic even if a caller ever
-        // rotated outside a write transaction.
-        let changed = try write(
+        familyID: String, from expected: [UInt8], to successor: [UInt8], issuedAt: Date, expiresAt: Date
+    ) throws -> Bool {
+        // The expected current hash in the WHERE is the compare-and-swap: of two rotations of
+        // one token, the second changes no row.
+        try write(
             """
             UPDATE refresh_families SET previous_token_hash = token_hash, rotated_at = ?, token_hash = ?,
                 token_issued_at = ?, token_expires_at = ?
-            WHERE id = ? AND token_hash = ?
+            WHERE id = ? AND token_hash = ? AND revoked_at IS NULL
             """,
-            [.date(now), .blob(successorHash), .date(now), .date(expiresAt), .text(family.id), .blob(hash)])
-        if changed == 0 { return .reused(family: family) }
-        return .rotated(
-            family: family,
-            successor: RefreshToken(
-                hashedToken: SecretHash.reference(bytes: successorHash), familyID: family.id,
-                issuedAt: Self.wholeSeconds(now), expiresAt: Self.wholeSeconds(expiresAt), rotatedAt: nil))
+            [.date(issuedAt), .blob(successor), .date(issuedAt), .date(expiresAt), .text(familyID), .blob(expected)])
+            > 0
     }
 
-    func supersedeRefreshToken(familyID: String, replacement: String, expiresAt: Date, now: Date) throws -> Bool {
+    func replaceRefreshToken(
+        familyID: String, expected: [UInt8], with replacement: [UInt8], issuedAt: Date, expiresAt: Date
+    ) throws -> Bool {
         try write(
             """
             UPDATE refresh_families SET token_hash = ?, token_issued_at = ?, token_expires_at = ?
-            WHERE id = ? AND revoked_at IS NULL AND previous_token_hash IS NOT NULL
+            WHERE id = ? AND token_hash = ? AND revoked_at IS NULL AND previous_token_hash IS NOT NULL
             """,
-            [.blob(SecretHash.digest(replacement)), .date(now), .date(expiresAt), .text(familyID)]) > 0
+            [.blob(replacement), .date(issuedAt), .date(expiresAt), .text(familyID), .blob(expected)]) > 0
     }
 
     static func wholeSeconds(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(SQLiteValue.seconds(date)))
+        StoredTime.stored(date)
     }
 
     // MARK: Access-token revocations
@@ -229,11 +159,6 @@ extension SQLiteTransaction {
     }
 
     func insert(_ authorization: DeviceAuthorization) throws {
-        // A user code only has to be unique among live authorizations: an expired holder that
-        // the purger has not reached yet gives way.
-        try write(
-            "DELETE FROM device_authorizations WHERE user_code = ? AND expires_at <= ?",
-            [.text(authorization.userCode), .date(authorization.createdAt)])
         try write(
             "INSERT INTO device_authorizations (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -242,6 +167,12 @@ extension SQLiteTransaction {
                 .date(authorization.expiresAt), .int(authorization.interval), .date(authorization.lastPolledAt),
                 .text(authorization.status.rawValue), .text(authorization.userID), .date(authorization.authTime),
             ], referring: "client or user")
+    }
+
+    func deleteDeviceAuthorization(userCode: String, expiredBy now: Date) throws -> Bool {
+        try write(
+            "DELETE FROM device_authorizations WHERE user_code = ? AND expires_at <= ?",
+            [.text(DeviceAuthorization.normalizedUserCode(userCode)), .date(now)]) > 0
     }
 
     func deviceAuthorization(userCode: String, now: Date) throws -> DeviceAuthorization? {
@@ -275,38 +206,24 @@ extension SQLiteTransaction {
             [.text(DeviceAuthorization.normalizedUserCode(userCode)), .date(now)]) > 0
     }
 
-    func pollDeviceAuthorization(deviceCode: String, now: Date) throws -> DevicePoll {
-        let hash = SecretHash.digest(deviceCode)
-        guard var stored = try deviceAuthorization(deviceCode: deviceCode) else { return .notFound }
-        if stored.status == .consumed || Self.isExpired(stored.expiresAt, now: now) { return .expired }
-        switch stored.status {
-        case .denied:
-            return .denied
-        case .approved:
-            try write(
-                """
-                UPDATE device_authorizations SET status = 'consumed', last_polled_at = ?
-                WHERE device_code_hash = ? AND status = 'approved'
-                """,
-                [.date(now), .blob(hash)])
-            stored.status = .consumed
-            stored.lastPolledAt = Self.wholeSeconds(now)
-            return .approved(stored)
-        case .pending, .consumed:
-            let tooSoon = stored.lastPolledAt.map {
-                SQLiteValue.seconds(now) - SQLiteValue.seconds($0) < Int64(stored.interval)
-            }
-            if tooSoon ?? false {
-                let interval = stored.interval + 5
-                try write(
-                    "UPDATE device_authorizations SET interval_seconds = ?, last_polled_at = ? WHERE device_code_hash = ?",
-                    [.int(interval), .date(now), .blob(hash)])
-                return .slowDown(interval: interval)
-            }
-            try write(
-                "UPDATE device_authorizations SET last_polled_at = ? WHERE device_code_hash = ?",
-                [.date(now), .blob(hash)])
-            return .pending
-        }
+    func consumeDeviceAuthorization(deviceCode: String, now: Date) throws -> Bool {
+        try write(
+            """
+            UPDATE device_authorizations SET status = 'consumed', last_polled_at = ?
+            WHERE device_code_hash = ? AND status = 'approved'
+            """,
+            [.date(now), .blob(SecretHash.digest(deviceCode))]) > 0
+    }
+
+    func recordDevicePoll(deviceCode: String, now: Date, interval: Int, ifLastPolledAt lastPolledAt: Date?) throws
+        -> Bool
+    {
+        // `IS` compares NULL with NULL too: "never polled" is a value the swap can expect.
+        try write(
+            """
+            UPDATE device_authorizations SET interval_seconds = ?, last_polled_at = ?
+            WHERE device_code_hash = ? AND last_polled_at IS ?
+            """,
+            [.int(interval), .date(now), .blob(SecretHash.digest(deviceCode)), .date(lastPolledAt)]) > 0
     }
 }

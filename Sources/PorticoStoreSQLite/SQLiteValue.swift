@@ -41,12 +41,8 @@ enum SQLiteValue {
         return .blob(bytes)
     }
 
-    /// Whole seconds since 1970, clamped so that absurd dates cannot trap.
+    /// Whole seconds since 1970, clamped so that absurd dates cannot trap (``StoredTime``).
     static func seconds(_ date: Date) -> Int64 {
-        let value = date.timeIntervalSince1970.rounded(.down)
-        guard value.isFinite else { return 0 }
-        if value >= 9.0e15 { return 9_000_000_000_000_000 }
-        if value <= -9.0e15 { return -9_000_000_000_000_000 }
-        return Int64(value)
+        StoredTime.seconds(date)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import PorticoStore
+import PorticoTesting
 
 @testable import PorticoStoreSQLite
 
@@ -18,7 +19,7 @@ import PorticoStore
         let store = try SQLiteStore(path: path, backgroundCheckpoints: true)
         let before = fileSize(path)
         for index in 0..<2500 {
-            try store.insert(Fixtures.user("person-\(index)@example.com", name: "Person \(index)"))
+            try store.insert(StoreFixtures.user("person-\(index)@example.com", name: "Person \(index)"))
         }
         // The commits pushed the log past the threshold; the checkpointer copies it within a
         // moment, so the database file grows although no commit ran a checkpoint.
@@ -41,7 +42,7 @@ import PorticoStore
         let path = directory.databasePath()
         for round in 0..<3 {
             let store = try SQLiteStore(path: path, backgroundCheckpoints: true)
-            try store.insert(Fixtures.user("round-\(round)@example.com"))
+            try store.insert(StoreFixtures.user("round-\(round)@example.com"))
             store.close()
             store.close()  // idempotent
         }

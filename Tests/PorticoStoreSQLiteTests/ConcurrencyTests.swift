@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoTesting
 import PorticoStoreSQLite
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
     @Test(arguments: strategies)
     func concurrentWritersLoseNothing(strategy: SQLiteConnectionStrategy) throws {
         try withStore(strategy: strategy) { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
             let failures = LockedList<String>()
             let writers = 8
             let operations = 1000
@@ -24,7 +25,7 @@ import Testing
                         } else {
                             try store.transaction { transaction in
                                 try transaction.insert(
-                                    Fixtures.code("w\(writer)-\(index)", user: user, client: client))
+                                    StoreFixtures.code("w\(writer)-\(index)", user: user, client: client))
                                 try transaction.append(
                                     AuditEvent(actor: "writer-\(writer)", action: "code.issue", subject: "\(index)"))
                             }
@@ -53,7 +54,7 @@ import Testing
     /// Readers run alongside writers without errors and always see committed state.
     @Test func readersRunAlongsideWriters() throws {
         try withStore { store throws in
-            let (user, _) = try Fixtures.userAndClient(in: store)
+            let (user, _) = try StoreFixtures.userAndClient(in: store)
             let failures = LockedList<String>()
             let finished = runOnThreads(4, timeout: 300) { thread in
                 for index in 0..<300 {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoTesting
 import PorticoStoreSQLite
 import Testing
 

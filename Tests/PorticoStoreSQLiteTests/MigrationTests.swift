@@ -1,7 +1,9 @@
 import Foundation
+import PorticoServer
 import Testing
 
 import PorticoStore
+import PorticoTesting
 
 @testable import PorticoStoreSQLite
 
@@ -15,7 +17,7 @@ import PorticoStore
         #expect(try store.migrate() == [1, 2, 3, 4])
         #expect(try store.schemaVersion() == SQLiteStore.supportedSchemaVersion)
         #expect(try store.migrate().isEmpty)
-        try store.insert(Fixtures.user())
+        try store.insert(StoreFixtures.user())
         store.close()
 
         let reopened = try SQLiteStore(path: path)
@@ -80,7 +82,7 @@ import PorticoStore
     @Test func refreshTokensIssuedBeforeVersion4KeepTheirMeaning() throws {
         let directory = try TemporaryDirectory()
         let path = directory.databasePath()
-        let (user, client) = try withStore { try Fixtures.userAndClient(in: $0) }
+        let (user, client) = try withStore { try StoreFixtures.userAndClient(in: $0) }
         let now = referenceTime
         do {
             try FileManager.default.createDirectory(
@@ -189,7 +191,7 @@ import PorticoStore
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let store = try openStore(url: "sqlite:./nested/dir/portico.db")
         defer { store.close() }
-        try store.insert(Fixtures.user())
+        try store.insert(StoreFixtures.user())
         #expect(
             FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("nested/dir/portico.db").path))
     }

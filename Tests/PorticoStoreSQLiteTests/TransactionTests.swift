@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoTesting
 import PorticoStoreSQLite
 import Testing
 
@@ -8,11 +9,11 @@ private struct Abort: Error {}
 @Suite struct TransactionTests {
     @Test func aThrowingBodyRollsEverythingBack() throws {
         try withStore { store throws in
-            let user = Fixtures.user()
+            let user = StoreFixtures.user()
             #expect(throws: Abort.self) {
                 try store.transaction { transaction in
                     try transaction.insert(user)
-                    try transaction.insert(Fixtures.client())
+                    try transaction.insert(StoreFixtures.client())
                     throw Abort()
                 }
             }
@@ -23,12 +24,12 @@ private struct Abort: Error {}
 
     @Test func aFailedStatementCanBeCaughtInsideATransaction() throws {
         try withStore { store throws in
-            let first = Fixtures.user("a@example.com")
-            let second = Fixtures.user("b@example.com")
+            let first = StoreFixtures.user("a@example.com")
+            let second = StoreFixtures.user("b@example.com")
             try store.transaction { transaction in
                 try transaction.insert(first)
                 do {
-                    try transaction.insert(Fixtures.user("A@example.com"))
+                    try transaction.insert(StoreFixtures.user("A@example.com"))
                 } catch StoreError.duplicate {
                     try transaction.insert(second)
                 }
@@ -40,7 +41,7 @@ private struct Abort: Error {}
     @Test func readTransactionsRefuseWrites() throws {
         try withStore { store throws in
             #expect(throws: StoreError.self) {
-                try store.read { try $0.insert(Fixtures.user()) }
+                try store.read { try $0.insert(StoreFixtures.user()) }
             }
             #expect(try store.users().isEmpty)
         }
@@ -52,7 +53,7 @@ private struct Abort: Error {}
                 #expect(throws: StoreError.self) {
                     try store.transaction { _ in try store.transaction { _ in } }
                 }
-                try store.insert(Fixtures.user())
+                try store.insert(StoreFixtures.user())
                 #expect(try store.users().count == 1)
             }
         }
@@ -61,7 +62,7 @@ private struct Abort: Error {}
     @Test func anEscapedTransactionCannotBeUsed() throws {
         try withStore { store throws in
             let escaped = try store.transaction { $0 }
-            #expect(throws: StoreError.self) { try escaped.insert(Fixtures.user()) }
+            #expect(throws: StoreError.self) { try escaped.insert(StoreFixtures.user()) }
         }
     }
 
@@ -76,7 +77,7 @@ private struct Abort: Error {}
         let store = try openStore(url: "sqlite::memory:")
         defer { store.close() }
         let finished = runOnThreads(4) { index in
-            try? store.insert(Fixtures.user("m\(index)@example.com"))
+            try? store.insert(StoreFixtures.user("m\(index)@example.com"))
         }
         #expect(finished)
         #expect(try store.users().count == 4)

@@ -3,6 +3,7 @@
 // Each cell is the best of ROUNDS runs, the strategies interleaved, so that a busy machine
 // disturbs both alike.
 import Foundation
+import PorticoServer
 import PorticoStore
 import PorticoStoreSQLite
 

@@ -1,5 +1,8 @@
-/// The answer to a device's poll of the token endpoint, decided atomically by the store
-/// (RFC 8628 §3.5).
+import PorticoStore
+
+/// The answer to a device's poll of the token endpoint (RFC 8628 §3.5), decided by the
+/// provider's policy on the store's conditional updates
+/// (`pollDeviceAuthorization(deviceCode:now:)` on a transaction).
 public enum DevicePoll: Sendable, Hashable {
     /// Still waiting for the person: `authorization_pending`.
     case pending

@@ -1,12 +1,14 @@
 import Foundation
 import PorticoStore
-import PorticoStoreSQLite
+import PorticoServer
 import Testing
 
-@Suite struct UserTests {
-    @Test func createReadUpdateDelete() throws {
+struct UserTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func createReadUpdateDelete() throws {
         try withStore { store throws in
-            var user = Fixtures.user("Ann.Lee@Example.COM")
+            var user = StoreFixtures.user("Ann.Lee@Example.COM")
             try store.insert(user)
             #expect(try store.user(id: user.id) == user)
             #expect(try store.user(email: "ann.lee@example.com") == user)
@@ -28,13 +30,13 @@ import Testing
         }
     }
 
-    @Test func emailIsUniqueIgnoringCase() throws {
+    func emailIsUniqueIgnoringCase() throws {
         try withStore { store throws in
-            try store.insert(Fixtures.user("ann@example.com"))
+            try store.insert(StoreFixtures.user("ann@example.com"))
             #expect(throws: StoreError.duplicate(field: "email")) {
-                try store.insert(Fixtures.user("ANN@Example.com", name: "Impostor"))
+                try store.insert(StoreFixtures.user("ANN@Example.com", name: "Impostor"))
             }
-            let other = Fixtures.user("bob@example.com")
+            let other = StoreFixtures.user("bob@example.com")
             try store.insert(other)
             var renamed = other
             renamed.email = "Ann@example.COM"
@@ -42,24 +44,24 @@ import Testing
         }
     }
 
-    @Test func duplicateIDIsTyped() throws {
+    func duplicateIDIsTyped() throws {
         try withStore { store throws in
-            let user = Fixtures.user()
+            let user = StoreFixtures.user()
             try store.insert(user)
-            var copy = Fixtures.user("other@example.com")
+            var copy = StoreFixtures.user("other@example.com")
             copy.id = user.id
             #expect(throws: StoreError.duplicate(field: "id")) { try store.insert(copy) }
         }
     }
 
-    @Test func updatingAMissingUserIsNotFound() throws {
+    func updatingAMissingUserIsNotFound() throws {
         try withStore { store throws in
-            let user = Fixtures.user()
+            let user = StoreFixtures.user()
             #expect(throws: StoreError.notFound(entity: "user", id: user.id)) { try store.update(user) }
         }
     }
 
-    @Test func oddInputIsStoredFaithfully() throws {
+    func oddInputIsStoredFaithfully() throws {
         try withStore { store throws in
             let user = UserRecord(
                 email: "we'ird\"; DROP TABLE users; --@example.com", name: "Zoë \u{0} \u{1F600} \\ \n",
@@ -71,10 +73,12 @@ import Testing
     }
 }
 
-@Suite struct ClientTests {
-    @Test func createReadUpdateDelete() throws {
+struct ClientTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func createReadUpdateDelete() throws {
         try withStore { store throws in
-            var client = Fixtures.client()
+            var client = StoreFixtures.client()
             try store.insert(client)
             #expect(try store.client(id: client.id) == client)
             #expect(try store.clients() == [client])
@@ -86,7 +90,7 @@ import Testing
             try store.update(client)
             #expect(try store.client(id: client.id) == client)
 
-            let publicClient = Fixtures.client(type: .public)
+            let publicClient = StoreFixtures.client(type: .public)
             try store.insert(publicClient)
             #expect(try store.clients().count == 2)
             #expect(try store.client(id: publicClient.id)?.secretHash == nil)
@@ -97,9 +101,9 @@ import Testing
         }
     }
 
-    @Test func secretIsStoredHashedAndVerified() throws {
+    func secretIsStoredHashedAndVerified() throws {
         try withStore { store throws in
-            var client = Fixtures.client(secret: "correct horse")
+            var client = StoreFixtures.client(secret: "correct horse")
             try store.insert(client)
             let stored = try #require(try store.client(id: client.id))
             #expect(stored.secretHash?.count == 32)
@@ -117,7 +121,7 @@ import Testing
         }
     }
 
-    @Test func confidentialClientNeedsASecret() throws {
+    func confidentialClientNeedsASecret() throws {
         try withStore { store throws in
             let client = Client(name: "No secret", type: .confidential, redirectURIs: ["https://x.example/cb"])
             #expect(throws: StoreError.self) { try store.insert(client) }
@@ -126,8 +130,10 @@ import Testing
     }
 }
 
-@Suite struct ProductScopeTests {
-    @Test func createReadUpdateDelete() throws {
+struct ProductScopeTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func createReadUpdateDelete() throws {
         try withStore { store throws in
             var scope = ProductScope(name: "orders:read", description: "See your orders", createdAt: referenceTime)
             try store.insert(scope)
@@ -145,8 +151,10 @@ import Testing
     }
 }
 
-@Suite struct SigningKeyTests {
-    @Test func createReadRotateRetireDelete() throws {
+struct SigningKeyTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func createReadRotateRetireDelete() throws {
         try withStore { store throws in
             let first = StoredSigningKey(
                 algorithm: "ES256", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAA\n-----END PRIVATE KEY-----\n",
@@ -180,5 +188,23 @@ import Testing
                 try store.makeCurrentSigningKey(id: "missing")
             }
         }
+    }
+}
+
+/// The checks of this file, named as the tests they were.
+enum UserAndClientChecks {
+    static var all: [StoreConformance.Check] {
+        [
+            .init("UserTests.createReadUpdateDelete") { try UserTests(open: $0).createReadUpdateDelete() },
+            .init("UserTests.emailIsUniqueIgnoringCase") { try UserTests(open: $0).emailIsUniqueIgnoringCase() },
+            .init("UserTests.duplicateIDIsTyped") { try UserTests(open: $0).duplicateIDIsTyped() },
+            .init("UserTests.updatingAMissingUserIsNotFound") { try UserTests(open: $0).updatingAMissingUserIsNotFound() },
+            .init("UserTests.oddInputIsStoredFaithfully") { try UserTests(open: $0).oddInputIsStoredFaithfully() },
+            .init("ClientTests.createReadUpdateDelete") { try ClientTests(open: $0).createReadUpdateDelete() },
+            .init("ClientTests.secretIsStoredHashedAndVerified") { try ClientTests(open: $0).secretIsStoredHashedAndVerified() },
+            .init("ClientTests.confidentialClientNeedsASecret") { try ClientTests(open: $0).confidentialClientNeedsASecret() },
+            .init("ProductScopeTests.createReadUpdateDelete") { try ProductScopeTests(open: $0).createReadUpdateDelete() },
+            .init("SigningKeyTests.createReadRotateRetireDelete") { try SigningKeyTests(open: $0).createReadRotateRetireDelete() },
+        ]
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import PorticoStore
-import PorticoStoreSQLite
+import PorticoServer
 import Testing
 
-@Suite struct AccountRecoveryStoreTests {
-    @Test func aResetTokenIsStoredHashedAndRedeemsOnce() throws {
+struct AccountRecoveryStoreTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func aResetTokenIsStoredHashedAndRedeemsOnce() throws {
         try withStore { store throws in
-            let (user, _) = try Fixtures.userAndClient(in: store)
+            let (user, _) = try StoreFixtures.userAndClient(in: store)
             let reset = PasswordReset(
                 token: "mailed-token", userID: user.id, createdAt: referenceTime,
                 expiresAt: referenceTime.addingTimeInterval(1800))
@@ -33,9 +35,9 @@ import Testing
         }
     }
 
-    @Test func anExpiredResetTokenIsRefusedAndPurged() throws {
+    func anExpiredResetTokenIsRefusedAndPurged() throws {
         try withStore { store throws in
-            let (user, _) = try Fixtures.userAndClient(in: store)
+            let (user, _) = try StoreFixtures.userAndClient(in: store)
             let expiry = referenceTime.addingTimeInterval(1800)
             try store.transaction { transaction in
                 try transaction.insert(
@@ -54,7 +56,7 @@ import Testing
         }
     }
 
-    @Test func throttleAttemptsCountPerKeyWithinTheirWindow() throws {
+    func throttleAttemptsCountPerKeyWithinTheirWindow() throws {
         try withStore { store throws in
             let window: TimeInterval = 900
             let reserved = ThrottleAttempt(
@@ -86,5 +88,16 @@ import Testing
             #expect(
                 try store.transaction { try $0.deleteThrottleAttempts(key: "sign-in:account:ann@example.com") } == 2)
         }
+    }
+}
+
+/// The checks of this file, named as the tests they were.
+enum AccountRecoveryChecks {
+    static var all: [StoreConformance.Check] {
+        [
+            .init("AccountRecoveryStoreTests.aResetTokenIsStoredHashedAndRedeemsOnce") { try AccountRecoveryStoreTests(open: $0).aResetTokenIsStoredHashedAndRedeemsOnce() },
+            .init("AccountRecoveryStoreTests.anExpiredResetTokenIsRefusedAndPurged") { try AccountRecoveryStoreTests(open: $0).anExpiredResetTokenIsRefusedAndPurged() },
+            .init("AccountRecoveryStoreTests.throttleAttemptsCountPerKeyWithinTheirWindow") { try AccountRecoveryStoreTests(open: $0).throttleAttemptsCountPerKeyWithinTheirWindow() },
+        ]
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import PorticoStore
-import PorticoStoreSQLite
+import PorticoServer
 import Testing
 
-@Suite struct BrowserSessionTests {
-    @Test func createLookUpTouchDelete() throws {
+struct BrowserSessionTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func createLookUpTouchDelete() throws {
         try withStore { store throws in
-            let (user, _) = try Fixtures.userAndClient(in: store)
+            let (user, _) = try StoreFixtures.userAndClient(in: store)
             let session = BrowserSession(
                 token: "cookie-value", userID: user.id, createdAt: referenceTime,
                 expiresAt: referenceTime.addingTimeInterval(3600), isPersistent: true, userAgent: "Firefox",
@@ -45,16 +47,16 @@ import Testing
         }
     }
 
-    @Test func sessionForUnknownUserIsAMissingReference() throws {
+    func sessionForUnknownUserIsAMissingReference() throws {
         try withStore { store throws in
             let session = BrowserSession(token: "t", userID: "nobody", expiresAt: referenceTime)
             #expect(throws: StoreError.missingReference("user")) { try store.insert(session) }
         }
     }
 
-    @Test func deletingAUserRemovesTheirSessions() throws {
+    func deletingAUserRemovesTheirSessions() throws {
         try withStore { store throws in
-            let (user, _) = try Fixtures.userAndClient(in: store)
+            let (user, _) = try StoreFixtures.userAndClient(in: store)
             try store.insert(
                 BrowserSession(token: "t", userID: user.id, expiresAt: referenceTime.addingTimeInterval(60)))
             try store.deleteUser(id: user.id)
@@ -63,21 +65,23 @@ import Testing
     }
 }
 
-@Suite struct AuthorizationCodeTests {
-    @Test func storedOnlyAsHashAndReadBack() throws {
+struct AuthorizationCodeTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func storedOnlyAsHashAndReadBack() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
-            let code = Fixtures.code("the-code", user: user, client: client)
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            let code = StoreFixtures.code("the-code", user: user, client: client)
             try store.insert(code)
             #expect(try store.authorizationCode("the-code") == code)
             #expect(try store.authorizationCode(code.hashedCode) == nil)
         }
     }
 
-    @Test func redemptionIsSingleUseAndRemembersWhatItIssued() throws {
+    func redemptionIsSingleUseAndRemembersWhatItIssued() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
-            try store.insert(Fixtures.code("the-code", user: user, client: client))
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            try store.insert(StoreFixtures.code("the-code", user: user, client: client))
             let now = referenceTime.addingTimeInterval(5)
 
             let family = RefreshFamily(
@@ -106,19 +110,19 @@ import Testing
         }
     }
 
-    @Test func expiredCodeIsNotRedeemed() throws {
+    func expiredCodeIsNotRedeemed() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
-            try store.insert(Fixtures.code("late", user: user, client: client))
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            try store.insert(StoreFixtures.code("late", user: user, client: client))
             #expect(try store.redeemAuthorizationCode("late", now: referenceTime.addingTimeInterval(60)) == .expired)
             #expect(try store.authorizationCode("late")?.consumedAt == nil)
         }
     }
 
-    @Test func concurrentRedemptionsSucceedOnce() throws {
+    func concurrentRedemptionsSucceedOnce() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
-            try store.insert(Fixtures.code("contested", user: user, client: client))
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            try store.insert(StoreFixtures.code("contested", user: user, client: client))
             let outcomes = LockedList<String>()
             let finished = runOnThreads(8) { _ in
                 do {
@@ -137,22 +141,24 @@ import Testing
         }
     }
 
-    @Test func codeForUnknownClientIsAMissingReference() throws {
+    func codeForUnknownClientIsAMissingReference() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
             var orphan = client
             orphan.id = "unknown-client"
             #expect(throws: StoreError.missingReference("client or user")) {
-                try store.insert(Fixtures.code("x", user: user, client: orphan))
+                try store.insert(StoreFixtures.code("x", user: user, client: orphan))
             }
         }
     }
 }
 
-@Suite struct ConsentTests {
-    @Test func grantMergesAndRevokeRemoves() throws {
+struct ConsentTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func grantMergesAndRevokeRemoves() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
             #expect(try store.consent(userID: user.id, clientID: client.id) == nil)
 
             let first = try store.grantConsent(
@@ -175,12 +181,30 @@ import Testing
         }
     }
 
-    @Test func consentForUnknownClientIsAMissingReference() throws {
+    func consentForUnknownClientIsAMissingReference() throws {
         try withStore { store throws in
-            let (user, _) = try Fixtures.userAndClient(in: store)
+            let (user, _) = try StoreFixtures.userAndClient(in: store)
             #expect(throws: StoreError.missingReference("user or client")) {
                 try store.grantConsent(userID: user.id, clientID: "nope", scopes: ["openid"])
             }
         }
+    }
+}
+
+/// The checks of this file, named as the tests they were.
+enum SessionCodeConsentChecks {
+    static var all: [StoreConformance.Check] {
+        [
+            .init("BrowserSessionTests.createLookUpTouchDelete") { try BrowserSessionTests(open: $0).createLookUpTouchDelete() },
+            .init("BrowserSessionTests.sessionForUnknownUserIsAMissingReference") { try BrowserSessionTests(open: $0).sessionForUnknownUserIsAMissingReference() },
+            .init("BrowserSessionTests.deletingAUserRemovesTheirSessions") { try BrowserSessionTests(open: $0).deletingAUserRemovesTheirSessions() },
+            .init("AuthorizationCodeTests.storedOnlyAsHashAndReadBack") { try AuthorizationCodeTests(open: $0).storedOnlyAsHashAndReadBack() },
+            .init("AuthorizationCodeTests.redemptionIsSingleUseAndRemembersWhatItIssued") { try AuthorizationCodeTests(open: $0).redemptionIsSingleUseAndRemembersWhatItIssued() },
+            .init("AuthorizationCodeTests.expiredCodeIsNotRedeemed") { try AuthorizationCodeTests(open: $0).expiredCodeIsNotRedeemed() },
+            .init("AuthorizationCodeTests.concurrentRedemptionsSucceedOnce") { try AuthorizationCodeTests(open: $0).concurrentRedemptionsSucceedOnce() },
+            .init("AuthorizationCodeTests.codeForUnknownClientIsAMissingReference") { try AuthorizationCodeTests(open: $0).codeForUnknownClientIsAMissingReference() },
+            .init("ConsentTests.grantMergesAndRevokeRemoves") { try ConsentTests(open: $0).grantMergesAndRevokeRemoves() },
+            .init("ConsentTests.consentForUnknownClientIsAMissingReference") { try ConsentTests(open: $0).consentForUnknownClientIsAMissingReference() },
+        ]
     }
 }

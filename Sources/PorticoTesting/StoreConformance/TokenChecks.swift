@@ -1,12 +1,14 @@
 import Foundation
 import PorticoStore
-import PorticoStoreSQLite
+import PorticoServer
 import Testing
 
-@Suite struct RefreshTokenTests {
+struct RefreshTokenTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
     /// A family with its first token `token(0)`, valid for a day from `referenceTime`.
-    private func family(in store: SQLiteStore) throws -> RefreshFamily {
-        let (user, client) = try Fixtures.userAndClient(in: store)
+    private func family(in store: any Store) throws -> RefreshFamily {
+        let (user, client) = try StoreFixtures.userAndClient(in: store)
         let family = RefreshFamily(
             clientID: client.id, userID: user.id, scopes: ["openid", "profile"], authTime: referenceTime,
             createdAt: referenceTime)
@@ -16,7 +18,7 @@ import Testing
 
     /// A family whose first token was rotated to `token(1)` at `rotatedAt`; `expiry` is the
     /// successor's.
-    private func familyRotatedOnce(in store: SQLiteStore) throws
+    private func familyRotatedOnce(in store: any Store) throws
         -> (family: RefreshFamily, rotatedAt: Date, expiry: Date)
     {
         let family = try family(in: store)
@@ -32,7 +34,7 @@ import Testing
         "\(family.id).r\(number)"
     }
 
-    @Test func mintedTokensNameTheirFamilyAndAreRandom() {
+    func mintedTokensNameTheirFamilyAndAreRandom() {
         let first = RefreshToken.mint(familyID: "FAMILY")
         let second = RefreshToken.mint(familyID: "FAMILY")
         #expect(first.hasPrefix("FAMILY."))
@@ -40,7 +42,7 @@ import Testing
         #expect(first.count == "FAMILY.".count + 43)
     }
 
-    @Test func rotationReplacesTheCurrentToken() throws {
+    func rotationReplacesTheCurrentToken() throws {
         try withStore { store throws in
             let family = try family(in: store)
             let now = referenceTime.addingTimeInterval(10)
@@ -72,7 +74,7 @@ import Testing
         }
     }
 
-    @Test func theTokenJustReplacedIsReportedWithItsTime() throws {
+    func theTokenJustReplacedIsReportedWithItsTime() throws {
         try withStore { store throws in
             let (family, now, expiry) = try familyRotatedOnce(in: store)
             let again = try store.rotateRefreshToken(
@@ -85,7 +87,7 @@ import Testing
         }
     }
 
-    @Test func supersedingReplacesTheUnusedCurrentToken() throws {
+    func supersedingReplacesTheUnusedCurrentToken() throws {
         try withStore { store throws in
             let (family, now, expiry) = try familyRotatedOnce(in: store)
             let later = now.addingTimeInterval(5)
@@ -115,7 +117,7 @@ import Testing
         }
     }
 
-    @Test func anOlderTokenIsReuseAndThenTheFamilyIsRevoked() throws {
+    func anOlderTokenIsReuseAndThenTheFamilyIsRevoked() throws {
         try withStore { store throws in
             let family = try family(in: store)
             let now = referenceTime.addingTimeInterval(10)
@@ -146,7 +148,7 @@ import Testing
         }
     }
 
-    @Test func concurrentRotationsOfOneTokenSucceedOnce() throws {
+    func concurrentRotationsOfOneTokenSucceedOnce() throws {
         try withStore { store throws in
             let family = try family(in: store)
             let outcomes = LockedList<String>()
@@ -170,7 +172,7 @@ import Testing
         }
     }
 
-    @Test func expiredAndUnknownTokensDoNotRotate() throws {
+    func expiredAndUnknownTokensDoNotRotate() throws {
         try withStore { store throws in
             let family = try family(in: store)
             let late = referenceTime.addingTimeInterval(86_400)
@@ -190,7 +192,7 @@ import Testing
         }
     }
 
-    @Test func familiesListAndRevokeByUserAndClient() throws {
+    func familiesListAndRevokeByUserAndClient() throws {
         try withStore { store throws in
             let family = try family(in: store)
             let second = RefreshFamily(
@@ -211,8 +213,10 @@ import Testing
     }
 }
 
-@Suite struct AccessTokenRevocationTests {
-    @Test func revokeCheckAndPurge() throws {
+struct AccessTokenRevocationTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func revokeCheckAndPurge() throws {
         try withStore { store throws in
             try store.revokeAccessToken(id: "jti-1", expiresAt: referenceTime.addingTimeInterval(3600))
             try store.revokeAccessToken(id: "jti-1", expiresAt: referenceTime.addingTimeInterval(60))
@@ -228,10 +232,12 @@ import Testing
     }
 }
 
-@Suite struct DeviceAuthorizationTests {
-    @Test func approveThenPollConsumesOnce() throws {
+struct DeviceAuthorizationTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func approveThenPollConsumesOnce() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
             let authorization = DeviceAuthorization(
                 deviceCode: "device-secret", userCode: "wdjb-mjht", clientID: client.id, scopes: ["openid"],
                 createdAt: referenceTime, expiresAt: referenceTime.addingTimeInterval(600), interval: 5)
@@ -270,9 +276,9 @@ import Testing
         }
     }
 
-    @Test func denyAndExpiry() throws {
+    func denyAndExpiry() throws {
         try withStore { store throws in
-            let (_, client) = try Fixtures.userAndClient(in: store)
+            let (_, client) = try StoreFixtures.userAndClient(in: store)
             try store.insert(
                 DeviceAuthorization(
                     deviceCode: "d1", userCode: "AAAA-BBBB", clientID: client.id, scopes: [], createdAt: referenceTime,
@@ -285,26 +291,32 @@ import Testing
         }
     }
 
-    @Test func userCodeIsUniqueOnlyWhileLive() throws {
+    func userCodeIsUniqueOnlyWhileLive() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
-            try store.insert(
-                DeviceAuthorization(
-                    deviceCode: "d1", userCode: "CODE-1234", clientID: client.id, scopes: [], createdAt: referenceTime,
-                    expiresAt: referenceTime.addingTimeInterval(600)))
-            #expect(throws: StoreError.duplicate(field: "user_code")) {
-                try store.insert(
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            try store.transaction {
+                try $0.startDeviceAuthorization(
                     DeviceAuthorization(
-                        deviceCode: "d2", userCode: "code1234", clientID: client.id, scopes: [],
-                        createdAt: referenceTime.addingTimeInterval(10),
-                        expiresAt: referenceTime.addingTimeInterval(610)))
+                        deviceCode: "d1", userCode: "CODE-1234", clientID: client.id, scopes: [],
+                        createdAt: referenceTime, expiresAt: referenceTime.addingTimeInterval(600)))
+            }
+            #expect(throws: StoreError.duplicate(field: "user_code")) {
+                try store.transaction {
+                    try $0.startDeviceAuthorization(
+                        DeviceAuthorization(
+                            deviceCode: "d2", userCode: "code1234", clientID: client.id, scopes: [],
+                            createdAt: referenceTime.addingTimeInterval(10),
+                            expiresAt: referenceTime.addingTimeInterval(610)))
+                }
             }
             // Once the first has expired, its user code may be handed out again.
-            try store.insert(
-                DeviceAuthorization(
-                    deviceCode: "d3", userCode: "code1234", clientID: client.id, scopes: [],
-                    createdAt: referenceTime.addingTimeInterval(600), expiresAt: referenceTime.addingTimeInterval(1200))
-            )
+            try store.transaction {
+                try $0.startDeviceAuthorization(
+                    DeviceAuthorization(
+                        deviceCode: "d3", userCode: "code1234", clientID: client.id, scopes: [],
+                        createdAt: referenceTime.addingTimeInterval(600),
+                        expiresAt: referenceTime.addingTimeInterval(1200)))
+            }
             #expect(try store.deviceAuthorization(deviceCode: "d1") == nil)
             #expect(throws: StoreError.missingReference("user")) {
                 try store.approveDeviceAuthorization(
@@ -319,17 +331,19 @@ import Testing
     }
 }
 
-@Suite struct AccountLinkTests {
-    @Test func createGetListDelete() throws {
+struct AccountLinkTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func createGetListDelete() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
             let link = AccountLink(
                 hostClientID: client.id, hostUserID: "host-42", platformUserID: user.id, createdAt: referenceTime)
             try store.insert(link)
             #expect(try store.accountLink(hostClientID: client.id, hostUserID: "host-42") == link)
             #expect(try store.accountLinks(platformUserID: user.id) == [link])
             // One platform account per host user, and one host user per platform account, per host app.
-            let other = Fixtures.user("other@example.com")
+            let other = StoreFixtures.user("other@example.com")
             try store.insert(other)
             #expect(throws: StoreError.duplicate(field: "host_client_id, host_user_id")) {
                 try store.insert(AccountLink(hostClientID: client.id, hostUserID: "host-42", platformUserID: other.id))
@@ -347,8 +361,10 @@ import Testing
     }
 }
 
-@Suite struct AuditLogTests {
-    @Test func appendAndListNewestFirst() throws {
+struct AuditLogTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func appendAndListNewestFirst() throws {
         try withStore { store throws in
             for index in 0..<5 {
                 try store.append(
@@ -361,5 +377,27 @@ import Testing
             #expect(recent.first?.details == #"{"index": 4}"#)
             #expect(try store.recentAuditEvents(limit: -1).isEmpty)
         }
+    }
+}
+
+/// The checks of this file, named as the tests they were.
+enum TokenChecks {
+    static var all: [StoreConformance.Check] {
+        [
+            .init("RefreshTokenTests.mintedTokensNameTheirFamilyAndAreRandom") { RefreshTokenTests(open: $0).mintedTokensNameTheirFamilyAndAreRandom() },
+            .init("RefreshTokenTests.rotationReplacesTheCurrentToken") { try RefreshTokenTests(open: $0).rotationReplacesTheCurrentToken() },
+            .init("RefreshTokenTests.theTokenJustReplacedIsReportedWithItsTime") { try RefreshTokenTests(open: $0).theTokenJustReplacedIsReportedWithItsTime() },
+            .init("RefreshTokenTests.supersedingReplacesTheUnusedCurrentToken") { try RefreshTokenTests(open: $0).supersedingReplacesTheUnusedCurrentToken() },
+            .init("RefreshTokenTests.anOlderTokenIsReuseAndThenTheFamilyIsRevoked") { try RefreshTokenTests(open: $0).anOlderTokenIsReuseAndThenTheFamilyIsRevoked() },
+            .init("RefreshTokenTests.concurrentRotationsOfOneTokenSucceedOnce") { try RefreshTokenTests(open: $0).concurrentRotationsOfOneTokenSucceedOnce() },
+            .init("RefreshTokenTests.expiredAndUnknownTokensDoNotRotate") { try RefreshTokenTests(open: $0).expiredAndUnknownTokensDoNotRotate() },
+            .init("RefreshTokenTests.familiesListAndRevokeByUserAndClient") { try RefreshTokenTests(open: $0).familiesListAndRevokeByUserAndClient() },
+            .init("AccessTokenRevocationTests.revokeCheckAndPurge") { try AccessTokenRevocationTests(open: $0).revokeCheckAndPurge() },
+            .init("DeviceAuthorizationTests.approveThenPollConsumesOnce") { try DeviceAuthorizationTests(open: $0).approveThenPollConsumesOnce() },
+            .init("DeviceAuthorizationTests.denyAndExpiry") { try DeviceAuthorizationTests(open: $0).denyAndExpiry() },
+            .init("DeviceAuthorizationTests.userCodeIsUniqueOnlyWhileLive") { try DeviceAuthorizationTests(open: $0).userCodeIsUniqueOnlyWhileLive() },
+            .init("AccountLinkTests.createGetListDelete") { try AccountLinkTests(open: $0).createGetListDelete() },
+            .init("AuditLogTests.appendAndListNewestFirst") { try AuditLogTests(open: $0).appendAndListNewestFirst() },
+        ]
     }
 }

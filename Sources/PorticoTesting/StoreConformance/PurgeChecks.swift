@@ -1,25 +1,27 @@
 import Foundation
 import PorticoStore
-import PorticoStoreSQLite
+import PorticoServer
 import Testing
 
-@Suite struct PurgeTests {
-    @Test func purgeRemovesOnlyExpiredRows() throws {
+struct PurgeTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func purgeRemovesOnlyExpiredRows() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
             let now = referenceTime.addingTimeInterval(3600)
             try store.transaction { transaction in
                 // Codes: one expired unused, one live, one consumed recently (kept to catch
                 // replays), one consumed long ago.
-                try transaction.insert(Fixtures.code("expired", user: user, client: client, expiresAt: now))
+                try transaction.insert(StoreFixtures.code("expired", user: user, client: client, expiresAt: now))
                 try transaction.insert(
-                    Fixtures.code("live", user: user, client: client, expiresAt: now.addingTimeInterval(1)))
+                    StoreFixtures.code("live", user: user, client: client, expiresAt: now.addingTimeInterval(1)))
                 try transaction.insert(
-                    Fixtures.code("consumed-recent", user: user, client: client, expiresAt: now.addingTimeInterval(-10))
+                    StoreFixtures.code("consumed-recent", user: user, client: client, expiresAt: now.addingTimeInterval(-10))
                 )
                 _ = try transaction.redeemAuthorizationCode("consumed-recent", now: now.addingTimeInterval(-20))
                 try transaction.insert(
-                    Fixtures.code("consumed-old", user: user, client: client, expiresAt: now.addingTimeInterval(-3600)))
+                    StoreFixtures.code("consumed-old", user: user, client: client, expiresAt: now.addingTimeInterval(-3600)))
                 _ = try transaction.redeemAuthorizationCode("consumed-old", now: now.addingTimeInterval(-3601))
 
                 try transaction.insert(BrowserSession(token: "old", userID: user.id, expiresAt: now))
@@ -63,9 +65,9 @@ import Testing
 
     /// Families go a day after their token expired or they were revoked, a slice per purge
     /// (10,000), each purge going on from where the last stopped and starting over at the end.
-    @Test func refreshFamiliesArePurgedASliceAtATime() throws {
+    func refreshFamiliesArePurgedASliceAtATime() throws {
         try withStore { store throws in
-            let (user, client) = try Fixtures.userAndClient(in: store)
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
             let now = referenceTime.addingTimeInterval(10 * 86_400)
             let day: TimeInterval = 86_400
             func family(expiring expiry: Date, revokedAt: Date? = nil) -> (RefreshFamily, Date) {
@@ -95,24 +97,14 @@ import Testing
             #expect(try store.purgeExpired(now: now).refreshFamilies == 1)
         }
     }
+}
 
-    @Test func backgroundPurgerPurgesUntilStopped() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.databasePath())
-        defer { store.close() }
-        let (user, _) = try Fixtures.userAndClient(in: store)
-        // Expired by the real clock, which the purger uses.
-        try store.insert(
-            BrowserSession(token: "stale", userID: user.id, expiresAt: Date(timeIntervalSince1970: 1_000_000_000)))
-
-        let reports = LockedList<PurgeReport>()
-        let purger = BackgroundPurger(store: store, interval: .milliseconds(20)) { reports.append($0) }
-        // Bounded wait for the first purge; no timing is asserted.
-        for _ in 0..<500 where reports.all.isEmpty {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        await purger.stopAndWait()
-        #expect(reports.all.first?.sessions == 1)
-        #expect(try store.sessions(userID: user.id).isEmpty)
+/// The checks of this file, named as the tests they were.
+enum PurgeChecks {
+    static var all: [StoreConformance.Check] {
+        [
+            .init("PurgeTests.purgeRemovesOnlyExpiredRows") { try PurgeTests(open: $0).purgeRemovesOnlyExpiredRows() },
+            .init("PurgeTests.refreshFamiliesArePurgedASliceAtATime") { try PurgeTests(open: $0).refreshFamiliesArePurgedASliceAtATime() },
+        ]
     }
 }
