@@ -48,17 +48,21 @@ let package = Package(
         .executableTarget(
             name: "portico-bench-crypto", dependencies: ["PorticoCrypto", "PorticoServer"], path: "bench/crypto"),
         .executableTarget(
-            name: "portico-bench-store", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer"], path: "bench/store"),
+            name: "portico-bench-store", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer"],
+            path: "bench/store"),
         .executableTarget(
-            name: "portico-bench-seed", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoCrypto"],
+            name: "portico-bench-seed",
+            dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoCrypto"],
             path: "bench/idp/seed"),
         .executableTarget(
-            name: "portico-store-writer", dependencies: ["PorticoStore", "PorticoStoreSQLite"], path: "Tests/StoreWriter"),
+            name: "portico-store-writer", dependencies: ["PorticoStore", "PorticoStoreSQLite"],
+            path: "Tests/StoreWriter"),
 
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
         .testTarget(
-            name: "PorticoStoreSQLiteTests", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting"]),
+            name: "PorticoStoreSQLiteTests",
+            dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting"]),
         .testTarget(
             name: "PorticoServerTests",
             dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto"],
@@ -66,6 +70,7 @@ let package = Package(
         // The SDK's end-to-end tests start a real provider in-process; PorticoKit itself never
         // imports the server.
         .testTarget(
-            name: "PorticoKitTests", dependencies: ["PorticoKit", "PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoHTTP"]),
+            name: "PorticoKitTests",
+            dependencies: ["PorticoKit", "PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoHTTP"]),
     ]
 )

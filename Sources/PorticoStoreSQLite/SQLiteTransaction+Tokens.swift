@@ -71,7 +71,8 @@ extension SQLiteTransaction {
 
     func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String? {
         try first(
-            "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.blob(legacyTokenHash)], { $0.text(0) })
+            "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.blob(legacyTokenHash)], { $0.text(0) }
+        )
     }
 
     func rotateRefreshToken(

@@ -96,7 +96,8 @@ final class SQLiteTransaction: StoreTransaction {
 
     func user(email: String) throws -> UserRecord? {
         try first(
-            "SELECT \(Self.userColumns) FROM users WHERE email_normalized = ?", [.text(UserRecord.normalizedEmail(email))],
+            "SELECT \(Self.userColumns) FROM users WHERE email_normalized = ?",
+            [.text(UserRecord.normalizedEmail(email))],
             Self.decodeUser)
     }
 
@@ -114,7 +115,8 @@ final class SQLiteTransaction: StoreTransaction {
             WHERE id = ?
             """,
             [
-                .text(user.email), .text(UserRecord.normalizedEmail(user.email)), .text(user.name), .text(user.postalCode),
+                .text(user.email), .text(UserRecord.normalizedEmail(user.email)), .text(user.name),
+                .text(user.postalCode),
                 .text(user.passwordHash), .bool(user.isDisabled), .date(user.updatedAt), .text(user.id),
             ])
         if changed == 0 { throw StoreError.notFound(entity: "user", id: user.id) }

@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import PorticoStore
 import PorticoTesting
+import Testing
 
 @testable import PorticoStoreSQLite
 

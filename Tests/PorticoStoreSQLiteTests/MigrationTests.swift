@@ -1,9 +1,8 @@
 import Foundation
 import PorticoServer
-import Testing
-
 import PorticoStore
 import PorticoTesting
+import Testing
 
 @testable import PorticoStoreSQLite
 

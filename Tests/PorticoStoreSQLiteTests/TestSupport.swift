@@ -1,7 +1,7 @@
 import Foundation
 import PorticoStore
-import PorticoTesting
 import PorticoStoreSQLite
+import PorticoTesting
 
 /// A fresh directory under the system's temporary directory, removed when released.
 final class TemporaryDirectory {

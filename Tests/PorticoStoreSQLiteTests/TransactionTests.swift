@@ -1,7 +1,7 @@
 import Foundation
 import PorticoStore
-import PorticoTesting
 import PorticoStoreSQLite
+import PorticoTesting
 import Testing
 
 private struct Abort: Error {}

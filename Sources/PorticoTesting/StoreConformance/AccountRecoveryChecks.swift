@@ -1,6 +1,6 @@
 import Foundation
-import PorticoStore
 import PorticoServer
+import PorticoStore
 import Testing
 
 struct AccountRecoveryStoreTests: ConformanceChecks {
@@ -95,9 +95,15 @@ struct AccountRecoveryStoreTests: ConformanceChecks {
 enum AccountRecoveryChecks {
     static var all: [StoreConformance.Check] {
         [
-            .init("AccountRecoveryStoreTests.aResetTokenIsStoredHashedAndRedeemsOnce") { try AccountRecoveryStoreTests(open: $0).aResetTokenIsStoredHashedAndRedeemsOnce() },
-            .init("AccountRecoveryStoreTests.anExpiredResetTokenIsRefusedAndPurged") { try AccountRecoveryStoreTests(open: $0).anExpiredResetTokenIsRefusedAndPurged() },
-            .init("AccountRecoveryStoreTests.throttleAttemptsCountPerKeyWithinTheirWindow") { try AccountRecoveryStoreTests(open: $0).throttleAttemptsCountPerKeyWithinTheirWindow() },
+            .init("AccountRecoveryStoreTests.aResetTokenIsStoredHashedAndRedeemsOnce") {
+                try AccountRecoveryStoreTests(open: $0).aResetTokenIsStoredHashedAndRedeemsOnce()
+            },
+            .init("AccountRecoveryStoreTests.anExpiredResetTokenIsRefusedAndPurged") {
+                try AccountRecoveryStoreTests(open: $0).anExpiredResetTokenIsRefusedAndPurged()
+            },
+            .init("AccountRecoveryStoreTests.throttleAttemptsCountPerKeyWithinTheirWindow") {
+                try AccountRecoveryStoreTests(open: $0).throttleAttemptsCountPerKeyWithinTheirWindow()
+            },
         ]
     }
 }

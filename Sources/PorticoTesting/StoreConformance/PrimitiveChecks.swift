@@ -133,7 +133,8 @@ struct PrimitiveChecks: ConformanceChecks {
             let first = referenceTime.addingTimeInterval(1)
             try store.transaction { transaction throws in
                 #expect(
-                    try transaction.recordDevicePoll(deviceCode: "device", now: first, interval: 5, ifLastPolledAt: nil))
+                    try transaction.recordDevicePoll(deviceCode: "device", now: first, interval: 5, ifLastPolledAt: nil)
+                )
                 #expect(
                     try !transaction.recordDevicePoll(
                         deviceCode: "device", now: first, interval: 10, ifLastPolledAt: nil),
@@ -180,7 +181,8 @@ struct PrimitiveChecks: ConformanceChecks {
                 try transaction.saveConsent(
                     userID: user.id, clientID: client.id, scopes: ["openid", "profile"], now: referenceTime)
                 try transaction.saveConsent(
-                    userID: user.id, clientID: client.id, scopes: ["openid"], now: referenceTime.addingTimeInterval(9.5))
+                    userID: user.id, clientID: client.id, scopes: ["openid"], now: referenceTime.addingTimeInterval(9.5)
+                )
             }
             let consent = try #require(try store.consent(userID: user.id, clientID: client.id))
             #expect(consent.scopes == ["openid"])

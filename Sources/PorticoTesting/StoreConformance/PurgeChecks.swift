@@ -1,6 +1,6 @@
 import Foundation
-import PorticoStore
 import PorticoServer
+import PorticoStore
 import Testing
 
 struct PurgeTests: ConformanceChecks {
@@ -17,11 +17,13 @@ struct PurgeTests: ConformanceChecks {
                 try transaction.insert(
                     StoreFixtures.code("live", user: user, client: client, expiresAt: now.addingTimeInterval(1)))
                 try transaction.insert(
-                    StoreFixtures.code("consumed-recent", user: user, client: client, expiresAt: now.addingTimeInterval(-10))
+                    StoreFixtures.code(
+                        "consumed-recent", user: user, client: client, expiresAt: now.addingTimeInterval(-10))
                 )
                 _ = try transaction.redeemAuthorizationCode("consumed-recent", now: now.addingTimeInterval(-20))
                 try transaction.insert(
-                    StoreFixtures.code("consumed-old", user: user, client: client, expiresAt: now.addingTimeInterval(-3600)))
+                    StoreFixtures.code(
+                        "consumed-old", user: user, client: client, expiresAt: now.addingTimeInterval(-3600)))
                 _ = try transaction.redeemAuthorizationCode("consumed-old", now: now.addingTimeInterval(-3601))
 
                 try transaction.insert(BrowserSession(token: "old", userID: user.id, expiresAt: now))
@@ -104,7 +106,9 @@ enum PurgeChecks {
     static var all: [StoreConformance.Check] {
         [
             .init("PurgeTests.purgeRemovesOnlyExpiredRows") { try PurgeTests(open: $0).purgeRemovesOnlyExpiredRows() },
-            .init("PurgeTests.refreshFamiliesArePurgedASliceAtATime") { try PurgeTests(open: $0).refreshFamiliesArePurgedASliceAtATime() },
+            .init("PurgeTests.refreshFamiliesArePurgedASliceAtATime") {
+                try PurgeTests(open: $0).refreshFamiliesArePurgedASliceAtATime()
+            },
         ]
     }
 }

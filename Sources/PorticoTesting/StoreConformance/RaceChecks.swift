@@ -105,7 +105,8 @@ struct RaceChecks: ConformanceChecks {
             },
             { store, round in
                 try store.transaction {
-                    try $0.pollDeviceAuthorization(deviceCode: "device-\(round)", now: referenceTime.addingTimeInterval(10))
+                    try $0.pollDeviceAuthorization(
+                        deviceCode: "device-\(round)", now: referenceTime.addingTimeInterval(10))
                 }
             })
         for outcomes in rounds {

@@ -1,6 +1,6 @@
 import Foundation
-import PorticoStore
 import PorticoServer
+import PorticoStore
 import Testing
 
 struct BrowserSessionTests: ConformanceChecks {
@@ -195,16 +195,36 @@ struct ConsentTests: ConformanceChecks {
 enum SessionCodeConsentChecks {
     static var all: [StoreConformance.Check] {
         [
-            .init("BrowserSessionTests.createLookUpTouchDelete") { try BrowserSessionTests(open: $0).createLookUpTouchDelete() },
-            .init("BrowserSessionTests.sessionForUnknownUserIsAMissingReference") { try BrowserSessionTests(open: $0).sessionForUnknownUserIsAMissingReference() },
-            .init("BrowserSessionTests.deletingAUserRemovesTheirSessions") { try BrowserSessionTests(open: $0).deletingAUserRemovesTheirSessions() },
-            .init("AuthorizationCodeTests.storedOnlyAsHashAndReadBack") { try AuthorizationCodeTests(open: $0).storedOnlyAsHashAndReadBack() },
-            .init("AuthorizationCodeTests.redemptionIsSingleUseAndRemembersWhatItIssued") { try AuthorizationCodeTests(open: $0).redemptionIsSingleUseAndRemembersWhatItIssued() },
-            .init("AuthorizationCodeTests.expiredCodeIsNotRedeemed") { try AuthorizationCodeTests(open: $0).expiredCodeIsNotRedeemed() },
-            .init("AuthorizationCodeTests.concurrentRedemptionsSucceedOnce") { try AuthorizationCodeTests(open: $0).concurrentRedemptionsSucceedOnce() },
-            .init("AuthorizationCodeTests.codeForUnknownClientIsAMissingReference") { try AuthorizationCodeTests(open: $0).codeForUnknownClientIsAMissingReference() },
-            .init("ConsentTests.grantMergesAndRevokeRemoves") { try ConsentTests(open: $0).grantMergesAndRevokeRemoves() },
-            .init("ConsentTests.consentForUnknownClientIsAMissingReference") { try ConsentTests(open: $0).consentForUnknownClientIsAMissingReference() },
+            .init("BrowserSessionTests.createLookUpTouchDelete") {
+                try BrowserSessionTests(open: $0).createLookUpTouchDelete()
+            },
+            .init("BrowserSessionTests.sessionForUnknownUserIsAMissingReference") {
+                try BrowserSessionTests(open: $0).sessionForUnknownUserIsAMissingReference()
+            },
+            .init("BrowserSessionTests.deletingAUserRemovesTheirSessions") {
+                try BrowserSessionTests(open: $0).deletingAUserRemovesTheirSessions()
+            },
+            .init("AuthorizationCodeTests.storedOnlyAsHashAndReadBack") {
+                try AuthorizationCodeTests(open: $0).storedOnlyAsHashAndReadBack()
+            },
+            .init("AuthorizationCodeTests.redemptionIsSingleUseAndRemembersWhatItIssued") {
+                try AuthorizationCodeTests(open: $0).redemptionIsSingleUseAndRemembersWhatItIssued()
+            },
+            .init("AuthorizationCodeTests.expiredCodeIsNotRedeemed") {
+                try AuthorizationCodeTests(open: $0).expiredCodeIsNotRedeemed()
+            },
+            .init("AuthorizationCodeTests.concurrentRedemptionsSucceedOnce") {
+                try AuthorizationCodeTests(open: $0).concurrentRedemptionsSucceedOnce()
+            },
+            .init("AuthorizationCodeTests.codeForUnknownClientIsAMissingReference") {
+                try AuthorizationCodeTests(open: $0).codeForUnknownClientIsAMissingReference()
+            },
+            .init("ConsentTests.grantMergesAndRevokeRemoves") {
+                try ConsentTests(open: $0).grantMergesAndRevokeRemoves()
+            },
+            .init("ConsentTests.consentForUnknownClientIsAMissingReference") {
+                try ConsentTests(open: $0).consentForUnknownClientIsAMissingReference()
+            },
         ]
     }
 }

@@ -38,7 +38,9 @@ public enum StoreConformance {
             try body(open)
         }
 
+        /// The name, as test reports show the argument.
         public var testDescription: String { name }
+        /// The name.
         public var description: String { name }
     }
 

@@ -1,18 +1,19 @@
 import Foundation
 import PorticoStore
 
-
 /// Records the store tests build on.
 public enum StoreFixtures {
     /// A fixed instant (whole seconds, as the store keeps times), far from the test's real clock.
     public static let referenceTime = Date(timeIntervalSince1970: 1_800_000_000)
 
+    /// A person (not stored), created at ``referenceTime``.
     public static func user(_ email: String = "ann@example.com", name: String = "Ann") -> UserRecord {
         UserRecord(
             email: email, name: name, postalCode: "10115", passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
             createdAt: referenceTime)
     }
 
+    /// An app with two redirect URIs (one with a space and quotes), not stored.
     public static func client(type: ClientType = .confidential, secret: String? = "s3cret") -> Client {
         Client(
             name: "Example App", type: type, secret: type == .confidential ? secret : nil,
@@ -33,8 +34,10 @@ public enum StoreFixtures {
         return (user, client)
     }
 
+    /// A code for `user` and `client` (not stored), valid for a minute by default.
     public static func code(
-        _ code: String, user: UserRecord, client: Client, expiresAt: Date = StoreFixtures.referenceTime.addingTimeInterval(60)
+        _ code: String, user: UserRecord, client: Client,
+        expiresAt: Date = StoreFixtures.referenceTime.addingTimeInterval(60)
     ) -> AuthorizationCode {
         AuthorizationCode(
             code: code, clientID: client.id, userID: user.id, redirectURI: "https://app.example/callback",
@@ -52,12 +55,14 @@ public final class LockedList<Element>: @unchecked Sendable {
     private let lock = NSLock()
     private var elements: [Element] = []
 
+    /// Adds `element` at the end.
     public func append(_ element: Element) {
         lock.lock()
         elements.append(element)
         lock.unlock()
     }
 
+    /// The elements appended so far, in order.
     public var all: [Element] {
         lock.lock()
         defer { lock.unlock() }

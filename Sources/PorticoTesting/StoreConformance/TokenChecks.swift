@@ -1,6 +1,6 @@
 import Foundation
-import PorticoStore
 import PorticoServer
+import PorticoStore
 import Testing
 
 struct RefreshTokenTests: ConformanceChecks {
@@ -384,18 +384,40 @@ struct AuditLogTests: ConformanceChecks {
 enum TokenChecks {
     static var all: [StoreConformance.Check] {
         [
-            .init("RefreshTokenTests.mintedTokensNameTheirFamilyAndAreRandom") { RefreshTokenTests(open: $0).mintedTokensNameTheirFamilyAndAreRandom() },
-            .init("RefreshTokenTests.rotationReplacesTheCurrentToken") { try RefreshTokenTests(open: $0).rotationReplacesTheCurrentToken() },
-            .init("RefreshTokenTests.theTokenJustReplacedIsReportedWithItsTime") { try RefreshTokenTests(open: $0).theTokenJustReplacedIsReportedWithItsTime() },
-            .init("RefreshTokenTests.supersedingReplacesTheUnusedCurrentToken") { try RefreshTokenTests(open: $0).supersedingReplacesTheUnusedCurrentToken() },
-            .init("RefreshTokenTests.anOlderTokenIsReuseAndThenTheFamilyIsRevoked") { try RefreshTokenTests(open: $0).anOlderTokenIsReuseAndThenTheFamilyIsRevoked() },
-            .init("RefreshTokenTests.concurrentRotationsOfOneTokenSucceedOnce") { try RefreshTokenTests(open: $0).concurrentRotationsOfOneTokenSucceedOnce() },
-            .init("RefreshTokenTests.expiredAndUnknownTokensDoNotRotate") { try RefreshTokenTests(open: $0).expiredAndUnknownTokensDoNotRotate() },
-            .init("RefreshTokenTests.familiesListAndRevokeByUserAndClient") { try RefreshTokenTests(open: $0).familiesListAndRevokeByUserAndClient() },
-            .init("AccessTokenRevocationTests.revokeCheckAndPurge") { try AccessTokenRevocationTests(open: $0).revokeCheckAndPurge() },
-            .init("DeviceAuthorizationTests.approveThenPollConsumesOnce") { try DeviceAuthorizationTests(open: $0).approveThenPollConsumesOnce() },
+            .init("RefreshTokenTests.mintedTokensNameTheirFamilyAndAreRandom") {
+                RefreshTokenTests(open: $0).mintedTokensNameTheirFamilyAndAreRandom()
+            },
+            .init("RefreshTokenTests.rotationReplacesTheCurrentToken") {
+                try RefreshTokenTests(open: $0).rotationReplacesTheCurrentToken()
+            },
+            .init("RefreshTokenTests.theTokenJustReplacedIsReportedWithItsTime") {
+                try RefreshTokenTests(open: $0).theTokenJustReplacedIsReportedWithItsTime()
+            },
+            .init("RefreshTokenTests.supersedingReplacesTheUnusedCurrentToken") {
+                try RefreshTokenTests(open: $0).supersedingReplacesTheUnusedCurrentToken()
+            },
+            .init("RefreshTokenTests.anOlderTokenIsReuseAndThenTheFamilyIsRevoked") {
+                try RefreshTokenTests(open: $0).anOlderTokenIsReuseAndThenTheFamilyIsRevoked()
+            },
+            .init("RefreshTokenTests.concurrentRotationsOfOneTokenSucceedOnce") {
+                try RefreshTokenTests(open: $0).concurrentRotationsOfOneTokenSucceedOnce()
+            },
+            .init("RefreshTokenTests.expiredAndUnknownTokensDoNotRotate") {
+                try RefreshTokenTests(open: $0).expiredAndUnknownTokensDoNotRotate()
+            },
+            .init("RefreshTokenTests.familiesListAndRevokeByUserAndClient") {
+                try RefreshTokenTests(open: $0).familiesListAndRevokeByUserAndClient()
+            },
+            .init("AccessTokenRevocationTests.revokeCheckAndPurge") {
+                try AccessTokenRevocationTests(open: $0).revokeCheckAndPurge()
+            },
+            .init("DeviceAuthorizationTests.approveThenPollConsumesOnce") {
+                try DeviceAuthorizationTests(open: $0).approveThenPollConsumesOnce()
+            },
             .init("DeviceAuthorizationTests.denyAndExpiry") { try DeviceAuthorizationTests(open: $0).denyAndExpiry() },
-            .init("DeviceAuthorizationTests.userCodeIsUniqueOnlyWhileLive") { try DeviceAuthorizationTests(open: $0).userCodeIsUniqueOnlyWhileLive() },
+            .init("DeviceAuthorizationTests.userCodeIsUniqueOnlyWhileLive") {
+                try DeviceAuthorizationTests(open: $0).userCodeIsUniqueOnlyWhileLive()
+            },
             .init("AccountLinkTests.createGetListDelete") { try AccountLinkTests(open: $0).createGetListDelete() },
             .init("AuditLogTests.appendAndListNewestFirst") { try AuditLogTests(open: $0).appendAndListNewestFirst() },
         ]

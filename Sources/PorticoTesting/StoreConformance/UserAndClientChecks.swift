@@ -1,6 +1,6 @@
 import Foundation
-import PorticoStore
 import PorticoServer
+import PorticoStore
 import Testing
 
 struct UserTests: ConformanceChecks {
@@ -165,7 +165,8 @@ struct SigningKeyTests: ConformanceChecks {
             #expect(try store.currentSigningKey(algorithm: "RS256") == nil)
 
             // A new current key replaces the old signer of its algorithm only.
-            let rsa = StoredSigningKey(algorithm: "RS256", privateKeyPEM: "rsa", isCurrent: true, createdAt: referenceTime)
+            let rsa = StoredSigningKey(
+                algorithm: "RS256", privateKeyPEM: "rsa", isCurrent: true, createdAt: referenceTime)
             let second = StoredSigningKey(
                 algorithm: "ES256", privateKeyPEM: "second", createdAt: referenceTime.addingTimeInterval(1))
             try store.insert(rsa)
@@ -198,13 +199,23 @@ enum UserAndClientChecks {
             .init("UserTests.createReadUpdateDelete") { try UserTests(open: $0).createReadUpdateDelete() },
             .init("UserTests.emailIsUniqueIgnoringCase") { try UserTests(open: $0).emailIsUniqueIgnoringCase() },
             .init("UserTests.duplicateIDIsTyped") { try UserTests(open: $0).duplicateIDIsTyped() },
-            .init("UserTests.updatingAMissingUserIsNotFound") { try UserTests(open: $0).updatingAMissingUserIsNotFound() },
+            .init("UserTests.updatingAMissingUserIsNotFound") {
+                try UserTests(open: $0).updatingAMissingUserIsNotFound()
+            },
             .init("UserTests.oddInputIsStoredFaithfully") { try UserTests(open: $0).oddInputIsStoredFaithfully() },
             .init("ClientTests.createReadUpdateDelete") { try ClientTests(open: $0).createReadUpdateDelete() },
-            .init("ClientTests.secretIsStoredHashedAndVerified") { try ClientTests(open: $0).secretIsStoredHashedAndVerified() },
-            .init("ClientTests.confidentialClientNeedsASecret") { try ClientTests(open: $0).confidentialClientNeedsASecret() },
-            .init("ProductScopeTests.createReadUpdateDelete") { try ProductScopeTests(open: $0).createReadUpdateDelete() },
-            .init("SigningKeyTests.createReadRotateRetireDelete") { try SigningKeyTests(open: $0).createReadRotateRetireDelete() },
+            .init("ClientTests.secretIsStoredHashedAndVerified") {
+                try ClientTests(open: $0).secretIsStoredHashedAndVerified()
+            },
+            .init("ClientTests.confidentialClientNeedsASecret") {
+                try ClientTests(open: $0).confidentialClientNeedsASecret()
+            },
+            .init("ProductScopeTests.createReadUpdateDelete") {
+                try ProductScopeTests(open: $0).createReadUpdateDelete()
+            },
+            .init("SigningKeyTests.createReadRotateRetireDelete") {
+                try SigningKeyTests(open: $0).createReadRotateRetireDelete()
+            },
         ]
     }
 }

@@ -24,7 +24,8 @@ final class PageHarness: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = "sqlite:\(directory.path)/portico.db"
         var configuration = ProviderConfiguration(
-            port: 0, databaseURL: try DatabaseURL(parsing: database), threads: 2, logRequests: false, passwordHashing: pageTestHashing)
+            port: 0, databaseURL: try DatabaseURL(parsing: database), threads: 2, logRequests: false,
+            passwordHashing: pageTestHashing)
         configuration.metrics = metrics
         if let clock { configuration.clock = { clock.now } }
         provider = try IdentityProvider(

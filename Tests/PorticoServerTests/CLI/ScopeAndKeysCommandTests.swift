@@ -1,8 +1,7 @@
 import Foundation
 import PorticoServer
-import Testing
-
 import PorticoStore
+import Testing
 
 @testable import PorticoStoreSQLite
 
