@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 import PorticoStore
 
 // Refresh-token families and tokens, access-token revocations, device authorizations.
@@ -8,7 +7,7 @@ extension SQLiteTransaction {
 
     private static let familyColumns = "id, client_id, user_id, scopes, auth_time, created_at, revoked_at"
 
-    /// The family's columns, then its token state (``TokenState``).
+    /// The family's columns, then its token state (``RefreshTokenState``).
     private static let familyAndTokenColumns =
         familyColumns + ", token_hash, token_issued_at, token_expires_at, previous_token_hash, rotated_at"
 
@@ -99,10 +98,6 @@ extension SQLiteTransaction {
             WHERE id = ? AND token_hash = ? AND revoked_at IS NULL AND previous_token_hash IS NOT NULL
             """,
             [.blob(replacement), .date(issuedAt), .date(expiresAt), .text(familyID), .blob(expected)]) > 0
-    }
-
-    static func wholeSeconds(_ date: Date) -> Date {
-        StoredTime.stored(date)
     }
 
     // MARK: Access-token revocations
