@@ -11,11 +11,13 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // Argon2 needs at least 8 KiB per lane.
+        let store = try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true)
+        defer { store.close() }
         let configuration = ProviderConfiguration(
-            port: 0, databaseURL: "sqlite:\(directory.path)/portico.db", logRequests: false,
+            port: 0, logRequests: false,
             passwordHashing: PasswordHashingSettings(memoryKiB: 1, iterations: 1, parallelism: 1))
         #expect(throws: PasswordHashingError.self) {
-            _ = try IdentityProvider(configuration: configuration)
+            _ = try IdentityProvider(configuration: configuration, store: store)
         }
     }
 }
