@@ -37,6 +37,10 @@ let package = Package(
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
         .target(name: "PorticoKit", dependencies: ["PorticoCrypto"]),
         .executableTarget(name: "portico", dependencies: ["PorticoServer"]),
+        // Test support shared by every test target (and benches): one provider harness, one raw
+        // HTTP client. Never a dependency of a product.
+        .target(
+            name: "PorticoTesting", dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
 
@@ -50,15 +54,16 @@ let package = Package(
         .executableTarget(name: "portico-store-writer", dependencies: ["PorticoStore"], path: "Tests/StoreWriter"),
 
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
-        .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
+        .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP", "PorticoTesting"]),
         .testTarget(name: "PorticoStoreTests", dependencies: ["PorticoStore"]),
         .testTarget(
             name: "PorticoServerTests",
-            dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"],
+            dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto", "PorticoTesting"],
             exclude: ["Vectors"]),
         // The SDK's end-to-end tests start a real provider in-process; PorticoKit itself never
         // imports the server.
         .testTarget(
-            name: "PorticoKitTests", dependencies: ["PorticoKit", "PorticoServer", "PorticoStore", "PorticoHTTP"]),
+            name: "PorticoKitTests",
+            dependencies: ["PorticoKit", "PorticoServer", "PorticoStore", "PorticoHTTP", "PorticoTesting"]),
     ]
 )

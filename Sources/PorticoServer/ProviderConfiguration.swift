@@ -42,6 +42,9 @@ public struct ProviderConfiguration: Sendable {
     /// default, as in Keycloak, because metrics describe traffic and failures to whoever reads
     /// them (`portico serve --metrics`, `PORTICO_METRICS=1`).
     public var metrics: Bool
+    /// Lifetimes of codes, tokens and sessions, and the refresh-token reuse grace; the DESIGN's
+    /// unless changed (tests shorten them to watch an expiry).
+    public var lifetimes: TokenLifetimes
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -58,7 +61,8 @@ public struct ProviderConfiguration: Sendable {
         mailer: (any Mailer)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         keyRefreshInterval: Duration = .seconds(5),
-        metrics: Bool = false
+        metrics: Bool = false,
+        lifetimes: TokenLifetimes = TokenLifetimes()
     ) {
         self.host = host
         self.port = port
@@ -74,6 +78,7 @@ public struct ProviderConfiguration: Sendable {
         self.clock = clock
         self.keyRefreshInterval = keyRefreshInterval
         self.metrics = metrics
+        self.lifetimes = lifetimes
     }
 
     /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The database a ``ProviderHarness`` runs on.
+///
+/// A parameter rather than a fixed SQLite file so that a suite can be run against every
+/// backend the machine offers (the PostgreSQL backend adds its case here; SQLite is the only
+/// one today).
+public enum TestDatabase: Sendable, CustomStringConvertible {
+    /// A fresh SQLite file in the harness's temporary directory, removed when it stops.
+    case sqlite
+
+    /// Every database this machine can run the suites on.
+    public static var available: [TestDatabase] { [.sqlite] }
+
+    /// The `--database` URL of this database for a harness working in `directory`.
+    func url(in directory: URL) -> String {
+        switch self {
+        case .sqlite: "sqlite:\(directory.path)/portico.db"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .sqlite: "SQLite"
+        }
+    }
+}
