@@ -46,7 +46,7 @@ public enum RawHTTPClient {
     public static func send(
         host: String = "127.0.0.1", port: UInt16, method: String, path: String, headers: [String: String],
         body: Data?, timeoutSeconds: Int = 20
-    ) throws -> HTTPReply {
+    ) throws -> TestReply {
         let socket = try LoopbackSocket(host: host, port: port, timeoutSeconds: timeoutSeconds)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -58,7 +58,7 @@ public enum RawHTTPClient {
     }
 
     /// The first answer in `bytes`: status line, header fields (repeated ones folded), body.
-    public static func parse(_ bytes: [UInt8]) throws -> HTTPReply {
+    public static func parse(_ bytes: [UInt8]) throws -> TestReply {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let end = (0...(max(0, bytes.count - 4))).first(where: { Array(bytes[$0..<min($0 + 4, bytes.count)]) == separator })
         else { throw HarnessFailure("no header end in \(bytes.count) bytes") }
@@ -74,7 +74,7 @@ public enum RawHTTPClient {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
-        return HTTPReply(status: status, headers: headers, body: Data(bytes[(end + 4)...]))
+        return TestReply(status: status, headers: headers, body: Data(bytes[(end + 4)...]))
     }
 }
 

@@ -29,7 +29,7 @@ extension TestBrowser {
     public func signIn(
         at loginLocation: String, email: String = ProviderHarness.defaultEmail,
         password: String = ProviderHarness.defaultPassword, remember: Bool = false
-    ) async throws -> HTTPReply {
+    ) async throws -> TestReply {
         let page = try await loaded(loginLocation)
         var fields = [("csrf_token", try page.field("csrf_token")), ("email", email), ("password", password)]
         if let request = page.hiddenField("request") { fields.append(("request", request)) }
@@ -38,7 +38,7 @@ extension TestBrowser {
     }
 
     /// Presses a consent button (`allow`, `deny`) on the consent page at `consentLocation`.
-    public func decide(at consentLocation: String, _ decision: String) async throws -> HTTPReply {
+    public func decide(at consentLocation: String, _ decision: String) async throws -> TestReply {
         let page = try await loaded(consentLocation)
         return try await post(
             "/consent",
@@ -51,7 +51,7 @@ extension TestBrowser {
     /// Runs a whole first authorization (sign in when asked, Allow) and returns the final redirect.
     public func authorizeWithConsent(
         client: Client, pkce: PKCEPair = PKCEPair(), scope: String = "openid profile"
-    ) async throws -> HTTPReply {
+    ) async throws -> TestReply {
         let start = try await get(Self.authorizePath(client: client, pkce: pkce, scope: scope))
         var location = try start.location.required("a redirect from /oauth/authorize (\(start.status))")
         if location.hasPrefix("/login") {
@@ -66,7 +66,7 @@ extension TestBrowser {
     public func reachDeviceConsent(
         code: String, email: String = ProviderHarness.defaultEmail,
         password: String? = ProviderHarness.defaultPassword
-    ) async throws -> HTTPReply {
+    ) async throws -> TestReply {
         let form = try await loaded("/device")
         let entered = try await post("/device", [("csrf_token", try form.field("csrf_token")), ("user_code", code)])
         guard entered.status == 303 else { throw HarnessFailure("code entry said \(entered.status)") }
@@ -84,7 +84,7 @@ extension TestBrowser {
     }
 
     /// Presses `decision` on the device consent page `page`.
-    public func decideDevice(on page: HTTPReply, _ decision: String) async throws -> HTTPReply {
+    public func decideDevice(on page: TestReply, _ decision: String) async throws -> TestReply {
         try await post(
             "/device",
             [
@@ -94,14 +94,14 @@ extension TestBrowser {
     }
 
     /// GETs a page that must answer 200.
-    private func loaded(_ target: String) async throws -> HTTPReply {
+    private func loaded(_ target: String) async throws -> TestReply {
         let page = try await get(target)
         guard page.status == 200 else { throw HarnessFailure("\(target) said \(page.status)") }
         return page
     }
 }
 
-extension HTTPReply {
+extension TestReply {
     /// The hidden field `name`, which the page must have.
     fileprivate func field(_ name: String) throws -> String {
         try hiddenField(name).required("a hidden \(name) field in the page (status \(status))")

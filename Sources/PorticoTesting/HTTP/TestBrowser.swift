@@ -29,16 +29,16 @@ public final class TestBrowser: Sendable {
     public func setCookie(_ name: String, _ value: String?) { jar.withLock { $0[name] = value } }
 
     /// GET `target` (a path or an absolute URL).
-    public func get(_ target: String) async throws -> HTTPReply {
+    public func get(_ target: String) async throws -> TestReply {
         try await send(target, method: "GET", body: nil)
     }
 
     /// POST form fields to `target`.
-    public func post(_ target: String, _ fields: [(String, String)]) async throws -> HTTPReply {
+    public func post(_ target: String, _ fields: [(String, String)]) async throws -> TestReply {
         try await send(target, method: "POST", body: Data(ProviderHarness.formEncode(fields).utf8))
     }
 
-    private func send(_ target: String, method: String, body: Data?) async throws -> HTTPReply {
+    private func send(_ target: String, method: String, body: Data?) async throws -> TestReply {
         let url = try URL(string: target.hasPrefix("http") ? target : base + target).required("a URL from \(target)")
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -50,7 +50,7 @@ public final class TestBrowser: Sendable {
         if !cookieHeader.isEmpty { request.setValue(cookieHeader, forHTTPHeaderField: "Cookie") }
         if let acceptLanguage { request.setValue(acceptLanguage, forHTTPHeaderField: "Accept-Language") }
         let (data, response) = try await session.data(for: request)
-        let reply = try HTTPReply(response, data: data)
+        let reply = try TestReply(response, data: data)
         for cookie in reply.setCookies {
             let pair = cookie.split(separator: ";", maxSplits: 1)[0]
             guard let equals = pair.firstIndex(of: "=") else { continue }

@@ -20,9 +20,9 @@ extension ProviderHarness {
     public struct DeviceLogin: Sendable {
         public let deviceCode: String
         public let userCode: String
-        public let reply: HTTPReply
+        public let reply: TestReply
 
-        public init(deviceCode: String, userCode: String, reply: HTTPReply) {
+        public init(deviceCode: String, userCode: String, reply: TestReply) {
             self.deviceCode = deviceCode
             self.userCode = userCode
             self.reply = reply
@@ -43,7 +43,7 @@ extension ProviderHarness {
                 [("response_type", "device_code"), ("client_id", client.id), ("scope", scope)]))
     }
 
-    private func deviceLogin(from reply: HTTPReply) throws -> DeviceLogin {
+    private func deviceLogin(from reply: TestReply) throws -> DeviceLogin {
         guard reply.status == 200 else { throw HarnessFailure("device authorization said \(reply.status) \(reply.text)") }
         return DeviceLogin(
             deviceCode: try reply.string("device_code").required("a device_code in \(reply.text)"),
@@ -51,7 +51,7 @@ extension ProviderHarness {
     }
 
     /// One RFC 8628 poll by a public client.
-    public func poll(_ login: DeviceLogin, clientID: String) async throws -> HTTPReply {
+    public func poll(_ login: DeviceLogin, clientID: String) async throws -> TestReply {
         try await post(
             "/oauth/token",
             [
@@ -62,7 +62,7 @@ extension ProviderHarness {
 
     /// One Login with Amazon poll: device and user code, no client id.
     public func pollAmazon(_ login: DeviceLogin, userCode: String? = nil, path: String = "/auth/o2/token")
-        async throws -> HTTPReply
+        async throws -> TestReply
     {
         try await post(
             path,

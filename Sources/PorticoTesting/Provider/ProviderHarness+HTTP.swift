@@ -16,7 +16,7 @@ extension ProviderHarness {
     public func request(
         _ method: String, _ path: String, form: [(String, String)]? = nil, client: ClientCredentials = .none,
         headers: [String: String] = [:], rawBody: String? = nil
-    ) async throws -> HTTPReply {
+    ) async throws -> TestReply {
         let url = try URL(string: base + path).required("a URL from \(path)")
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -45,28 +45,28 @@ extension ProviderHarness {
                 headers: request.allHTTPHeaderFields ?? [:], body: request.httpBody)
         }
         let (data, response) = try await TestSessions.plain.data(for: request)
-        return try HTTPReply(response, data: data)
+        return try TestReply(response, data: data)
     }
 
     /// A GET, with a bearer token when given.
-    public func get(_ path: String, bearer: String? = nil) async throws -> HTTPReply {
+    public func get(_ path: String, bearer: String? = nil) async throws -> TestReply {
         try await request("GET", path, headers: bearer.map { ["Authorization": "Bearer \($0)"] } ?? [:])
     }
 
     /// POSTs a form, authenticating as `client`.
     public func post(_ path: String, _ form: [(String, String)], client: ClientCredentials = .none) async throws
-        -> HTTPReply
+        -> TestReply
     {
         try await request("POST", path, form: form, client: client)
     }
 
     /// POSTs a form to the token endpoint.
-    public func token(_ form: [(String, String)], client: ClientCredentials) async throws -> HTTPReply {
+    public func token(_ form: [(String, String)], client: ClientCredentials) async throws -> TestReply {
         try await post("/oauth/token", form, client: client)
     }
 
     /// Redeems `code` as the client would.
-    public func redeem(_ code: IssuedCode, client: ClientCredentials) async throws -> HTTPReply {
+    public func redeem(_ code: IssuedCode, client: ClientCredentials) async throws -> TestReply {
         try await token(
             [
                 ("grant_type", "authorization_code"), ("code", code.code), ("redirect_uri", code.redirectURI),
@@ -76,7 +76,7 @@ extension ProviderHarness {
 
     /// Uses a refresh token.
     public func refresh(_ refreshToken: String, client: ClientCredentials, scope: String? = nil) async throws
-        -> HTTPReply
+        -> TestReply
     {
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { form.append(("scope", scope)) }
@@ -88,7 +88,7 @@ extension ProviderHarness {
     public func signIn(
         _ user: User, to client: Client, scopes: [String], nonce: String? = nil,
         credentials: ClientCredentials? = nil
-    ) async throws -> HTTPReply {
+    ) async throws -> TestReply {
         let code = try issueCode(for: client, user: user, scopes: scopes, nonce: nonce)
         let reply = try await redeem(code, client: credentials ?? .of(client))
         guard reply.status == 200 else { throw HarnessFailure("token endpoint said \(reply.status) \(reply.text)") }
@@ -96,12 +96,12 @@ extension ProviderHarness {
     }
 
     /// Calls a resource endpoint with a bearer token.
-    public func resource(_ path: String, token: String) async throws -> HTTPReply {
+    public func resource(_ path: String, token: String) async throws -> TestReply {
         try await get(path, bearer: token)
     }
 
     /// Introspects `token` as `client`.
-    public func introspect(_ token: String, client: ClientCredentials) async throws -> HTTPReply {
+    public func introspect(_ token: String, client: ClientCredentials) async throws -> TestReply {
         try await post("/oauth/introspect", [("token", token)], client: client)
     }
 
@@ -128,4 +128,10 @@ extension ProviderHarness {
 
     private static let unreserved = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}
+
+extension ProviderHarness {
+    /// The URLSession ``request(_:_:form:client:headers:rawBody:)`` uses, for tests that fetch
+    /// a URL of their own (another host, a provider they started differently).
+    public static var session: URLSession { TestSessions.plain }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoServer
+import PorticoTesting
 import Testing
 
 @testable import PorticoStore
@@ -91,14 +92,11 @@ import Testing
         #expect(!human.stdout.contains("PRIVATE KEY"))
     }
 
-    @Test func serveMakesTheKeysTooAndKeysListReadsThemWhileItRuns() throws {
-        let database = try CLIDatabase()
-        let provider = try IdentityProvider(
-            configuration: ProviderConfiguration(port: 0, databaseURL: database.url, logRequests: false))
-        try provider.start()
-        defer { provider.shutdown() }
-        let json = try database.portico(["keys", "list", "--json"])
-        #expect(json.status == 0)
-        #expect(cliJSON(json.stdout)?.arrayValue?.count == 3)
+    @Test func serveMakesTheKeysTooAndKeysListReadsThemWhileItRuns() async throws {
+        try await ProviderHarness.with { harness in
+            let json = try harness.portico(["keys", "list", "--json"])
+            #expect(json.status == 0)
+            #expect(cliJSON(json.stdout)?.arrayValue?.count == 3)
+        }
     }
 }

@@ -6,7 +6,7 @@ import PorticoCrypto
 #endif
 
 /// One HTTP answer as tests read it, whichever client fetched it.
-public struct HTTPReply: Sendable {
+public struct TestReply: Sendable {
     public var status: Int
     /// The header fields; several fields of one name are folded into one, comma-separated (as
     /// URLSession on Linux does).
