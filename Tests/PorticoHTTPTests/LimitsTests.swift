@@ -114,7 +114,8 @@ import Testing
         defer { server.shutdown() }
         // A partial request then silence: the server must hang up by itself (the client's
         // receive timeout is far longer, so an empty read here means the server closed).
-        let reply = RawHTTPClient.exchange(port: server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\n", timeoutSeconds: 30)
+        let reply = RawHTTPClient.exchange(
+            port: server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\n", timeoutSeconds: 30)
         #expect(RawHTTPClient.status(of: reply) == nil)
         try await expectHealthy(server)
     }

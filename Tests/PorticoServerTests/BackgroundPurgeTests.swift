@@ -7,7 +7,7 @@ import Testing
 /// `serve` runs the store's purger: expired sessions disappear while live ones stay.
 @Suite struct BackgroundPurgeTests {
     @Test func aRunningProviderPurgesExpiredSessions() async throws {
-        try await ProviderHarness.with(configure: { $0.purgeInterval = .milliseconds(100) }) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.purgeInterval = .milliseconds(100) }) { harness in
             let store = harness.store
             let user = User(email: "purge@example.com", name: "Purge", passwordHash: "unused")
             try store.transaction { try $0.insert(user) }

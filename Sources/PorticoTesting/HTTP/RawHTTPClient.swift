@@ -60,7 +60,10 @@ public enum RawHTTPClient {
     /// The first answer in `bytes`: status line, header fields (repeated ones folded), body.
     public static func parse(_ bytes: [UInt8]) throws -> TestReply {
         let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = (0...(max(0, bytes.count - 4))).first(where: { Array(bytes[$0..<min($0 + 4, bytes.count)]) == separator })
+        guard
+            let end = (0...(max(0, bytes.count - 4))).first(where: {
+                Array(bytes[$0..<min($0 + 4, bytes.count)]) == separator
+            })
         else { throw HarnessFailure("no header end in \(bytes.count) bytes") }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")

@@ -16,6 +16,7 @@ public final class TestBrowser: Sendable {
     private let jar = Mutex<[String: String]>([:])
     private let acceptLanguage: String?
 
+    /// A browser with an empty jar that sends `Accept-Language: acceptLanguage` when given.
     public init(base: String, acceptLanguage: String? = nil) {
         self.base = base
         self.acceptLanguage = acceptLanguage

@@ -7,12 +7,15 @@ import PorticoCrypto
 
 /// One HTTP answer as tests read it, whichever client fetched it.
 public struct TestReply: Sendable {
+    /// The status code.
     public var status: Int
     /// The header fields; several fields of one name are folded into one, comma-separated (as
     /// URLSession on Linux does).
     public var headers: [String: String]
+    /// The body as received.
     public var body: Data
 
+    /// An answer from its parts (a raw client parses them itself).
     public init(status: Int, headers: [String: String], body: Data) {
         self.status = status
         self.headers = headers

@@ -2,8 +2,10 @@
 /// page without its CSRF field, a token request that failed): the test then stops with the
 /// reason instead of carrying on with a value that is not there.
 public struct HarnessFailure: Error, CustomStringConvertible {
+    /// What was missing or wrong.
     public let description: String
 
+    /// A failure saying `description`.
     public init(_ description: String) {
         self.description = description
     }

@@ -18,10 +18,14 @@ extension ProviderHarness {
 
     /// A started device login, as the device saw it.
     public struct DeviceLogin: Sendable {
+        /// What the device polls with.
         public let deviceCode: String
+        /// What the person types at `/device`.
         public let userCode: String
+        /// The device authorization answer.
         public let reply: TestReply
 
+        /// A login from its parts (a test may forge one).
         public init(deviceCode: String, userCode: String, reply: TestReply) {
             self.deviceCode = deviceCode
             self.userCode = userCode
@@ -44,7 +48,9 @@ extension ProviderHarness {
     }
 
     private func deviceLogin(from reply: TestReply) throws -> DeviceLogin {
-        guard reply.status == 200 else { throw HarnessFailure("device authorization said \(reply.status) \(reply.text)") }
+        guard reply.status == 200 else {
+            throw HarnessFailure("device authorization said \(reply.status) \(reply.text)")
+        }
         return DeviceLogin(
             deviceCode: try reply.string("device_code").required("a device_code in \(reply.text)"),
             userCode: try reply.string("user_code").required("a user_code in \(reply.text)"), reply: reply)

@@ -66,8 +66,11 @@ extension ProviderHarness {
 
     /// An authorization code as `/oauth/authorize` would have stored it, with its PKCE verifier.
     public struct IssuedCode: Sendable {
+        /// The code the client redeems.
         public let code: String
+        /// The PKCE verifier of the code's challenge.
         public let verifier: String
+        /// The redirect URI the code was issued for.
         public let redirectURI: String
     }
 

@@ -63,13 +63,6 @@ public final class ProviderHarness: Sendable {
         running = Mutex(provider)
     }
 
-    /// The configuration every harness starts from: no request log, two HTTP threads, cheap
-    /// password hashing. `configure` changes it further; port, database and clock are the
-    /// harness's.
-    public static func defaultConfiguration() -> ProviderConfiguration {
-        ProviderConfiguration(port: 0, threads: 2, logRequests: false, passwordHashing: passwordHashing)
-    }
-
     /// Starts a provider, runs `body` against it, and stops it whatever happens.
     ///
     /// The provider starts on a thread of its own: making its first signing keys (RSA above
@@ -78,19 +71,16 @@ public final class ProviderHarness: Sendable {
     /// - Parameters:
     ///   - database: which database to run on.
     ///   - clock: the provider's clock; a fresh ``TestClock`` (real time) unless given.
-    ///   - configure: adjusts the configuration (lifetimes, purge and key refresh intervals,
-    ///     metrics, demo, mailer, host…) before the provider starts.
+    ///   - configuration: what the provider runs with, ``ProviderConfiguration/testing(_:)``
+    ///     unless given (adjust lifetimes, purge and key refresh intervals, metrics, demo,
+    ///     mailer, host… there); its port, database and clock are the harness's.
     @discardableResult
     public static func with<Value>(
         database: TestDatabase = .sqlite, clock: TestClock = TestClock(),
-        configure: (inout ProviderConfiguration) -> Void = { _ in },
-        _ body: (ProviderHarness) async throws -> Value
+        configuration: ProviderConfiguration = .testing(), _ body: (ProviderHarness) async throws -> Value
     ) async throws -> Value {
-        var configuration = defaultConfiguration()
-        configure(&configuration)
-        let settings = configuration
         let harness = try await onThread {
-            try ProviderHarness(database: database, clock: clock, configuration: settings)
+            try ProviderHarness(database: database, clock: clock, configuration: configuration)
         }
         do {
             let result = try await body(harness)

@@ -19,6 +19,7 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The backend's name, as test output shows it.
     public var description: String {
         switch self {
         case .sqlite: "SQLite"

@@ -124,7 +124,9 @@ import Testing
             #expect(late.status == 400)
             #expect(late.text.contains("This link no longer works"))
             let ann = try #require(try provider.store.user(email: "ann@example.com"))
-            #expect(PasswordHasher(settings: ProviderHarness.passwordHashing).verify("correct horse", against: ann.passwordHash))
+            #expect(
+                PasswordHasher(settings: ProviderHarness.passwordHashing).verify(
+                    "correct horse", against: ann.passwordHash))
         }
     }
 

@@ -43,7 +43,9 @@ import Testing
             #expect(user.name == "Bea Example")
             #expect(user.postalCode == "75001")
             #expect(user.passwordHash.hasPrefix("$argon2id$"))
-            #expect(PasswordHasher(settings: ProviderHarness.passwordHashing).verify(strongPassword, against: user.passwordHash))
+            #expect(
+                PasswordHasher(settings: ProviderHarness.passwordHashing).verify(
+                    strongPassword, against: user.passwordHash))
             let sessions = try provider.store.read { try $0.sessions(userID: user.id) }
             #expect(sessions.count == 1)
             let events = try provider.store.read { try $0.recentAuditEvents(limit: 10) }
@@ -164,7 +166,8 @@ import Testing
             try provider.addUser()
             let client = try provider.addClient(name: "Photo Printer")
             let browser = TestBrowser(base: provider.base)
-            let start = try await browser.get(TestBrowser.authorizePath(client: client, extra: [("ui_locales", "zh-Hans")]))
+            let start = try await browser.get(
+                TestBrowser.authorizePath(client: client, extra: [("ui_locales", "zh-Hans")]))
             let login = try await browser.get(try #require(start.location))
             let signupRange = try #require(
                 login.text.range(of: #"href="/signup\?request=[^"]+""#, options: .regularExpression))

@@ -32,7 +32,8 @@ import Testing
                 "https://evil.example/callback", "https://app.example/callback/extra", "https://app.example/callback#x",
                 "HTTPS://app.example/callback",
             ] {
-                let reply = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": uri]))
+                let reply = try await browser.get(
+                    TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": uri]))
                 #expect(reply.status == 400, "\(uri)")
                 #expect(reply.location == nil)
                 #expect(reply.text.contains("Photo Printer"))
@@ -49,7 +50,8 @@ import Testing
             let ok = try await browser.get(
                 TestBrowser.authorizePath(client: single, overrides: ["redirect_uri": nil, "response_type": "token"]))
             #expect(try #require(ok.location).hasPrefix("https://app.example/callback?"))
-            let ambiguous = try await browser.get(TestBrowser.authorizePath(client: double, overrides: ["redirect_uri": nil]))
+            let ambiguous = try await browser.get(
+                TestBrowser.authorizePath(client: double, overrides: ["redirect_uri": nil]))
             #expect(ambiguous.status == 400)
             #expect(ambiguous.location == nil)
         }
@@ -62,7 +64,8 @@ import Testing
             let browser = TestBrowser(base: provider.base)
             for uri in ["http://127.0.0.1:51234/callback", "http://127.0.0.1/callback", "http://[::1]:61000/cb"] {
                 let reply = try await browser.get(
-                    TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": uri, "response_type": "token"]))
+                    TestBrowser.authorizePath(
+                        client: client, overrides: ["redirect_uri": uri, "response_type": "token"]))
                 #expect(reply.status == 302, "\(uri)")
                 #expect(try #require(reply.location).hasPrefix(uri + "?"), "\(uri)")
             }
@@ -70,7 +73,8 @@ import Testing
                 "http://127.0.0.1:51234/other", "http://127.0.0.2:51234/callback", "http://localhost:51234/callback",
                 "https://127.0.0.1:51234/callback", "http://127.0.0.1:51234@evil.example/callback",
             ] {
-                let reply = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": uri]))
+                let reply = try await browser.get(
+                    TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": uri]))
                 #expect(reply.status == 400, "\(uri)")
                 #expect(reply.location == nil)
             }
@@ -89,7 +93,8 @@ import Testing
             #expect(refused.status == 400)
             #expect(refused.location == nil)
 
-            let error = try await browser.get(TestBrowser.authorizePath(client: native, overrides: ["code_challenge": nil]))
+            let error = try await browser.get(
+                TestBrowser.authorizePath(client: native, overrides: ["code_challenge": nil]))
             #expect(try #require(error.location).hasPrefix("com.example.app:/callback?error=invalid_request"))
         }
     }

@@ -99,7 +99,8 @@ import Testing
             #expect(try #require(second.location).hasPrefix("https://app.example/callback?"))
             #expect(second.redirectParameters["code"] != nil)
 
-            let third = try await browser.get(TestBrowser.authorizePath(client: client, scope: "openid profile postal_code"))
+            let third = try await browser.get(
+                TestBrowser.authorizePath(client: client, scope: "openid profile postal_code"))
             let consentLocation = try #require(third.location)
             #expect(consentLocation.hasPrefix("/consent?"))
             let page = try await browser.get(consentLocation)
@@ -124,7 +125,8 @@ import Testing
             let client = try provider.addClient()
             let browser = TestBrowser(base: provider.base)
             _ = try await browser.authorizeWithConsent(client: client)
-            let again = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["prompt": "consent"]))
+            let again = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["prompt": "consent"]))
             #expect(try #require(again.location).hasPrefix("/consent?"))
             let page = try await browser.get(try #require(again.location))
             #expect(page.status == 200)
@@ -138,7 +140,8 @@ import Testing
             let client = try provider.addClient()
             let browser = TestBrowser(base: provider.base)
 
-            let anonymous = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["prompt": "none"]))
+            let anonymous = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["prompt": "none"]))
             #expect(anonymous.status == 302)
             #expect(anonymous.redirectParameters["error"] == "login_required")
             #expect(anonymous.redirectParameters["state"] == "state-123")
@@ -146,7 +149,8 @@ import Testing
 
             let start = try await browser.get(TestBrowser.authorizePath(client: client))
             _ = try await browser.signIn(at: try #require(start.location))
-            let unconsented = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["prompt": "none"]))
+            let unconsented = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["prompt": "none"]))
             #expect(unconsented.redirectParameters["error"] == "consent_required")
 
             _ = try await browser.authorizeWithConsent(client: client)
@@ -164,7 +168,8 @@ import Testing
             _ = try await browser.authorizeWithConsent(client: client)
             let oldSession = try #require(browser.cookie("portico_session"))
 
-            let forced = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["prompt": "login"]))
+            let forced = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["prompt": "login"]))
             let loginLocation = try #require(forced.location)
             #expect(loginLocation.hasPrefix("/login?"))
             let login = try await browser.signIn(at: loginLocation)
@@ -187,7 +192,8 @@ import Testing
             let browser = TestBrowser(base: provider.base)
             browser.setCookie("portico_session", token)
 
-            let lenient = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["max_age": "86400"]))
+            let lenient = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["max_age": "86400"]))
             #expect(lenient.redirectParameters["code"] != nil)
 
             let strict = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["max_age": "60"]))

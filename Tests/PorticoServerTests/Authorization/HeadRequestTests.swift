@@ -12,7 +12,8 @@ import Testing
     @Test func headIsRefusedWithoutRedirecting() async throws {
         try await ProviderHarness.with { provider in
             let client = try provider.addClient()
-            var request = URLRequest(url: try #require(URL(string: provider.base + TestBrowser.authorizePath(client: client))))
+            var request = URLRequest(
+                url: try #require(URL(string: provider.base + TestBrowser.authorizePath(client: client))))
             request.httpMethod = "HEAD"
             let (_, response) = try await URLSession.shared.data(for: request)
             let http = try #require(response as? HTTPURLResponse)

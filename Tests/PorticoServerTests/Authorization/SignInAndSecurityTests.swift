@@ -145,7 +145,8 @@ import Testing
             let loginPage = try await browser.get(try #require(start.location))
             let login = try await browser.signIn(at: try #require(start.location))
             let consentPage = try await browser.get(try #require(login.location))
-            let errorPage = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["client_id": "x"]))
+            let errorPage = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["client_id": "x"]))
             for page in [loginPage, consentPage, errorPage, start, login] {
                 let policy = try #require(page.header("Content-Security-Policy"))
                 #expect(policy.contains("default-src 'self'"))
@@ -230,7 +231,9 @@ import Testing
             let stored = try #require(try provider.store.user(id: user.id))
             #expect(stored.passwordHash != user.passwordHash)
             #expect(stored.passwordHash.contains("m=64,t=1,p=1"))
-            #expect(PasswordHasher(settings: ProviderHarness.passwordHashing).verify("correct horse", against: stored.passwordHash))
+            #expect(
+                PasswordHasher(settings: ProviderHarness.passwordHashing).verify(
+                    "correct horse", against: stored.passwordHash))
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
 /// (The whole flow through sign-in and consent runs in tests/browser.)
 @Suite struct DemoModeTests {
     @Test func withoutDemoThereIsNoDemoAppNorRoutes() async throws {
-        try await ProviderHarness.with(configure: { $0.demo = false }) { (harness) async throws in
+        try await ProviderHarness.with(configuration: .testing { $0.demo = false }) { (harness) async throws in
             #expect(harness.provider.demo == nil)
             #expect(try await CLIHTTP.get(harness.issuer + "/demo").status == 404)
             #expect(try await CLIHTTP.get(harness.issuer + "/demo/callback?code=x&state=y").status == 404)
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func demoSeedsAppAndPersonAndRotatesTheSecretOnEachStart() async throws {
-        try await ProviderHarness.with(configure: { $0.demo = true }) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.demo = true }) { harness in
             let credentials = try #require(harness.provider.demo)
             #expect(credentials.startURL == harness.issuer + "/demo")
             #expect(credentials.email == "demo@example.com")
@@ -50,13 +50,14 @@ import Testing
     }
 
     @Test func loginStartsACodeFlowWithPKCEStateAndNonce() async throws {
-        try await ProviderHarness.with(configure: { $0.demo = true }) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.demo = true }) { harness in
             let answer = try await CLIHTTP.get(harness.issuer + "/demo/login")
             #expect(answer.status == 302)
             let location = try #require(answer.headers["location"])
             #expect(location.hasPrefix(harness.issuer + "/oauth/authorize?"))
             let query = try #require(URLComponents(string: location)?.queryItems)
-            let parameters = Dictionary(query.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+            let parameters = Dictionary(
+                query.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
             #expect(parameters["response_type"] == "code")
             #expect(parameters["client_id"] == "portico-demo")
             #expect(parameters["redirect_uri"] == harness.issuer + "/demo/callback")
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func callbackRefusesAStateThisBrowserDidNotStart() async throws {
-        try await ProviderHarness.with(configure: { $0.demo = true }) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.demo = true }) { harness in
             let started = try await CLIHTTP.get(harness.issuer + "/demo/login")
             let location = try #require(started.headers["location"])
             let state = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "state" }?.value)
@@ -87,7 +88,8 @@ import Testing
             #expect(unknown.status == 400)
             let second = try await CLIHTTP.get(harness.issuer + "/demo/login")
             let secondState = try #require(
-                URLComponents(string: second.headers["location"] ?? "")?.queryItems?.first { $0.name == "state" }?.value)
+                URLComponents(string: second.headers["location"] ?? "")?.queryItems?.first { $0.name == "state" }?.value
+            )
             let cancelled = try await CLIHTTP.get(
                 harness.issuer + "/demo/callback?error=access_denied&state=\(secondState)",
                 cookie: "portico_demo_state=\(secondState)")

@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func tokensFromBeforeAndAfterARotationVerifyUntilTheOldKeysAreDeleted() async throws {
-        try await ProviderHarness.with(configure: { $0.keyRefreshInterval = .milliseconds(100) }) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.keyRefreshInterval = .milliseconds(100) }) {
+            harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
             let credentials = ClientCredentials.of(client)

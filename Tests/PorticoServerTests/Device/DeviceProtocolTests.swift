@@ -79,7 +79,8 @@ import Testing
             let withSecret = try await harness.post(
                 path, [("scope", "profile")], client: .basic(id: confidential.id, secret: "console secret"))
             #expect(withSecret.status == 200, "\(withSecret.text)")
-            let wrongSecret = try await harness.post(path, [("scope", "profile")], client: .basic(id: confidential.id, secret: "nope"))
+            let wrongSecret = try await harness.post(
+                path, [("scope", "profile")], client: .basic(id: confidential.id, secret: "nope"))
             #expect(wrongSecret.status == 401)
         }
     }

@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func tokensErrorsAndReuseAreCountedByGrantAndCode() async throws {
-        try await ProviderHarness.with(configure: { $0.metrics = true }) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.metrics = true }) { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient(grants: ["authorization_code", "refresh_token"])
             let machine = try harness.addConfidentialClient(scopes: [], grants: ["client_credentials"])
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func signInsAreCountedByResult() async throws {
-        try await ProviderHarness.with(configure: { $0.metrics = true }) { provider in
+        try await ProviderHarness.with(configuration: .testing { $0.metrics = true }) { provider in
             try provider.addUser()
             try provider.addUser(email: "bob@example.com", name: "Bob")
             let browser = TestBrowser(base: provider.base)
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func requestsRelayedByAProxyAreRefused() async throws {
-        try await ProviderHarness.with(configure: { $0.metrics = true }) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.metrics = true }) { harness in
             for header in MetricsEndpoint.forwardingHeaders {
                 let reply = try await harness.request("GET", "/metrics", headers: [header: "203.0.113.9"])
                 #expect(reply.status == 403, "\(header)")
@@ -146,10 +146,12 @@ import Testing
     func aPeerOnAnotherAddressGets403() async throws {
         let address = try #require(nonLoopbackAddress())
         // Listening on that address only, the connection to it comes from it, not from loopback.
-        try await ProviderHarness.with(configure: {
-            $0.host = address
-            $0.metrics = true
-        }) { harness in
+        try await ProviderHarness.with(
+            configuration: .testing {
+                $0.host = address
+                $0.metrics = true
+            }
+        ) { harness in
             let base = harness.base
             let health = try await ProviderHarness.session.data(from: try #require(URL(string: base + "/healthz")))
             #expect((health.1 as? HTTPURLResponse)?.statusCode == 200)

@@ -148,7 +148,7 @@ import Testing
         var lifetimes = TokenLifetimes()
         lifetimes.refreshReuseGrace = 0
         let clock = TestClock()
-        try await ProviderHarness.with(clock: clock, configure: { $0.lifetimes = lifetimes }) { harness in
+        try await ProviderHarness.with(clock: clock, configuration: .testing { $0.lifetimes = lifetimes }) { harness in
             let (_, _, credentials, original) = try await harness.signedInGrant(
                 client: try harness.addPublicClient(), scopes: ["profile"])
             let current = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
@@ -224,7 +224,7 @@ import Testing
         var lifetimes = TokenLifetimes()
         lifetimes.refreshReuseGrace = 0
         let clock = TestClock()
-        try await ProviderHarness.with(clock: clock, configure: { $0.lifetimes = lifetimes }) { harness in
+        try await ProviderHarness.with(clock: clock, configuration: .testing { $0.lifetimes = lifetimes }) { harness in
             let (_, _, credentials, original) = try await harness.signedInGrant(scopes: ["profile"])
             let other = try harness.addConfidentialClient()
             let current = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))

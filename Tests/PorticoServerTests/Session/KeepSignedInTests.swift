@@ -70,7 +70,8 @@ import Testing
             let browser = TestBrowser(base: provider.base)
             _ = try await sessionFirstAuthorization(browser, client: client, remember: true)
             browser.restart()
-            let start = try await browser.get(TestBrowser.authorizePath(client: client, scope: "openid profile postal_code"))
+            let start = try await browser.get(
+                TestBrowser.authorizePath(client: client, scope: "openid profile postal_code"))
             let page = try await browser.get(try #require(start.location))
             let continued = try await browser.post(
                 "/continue",
@@ -139,20 +140,23 @@ import Testing
             let silent = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["prompt": "none"]))
             #expect(silent.status == 302)
             #expect(silent.redirectParameters["code"] != nil)
-            let silentOther = try await browser.get(TestBrowser.authorizePath(client: other, overrides: ["prompt": "none"]))
+            let silentOther = try await browser.get(
+                TestBrowser.authorizePath(client: other, overrides: ["prompt": "none"]))
             #expect(silentOther.redirectParameters["error"] == "consent_required")
             let tooOld = try await browser.get(
                 TestBrowser.authorizePath(client: client, overrides: ["prompt": "none", "max_age": "60"]))
             #expect(tooOld.redirectParameters["error"] == "login_required")
 
-            let forced = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["prompt": "login"]))
+            let forced = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["prompt": "login"]))
             let forcedLocation = try #require(forced.location)
             #expect(forcedLocation.hasPrefix("/login?"))
             let loginPage = try await browser.get(forcedLocation)
             #expect(loginPage.text.contains(#"name="remember_me" value="1" checked"#))
             let strict = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["max_age": "60"]))
             #expect(try #require(strict.location).hasPrefix("/login?"))
-            let lenient = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["max_age": "86400"]))
+            let lenient = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["max_age": "86400"]))
             #expect(try #require(lenient.location).hasPrefix("/continue?"))
             let plain = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(try #require(plain.location).hasPrefix("/continue?"))

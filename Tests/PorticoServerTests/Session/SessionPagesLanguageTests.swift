@@ -14,7 +14,8 @@ import Testing
             _ = try await sessionFirstAuthorization(browser, client: client, remember: true)
             browser.restart()
 
-            let start = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["ui_locales": "zh-CN"]))
+            let start = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["ui_locales": "zh-CN"]))
             let continuePage = try await browser.get(try #require(start.location))
             #expect(continuePage.text.contains(#"<html lang="zh-Hans""#))
             #expect(continuePage.text.contains("以 Ann Example 的身份继续"))
