@@ -81,8 +81,8 @@ public struct TestReply: Sendable {
         return result
     }
 
-    /// The answer `response` and `data` make.
-    init(_ response: URLResponse, data: Data) throws {
+    /// The answer URLSession delivered as `response` and `data`.
+    public init(_ response: URLResponse, data: Data) throws {
         guard let http = response as? HTTPURLResponse else { throw HarnessFailure("not an HTTP response") }
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
