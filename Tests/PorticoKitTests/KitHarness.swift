@@ -26,7 +26,7 @@ struct KitHarness: Sendable {
 
     /// A person who can sign in with ``password``, with an address of their own.
     @discardableResult
-    func addUser(name: String = "Ann Example", postalCode: String? = "10115") throws -> PorticoStore.User {
+    func addUser(name: String = "Ann Example", postalCode: String? = "10115") throws -> UserRecord {
         try provider.addUser(
             email: "ann-\(UUID().uuidString.prefix(8).lowercased())@example.com", name: name, postalCode: postalCode)
     }

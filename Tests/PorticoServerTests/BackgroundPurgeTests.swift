@@ -9,7 +9,7 @@ import Testing
     @Test func aRunningProviderPurgesExpiredSessions() async throws {
         try await ProviderHarness.with(configuration: .testing { $0.purgeInterval = .milliseconds(100) }) { harness in
             let store = harness.store
-            let user = User(email: "purge@example.com", name: "Purge", passwordHash: "unused")
+            let user = UserRecord(email: "purge@example.com", name: "Purge", passwordHash: "unused")
             try store.transaction { try $0.insert(user) }
             let now = Date()
             try store.transaction { transaction in

@@ -80,7 +80,7 @@ extension ProviderHarness {
 
     /// Approves a started login as `user` straight in the store (the `/device` pages have
     /// tests of their own).
-    public func approve(_ login: DeviceLogin, as user: User) throws {
+    public func approve(_ login: DeviceLogin, as user: UserRecord) throws {
         let now = clock.now
         let approved = try store.transaction {
             try $0.approveDeviceAuthorization(userCode: login.userCode, userID: user.id, authTime: now, now: now)

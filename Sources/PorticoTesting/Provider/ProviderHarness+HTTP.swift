@@ -86,7 +86,7 @@ extension ProviderHarness {
     /// Signs in `user` to `client` for `scopes` (a stored code, redeemed at the token
     /// endpoint) and returns the token response, which must be a success.
     public func signIn(
-        _ user: User, to client: Client, scopes: [String], nonce: String? = nil,
+        _ user: UserRecord, to client: Client, scopes: [String], nonce: String? = nil,
         credentials: ClientCredentials? = nil
     ) async throws -> TestReply {
         let code = try issueCode(for: client, user: user, scopes: scopes, nonce: nonce)

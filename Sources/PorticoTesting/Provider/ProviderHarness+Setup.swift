@@ -14,7 +14,7 @@ extension ProviderHarness {
         email: String = ProviderHarness.defaultEmail, name: String = "Ann Example", postalCode: String? = "10115",
         password: String = ProviderHarness.defaultPassword, disabled: Bool = false,
         settings: PasswordHashingSettings = ProviderHarness.passwordHashing
-    ) throws -> User {
+    ) throws -> UserRecord {
         let registration = UserRegistration(email: email, name: name, postalCode: postalCode, password: password)
         let user = try registration.register(in: store, hasher: PasswordHasher(settings: settings))
         guard disabled else { return user }
@@ -77,7 +77,7 @@ extension ProviderHarness {
     /// Stores an authorization code for `user` at `client`, skipping the pages (which have
     /// tests of their own), dated by the harness clock.
     public func issueCode(
-        for client: Client, user: User, scopes: [String], nonce: String? = nil, expiresIn: TimeInterval = 60,
+        for client: Client, user: UserRecord, scopes: [String], nonce: String? = nil, expiresIn: TimeInterval = 60,
         authTime: Date? = nil
     ) throws -> IssuedCode {
         let now = clock.now

@@ -25,7 +25,7 @@ public final class ProviderHarness: Sendable {
     /// The database this harness runs on.
     public let database: TestDatabase
     /// The `--database` value of this harness's database, for the CLI.
-    public let databaseURL: String
+    public var databaseURL: String { database.url(in: directory).description }
     /// The configuration the provider was started with (after the test's adjustments).
     public let configuration: ProviderConfiguration
     /// The provider's clock.
@@ -39,22 +39,22 @@ public final class ProviderHarness: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.database = database
         self.clock = clock
-        databaseURL = database.url(in: directory)
+        let url = database.url(in: directory)
         var configuration = configuration
         configuration.port = 0
-        configuration.databaseURL = databaseURL
+        configuration.databaseURL = url
         configuration.clock = { clock.now }
         self.configuration = configuration
         let provider: IdentityProvider
         do {
-            provider = try IdentityProvider(configuration: configuration)
-            try provider.start()
+            provider = try Self.startProvider(configuration, on: database)
+
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
         do {
-            store = try openStore(url: databaseURL)
+            store = try database.open(url, longRunning: false)
         } catch {
             provider.shutdown()
             try? FileManager.default.removeItem(at: directory)
@@ -110,11 +110,20 @@ public final class ProviderHarness: Sendable {
         try await Self.onThread {
             try self.running.withLock { provider in
                 provider.shutdown()
-                let next = try IdentityProvider(configuration: configuration)
-                try next.start()
-                provider = next
+                provider = try Self.startProvider(configuration, on: self.database)
             }
         }
+    }
+
+    /// A provider on its own handle of the database (it closes it when it stops), listening.
+    private static func startProvider(_ configuration: ProviderConfiguration, on database: TestDatabase) throws
+        -> IdentityProvider
+    {
+        let url = try configuration.databaseURL.required("the harness's database URL")
+        let provider = try IdentityProvider(
+            configuration: configuration, store: try database.open(url, longRunning: true))
+        try provider.start()
+        return provider
     }
 
     /// Stops the server (shutdown blocks, so on its own thread) and removes the files.

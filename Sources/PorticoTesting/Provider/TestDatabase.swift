@@ -1,4 +1,6 @@
 import Foundation
+import PorticoStore
+import PorticoStoreSQLite
 
 /// The database a ``ProviderHarness`` runs on.
 ///
@@ -13,9 +15,18 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
     public static var available: [TestDatabase] { [.sqlite] }
 
     /// The `--database` URL of this database for a harness working in `directory`.
-    func url(in directory: URL) -> String {
+    func url(in directory: URL) -> DatabaseURL {
         switch self {
-        case .sqlite: "sqlite:\(directory.path)/portico.db"
+        case .sqlite: .sqlite(path: "\(directory.path)/portico.db")
+        }
+    }
+
+    /// Opens (and migrates) the store at `url`: for a provider to serve (`longRunning`, tuned as
+    /// `portico serve` tunes it) or for a test to look into.
+    func open(_ url: DatabaseURL, longRunning: Bool) throws -> any Store {
+        switch url {
+        case .sqlite(let path): try SQLiteStore(path: path, backgroundCheckpoints: longRunning)
+        default: throw StoreError.unsupportedURL(url.description)
         }
     }
 

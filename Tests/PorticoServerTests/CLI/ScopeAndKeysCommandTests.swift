@@ -1,9 +1,10 @@
 import Foundation
 import PorticoServer
+import PorticoStore
 import PorticoTesting
 import Testing
 
-@testable import PorticoStore
+@testable import PorticoStoreSQLite
 
 /// `portico scope add` and `portico keys list` through the real binary.
 @Suite struct ScopeAndKeysCommandTests {

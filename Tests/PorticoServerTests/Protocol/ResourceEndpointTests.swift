@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ResourceEndpointTests {
     private func accessToken(
-        _ harness: ProviderHarness, user: User, scopes: [String]
+        _ harness: ProviderHarness, user: UserRecord, scopes: [String]
     ) async throws -> String {
         let client = try harness.addPublicClient()
         return try #require(try await harness.signIn(user, to: client, scopes: scopes).string("access_token"))
