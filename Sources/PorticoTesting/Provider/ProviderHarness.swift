@@ -3,15 +3,15 @@ import PorticoServer
 import PorticoStore
 import Synchronization
 
-/// A real Portico provider for tests: `IdentityProvider` exactly as `portico serve` builds it,
-/// on an ephemeral loopback port, with its own database in a temporary directory (removed when
+/// A real Portico provider for tests: `IdentityProvider` as `portico serve` builds it (the
+/// store opened for a long-running process and handed over), on an ephemeral loopback port, with its own database in a temporary directory (removed when
 /// it stops), a clock the test moves, and a configuration the test may adjust.
 ///
 /// It also holds a second handle on the same database, ``store``, for making people and apps
 /// and for checking what the provider wrote; and helpers that talk to the provider over real
 /// HTTP (``request(_:_:form:client:headers:rawBody:)``, ``TestBrowser``).
 ///
-/// Start one with ``with(database:clock:configure:_:)``, which always stops it.
+/// Start one with ``with(database:clock:configuration:_:)``, which always stops it.
 public final class ProviderHarness: Sendable {
     /// Cheap Argon2id settings for tests only; the provider's default stays the DESIGN's.
     public static let passwordHashing = PasswordHashingSettings(memoryKiB: 64, iterations: 1, parallelism: 1)
@@ -48,7 +48,6 @@ public final class ProviderHarness: Sendable {
         let provider: IdentityProvider
         do {
             provider = try Self.startProvider(configuration, on: database)
-
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
