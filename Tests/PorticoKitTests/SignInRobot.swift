@@ -13,6 +13,9 @@ final class SignInRobot: Sendable {
     let decision: String
     /// The callback URL the robot delivered, once it has.
     let delivered = Mutex<URL?>(nil)
+    /// The browser, made for the provider of the first URL the robot opens; its cookies last
+    /// from the sign-in to later visits.
+    private let browsers = Mutex<TestBrowser?>(nil)
 
     init(email: String, password: String, decision: String = "allow") {
         self.email = email
@@ -27,11 +30,7 @@ final class SignInRobot: Sendable {
 
     /// The whole walk: authorize → login → consent → callback.
     func signIn(at authorizationURL: URL) async throws {
-        var provider = URLComponents()
-        provider.scheme = authorizationURL.scheme
-        provider.host = authorizationURL.host
-        provider.port = authorizationURL.port
-        let browser = TestBrowser(base: provider.string ?? "")
+        let browser = self.browser(for: authorizationURL)
         func target(of reply: TestReply, from url: URL) -> URL? {
             reply.location.flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
         }
@@ -54,6 +53,25 @@ final class SignInRobot: Sendable {
             } else {
                 location = target(of: try await browser.get(next.absoluteString), from: next)
             }
+        }
+    }
+
+    /// The page at `url` as this browser sees it (its cookies sent, redirects not followed).
+    func visit(_ url: URL) async throws -> String {
+        try await browser(for: url).get(url.absoluteString).text
+    }
+
+    /// The robot's browser, made on first use for the provider `url` is on.
+    private func browser(for url: URL) -> TestBrowser {
+        browsers.withLock { browser in
+            if let browser { return browser }
+            var provider = URLComponents()
+            provider.scheme = url.scheme
+            provider.host = url.host
+            provider.port = url.port
+            let made = TestBrowser(base: provider.string ?? "")
+            browser = made
+            return made
         }
     }
 }

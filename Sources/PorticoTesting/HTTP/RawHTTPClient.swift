@@ -107,8 +107,12 @@ final class LoopbackSocket {
     private let descriptor: Int32
 
     init(host: String = "127.0.0.1", port: UInt16, ipv6: Bool = false, timeoutSeconds: Int) throws {
-        descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Self.streamType, 0)
         guard descriptor >= 0 else { throw HarnessFailure("socket failed") }
+        #if canImport(Darwin)
+            var one: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -144,12 +148,21 @@ final class LoopbackSocket {
         close(descriptor)
     }
 
+    #if canImport(Glibc)
+        private static let streamType = Int32(SOCK_STREAM.rawValue)
+        /// A peer that closed early makes `send` fail instead of killing the test with SIGPIPE.
+        private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+        private static let streamType = SOCK_STREAM
+        private static let noSignal: Int32 = 0
+    #endif
+
     /// Writes all of `bytes`; false when the connection refused some.
     func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
-                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                send(descriptor, $0.baseAddress, $0.count, Self.noSignal)
             }
             guard sent > 0 else { return false }
             offset += sent
