@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "PorticoCrypto", dependencies: ["COpenSSL"]),
         .target(name: "PorticoHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "PorticoStore", dependencies: ["CSQLite", "CLibPQ", "PorticoCrypto"]),
+        .target(name: "PorticoStorePostgres", dependencies: ["PorticoStore", "CLibPQ"]),
         .target(
             name: "PorticoServer",
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
@@ -52,6 +53,9 @@ let package = Package(
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
         .testTarget(name: "PorticoStoreTests", dependencies: ["PorticoStore"]),
+        // Runs against the PostgreSQL that scripts/with-postgres starts (skipped without one).
+        // Its schema test compares with SQLite's, hence PorticoStore's SQLite backend.
+        .testTarget(name: "PorticoStorePostgresTests", dependencies: ["PorticoStorePostgres", "PorticoStore"]),
         .testTarget(
             name: "PorticoServerTests",
             dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"],
