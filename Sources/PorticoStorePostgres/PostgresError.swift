@@ -24,6 +24,8 @@ struct PostgresError: Error, CustomStringConvertible {
         /// Class `22` (data exception) and the other integrity constraints (`23502` not null,
         /// `23514` check): the value given cannot be kept.
         case invalidValue
+        /// `25006`: a write inside a read-only transaction.
+        case readOnly
         /// The URL cannot be used as it is written (no server was asked).
         case invalidURL
         /// A value read back does not have the form its column's type promises.
@@ -40,7 +42,7 @@ struct PostgresError: Error, CustomStringConvertible {
     var description: String {
         switch kind {
         case .invalidURL: "invalid PostgreSQL URL: \(message)"
-        case .unavailable: "PostgreSQL unavailable: \(message)"
+        case .unavailable: "PostgreSQL: \(message)"
         default: sqlState.map { "PostgreSQL error \($0): \(message)" } ?? "PostgreSQL error: \(message)"
         }
     }
@@ -58,6 +60,7 @@ struct PostgresError: Error, CustomStringConvertible {
         case "23503": return .foreignKeyViolation
         case "57P01", "57P02", "57P03", "53300": return .unavailable
         case "57014", "55P03": return .timeout
+        case "25006": return .readOnly
         default: break
         }
         if sqlState.hasPrefix("08") { return .unavailable }
@@ -80,17 +83,21 @@ struct PostgresError: Error, CustomStringConvertible {
         case .foreignKeyViolation:
             return .missingReference("row")
         case .serializationFailure:
-            return .busy("the transaction conflicted with a concurrent one (\(message))")
+            return .serializationFailure(message)
         case .timeout:
-            return .busy(message)
-        case .unavailable, .invalidURL:
+            return .conflict(message)
+        case .unavailable:
+            return .unavailable(message)
+        case .invalidURL:
             return .backendUnavailable(description)
         case .invalidValue:
             return .invalidArgument(message)
+        case .readOnly:
+            return .misuse("a write operation inside a read-only transaction")
         case .malformedValue:
             return .corrupt(message)
         case .other:
-            return .database(code: 0, message: description)
+            return .failure(description)
         }
     }
 

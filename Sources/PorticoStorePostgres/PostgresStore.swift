@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import Synchronization
 
 /// The multi-node backend: a pool of libpq connections to one PostgreSQL database.
 ///
@@ -9,7 +10,7 @@ import PorticoStore
 ///
 /// Every call blocks its thread on the network: call it from worker threads, never from an
 /// event loop. Errors are ``StoreError``s.
-public final class PostgresStore: Sendable {
+public final class PostgresStore: Store {
     /// The newest schema version this build understands.
     public static var supportedSchemaVersion: Int { PostgresSchema.latestVersion }
 
@@ -22,6 +23,9 @@ public final class PostgresStore: Sendable {
     /// `user@host:port/db`, without the password, for logs and messages.
     public let target: String
     let pool: PostgresConnectionPool
+    /// The threads inside a transaction of this store, so that a nested one is refused as
+    /// misuse instead of waiting for a connection that its own caller holds.
+    private let activeThreads = Mutex<Set<ObjectIdentifier>>([])
 
     /// Opens the store: checks the URL, connects once (so a wrong password or an unknown database
     /// is reported now, not at the first request), refuses a newer schema, and applies missing
@@ -61,7 +65,28 @@ public final class PostgresStore: Sendable {
         target = parsed.target
     }
 
+    /// See ``Store/transaction(_:)``: READ COMMITTED, in which every conditional primitive is
+    /// atomic by its WHERE clause; a deadlock the server broke (`40P01`) runs the body again.
+    public func transaction<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try withTransaction(isolation: .readCommitted) { connection in
+            let transaction = PostgresTransaction(connection: connection, isReadOnly: false)
+            defer { transaction.finish() }
+            return try body(transaction)
+        }
+    }
+
+    /// See ``Store/read(_:)``: a REPEATABLE READ, READ ONLY snapshot, which neither waits for
+    /// nor blocks writers.
+    public func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try withTransaction(isolation: .snapshot) { connection in
+            let transaction = PostgresTransaction(connection: connection, isReadOnly: true)
+            defer { transaction.finish() }
+            return try body(transaction)
+        }
+    }
+
     /// Applies the missing migrations and returns their versions (empty when current).
+    @discardableResult
     public func migrate() throws -> [Int] {
         try Self.storeErrors { try Self.withConnection(pool) { try PostgresSchema.migrate($0) } }
     }
@@ -85,6 +110,8 @@ public final class PostgresStore: Sendable {
         /// The whole transaction behaves as if it ran alone; a conflict is `40001` and the body
         /// runs again.
         case serializable = "SERIALIZABLE"
+        /// One snapshot for the whole transaction, which may not write (``PostgresStore/read(_:)``).
+        case snapshot = "REPEATABLE READ READ ONLY"
     }
 
     /// Runs `body` in one transaction on a pooled connection and commits it; any error rolls it
@@ -94,10 +121,16 @@ public final class PostgresStore: Sendable {
     /// before the transaction began is replaced and the transaction begins on a fresh one; one
     /// lost later is reported (whether a commit happened is then unknown).
     @discardableResult
-    func transaction<T>(
+    func withTransaction<T>(
         isolation: Isolation = .readCommitted, retrying: Bool = true, _ body: (PostgresConnection) throws -> T
     ) throws -> T {
-        try Self.storeErrors {
+        let thread = ObjectIdentifier(Thread.current)
+        let entered = activeThreads.withLock { $0.insert(thread).inserted }
+        guard entered else {
+            throw StoreError.misuse("a transaction was started inside another transaction of the same store")
+        }
+        defer { _ = activeThreads.withLock { $0.remove(thread) } }
+        return try Self.storeErrors {
             var attempt = 0
             while true {
                 do {
@@ -112,7 +145,7 @@ public final class PostgresStore: Sendable {
                             throw error
                         }
                     }
-                } catch let error as PostgresError where error.isRetryable && retrying {
+                } catch  where retrying && Self.isRetryable(error) {
                     attempt += 1
                     if attempt > Self.serializationRetries { throw error }
                 }
@@ -140,6 +173,16 @@ public final class PostgresStore: Sendable {
             {
                 stale += 1
             }
+        }
+    }
+
+    /// Whether the server rolled the transaction back for a conflict: seen on BEGIN or COMMIT
+    /// as libpq's error, inside the body as the store's (``PostgresTransaction`` maps them).
+    static func isRetryable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as PostgresError: error.isRetryable
+        case let error as StoreError: error.isRetryable
+        default: false
         }
     }
 

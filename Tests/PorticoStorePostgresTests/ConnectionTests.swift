@@ -159,7 +159,7 @@ import Testing
         let error = try #require(caught(StoreError.self) { _ = try PostgresStore(url: url, poolSize: 1) })
         #expect(
             error.description
-                == "PostgreSQL unavailable: cannot connect to portico@127.0.0.1:1/portico: connection refused")
+                == "database unavailable: cannot connect to portico@127.0.0.1:1/portico: connection refused")
     }
 
     @Test func aWrongPasswordIsOneLine() throws {

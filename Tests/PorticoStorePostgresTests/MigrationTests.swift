@@ -1,8 +1,9 @@
 import Foundation
+import PorticoStore
 import Testing
 
-@testable import PorticoStore
 @testable import PorticoStorePostgres
+@testable import PorticoStoreSQLite
 
 /// `migrate` on an empty database, on a current one, on one from a newer Portico, from two nodes
 /// at once; and the schema it makes is SQLite's, table for table and column for column.
@@ -21,7 +22,7 @@ import Testing
         defer { reopened.close() }
         #expect(reopened.migrationsAppliedAtOpen.isEmpty)
         #expect(try reopened.schemaVersion() == 4)
-        let history = try reopened.transaction { connection in
+        let history = try reopened.withTransaction { connection in
             var versions: [Int] = []
             try connection.run("SELECT version FROM schema_migrations ORDER BY version", []) {
                 versions.append(try $0.int(0))
