@@ -40,7 +40,9 @@ let package = Package(
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
         .target(
             name: "PorticoKit", dependencies: [.target(name: "PorticoCrypto", condition: .when(platforms: [.linux]))]),
-        .executableTarget(name: "portico", dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite"]),
+        .executableTarget(
+            name: "portico",
+            dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres"]),
         // Test support shared by test targets and benches: the store conformance suite.
         .target(name: "PorticoTesting", dependencies: ["PorticoStore", "PorticoServer", "PorticoCrypto"]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
