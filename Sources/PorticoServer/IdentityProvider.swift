@@ -34,7 +34,8 @@ public final class IdentityProvider: Sendable {
         let registry = MetricsRegistry()
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
-            keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing), now: configuration.clock,
+            keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing),
+            lifetimes: configuration.lifetimes, now: configuration.clock,
             mailer: configuration.mailer ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory),
             metrics: ProviderMetrics(registry: registry))
         let router = Router()

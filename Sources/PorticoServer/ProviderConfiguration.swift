@@ -45,6 +45,9 @@ public struct ProviderConfiguration: Sendable {
     /// default, as in Keycloak, because metrics describe traffic and failures to whoever reads
     /// them (`portico serve --metrics`, `PORTICO_METRICS=1`).
     public var metrics: Bool
+    /// Lifetimes of codes, tokens and sessions, and the refresh-token reuse grace; the DESIGN's
+    /// unless changed (tests shorten them to watch an expiry).
+    public var lifetimes: TokenLifetimes
 
     /// The defaults of the DESIGN: `127.0.0.1:8080`, and the outbox of the default database.
     public init(
@@ -61,7 +64,8 @@ public struct ProviderConfiguration: Sendable {
         mailer: (any Mailer)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         keyRefreshInterval: Duration = .seconds(5),
-        metrics: Bool = false
+        metrics: Bool = false,
+        lifetimes: TokenLifetimes = TokenLifetimes()
     ) {
         self.host = host
         self.port = port
@@ -77,6 +81,7 @@ public struct ProviderConfiguration: Sendable {
         self.clock = clock
         self.keyRefreshInterval = keyRefreshInterval
         self.metrics = metrics
+        self.lifetimes = lifetimes
     }
 
     /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.

@@ -2,37 +2,41 @@ import Foundation
 import PorticoStore
 import Synchronization
 
-/// Lifetimes of what the provider issues (DESIGN, "Tokens").
-struct TokenLifetimes: Sendable {
+/// Lifetimes of what the provider issues (DESIGN, "Tokens"); part of the public
+/// ``ProviderConfiguration`` so that embedders and tests can shorten them.
+public struct TokenLifetimes: Sendable {
     /// Authorization codes: 60 s.
-    var authorizationCode: TimeInterval = 60
+    public var authorizationCode: TimeInterval = 60
     /// Access tokens: 1 hour.
-    var accessToken: TimeInterval = 3600
+    public var accessToken: TimeInterval = 3600
     /// ID tokens: as long as access tokens.
-    var idToken: TimeInterval = 3600
+    public var idToken: TimeInterval = 3600
     /// Refresh tokens: 30 days, renewed on every rotation.
-    var refreshToken: TimeInterval = 30 * 24 * 3600
+    public var refreshToken: TimeInterval = 30 * 24 * 3600
     /// How long a rotated refresh token may be presented again by its client and get a fresh
     /// successor instead of counting as reuse (a lost response must not sign anyone out).
-    var refreshReuseGrace: TimeInterval = 30
+    public var refreshReuseGrace: TimeInterval = 30
     /// Browser sessions without "keep me signed in": the cookie dies with the browser, and the
     /// server forgets the session after 12 hours without use.
-    var session: TimeInterval = 12 * 3600
+    public var session: TimeInterval = 12 * 3600
     /// ...and after 24 hours in any case, however busy: the password is asked again daily.
-    var sessionMaximum: TimeInterval = 24 * 3600
+    public var sessionMaximum: TimeInterval = 24 * 3600
     /// Persistent sessions ("keep me signed in"): 30 days from the last use, cookie and server
     /// alike.
-    var persistentSession: TimeInterval = 30 * 24 * 3600
+    public var persistentSession: TimeInterval = 30 * 24 * 3600
     /// Device logins (RFC 8628): how long the device and user codes work, 10 minutes.
-    var deviceCode: TimeInterval = 600
+    public var deviceCode: TimeInterval = 600
     /// Device logins: the seconds a device waits between polls unless told to slow down.
-    var devicePollInterval = 5
+    public var devicePollInterval = 5
     /// ...but never more than 90 days after the password was entered, so a device that is used
     /// daily still asks for it now and then.
-    var persistentSessionMaximum: TimeInterval = 90 * 24 * 3600
+    public var persistentSessionMaximum: TimeInterval = 90 * 24 * 3600
     /// A session's use is written back (last seen, sliding expiry) at most this often, so a
     /// busy browser does not cost a database write per page.
-    var sessionTouchInterval: TimeInterval = 60
+    public var sessionTouchInterval: TimeInterval = 60
+
+    /// The DESIGN's lifetimes.
+    public init() {}
 }
 
 /// What every endpoint needs: the issuer, the store, the keys, the password hasher and a clock.
