@@ -27,7 +27,15 @@ public final class IdentityProvider: Sendable {
     public init(configuration: ProviderConfiguration) throws {
         self.configuration = configuration
         let store = try openStore(url: configuration.databaseURL, longRunning: true)
-        let keys = try KeyRing(store: store)
+        let encryption: SigningKeyEncryption
+        do {
+            encryption = try SigningKeyEncryption.load(
+                keyFile: configuration.keyFile, databaseURL: configuration.databaseURL, store: store)
+        } catch {
+            store.close()
+            throw error
+        }
+        let keys = try KeyRing(store: store, encryption: encryption)
         let registry = MetricsRegistry()
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,

@@ -42,6 +42,10 @@ public struct ProviderConfiguration: Sendable {
     /// default, as in Keycloak, because metrics describe traffic and failures to whoever reads
     /// them (`portico serve --metrics`, `PORTICO_METRICS=1`).
     public var metrics: Bool
+    /// The key-encryption key file that seals the private signing keys in the database
+    /// (`--key-file`, `PORTICO_KEY_FILE`); nil means `<database>.key` beside an SQLite database,
+    /// made on the first start. Several nodes on one database are given the same file.
+    public var keyFile: String?
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -58,7 +62,8 @@ public struct ProviderConfiguration: Sendable {
         mailer: (any Mailer)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         keyRefreshInterval: Duration = .seconds(5),
-        metrics: Bool = false
+        metrics: Bool = false,
+        keyFile: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -74,6 +79,7 @@ public struct ProviderConfiguration: Sendable {
         self.clock = clock
         self.keyRefreshInterval = keyRefreshInterval
         self.metrics = metrics
+        self.keyFile = keyFile
     }
 
     /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.

@@ -46,14 +46,7 @@ public final class SQLiteStore: Store {
         migrate: Bool = true, backgroundCheckpoints: Bool = false
     ) throws {
         let inMemory = path == ":memory:"
-        if !inMemory {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw StoreError.io("cannot create directory \(directory.path): \(error.localizedDescription)")
-            }
-        }
+        if !inMemory { try SQLiteFilePermissions.prepare(path: path) }
         let milliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1000).rounded()))
         let writerQueue = FairLock()
         let checkpointer =
@@ -123,6 +116,12 @@ public final class SQLiteStore: Store {
     /// See ``Store/schemaVersion()``.
     public func schemaVersion() throws -> Int {
         try pool.withConnection { try SQLiteSchema.version(of: $0) }
+    }
+
+    /// See ``Store/discardReplacedData()``: a `TRUNCATE` checkpoint (deleted rows are zeroed in
+    /// their pages by `secure_delete`, so only older page images in the log remain to go).
+    public func discardReplacedData() throws {
+        try withWriter { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// See ``Store/close()``.

@@ -23,6 +23,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case busy(String)
     /// Reading or writing the database file failed (permissions, full disk, missing directory).
     case io(String)
+    /// The database file can be read by other local users; the message says the `chmod` that
+    /// fixes it. Refused rather than opened, because the file holds everyone's sessions and
+    /// grants.
+    case readableByOthers(String)
     /// The file is not a database or is damaged; the message is SQLite's.
     case corrupt(String)
     /// The store was closed; a new one must be opened.
@@ -53,6 +57,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "database busy: \(message)"
         case .io(let message):
             "database I/O error: \(message)"
+        case .readableByOthers(let message):
+            message
         case .corrupt(let message):
             "database file is damaged or not a database: \(message)"
         case .closed:

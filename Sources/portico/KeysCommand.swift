@@ -9,6 +9,7 @@ enum KeysCommand {
     static let usage = """
         usage: portico keys list [--json] [--database URL]
                portico keys rotate [--alg RS256|ES256|EdDSA] [--json] [--database URL]
+                                   [--key-file PATH]
 
         list    shows the signing keys: kid, algorithm, state (active or retired), whether it
                 is the current signer of its algorithm, and when it was made. The first start
@@ -26,12 +27,16 @@ enum KeysCommand {
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+          --key-file PATH   the key that encrypts the signing keys (PORTICO_KEY_FILE,
+                            default DATABASE.key beside an SQLite database); list
+                            ignores it, since it never reads a private key
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
         let action = try Subcommand.action(&arguments, command: "keys", actions: ["list", "rotate"])
-        if action == "rotate" { return try rotate(&arguments, database: url) }
+        let keyFile = try KeyFileOption.path(&arguments, environment: environment)
+        if action == "rotate" { return try rotate(&arguments, database: url, keyFile: keyFile) }
         let json = arguments.flag("json")
         try arguments.finish()
         let store = try DatabaseOption.open(url)
@@ -70,7 +75,7 @@ enum KeysCommand {
         }
     }
 
-    private static func rotate(_ arguments: inout Arguments, database url: String) throws {
+    private static func rotate(_ arguments: inout Arguments, database url: String, keyFile: String?) throws {
         let chosen = try arguments.value("alg")
         let json = arguments.flag("json")
         try arguments.finish()
@@ -80,8 +85,9 @@ enum KeysCommand {
         }
         let store = try DatabaseOption.open(url)
         defer { store.close() }
+        let encryption = try KeyFileOption.encryption(keyFile: keyFile, databaseURL: url, store: store)
         let rotations = try performing { () throws(AdminError) in
-            try SigningKeyRotation.rotate(algorithms: algorithms, in: store)
+            try SigningKeyRotation.rotate(algorithms: algorithms, in: store, encryption: encryption)
         }
         // Housekeeping an operator expects from a rotation: keys whose time is up go now.
         _ = try? SigningKeyRotation.deleteExpiredKeys(in: store)

@@ -7,6 +7,7 @@ enum ServeCommand {
     static let usage = """
         usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
                              [--threads N] [--quiet] [--demo] [--outbox DIR] [--metrics]
+                             [--key-file PATH]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -24,6 +25,10 @@ enum ServeCommand {
           --metrics         serve Prometheus metrics at GET /metrics (PORTICO_METRICS=1;
                             default off); answered only to loopback clients, 403 to others
                             and to requests relayed with Forwarded/X-Forwarded-For
+          --key-file PATH   the key that encrypts the signing keys in the database
+                            (PORTICO_KEY_FILE; default DATABASE.key beside an SQLite
+                            database, made 0600 on the first start); give every node on
+                            one database the same file
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -54,11 +59,14 @@ enum ServeCommand {
             configuration.outboxDirectory = outbox
         }
         configuration.metrics = try arguments.flag("metrics") || metricsFromEnvironment(environment["PORTICO_METRICS"])
+        configuration.keyFile = try KeyFileOption.path(&arguments, environment: environment)
         try arguments.finish()
 
         let provider: IdentityProvider
         do {
             provider = try IdentityProvider(configuration: configuration)
+        } catch let error as KeyFileError {
+            throw CommandLineError.failure(error.description)
         } catch {
             throw CommandLineError.failure("cannot open the database \(configuration.databaseURL): \(error)")
         }

@@ -25,13 +25,23 @@ final class KeyRing: Sendable {
     }
 
     private let store: any Store
+    private let encryption: SigningKeyEncryption
     private let state = Mutex(State())
 
-    /// Loads the keys, creating a current key for each algorithm that has none.
-    init(store: any Store) throws {
+    /// Loads the keys, creating a current key for each algorithm that has none and sealing any
+    /// still stored as plain PEM (a database from before keys were encrypted).
+    init(store: any Store, encryption: SigningKeyEncryption) throws {
         self.store = store
+        self.encryption = encryption
         try ensureCurrentKeys()
+        try encryption.sealPlainKeys(in: store)
         try reload()
+    }
+
+    /// Keys sealed with a key that lives only in this process: for a store that does too (tests
+    /// that build a provider by hand; an in-memory database).
+    convenience init(store: any Store) throws {
+        try self.init(store: store, encryption: .ephemeral())
     }
 
     /// Makes a key for every algorithm that lacks a current signer (the first start).
@@ -42,7 +52,8 @@ final class KeyRing: Sendable {
                 let key = try PorticoCrypto.SigningKey.generate(algorithm)
                 try transaction.insert(
                     PorticoStore.SigningKey(
-                        id: key.keyID, algorithm: algorithm.rawValue, privateKeyPEM: key.pemRepresentation,
+                        id: key.keyID, algorithm: algorithm.rawValue,
+                        privateKeyPEM: try encryption.seal(pem: key.pemRepresentation, keyID: key.keyID),
                         isCurrent: true))
             }
         }
@@ -73,7 +84,7 @@ final class KeyRing: Sendable {
         var published: [PorticoCrypto.SigningKey] = []
         for record in stored {
             guard let algorithm = SignatureAlgorithm(rawValue: record.algorithm) else { continue }
-            let key = try PorticoCrypto.SigningKey(pem: record.privateKeyPEM, keyID: record.id)
+            let key = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: record), keyID: record.id)
             published.append(key)
             if record.isCurrent && record.state == .active { signers[algorithm] = key }
         }
