@@ -106,7 +106,8 @@ struct LoginEndpoint: Sendable {
         var response: Response
         if let (authorization, client) = pending {
             response = try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
+                for: authorization, client: client, signedIn: signedIn, personActed: true, context: context,
+                status: .seeOther)
         } else {
             let target = ReturnPath.validated(form[ReturnPath.field]) ?? ReturnPath.fallback
             response = PageLayout.redirect(to: target, status: .seeOther)

@@ -78,7 +78,8 @@ struct SignupEndpoint: Sendable {
         var response: Response
         if let (authorization, client) = pending {
             response = try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
+                for: authorization, client: client, signedIn: signedIn, personActed: true, context: context,
+                status: .seeOther)
         } else {
             response = SignupPage.ready(name: user.name, email: user.email, language: language)
         }
