@@ -52,6 +52,8 @@ public final class IdentityProvider: Sendable {
         http.port = configuration.port
         if let threads = configuration.threads { http.threads = threads }
         http.logRequests = configuration.logRequests
+        http.allowedHosts = HostAllowList(configuration.answeredHosts)
+        http.trustedProxies = configuration.trustedProxies
         server = HTTPServer(configuration: http, router: router, metrics: configuration.metrics ? registry : nil)
         purger = BackgroundPurger(
             store: store, interval: configuration.purgeInterval,

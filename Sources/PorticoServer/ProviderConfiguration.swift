@@ -1,4 +1,5 @@
 import Foundation
+import PorticoHTTP
 
 /// Where the identity provider listens, what it calls itself, and where it keeps its data.
 ///
@@ -46,6 +47,12 @@ public struct ProviderConfiguration: Sendable {
     /// (`--key-file`, `PORTICO_KEY_FILE`); nil means `<database>.key` beside an SQLite database,
     /// made on the first start. Several nodes on one database are given the same file.
     public var keyFile: String?
+    /// Host names answered besides the issuer's (`--allowed-host`); any other `Host` gets 421,
+    /// so that a DNS-rebinding page cannot script this server.
+    public var allowedHosts: [String] = []
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` name the client (`--trusted-proxy`),
+    /// for throttles, sessions and audit; nobody's by default.
+    public var trustedProxies: [IPAddressRange] = []
 
     /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
     public init(
@@ -80,6 +87,18 @@ public struct ProviderConfiguration: Sendable {
         self.keyRefreshInterval = keyRefreshInterval
         self.metrics = metrics
         self.keyFile = keyFile
+    }
+
+    /// The `Host` names answered: the issuer's (or the listen host's when the issuer is derived),
+    /// the loopback names when that is a loopback address, and ``allowedHosts``.
+    public var answeredHosts: [String] {
+        let issuerHost = issuer.flatMap { URL(string: $0)?.host } ?? host
+        var hosts = [issuerHost] + allowedHosts
+        if ["127.0.0.1", "localhost", "::1", "[::1]"].contains(issuerHost.lowercased()) {
+            // A rebinding page cannot make a browser send these names: they are this host.
+            hosts += ["127.0.0.1", "localhost", "::1"]
+        }
+        return hosts
     }
 
     /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.

@@ -46,13 +46,17 @@ struct AttemptThrottle: Sendable {
     static func signInLimits(email: String, address: String) -> [Limit] {
         [
             Limit(key: "sign-in:account:" + User.normalizedEmail(email), maximum: accountLimit, window: window),
-            Limit(key: "sign-in:address:" + address, maximum: addressLimit, window: window),
+            Limit(key: "sign-in:address:" + ThrottleAddress.bucket(address), maximum: addressLimit, window: window),
         ]
     }
 
     /// The limit for asking for a password-reset link from `address`.
     static func resetRequestLimits(address: String) -> [Limit] {
-        [Limit(key: "password-forgot:address:" + address, maximum: resetRequestLimit, window: window)]
+        [
+            Limit(
+                key: "password-forgot:address:" + ThrottleAddress.bucket(address), maximum: resetRequestLimit,
+                window: window)
+        ]
     }
 
     /// Counts an attempt under every limit, or refuses it if any limit is reached.

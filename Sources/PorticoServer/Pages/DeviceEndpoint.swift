@@ -57,7 +57,7 @@ struct DeviceEndpoint: Sendable {
         let throttle = AttemptThrottle(context: context)
         let limits = [
             AttemptThrottle.Limit(
-                key: "device-code:address:" + address, maximum: Self.throttleLimit, window: Self.throttleWindow)
+                key: "device-code:address:" + ThrottleAddress.bucket(address), maximum: Self.throttleLimit, window: Self.throttleWindow)
         ]
         let counted: [ThrottleAttempt]
         switch try throttle.attempt(limits) {
