@@ -112,6 +112,10 @@ struct AuthorizationCodeGrant {
             let expiresAt = code.issuedAccessTokenExpiresAt ?? now.addingTimeInterval(context.lifetimes.accessToken)
             try transaction.revokeAccessToken(id: tokenID, expiresAt: expiresAt)
         }
+        // And the access tokens its refresh family minted since (they are listed nowhere).
+        try GrantRevocation.revokeAccessTokens(
+            userID: code.userID, clientID: code.clientID, now: now, accessTokenLifetime: context.lifetimes.accessToken,
+            in: transaction)
         let details: JSONValue = [
             "client_id": .string(code.clientID), "presented_by": .string(clientID),
             "revoked_access_token": .bool(code.issuedAccessTokenID != nil),

@@ -90,6 +90,8 @@ struct PasswordResetEndpoint: Sendable {
                 if try transaction.revokeRefreshFamily(id: family.id, now: now) { families += 1 }
             }
             try transaction.deletePasswordResets(userID: account.id)
+            try GrantRevocation.revokeAllAccessTokens(
+                userID: account.id, now: now, accessTokenLifetime: context.lifetimes.accessToken, in: transaction)
             for limit in AttemptThrottle.signInLimits(email: account.email, address: "").prefix(1) {
                 try transaction.deleteThrottleAttempts(key: limit.key)
             }
