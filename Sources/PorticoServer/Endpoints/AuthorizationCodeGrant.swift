@@ -80,7 +80,7 @@ struct AuthorizationCodeGrant {
         guard code.clientID == client.client.id else {
             throw OAuthError.invalidGrant("The authorization code was issued to another client.")
         }
-        guard code.redirectURI == redirectURI else {
+        guard RedirectURIPolicy.sameBytes(code.redirectURI, redirectURI) else {
             throw OAuthError.invalidGrant("The redirect_uri does not match the authorization request.")
         }
         guard PKCE.verify(verifier, matches: code.codeChallenge) else {
