@@ -29,7 +29,7 @@ struct AccountEndpoint: Sendable {
 
     /// Adds `GET` and `POST /account`, both async (they read and write the store).
     func register(on router: Router) {
-        router.page(Self.path, show: { try show($0) }, submit: { try act($0) })
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try act($0) })
     }
 
     /// Where a browser without a session goes: the sign-in page, returning here.

@@ -13,7 +13,7 @@ struct ConsentEndpoint: Sendable {
 
     /// Adds `GET` and `POST /consent`, both async.
     func register(on router: Router) {
-        router.page(AuthorizationFlow.consentPath, show: { try show($0) }, submit: { try decide($0) })
+        router.page(AuthorizationFlow.consentPath, context: context, show: { try show($0) }, submit: { try decide($0) })
     }
 
     private func show(_ request: Request) throws -> Response {

@@ -28,7 +28,7 @@ struct LoginEndpoint: Sendable {
 
     /// Adds `GET` and `POST /login`, both async.
     func register(on router: Router) {
-        router.page(AuthorizationFlow.loginPath, show: { try show($0) }, submit: { try signIn($0) })
+        router.page(AuthorizationFlow.loginPath, context: context, show: { try show($0) }, submit: { try signIn($0) })
     }
 
     private func show(_ request: Request) throws -> Response {

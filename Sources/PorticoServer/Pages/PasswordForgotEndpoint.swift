@@ -22,7 +22,7 @@ struct PasswordForgotEndpoint: Sendable {
 
     /// Adds `GET` and `POST /password/forgot`, both async.
     func register(on router: Router) {
-        router.page(Self.path, show: { try show($0) }, submit: { try requestLink($0) })
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try requestLink($0) })
     }
 
     private func show(_ request: Request) throws -> Response {

@@ -20,7 +20,7 @@ struct PasswordResetEndpoint: Sendable {
 
     /// Adds `GET` and `POST /password/reset`, both async.
     func register(on router: Router) {
-        router.page(Self.path, show: { try show($0) }, submit: { try change($0) })
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try change($0) })
     }
 
     private var minutes: Int { Int(PasswordForgotEndpoint.linkLifetime / 60) }

@@ -18,7 +18,7 @@ struct SignupEndpoint: Sendable {
 
     /// Adds `GET` and `POST /signup`, both async.
     func register(on router: Router) {
-        router.page(Self.path, show: { try show($0) }, submit: { try create($0) })
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try create($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
