@@ -79,7 +79,7 @@ struct AccountEndpoint: Sendable {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
         }
         let purpose = CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
+        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let actions = ["revoke", "end_session", "end_others", "sign_out"].filter { !form.values(for: $0).isEmpty }

@@ -29,7 +29,7 @@ struct ContinueEndpoint: Sendable {
             return try AuthorizationFlow.redirect(
                 to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .found)
         }
-        let keptSignedIn = ReturnConfirmation.isNeeded(for: signedIn, in: request)
+        let keptSignedIn = ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: context.usesHTTPS)
         guard keptSignedIn || AuthorizationFlow.asksBeforeReplayingConsent(client) else {
             // Already confirmed (another tab, the back button): nothing to ask.
             return try AuthorizationFlow.next(

@@ -41,7 +41,7 @@ struct DeviceEndpoint: Sendable {
     private func submit(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         if form[AuthorizationFlow.requestField] != nil { return try decide(form, request: request) }
-        guard CSRFProtection.verify(form, request: request, purpose: Self.entryPurpose) else {
+        guard CSRFProtection.verify(form, request: request, purpose: Self.entryPurpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         return try enter(form["user_code"] ?? "", request: request, status: .seeOther)

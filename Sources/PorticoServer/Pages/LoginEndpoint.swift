@@ -53,7 +53,7 @@ struct LoginEndpoint: Sendable {
         let seal = form[AuthorizationFlow.requestField]
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
         let purpose = CSRFProtection.loginPurpose(requestID: pending?.0.id)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
+        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: pending?.1.name)
         }
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -101,7 +101,7 @@ struct LoginEndpoint: Sendable {
         }
         try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
+            for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName(context)], request: request,
             context: context)
         var response: Response
         if let (authorization, client) = pending {

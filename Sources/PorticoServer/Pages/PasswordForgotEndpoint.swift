@@ -40,7 +40,7 @@ struct PasswordForgotEndpoint: Sendable {
     private func requestLink(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let (seal, pending) = carried(form[AuthorizationFlow.requestField])
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose) else {
+        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let email = String((form["email"] ?? "").trimmingSpaces.prefix(254))

@@ -44,7 +44,7 @@ struct PasswordResetEndpoint: Sendable {
     private func change(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let token = form["token"] ?? ""
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(token: token)) else {
+        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(token: token), secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let language = request.pageLanguage()
@@ -103,7 +103,7 @@ struct PasswordResetEndpoint: Sendable {
         }
         guard changed else { return ResetPasswordPage.dead(minutes: minutes, language: language) }
         var response = ResetPasswordPage.done(sealedRequest: seal, language: language)
-        var expired = Cookie.expired(name: SignInSession.cookieName)
+        var expired = Cookie.expired(name: SignInSession.cookieName(context))
         expired.isSecure = context.usesHTTPS
         response.setCookie(expired)
         return response

@@ -39,7 +39,7 @@ struct SignupEndpoint: Sendable {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(requestID: pending?.0.id)) else {
+        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(requestID: pending?.0.id), secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: pending?.1.name)
         }
         let values = SignupPage.Values(
@@ -73,7 +73,7 @@ struct SignupEndpoint: Sendable {
             throw PageProblem.serverFailure
         }
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName], request: request,
+            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(context)], request: request,
             context: context)
         var response: Response
         if let (authorization, client) = pending {
