@@ -68,6 +68,15 @@ struct AttemptThrottle: Sendable {
         ]
     }
 
+    /// Sign-ups: 20 from one address within 15 minutes, like sign-in failures (every sign-up
+    /// costs an Argon2id hash, so each attempt counts, and before the hash).
+    static let signUpLimit = 20
+
+    /// The limit for creating accounts from `address`.
+    static func signUpLimits(address: String) -> [Limit] {
+        [Limit(key: "sign-up:address:" + ThrottleAddress.bucket(address), maximum: signUpLimit, window: window)]
+    }
+
     /// The limit for asking for a password-reset link from `address`.
     static func resetRequestLimits(address: String) -> [Limit] {
         [

@@ -22,6 +22,8 @@ final class KeyRing: Sendable {
         var jwksJSON = #"{"keys":[]}"#
         /// What was loaded, as compared by ``reloadIfChanged()``.
         var fingerprint: [String] = []
+        /// Counts loads, so caches of verified tokens know when the keys changed.
+        var generation = 0
     }
 
     private let store: any Store
@@ -92,7 +94,9 @@ final class KeyRing: Sendable {
         let jwks = JWKSet(signingKeys: published).jsonString
         let fingerprint = Self.fingerprint(of: stored)
         state.withLock {
-            $0 = State(signers: signers, verifier: verifier, jwksJSON: jwks, fingerprint: fingerprint)
+            $0 = State(
+                signers: signers, verifier: verifier, jwksJSON: jwks, fingerprint: fingerprint,
+                generation: $0.generation + 1)
         }
     }
 
@@ -104,6 +108,18 @@ final class KeyRing: Sendable {
     /// A verifier that knows every published key, for tokens this provider issued.
     var verifier: JWSVerifier {
         state.withLock { $0.verifier }
+    }
+
+    /// Which load of the keys is in use; it changes whenever a key is added, retired or removed,
+    /// so that anything verified with the old set (``AccessTokenVerifier``'s cache) is checked
+    /// again: a revoked key must stop vouching for its tokens at once.
+    var generation: Int {
+        state.withLock { $0.generation }
+    }
+
+    /// The verifier together with the generation it belongs to.
+    var verifierAndGeneration: (JWSVerifier, Int) {
+        state.withLock { ($0.verifier, $0.generation) }
     }
 
     /// The JWKS document (`/oauth/jwks`), prebuilt.

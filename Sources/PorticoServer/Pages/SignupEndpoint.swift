@@ -56,6 +56,16 @@ struct SignupEndpoint: Sendable {
         }
         let errors = Self.problems(values: values, password: password, form: form)
         guard errors.isEmpty else { return again(errors) }
+        // Counted before the password is hashed: a flood of sign-ups must not buy Argon2id time
+        // on the workers that serve every page.
+        if case .refused(let wait) = try AttemptThrottle(context: context).attempt(
+            AttemptThrottle.signUpLimits(address: request.remoteAddress))
+        {
+            var response = again(["email": AttemptThrottle.refusal(retryAfter: wait)])
+            response.status = .tooManyRequests
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return response
+        }
 
         let registration = UserRegistration(
             email: values.email, name: values.name, postalCode: values.postalCode.isEmpty ? nil : values.postalCode,
