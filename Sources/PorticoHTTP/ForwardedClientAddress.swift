@@ -51,7 +51,9 @@ public enum ForwardedClientAddress {
     /// reduced to the address.
     private static func address(fromNode node: String) -> String {
         var text = node
-        if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 { text = String(text.dropFirst().dropLast()) }
+        if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 {
+            text = String(text.dropFirst().dropLast())
+        }
         if text.hasPrefix("[") {
             guard let end = text.firstIndex(of: "]") else { return text }
             return String(text[text.index(after: text.startIndex)..<end])

@@ -38,7 +38,8 @@ public struct HostAllowList: Sendable {
 
     /// The response for a request to another host.
     public static let refusal: Response = {
-        var response = Response.text("Misdirected Request: this server does not answer to that host name.\n", status: .misdirectedRequest)
+        var response = Response.text(
+            "Misdirected Request: this server does not answer to that host name.\n", status: .misdirectedRequest)
         response.headers["Cache-Control"] = "no-store"
         return response
     }()

@@ -118,7 +118,8 @@ enum KeysCommand {
 
     private static func revoke(_ arguments: inout Arguments, database url: String, keyFile: String?) throws {
         guard let keyID = arguments.positional() else {
-            throw CommandLineError.usage("'portico keys revoke' needs the KID of the key; 'portico keys list' shows them")
+            throw CommandLineError.usage(
+                "'portico keys revoke' needs the KID of the key; 'portico keys list' shows them")
         }
         let json = arguments.flag("json")
         try arguments.finish()

@@ -68,7 +68,9 @@ enum KeyFileOption {
     /// `--key-file`, then `PORTICO_KEY_FILE`; nil for the default beside the database.
     static func path(_ arguments: inout Arguments, environment: [String: String]) throws -> String? {
         guard let path = try arguments.value("key-file") ?? environment["PORTICO_KEY_FILE"] else { return nil }
-        guard !path.isEmpty, !path.contains("\u{0}") else { throw CommandLineError.usage("key-file must be a file path") }
+        guard !path.isEmpty, !path.contains("\u{0}") else {
+            throw CommandLineError.usage("key-file must be a file path")
+        }
         return path
     }
 

@@ -29,7 +29,8 @@ import Testing
         defer { server.shutdown() }
         for path in ["/healthz", "/constant", "/missing"] {
             let rebound = RawClient.exchange(
-                port: server.port, "GET \(path) HTTP/1.1\r\nHost: rebind.attacker.example:\(server.port)\r\nConnection: close\r\n\r\n")
+                port: server.port,
+                "GET \(path) HTTP/1.1\r\nHost: rebind.attacker.example:\(server.port)\r\nConnection: close\r\n\r\n")
             #expect(RawClient.status(of: rebound) == 421, "\(path): \(rebound)")
         }
         let named = RawClient.exchange(
@@ -69,10 +70,12 @@ import Testing
         // (6.6.6.6, leftmost) is ignored.
         #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: spoofed, trusted: trusted) == "203.0.113.9")
         // From anyone else the header means nothing.
-        #expect(ForwardedClientAddress.resolve(peer: "198.51.100.4", headers: spoofed, trusted: trusted) == "198.51.100.4")
+        #expect(
+            ForwardedClientAddress.resolve(peer: "198.51.100.4", headers: spoofed, trusted: trusted) == "198.51.100.4")
         #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: spoofed, trusted: []) == "10.0.0.1")
         // No header: the proxy itself.
-        #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: HTTPHeaders(), trusted: trusted) == "10.0.0.1")
+        #expect(
+            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: HTTPHeaders(), trusted: trusted) == "10.0.0.1")
         // Garbage in the chain stops it at the peer.
         let garbage = headers([("X-Forwarded-For", "203.0.113.9, not-an-address")])
         #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: garbage, trusted: trusted) == "10.0.0.1")
@@ -88,7 +91,8 @@ import Testing
             ("X-Forwarded-For", "198.51.100.1"),
         ])
         #expect(
-            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: forwarded, trusted: trusted) == "2001:db8:cafe::17")
+            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: forwarded, trusted: trusted)
+                == "2001:db8:cafe::17")
         let withPort = headers([("Forwarded", "for=192.0.2.43:8080")])
         #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: withPort, trusted: trusted) == "192.0.2.43")
         let hidden = headers([("Forwarded", "for=_hidden")])

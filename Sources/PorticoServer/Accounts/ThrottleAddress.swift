@@ -16,7 +16,9 @@ enum ThrottleAddress {
         if bytes.prefix(10).allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
             return bytes[12...].map(String.init).joined(separator: ".")
         }
-        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
+        }
         return groups.joined(separator: ":") + "::/64"
     }
 }

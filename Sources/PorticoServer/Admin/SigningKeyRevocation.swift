@@ -49,7 +49,8 @@ public enum SigningKeyRevocation {
                     try transaction.insert(
                         PorticoStore.SigningKey(
                             id: replacement.keyID, algorithm: existing.algorithm,
-                            privateKeyPEM: try encryption.seal(pem: replacement.pemRepresentation, keyID: replacement.keyID),
+                            privateKeyPEM: try encryption.seal(
+                                pem: replacement.pemRepresentation, keyID: replacement.keyID),
                             isCurrent: true, createdAt: now))
                 }
                 let details: JSONValue = [

@@ -98,7 +98,8 @@ struct SignInSession: Sendable {
         -> Cookie
     {
         Cookie(
-            name: cookieName(context), value: token, maxAge: max(1, Int(expiresAt.timeIntervalSince(now).rounded(.down))),
+            name: cookieName(context), value: token,
+            maxAge: max(1, Int(expiresAt.timeIntervalSince(now).rounded(.down))),
             expires: expiresAt, isSecure: context.usesHTTPS)
     }
 

@@ -17,11 +17,6 @@ public struct SigningKeyEncryption: Sendable {
     /// The key file, or nil for a key that lives only in this process (an in-memory database).
     public let keyFilePath: String?
 
-    private init(key: KeyEncryptionKey, keyFilePath: String?) {
-        self.key = key
-        self.keyFilePath = keyFilePath
-    }
-
     /// A key that exists only in this process, for a database that does too (`sqlite::memory:`).
     public static func ephemeral() -> SigningKeyEncryption {
         SigningKeyEncryption(key: .generate(), keyFilePath: nil)

@@ -44,7 +44,8 @@ struct ConsentEndpoint: Sendable {
         if asking.isEmpty {
             return try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn,
-                mustConfirm: ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: context.usesHTTPS), context: context)
+                mustConfirm: ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: context.usesHTTPS),
+                context: context)
         }
         let already = authorization.scopes.filter { !asking.contains($0) }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)

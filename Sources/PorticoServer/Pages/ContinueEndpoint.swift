@@ -17,7 +17,8 @@ struct ContinueEndpoint: Sendable {
 
     /// Adds `GET` and `POST /continue`, both async (they read the store).
     func register(on router: Router) {
-        router.page(AuthorizationFlow.continuePath, context: context, show: { try show($0) }, submit: { try decide($0) })
+        router.page(
+            AuthorizationFlow.continuePath, context: context, show: { try show($0) }, submit: { try decide($0) })
     }
 
     private func show(_ request: Request) throws -> Response {

@@ -101,7 +101,8 @@ struct LoginEndpoint: Sendable {
         }
         try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName(context)], request: request,
+            for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName(context)],
+            request: request,
             context: context)
         var response: Response
         if let (authorization, client) = pending {

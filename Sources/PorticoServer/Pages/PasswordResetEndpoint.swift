@@ -44,7 +44,10 @@ struct PasswordResetEndpoint: Sendable {
     private func change(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let token = form["token"] ?? ""
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(token: token), secure: context.usesHTTPS) else {
+        guard
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(token: token), secure: context.usesHTTPS)
+        else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let language = request.pageLanguage()

@@ -39,7 +39,10 @@ struct SignupEndpoint: Sendable {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(requestID: pending?.0.id), secure: context.usesHTTPS) else {
+        guard
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(requestID: pending?.0.id), secure: context.usesHTTPS)
+        else {
             throw PageProblem.forgedForm(appName: pending?.1.name)
         }
         let values = SignupPage.Values(
@@ -83,7 +86,8 @@ struct SignupEndpoint: Sendable {
             throw PageProblem.serverFailure
         }
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(context)], request: request,
+            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(context)],
+            request: request,
             context: context)
         var response: Response
         if let (authorization, client) = pending {

@@ -9,7 +9,8 @@ import Testing
 @Suite struct ProxyAndHostTests {
     /// A provider on a fresh database, stopped after `body`.
     private func withProvider(
-        _ configure: (inout ProviderConfiguration) throws -> Void, _ body: (IdentityProvider) async throws -> Void
+        allowedHosts: [String] = [], issuer: String? = nil, trustedProxies: [String] = [], metrics: Bool = false,
+        _ body: (IdentityProvider) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-proxy-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -17,7 +18,10 @@ import Testing
         var configuration = ProviderConfiguration(
             port: 0, databaseURL: "sqlite:\(directory.path)/portico.db", logRequests: false,
             passwordHashing: pageTestHashing)
-        try configure(&configuration)
+        configuration.allowedHosts = allowedHosts
+        configuration.issuer = issuer
+        configuration.trustedProxies = try trustedProxies.map { try #require(IPAddressRange($0)) }
+        configuration.metrics = metrics
         let provider = try IdentityProvider(configuration: configuration)
         try provider.start()
         defer { provider.shutdown() }
@@ -81,7 +85,7 @@ import Testing
     }
 
     @Test func otherHostNamesGet421() async throws {
-        try await withProvider({ $0.allowedHosts = ["id.example.com"] }) { (provider: IdentityProvider) async throws in
+        try await withProvider(allowedHosts: ["id.example.com"]) { (provider: IdentityProvider) async throws in
             for path in ["/login", "/oauth/jwks", "/healthz", "/.well-known/openid-configuration"] {
                 let rebound = try exchange(
                     port: provider.port, "GET \(path) HTTP/1.1\r\nHost: rebind.attacker.example:\(provider.port)\r\n")
@@ -95,7 +99,7 @@ import Testing
     }
 
     @Test func theIssuersHostIsTheDefault() async throws {
-        try await withProvider({ $0.issuer = "https://id.example.com" }) { (provider: IdentityProvider) async throws in
+        try await withProvider(issuer: "https://id.example.com") { (provider: IdentityProvider) async throws in
             let own = try exchange(port: provider.port, "GET /healthz HTTP/1.1\r\nHost: id.example.com\r\n")
             #expect(own.status == 200)
             let loopback = try exchange(port: provider.port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -104,7 +108,7 @@ import Testing
     }
 
     @Test func throttlesCountTheClientATrustedProxyNames() async throws {
-        try await withProvider({ $0.trustedProxies = [try #require(IPAddressRange("127.0.0.1"))] }) { (provider: IdentityProvider) async throws in
+        try await withProvider(trustedProxies: ["127.0.0.1"]) { (provider: IdentityProvider) async throws in
             for _ in 0..<5 { #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.1") == 200 as Int) }
             #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.1") == 429 as Int)
             // Another client behind the same proxy is not held back by the first.
@@ -115,14 +119,14 @@ import Testing
     }
 
     @Test func withoutTrustEveryoneBehindTheProxyIsOneClient() async throws {
-        try await withProvider({ _ in }) { (provider: IdentityProvider) async throws in
+        try await withProvider { (provider: IdentityProvider) async throws in
             for _ in 0..<5 { #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.1") == 200 as Int) }
             #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.2") == 429 as Int)
         }
     }
 
     @Test func anIPv6ClientIsCountedByItsSlash64() async throws {
-        try await withProvider({ $0.trustedProxies = [try #require(IPAddressRange("127.0.0.0/8"))] }) { (provider: IdentityProvider) async throws in
+        try await withProvider(trustedProxies: ["127.0.0.0/8"]) { (provider: IdentityProvider) async throws in
             for index in 1...5 {
                 #expect(try forgot(port: provider.port, forwardedFor: "2001:db8:1:2::\(index)") == 200 as Int)
             }
@@ -132,10 +136,8 @@ import Testing
     }
 
     @Test func metricsStillNeedATrueLoopbackPeer() async throws {
-        try await withProvider({
-            $0.metrics = true
-            $0.trustedProxies = [try #require(IPAddressRange("127.0.0.1"))]
-        }) { (provider: IdentityProvider) async throws in
+        try await withProvider(trustedProxies: ["127.0.0.1"], metrics: true) {
+            (provider: IdentityProvider) async throws in
             let direct = try exchange(port: provider.port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             #expect(direct.status == 200)
             let relayed = try exchange(

@@ -36,7 +36,8 @@ import Testing
         defer { store.close() }
         try store.insert(
             User(
-                email: "ann@example.com", name: "Ann", passwordHash: try PasswordHasher(settings: pageTestHashing).hash(
+                email: "ann@example.com", name: "Ann",
+                passwordHash: try PasswordHasher(settings: pageTestHashing).hash(
                     "correct horse")))
         let base = "http://127.0.0.1:\(provider.port)"
 

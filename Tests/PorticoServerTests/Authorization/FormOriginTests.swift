@@ -38,7 +38,8 @@ import Testing
                 #expect(try await signIn(base, headers: headers) == 403, "\(headers)")
             }
             for headers in [
-                ["Origin": "http://127.0.0.1:\(port)"], ["Sec-Fetch-Site": "same-origin"], ["Sec-Fetch-Site": "none"], [:],
+                ["Origin": "http://127.0.0.1:\(port)"], ["Sec-Fetch-Site": "same-origin"], ["Sec-Fetch-Site": "none"],
+                [:],
             ] {
                 #expect(try await signIn(base, headers: headers) == 303, "\(headers)")
             }

@@ -45,7 +45,9 @@ import Testing
             #expect(published.contains(replacement))
             // New tokens are signed by the replacement and work.
             let again = try await harness.signIn(user, to: client, scopes: ["openid"])
-            #expect(try await harness.resource("/oauth/userinfo", token: try #require(again.string("access_token"))).status == 200)
+            #expect(
+                try await harness.resource("/oauth/userinfo", token: try #require(again.string("access_token"))).status
+                    == 200)
         }
     }
 

@@ -23,7 +23,9 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        )
     }
 
     private func bytes(_ path: String) -> [UInt8] {
@@ -33,7 +35,9 @@ import Testing
     private func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
         let pattern = Array(needle.utf8)
         guard haystack.count >= pattern.count else { return false }
-        return (0...(haystack.count - pattern.count)).contains { haystack[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+        return (0...(haystack.count - pattern.count)).contains {
+            haystack[$0..<($0 + pattern.count)].elementsEqual(pattern)
+        }
     }
 
     @Test func aNewDatabaseUnderUmaskZeroIsOwnerOnlyAndHoldsNoPlainKey() throws {
@@ -106,7 +110,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: database.directory.path + "/portico.db.key"))
         // The environment names it as well as the flag does.
         let rotate = try PorticoProcess.run(
-            ["keys", "rotate", "--alg", "ES256", "--database", database.url], environment: ["PORTICO_KEY_FILE": keyFile])
+            ["keys", "rotate", "--alg", "ES256", "--database", database.url], environment: ["PORTICO_KEY_FILE": keyFile]
+        )
         #expect(rotate.status == 0, "\(rotate.stderr)")
         let without = try database.portico(["keys", "rotate"])
         #expect(without.status == 1)
