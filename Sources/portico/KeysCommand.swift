@@ -31,7 +31,7 @@ enum KeysCommand {
                   --json     {"kid", "alg", "replacement_kid"}
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
-                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                            (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
           --key-file PATH   the key that encrypts the signing keys (PORTICO_KEY_FILE,
                             default DATABASE.key beside an SQLite database); list
                             ignores it, since it never reads a private key
@@ -47,7 +47,7 @@ enum KeysCommand {
         try arguments.finish()
         let store = try DatabaseOption.open(url)
         defer { store.close() }
-        let keys: [SigningKey]
+        let keys: [StoredSigningKey]
         do {
             keys = try store.signingKeys()
         } catch {

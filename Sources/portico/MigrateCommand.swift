@@ -13,7 +13,7 @@ enum MigrateCommand {
         that migrate before rolling out servers. Safe while a server runs.
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
-                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                            (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
           --key-file PATH   the key that encrypts the signing keys (PORTICO_KEY_FILE,
                             default DATABASE.key beside an SQLite database)
         """
@@ -43,26 +43,6 @@ enum MigrateCommand {
     }
 }
 
-/// The `--database` option every command shares, and opening the store with a clear error.
-enum DatabaseOption {
-    /// The default of the DESIGN.
-    static let defaultURL = "sqlite:./portico-data/portico.db"
-
-    /// `--database`, then `PORTICO_DATABASE`, then the default.
-    static func url(_ arguments: inout Arguments, environment: [String: String]) throws -> String {
-        try arguments.value("database") ?? environment["PORTICO_DATABASE"] ?? defaultURL
-    }
-
-    /// Opens the store, turning any failure into one line that names the database.
-    static func open(_ url: String, migrate: Bool = true) throws -> any Store {
-        do {
-            return try openStore(url: url, migrate: migrate)
-        } catch {
-            throw CommandLineError.failure("cannot open the database \(url): \(error)")
-        }
-    }
-}
-
 /// The `--key-file` option of the commands that read or make signing keys.
 enum KeyFileOption {
     /// `--key-file`, then `PORTICO_KEY_FILE`; nil for the default beside the database.
@@ -77,7 +57,8 @@ enum KeyFileOption {
     /// The signing keys' encryption for `store`, or the one line that says why not.
     static func encryption(keyFile: String?, databaseURL: String, store: any Store) throws -> SigningKeyEncryption {
         do {
-            return try SigningKeyEncryption.load(keyFile: keyFile, databaseURL: databaseURL, store: store)
+            return try SigningKeyEncryption.load(
+                keyFile: keyFile, databaseURL: try? DatabaseURL(parsing: databaseURL), store: store)
         } catch {
             throw CommandLineError.failure(error.description)
         }

@@ -25,7 +25,7 @@ public enum SigningKeyRevocation {
     public static func revoke(
         keyID: String, in store: any Store, encryption: SigningKeyEncryption, now: Date = Date()
     ) throws(AdminError) -> Revocation {
-        let existing: PorticoStore.SigningKey?
+        let existing: StoredSigningKey?
         do {
             existing = try store.signingKey(id: keyID)
         } catch {
@@ -47,7 +47,7 @@ public enum SigningKeyRevocation {
                 }
                 if let replacement {
                     try transaction.insert(
-                        PorticoStore.SigningKey(
+                        StoredSigningKey(
                             id: replacement.keyID, algorithm: existing.algorithm,
                             privateKeyPEM: try encryption.seal(
                                 pem: replacement.pemRepresentation, keyID: replacement.keyID),

@@ -68,7 +68,7 @@ public enum SigningKeyRotation {
                         $0.algorithm == algorithm && $0.state == .active
                     }
                     try transaction.insert(
-                        PorticoStore.SigningKey(
+                        StoredSigningKey(
                             id: key.keyID, algorithm: algorithm,
                             privateKeyPEM: try encryption.seal(pem: key.pemRepresentation, keyID: key.keyID),
                             isCurrent: true, createdAt: now))
@@ -92,7 +92,7 @@ public enum SigningKeyRotation {
     }
 
     /// When a retired key leaves the JWKS; nil for an active key.
-    public static func publishedUntil(_ key: PorticoStore.SigningKey) -> Date? {
+    public static func publishedUntil(_ key: StoredSigningKey) -> Date? {
         guard key.state == .retired else { return nil }
         return (key.retiredAt ?? key.createdAt).addingTimeInterval(retention)
     }

@@ -24,12 +24,13 @@ public struct SigningKeyEncryption: Sendable {
 
     /// Where the key file of an SQLite database is by default: beside it, named after it.
     /// Nil for an in-memory database and for PostgreSQL (which has no folder of its own).
-    public static func defaultKeyFilePath(forDatabase url: String) -> String? {
-        guard case .sqlite(let path)? = try? DatabaseURL(parsing: url) else { return nil }
+    public static func defaultKeyFilePath(forDatabase url: DatabaseURL?) -> String? {
+        guard case .sqlite(let path)? = url else { return nil }
         return path + ".key"
     }
 
-    /// The encryption for the database at `databaseURL`, opened in `store`.
+    /// The encryption for the database at `databaseURL`, opened in `store` (nil: a store the
+    /// embedder opened itself, which then needs `keyFile` unless it lives only in this process).
     ///
     /// Reads `keyFile` (or the default beside an SQLite database). A missing file is made (0600,
     /// a new random key) unless the database already holds sealed keys, which a new key could
@@ -37,7 +38,7 @@ public struct SigningKeyEncryption: Sendable {
     ///
     /// - Throws: ``KeyFileError`` for a file other users can read, one that does not hold a
     ///   key, a PostgreSQL database without `--key-file`, or a file that cannot be read or made.
-    public static func load(keyFile: String?, databaseURL: String, store: any Store) throws(KeyFileError)
+    public static func load(keyFile: String?, databaseURL: DatabaseURL?, store: any Store) throws(KeyFileError)
         -> SigningKeyEncryption
     {
         let path: String
@@ -45,7 +46,7 @@ public struct SigningKeyEncryption: Sendable {
             path = keyFile
         } else if let standard = defaultKeyFilePath(forDatabase: databaseURL) {
             path = standard
-        } else if case .sqliteInMemory? = try? DatabaseURL(parsing: databaseURL) {
+        } else if databaseURL == nil || databaseURL == .sqliteInMemory {
             return .ephemeral()
         } else {
             throw .required(
@@ -74,7 +75,7 @@ public struct SigningKeyEncryption: Sendable {
     /// before ``sealPlainKeys(in:)`` ran).
     ///
     /// - Throws: ``KeyFileError/wrongKey(path:keyID:)`` when this key does not open it.
-    public func privateKeyPEM(of record: PorticoStore.SigningKey) throws(KeyFileError) -> String {
+    public func privateKeyPEM(of record: StoredSigningKey) throws(KeyFileError) -> String {
         guard KeyEncryptionKey.isSealed(record.privateKeyPEM) else { return record.privateKeyPEM }
         do {
             return try key.open(record.privateKeyPEM, context: Self.context(keyID: record.id))

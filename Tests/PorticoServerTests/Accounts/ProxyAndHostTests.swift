@@ -1,6 +1,7 @@
 import Foundation
 import PorticoHTTP
 import PorticoServer
+import PorticoStore
 import Testing
 
 /// The provider answers only its own host names (421 otherwise: DNS rebinding), and behind
@@ -16,13 +17,14 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = ProviderConfiguration(
-            port: 0, databaseURL: "sqlite:\(directory.path)/portico.db", logRequests: false,
+            port: 0, databaseURL: try DatabaseURL(parsing: "sqlite:\(directory.path)/portico.db"), logRequests: false,
             passwordHashing: pageTestHashing)
         configuration.allowedHosts = allowedHosts
         configuration.issuer = issuer
         configuration.trustedProxies = try trustedProxies.map { try #require(IPAddressRange($0)) }
         configuration.metrics = metrics
-        let provider = try IdentityProvider(configuration: configuration)
+        let provider = try IdentityProvider(
+            configuration: configuration, store: try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true))
         try provider.start()
         defer { provider.shutdown() }
         try await body(provider)

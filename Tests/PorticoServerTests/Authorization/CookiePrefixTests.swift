@@ -28,14 +28,15 @@ import Testing
         let url = "sqlite:\(directory.path)/portico.db"
         let provider = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, issuer: "https://127.0.0.1", databaseURL: url, logRequests: false,
-                passwordHashing: pageTestHashing))
+                port: 0, issuer: "https://127.0.0.1", databaseURL: try DatabaseURL(parsing: url), logRequests: false,
+                passwordHashing: pageTestHashing),
+            store: try openStore(url: url, longRunning: true))
         try provider.start()
         defer { provider.shutdown() }
         let store = try openStore(url: url)
         defer { store.close() }
         try store.insert(
-            User(
+            UserRecord(
                 email: "ann@example.com", name: "Ann",
                 passwordHash: try PasswordHasher(settings: pageTestHashing).hash(
                     "correct horse")))

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoServer
+import PorticoStore
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -52,8 +53,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let provider = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, issuer: "https://127.0.0.1", databaseURL: "sqlite:\(directory.path)/portico.db",
-                logRequests: false))
+                port: 0, issuer: "https://127.0.0.1",
+                databaseURL: try DatabaseURL(parsing: "sqlite:\(directory.path)/portico.db"), logRequests: false),
+            store: try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true))
         try provider.start()
         defer { provider.shutdown() }
         let page = try await CLIHTTP.get("http://127.0.0.1:\(provider.port)/login")

@@ -119,7 +119,8 @@ import Testing
         #expect(list.status == 0)
         let store = try openStore(url: database.url)
         defer { store.close() }
-        let encryption = try SigningKeyEncryption.load(keyFile: keyFile, databaseURL: database.url, store: store)
+        let encryption = try SigningKeyEncryption.load(
+            keyFile: keyFile, databaseURL: try DatabaseURL(parsing: database.url), store: store)
         for record in try store.signingKeys() {
             #expect(KeyEncryptionKey.isSealed(record.privateKeyPEM))
             _ = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: record), keyID: record.id)
@@ -137,16 +138,18 @@ import Testing
             let store = try openStore(url: database.url)
             defer { store.close() }
             try store.insert(
-                PorticoStore.SigningKey(
+                StoredSigningKey(
                     id: retired.keyID, algorithm: "RS256", privateKeyPEM: retired.pemRepresentation, state: .retired,
                     createdAt: Date(timeIntervalSinceNow: -600), retiredAt: Date(timeIntervalSinceNow: -60)))
             try store.insert(
-                PorticoStore.SigningKey(
+                StoredSigningKey(
                     id: current.keyID, algorithm: "ES256", privateKeyPEM: current.pemRepresentation, isCurrent: true))
         }
         let signedBefore = JWS.sign(claims: JWTClaims(subject: "ann"), key: current, type: "JWT")
         let provider = try IdentityProvider(
-            configuration: ProviderConfiguration(port: 0, databaseURL: database.url, logRequests: false))
+            configuration: ProviderConfiguration(
+                port: 0, databaseURL: try DatabaseURL(parsing: database.url), logRequests: false),
+            store: try openStore(url: database.url, longRunning: true))
         try provider.start()
         do {
             let store = try openStore(url: database.url)

@@ -25,7 +25,7 @@ extension PageHarness {
     func signWithProviderKey(_ claims: JWTClaims, algorithm: String = "RS256") throws -> String {
         let stored = try #require(try store.read { try $0.currentSigningKey(algorithm: algorithm) })
         let encryption = try SigningKeyEncryption.load(
-            keyFile: nil, databaseURL: "sqlite:\(directory.path)/portico.db", store: store)
+            keyFile: nil, databaseURL: try DatabaseURL(parsing: "sqlite:\(directory.path)/portico.db"), store: store)
         let key = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: stored), keyID: stored.id)
         return JWS.sign(claims: claims, key: key, type: "JWT")
     }
