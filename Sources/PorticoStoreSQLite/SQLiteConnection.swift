@@ -31,9 +31,6 @@ final class SQLiteConnection {
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=NORMAL")
             try execute("PRAGMA foreign_keys=ON")
-            // Deleted rows are zeroed in the pages written anyway, so a replaced secret (a plain
-            // signing key sealed on upgrade, a session) leaves no copy in the file or the log.
-            try execute("PRAGMA secure_delete=ON")
         } catch {
             sqlite3_close_v2(handle)
             throw error

@@ -119,10 +119,15 @@ public final class SQLiteStore: Store {
         try pool.withConnection { try SQLiteSchema.version(of: $0) }
     }
 
-    /// See ``Store/discardReplacedData()``: a `TRUNCATE` checkpoint (deleted rows are zeroed in
-    /// their pages by `secure_delete`, so only older page images in the log remain to go).
+    /// See ``Store/discardReplacedData()``: `VACUUM` rewrites the file without the free space
+    /// where deleted rows linger, then a `TRUNCATE` checkpoint empties the log of older page
+    /// images. It costs a rewrite of the database, which is why it runs only after secrets were
+    /// replaced (a rare, operator-driven event), not for every delete.
     public func discardReplacedData() throws {
-        try withWriter { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        try withWriter { connection in
+            try connection.execute("VACUUM")
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     /// See ``Store/close()``.

@@ -62,7 +62,8 @@ struct AttemptThrottle: Sendable {
     static func signInLimits(email: String, address: String) -> [Limit] {
         [
             Limit(
-                key: "sign-in:account:" + UserRecord.normalizedEmail(email), maximum: accountLimit, window: accountWindow,
+                key: "sign-in:account:" + UserRecord.normalizedEmail(email), maximum: accountLimit,
+                window: accountWindow,
                 growingDelay: firstAccountDelay),
             Limit(key: "sign-in:address:" + ThrottleAddress.bucket(address), maximum: addressLimit, window: window),
         ]

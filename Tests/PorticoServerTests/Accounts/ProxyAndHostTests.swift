@@ -24,7 +24,8 @@ import Testing
         configuration.trustedProxies = try trustedProxies.map { try #require(IPAddressRange($0)) }
         configuration.metrics = metrics
         let provider = try IdentityProvider(
-            configuration: configuration, store: try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true))
+            configuration: configuration,
+            store: try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true))
         try provider.start()
         defer { provider.shutdown() }
         try await body(provider)
