@@ -31,6 +31,12 @@ public struct ServerConfiguration: Sendable {
     /// server), apart from the epoll threads and from Swift's cooperative pool; two per core
     /// by default, so a handler that blocks for a while does not hold up the others.
     public var workerThreads: Int
+    /// The host names requests may carry in `Host`; others get 421 (see ``HostAllowList``).
+    /// Nil answers every name.
+    public var allowedHosts: HostAllowList?
+    /// Peers whose `Forwarded` / `X-Forwarded-For` is believed for ``Request/remoteAddress``
+    /// (see ``ForwardedClientAddress``); empty believes nobody's.
+    public var trustedProxies: [IPAddressRange] = []
 
     /// Creates a configuration; the defaults suit a single node behind a proxy on loopback.
     public init(

@@ -21,6 +21,10 @@ final class ServerCore: Sendable {
     let logger: RequestLogger
     /// Request counters and durations; nil when the server records no metrics.
     let metrics: HTTPMetrics?
+    /// The `Host` names answered; nil for any.
+    let allowedHosts: HostAllowList?
+    /// Peers whose forwarding headers name the client.
+    let trustedProxies: [IPAddressRange]
     /// Whether a request's start time is taken (for the log line or the duration histogram).
     private let measuresDuration: Bool
     /// Where async handlers run (see ``WorkerPool``).
@@ -40,6 +44,8 @@ final class ServerCore: Sendable {
         self.maxBodySize = configuration.maxBodySize
         self.logger = RequestLogger(isEnabled: configuration.logRequests)
         self.metrics = metrics
+        self.allowedHosts = configuration.allowedHosts
+        self.trustedProxies = configuration.trustedProxies
         self.measuresDuration = configuration.logRequests || metrics != nil
         self.workers = WorkerPool(threadCount: configuration.workerThreads)
     }
@@ -146,6 +152,9 @@ final class ServerCore: Sendable {
 
     private func dispatch(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         context.phase = .answered
+        if let allowedHosts, !allowedHosts.allows(host: Self.header("Host", of: connection)) {
+            return send(HostAllowList.refusal, on: connection, for: context)
+        }
         let method = HTTPMethod(rawValue: context.method)
         let path = context.path
         let match: RouteTable.Match
@@ -221,6 +230,10 @@ final class ServerCore: Sendable {
             rawQuery: context.rawQuery.map(String.init),
             query: query, headers: Self.headers(of: connection), body: context.body, pathParameters: parameters)
         request.peer = .address(PeerAddress(portico_mhd_client_address(connection)))
+        if !trustedProxies.isEmpty {
+            request.forwardedClient = ForwardedClientAddress.resolve(
+                peer: request.peerAddress, headers: request.headers, trusted: trustedProxies)
+        }
         context.body = []
         return .success(request)
     }
@@ -239,6 +252,11 @@ final class ServerCore: Sendable {
         }
         RequestLogger.logError(method: request.method.rawValue, path: request.path, error: String(describing: error))
         return internalError
+    }
+
+    /// One request header, read without building the others.
+    private static func header(_ name: String, of connection: OpaquePointer) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
     private static func headers(of connection: OpaquePointer) -> HTTPHeaders {

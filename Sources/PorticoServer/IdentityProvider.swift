@@ -30,7 +30,15 @@ public final class IdentityProvider: Sendable {
     /// provider owns the store from here on: ``shutdown()`` closes it.
     public init(configuration: ProviderConfiguration, store: any Store) throws {
         self.configuration = configuration
-        let keys = try KeyRing(store: store)
+        let encryption: SigningKeyEncryption
+        do {
+            encryption = try SigningKeyEncryption.load(
+                keyFile: configuration.keyFile, databaseURL: configuration.databaseURL, store: store)
+        } catch {
+            // The caller still owns the store when the provider cannot start.
+            throw error
+        }
+        let keys = try KeyRing(store: store, encryption: encryption)
         let registry = MetricsRegistry()
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
@@ -48,6 +56,8 @@ public final class IdentityProvider: Sendable {
         http.port = configuration.port
         if let threads = configuration.threads { http.threads = threads }
         http.logRequests = configuration.logRequests
+        http.allowedHosts = HostAllowList(configuration.answeredHosts)
+        http.trustedProxies = configuration.trustedProxies
         server = HTTPServer(configuration: http, router: router, metrics: configuration.metrics ? registry : nil)
         purger = BackgroundPurger(
             store: store, interval: configuration.purgeInterval,
