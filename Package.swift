@@ -49,6 +49,13 @@ let package = Package(
             path: "bench/idp/seed"),
         .executableTarget(name: "portico-store-writer", dependencies: ["PorticoStore"], path: "Tests/StoreWriter"),
 
+        // libFuzzer targets for every parser of outside input (`make fuzz`, fuzz/README.md); in
+        // a normal build the driver replays corpora instead.
+        .target(
+            name: "PorticoFuzzTargets", dependencies: ["PorticoHTTP", "PorticoCrypto", "PorticoStore", "PorticoServer"],
+            path: "fuzz/Targets"),
+        .executableTarget(name: "portico-fuzz", dependencies: ["PorticoFuzzTargets"], path: "fuzz/Driver"),
+
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
         .testTarget(name: "PorticoStoreTests", dependencies: ["PorticoStore"]),

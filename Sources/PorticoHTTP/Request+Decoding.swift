@@ -9,8 +9,11 @@ extension Request {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.trimmingCharacters(in: .whitespaces)
                 guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else { continue }
-                let name = String(trimmed[..<equals])
-                var value = trimmed[trimmed.index(after: equals)...]
+                // RFC 6265 §5.2: the name and the value each lose their surrounding white space
+                // (`a = b` is the cookie `a`; found by fuzzing).
+                let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else { continue }
+                var value = Substring(trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces))
                 if value.count >= 2, value.first == "\"", value.last == "\"" {
                     value = value.dropFirst().dropLast()
                 }
