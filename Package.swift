@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
         .testTarget(name: "PorticoStoreTests", dependencies: ["PorticoStore"]),
+        .testTarget(name: "PorticoFuzzTests", dependencies: ["PorticoFuzzTargets", "PorticoHTTP", "PorticoStore"]),
         .testTarget(
             name: "PorticoServerTests",
             dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"],

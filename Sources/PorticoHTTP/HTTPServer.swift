@@ -171,7 +171,9 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully, blocking until done: stops accepting connections, lets in-flight
     /// requests (async ones included) finish for up to `timeout`, answers any still suspended
-    /// with 503, then stops the daemon. Safe to call more than once or before `start()`.
+    /// with 503, stops the daemon, then waits (within the same `timeout`) for async handlers
+    /// whose client went away and for the worker threads to exit. Safe to call more than once
+    /// or before `start()`.
     public func shutdown(timeout: Duration = .seconds(10)) {
         let taken: (DaemonHandle, ServerCore)? = state.withLock { state in
             guard case .running(let daemon, let core) = state else {
@@ -200,7 +202,12 @@ public final class HTTPServer: Sendable {
         if listener >= 0 {
             close(listener)
         }
-        core.workers.stop()
+        // Handlers whose client left still run; what they use (the store, keys) must outlive
+        // them, so the caller may close it only after this returns.
+        while core.activeHandlers.load(ordering: .acquiring) > 0 && clock.now < deadline {
+            usleep(2_000)
+        }
+        core.workers.stop(timeout: max(.seconds(1), deadline - clock.now))
         // Balances the retain handed to libmicrohttpd in `start()`; tasks still running hold
         // their own references.
         Unmanaged.passUnretained(core).release()

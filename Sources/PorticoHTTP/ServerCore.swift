@@ -27,6 +27,9 @@ final class ServerCore: Sendable {
     let workers: WorkerPool
     /// Requests between their request line and their completion; shutdown waits for zero.
     let activeRequests = Atomic<Int>(0)
+    /// Async handlers started and not finished yet. A handler outlives its request when the
+    /// client goes away first, so shutdown waits for this too before the process may exit.
+    let activeHandlers = Atomic<Int>(0)
     /// Set once shutdown begins: responses then carry `Connection: close`.
     let isDraining = Atomic<Bool>(false)
     private let suspended = Mutex(SuspendedRegistry())
@@ -202,7 +205,9 @@ final class ServerCore: Sendable {
                     return send(response, on: connection, for: context)
                 }
                 context.phase = .suspended(exchange)
+                activeHandlers.wrappingAdd(1, ordering: .relaxed)
                 Task(executorPreference: workers) {
+                    defer { self.activeHandlers.wrappingSubtract(1, ordering: .releasing) }
                     let response: Response
                     do {
                         response = try await run(request)

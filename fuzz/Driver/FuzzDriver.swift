@@ -11,7 +11,8 @@ import PorticoFuzzTargets
 let selectedTarget: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["PORTICO_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget.named(name) else {
-        FileHandle.standardError.write(Data("PORTICO_FUZZ_TARGET must name one of: \(FuzzTarget.all.map(\.name).joined(separator: " "))\n".utf8))
+        FileHandle.standardError.write(
+            Data("PORTICO_FUZZ_TARGET must name one of: \(FuzzTarget.all.map(\.name).joined(separator: " "))\n".utf8))
         exit(2)
     }
     return target
@@ -29,7 +30,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// executable one, so libFuzzer's `main` is never linked in).
 @_silgen_name("LLVMFuzzerRunDriver")
 func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 

@@ -24,7 +24,8 @@ enum Base64URLTarget {
         let ours = Base64URL.decode(text)
         let reference = referenceDecode(text)
         FuzzFailure.check(
-            ours == reference, "decoding differs from Foundation: \(String(describing: ours)) vs \(String(describing: reference))")
+            ours == reference,
+            "decoding differs from Foundation: \(String(describing: ours)) vs \(String(describing: reference))")
     }
 
     /// Foundation's reading of unpadded base64url text, accepting only the canonical spelling.

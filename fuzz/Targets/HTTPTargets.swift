@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PorticoHTTP
 
 /// Targets for PorticoHTTP's parsers of request input.
@@ -35,7 +36,8 @@ enum HTTPTargets {
         // of failing; Portico refuses them (400). Not compared.
         if ours == nil, let reference, reference.contains("\u{FFFD}"), !text.contains("\u{FFFD}") { return }
         FuzzFailure.check(
-            ours == reference, "percent-decoding differs from Foundation: \(String(describing: ours)) vs \(String(describing: reference))")
+            ours == reference,
+            "percent-decoding differs from Foundation: \(String(describing: ours)) vs \(String(describing: reference))")
     }
 
     /// The `Cookie` header: every pair found has a name without `;` or `=` and surrounding space.

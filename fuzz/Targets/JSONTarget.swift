@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PorticoCrypto
 
 /// The JSON parser of token headers and claims, differentially against Foundation's
@@ -74,7 +75,9 @@ enum JSONTarget {
     /// Whether the comparison applies (see the type's documentation).
     private static func isComparable(_ bytes: [UInt8]) -> Bool {
         if bytes.prefix(4).contains(0) { return false }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF])
+            || bytes.starts(with: [0xFF, 0xFE])
+        {
             return false
         }
         return nestingDepth(bytes) <= JSONParser.maximumDepth

@@ -1,7 +1,8 @@
 import Foundation
 import PorticoCrypto
-@testable import PorticoServer
 import PorticoStore
+
+@testable import PorticoServer
 
 /// Targets for the identity provider's parsers: stored password hashes, redirect URIs, user
 /// codes, database URLs and sealed pending requests.
@@ -43,7 +44,8 @@ enum ServerTargets {
             if client.type == .confidential {
                 let lowered = resolved.lowercased()
                 FuzzFailure.check(
-                    lowered.hasPrefix("https:") || lowered.hasPrefix("http:"), "custom scheme for a confidential client")
+                    lowered.hasPrefix("https:") || lowered.hasPrefix("http:"), "custom scheme for a confidential client"
+                )
             }
         }
         // A URI registered with another client must not match.
@@ -62,7 +64,8 @@ enum ServerTargets {
             "normalized code has other characters: \(normalized)")
         FuzzFailure.check(DeviceAuthorization.normalizedUserCode(normalized) == normalized, "not idempotent")
         FuzzFailure.check(
-            DeviceAuthorization.normalizedUserCode(UserCode.formatted(text)) == normalized, "formatting changed the code")
+            DeviceAuthorization.normalizedUserCode(UserCode.formatted(text)) == normalized,
+            "formatting changed the code")
     }
 
     /// `--database` URLs: parsed or refused with an error; a parsed URL's description parses
