@@ -171,9 +171,9 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully, blocking until done: stops accepting connections, lets in-flight
     /// requests (async ones included) finish for up to `timeout`, answers any still suspended
-    /// with 503, stops the daemon, then waits (within the same `timeout`) for async handlers
-    /// whose client went away and for the worker threads to exit. Safe to call more than once
-    /// or before `start()`.
+    /// with 503, stops the daemon, then waits up to `timeout` more (10 s at least) for the
+    /// async handlers of those 503s to end and for the worker threads to exit. Safe to call more than once or
+    /// before `start()`.
     public func shutdown(timeout: Duration = .seconds(10)) {
         let taken: (DaemonHandle, ServerCore)? = state.withLock { state in
             guard case .running(let daemon, let core) = state else {
@@ -202,16 +202,21 @@ public final class HTTPServer: Sendable {
         if listener >= 0 {
             close(listener)
         }
-        // Handlers whose client left still run; what they use (the store, keys) must outlive
-        // them, so the caller may close it only after this returns.
-        while core.activeHandlers.load(ordering: .acquiring) > 0 && clock.now < deadline {
+        // Handlers answered 503 above still run; what they use (the store, keys) must outlive
+        // them, and so must the process, so they get another `timeout` (10 s at least) to end:
+        // the caller closes the store only after this returns.
+        let handlerDeadline = clock.now.advanced(by: max(timeout, Self.handlerGrace))
+        while core.activeHandlers.load(ordering: .acquiring) > 0 && clock.now < handlerDeadline {
             usleep(2_000)
         }
-        core.workers.stop(timeout: max(.seconds(1), deadline - clock.now))
+        core.workers.stop(timeout: max(.seconds(1), handlerDeadline - clock.now))
         // Balances the retain handed to libmicrohttpd in `start()`; tasks still running hold
         // their own references.
         Unmanaged.passUnretained(core).release()
     }
+
+    /// The least time `shutdown` gives async handlers it cut off to end.
+    private static let handlerGrace = Duration.seconds(10)
 
     /// Blocks until the process receives SIGINT or SIGTERM, then shuts down gracefully, so a
     /// command-line `serve` can simply return and exit 0.
