@@ -94,6 +94,11 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// The connections the daemon holds now, or nil when it is not running; tests wait on it.
+    var connectionCount: Int? {
+        sampleCore { _, daemon in Double(portico_mhd_current_connections(daemon)) }.map { Int($0) }
+    }
+
     /// Whether `shutdown` has begun draining; tests wait for it.
     var isShuttingDown: Bool {
         state.withLock { state in
@@ -139,6 +144,11 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(storage)),
             ]
+            if configuration.maxConnectionsPerClient > 0 {
+                options.append(
+                    MHD_OptionItem(
+                        option: .PER_IP_CONNECTION_LIMIT, value: configuration.maxConnectionsPerClient, ptr_value: nil))
+            }
             if configuration.threads > 1 {
                 options.append(
                     MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))

@@ -18,6 +18,8 @@ final class ServerCore: Sendable {
 
     let table: RouteTable
     let maxBodySize: Int
+    let maxFormBodySize: Int
+    let maxPendingAsyncRequests: Int
     let logger: RequestLogger
     /// Request counters and durations; nil when the server records no metrics.
     let metrics: HTTPMetrics?
@@ -41,6 +43,8 @@ final class ServerCore: Sendable {
         }
         self.table = table
         self.maxBodySize = configuration.maxBodySize
+        self.maxFormBodySize = configuration.maxFormBodySize
+        self.maxPendingAsyncRequests = max(1, configuration.maxPendingAsyncRequests)
         self.logger = RequestLogger(isEnabled: configuration.logRequests)
         self.metrics = metrics
         self.measuresDuration = configuration.logRequests || metrics != nil
@@ -89,8 +93,9 @@ final class ServerCore: Sendable {
             // Answering here would make libmicrohttpd close the connection, so only an
             // oversized declared body is answered now (closing is right for it anyway).
             context.method = Self.methodName(method)
+            context.bodyLimit = bodyLimit(for: context, on: connection)
             if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-                let length = Int(String(cString: declared)), length > maxBodySize
+                let length = Int(String(cString: declared)), length > context.bodyLimit
             {
                 context.phase = .answered
                 return send(Self.tooLarge, on: connection, for: context)
@@ -100,7 +105,7 @@ final class ServerCore: Sendable {
         case .body:
             if chunkSize > 0 {
                 uploadSize?.pointee = 0
-                guard context.body.count + chunkSize <= maxBodySize else {
+                guard context.body.count + chunkSize <= context.bodyLimit else {
                     context.phase = .tooLarge
                     context.body = []
                     return .YES
@@ -119,7 +124,7 @@ final class ServerCore: Sendable {
                 // abusive instead of draining it for ever.
                 uploadSize?.pointee = 0
                 context.discarded += chunkSize
-                return context.discarded > maxBodySize ? .NO : .YES
+                return context.discarded > context.bodyLimit ? .NO : .YES
             }
             context.phase = .answered
             return send(Self.tooLarge, on: connection, for: context)
@@ -131,6 +136,18 @@ final class ServerCore: Sendable {
             uploadSize?.pointee = 0
             return .YES
         }
+    }
+
+    /// The body limit of a request: its route's own, else `maxFormBodySize` for a form body,
+    /// else `maxBodySize`.
+    private func bodyLimit(for context: RequestContext, on connection: OpaquePointer) -> Int {
+        if let own = table.bodyLimits[context.path] { return own }
+        if let type = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Type"),
+            strncasecmp(type, "application/x-www-form-urlencoded", 33) == 0
+        {
+            return min(maxFormBodySize, maxBodySize)
+        }
+        return maxBodySize
     }
 
     // MARK: - Dispatch
@@ -146,6 +163,11 @@ final class ServerCore: Sendable {
     private static let tooLarge = Response.text("Request body too large", status: .contentTooLarge)
     private static let internalError = Response.text("Internal Server Error", status: .internalServerError)
     private static let notFound = Response.text("Not Found", status: .notFound)
+    private static let overloaded: Response = {
+        var response = Response.text("Server is busy; try again shortly", status: .serviceUnavailable)
+        response.headers["Retry-After"] = "1"
+        return response
+    }()
 
     private func dispatch(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         context.phase = .answered
@@ -199,6 +221,10 @@ final class ServerCore: Sendable {
                     return send(Self.errorResponse(error, for: request), on: connection, for: context)
                 }
             case .offloaded(let run):
+                // Bounded: past the limit, waiting would only make every queued request late.
+                guard activeHandlers.load(ordering: .relaxed) < maxPendingAsyncRequests else {
+                    return send(Self.overloaded, on: connection, for: context)
+                }
                 let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
                 guard suspend(exchange) else {
                     let response = Response.text("Server is shutting down", status: .serviceUnavailable)
