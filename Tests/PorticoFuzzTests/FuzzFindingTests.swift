@@ -12,6 +12,13 @@ import Testing
         #expect(request.cookies == ["name": "=fir", "theme": "dark", "x": "1"])
     }
 
+    /// U+0600 (a "prepend" character) joins the `;` or `=` after it into one grapheme, so a
+    /// Character-based split hid the separator: `x=1\u{600};session=abc` had no `session`.
+    @Test func cookieSeparatorsAreFoundAfterAnyCharacter() {
+        let request = Request(method: .get, path: "/", headers: ["Cookie": "x=1\u{600};session=abc; a\u{600}=v"])
+        #expect(request.cookies == ["x": "1\u{600}", "session": "abc", "a\u{600}": "v"])
+    }
+
     /// `sqlite://///a` names the path `///a`; its description was `sqlite:///a`, which is `/a`.
     @Test func databasePathWithLeadingDoubleSlashDescribesItself() throws {
         let url = try DatabaseURL(parsing: "sqlite://///v/portico.db")
