@@ -13,7 +13,7 @@ enum ScopeCommand {
 
           --description TEXT  what the scope lets an app do, in plain words
           --database URL      sqlite:PATH or postgres://user@host:port/db
-                              (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                              (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {

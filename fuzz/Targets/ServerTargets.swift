@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoStoreSQLite
 
 @testable import PorticoServer
 
@@ -80,7 +81,7 @@ enum ServerTargets {
     }
 
     /// The key ring seals are signed with: an in-memory store's fresh keys.
-    static let keys: KeyRing? = (try? openStore(url: "sqlite::memory:")).flatMap { try? KeyRing(store: $0) }
+    static let keys: KeyRing? = (try? SQLiteStore(path: ":memory:")).flatMap { try? KeyRing(store: $0) }
     private static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Sealed pending requests. Input starting with `e` is opened as a token: it is refused, or

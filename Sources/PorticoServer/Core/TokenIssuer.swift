@@ -35,7 +35,7 @@ struct TokenIssuer {
     /// What an ID token needs besides the access token it accompanies.
     struct IdentityGrant: Sendable {
         /// The person.
-        let user: User
+        let user: UserRecord
         /// The client (`aud`, and its choice of signing algorithm).
         let client: Client
         /// The granted scopes, deciding which claims it carries.

@@ -10,7 +10,7 @@ import PorticoStore
 enum UserClaims {
     /// The claims `scopes` release about `user`, by claim name. `sub` is included when
     /// `openid` is granted; claims without a value (no postal code) are left out.
-    static func released(about user: User, scopes: some Sequence<String>) -> [String: JSONValue] {
+    static func released(about user: UserRecord, scopes: some Sequence<String>) -> [String: JSONValue] {
         var claims: [String: JSONValue] = [:]
         for scope in scopes {
             guard let entry = ScopeCatalog.builtIn.first(where: { $0.name == scope }) else { continue }
@@ -22,7 +22,7 @@ enum UserClaims {
     }
 
     /// The value of one claim for `user`, or nil when the person has none.
-    static func value(of claim: String, for user: User) -> JSONValue? {
+    static func value(of claim: String, for user: UserRecord) -> JSONValue? {
         switch claim {
         case "sub", "user_id": .string(user.id)
         case "name": .string(user.name)

@@ -23,7 +23,7 @@ struct AuthorizationCodeGrant {
     /// The tokens to sign for a redeemed code.
     private struct Issue {
         let code: AuthorizationCode
-        let user: User
+        let user: UserRecord
         let accessToken: TokenIssuer.AccessTokenGrant
         let refreshToken: String?
     }

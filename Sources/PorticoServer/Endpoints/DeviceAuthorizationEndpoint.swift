@@ -73,7 +73,7 @@ struct DeviceAuthorizationEndpoint {
                 expiresAt: now.addingTimeInterval(context.lifetimes.deviceCode),
                 interval: context.lifetimes.devicePollInterval)
             do {
-                try context.store.transaction { try $0.insert(authorization) }
+                try context.store.transaction { try $0.startDeviceAuthorization(authorization) }
                 return (deviceCode, userCode)
             } catch StoreError.duplicate(field: "user_code") {
                 continue

@@ -60,7 +60,7 @@ struct ProtectedResource {
     ///
     /// - Returns: the verified token and the person it speaks for.
     func admit(_ token: String, acceptedScopes: Set<String>, challengeScope: String) throws -> (
-        VerifiedAccessToken, User
+        VerifiedAccessToken, UserRecord
     ) {
         let verified = try verifier.verify(token)
         let (revoked, user) = try context.store.read { transaction in
