@@ -95,16 +95,29 @@ public final class IdentityProvider: Sendable {
     /// Blocks until SIGINT or SIGTERM, then finishes in-flight requests and stops.
     public func runUntilTerminated() {
         server.runUntilTerminated()
-        purger.stop()
-        keyRefresher.stop()
+        stopBackgroundWork()
         context.store.close()
     }
 
     /// Stops accepting, lets in-flight requests finish, stops, and closes the store.
     public func shutdown() {
         server.shutdown()
-        purger.stop()
-        keyRefresher.stop()
+        stopBackgroundWork()
         context.store.close()
+    }
+
+    /// Stops the purger and the key refresher and waits (10 s at most) for a run under way:
+    /// closing the store under one, or exiting the process while one still reads keys through
+    /// OpenSSL, once crashed a stopped node in `_dl_fini`.
+    private func stopBackgroundWork() {
+        let purger = purger
+        let keyRefresher = keyRefresher
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            await purger.stopAndWait()
+            await keyRefresher.stopAndWait()
+            finished.signal()
+        }
+        _ = finished.wait(timeout: .now() + 10)
     }
 }
