@@ -60,8 +60,13 @@ enum RedirectURIPolicy {
 
     /// Whether `uri` is a URI this client may receive codes at.
     private static func isAcceptable(_ uri: String, for client: Client) -> Bool {
-        guard !uri.contains("#"), let colon = uri.firstIndex(of: ":"), colon != uri.startIndex else { return false }
-        let scheme = uri[..<colon].lowercased()
+        // Scalars, not Characters: a "prepend" character such as U+0600 joins the `#` or `:` after
+        // it into one grapheme, which a Character search would not find (found by fuzzing).
+        let scalars = uri.unicodeScalars
+        guard !scalars.contains("#"), let colon = scalars.firstIndex(of: ":"), colon != scalars.startIndex else {
+            return false
+        }
+        let scheme = String(scalars[..<colon]).lowercased()
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
             scheme.unicodeScalars.allSatisfy({
                 $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
@@ -88,10 +93,12 @@ private struct LoopbackURI {
     private static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]"]
 
     init?(_ uri: String) {
-        guard uri.utf8.count > 7, uri.prefix(7).lowercased() == "http://" else { return nil }
-        let afterScheme = uri.dropFirst(7)
+        let scalars = uri.unicodeScalars
+        guard scalars.count > 7, String(scalars.prefix(7)).lowercased() == "http://" else { return nil }
+        // Where the authority ends, found by scalars (see `isAcceptable`).
+        let afterScheme = scalars.dropFirst(7)
         let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
-        let authority = afterScheme[..<authorityEnd]
+        let authority = Substring(afterScheme[..<authorityEnd])
         guard !authority.contains("@") else { return nil }
         var host = authority
         if authority.hasPrefix("[") {
@@ -106,7 +113,7 @@ private struct LoopbackURI {
         let literal = String(host)
         guard Self.loopbackHosts.contains(literal) else { return nil }
         self.host = literal
-        self.remainder = afterScheme[authorityEnd...]
+        self.remainder = Substring(afterScheme[authorityEnd...])
     }
 
     /// `:` followed by one to five digits.

@@ -3,6 +3,8 @@ import PorticoStore
 import PorticoTesting
 import Testing
 
+@testable import PorticoServer
+
 /// Redirect URIs are compared byte for byte (Swift's `==` is canonical equivalence) and the
 /// browser goes to the registered spelling; the loopback any-port rule is for public clients
 /// and IP literals only (RFC 8252 §7.3, §8.3).
@@ -64,5 +66,19 @@ import Testing
                 if allowed { #expect(reply.location?.hasPrefix(uri + "?") == true) }
             }
         }
+    }
+
+    /// U+0600 (a "prepend" character) joins the `#` after it into one grapheme, so a Character
+    /// search missed the fragment (found by fuzzing); neither registration nor the policy may.
+    @Test func aFragmentAfterAPrependCharacterIsStillAFragment() throws {
+        let uri = "com.example.app:/cb\u{600}#code=stolen"
+        #expect(throws: AdminError.self) {
+            try ClientURIRules.checkRedirect(uri, allowsPrivateUseScheme: true)
+        }
+        let client = Client(id: "app", name: "App", type: .public, redirectURIs: [uri])
+        #expect(throws: RedirectURIPolicy.Problem.notAllowed) { try RedirectURIPolicy.resolve(uri, for: client) }
+        let loopback = Client(id: "cli", name: "CLI", type: .public, redirectURIs: ["http://127.0.0.1/cb"])
+        #expect(!RedirectURIPolicy.matchesOnAnotherPort("http://127.0.0.1\u{600}/cb", registered: "http://127.0.0.1/cb"))
+        #expect(try RedirectURIPolicy.resolve("http://127.0.0.1:5000/cb", for: loopback) == "http://127.0.0.1:5000/cb")
     }
 }
