@@ -167,7 +167,13 @@ struct LoopbackFlowTests {
                 for: client, userAgent: SystemBrowserUserAgent(timeout: .seconds(60), opener: .system))
             let result = try await manager.authorize(AuthorizeRequest(scopes: [.profile]))
             #expect(result.user?.email == person.email)
-            let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            // The app has its code as soon as the browser reached the loopback listener; the
+            // script writes what the listener showed it a moment later, so wait for that (bounded).
+            var logged = ""
+            for _ in 0..<200 where !logged.contains("You are signed in") {
+                try await Task.sleep(for: .milliseconds(50))
+                logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            }
             #expect(logged.contains("You are signed in"))
         }
     }
