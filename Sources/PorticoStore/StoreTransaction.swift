@@ -222,6 +222,39 @@ public protocol StoreTransaction {
     /// many there are), hashes of pre-upgrade refresh tokens a day past expiry, password-reset
     /// links, and throttled attempts that no longer count.
     @discardableResult func purgeExpired(now: Date) throws -> PurgeReport
+
+    // MARK: Native SSO device sessions
+
+    /// Stores a device session (its device secret only as a hash).
+    func insert(_ session: DeviceSession) throws
+    /// The session whose plain device secret is `secret`, whatever its state.
+    func deviceSession(secret: String) throws -> DeviceSession?
+    /// The session with this id (`sid`), whatever its state.
+    func deviceSession(id: String) throws -> DeviceSession?
+    /// Records that the refresh family `familyID` was issued in the device session `sessionID`.
+    func linkRefreshFamily(_ familyID: String, toDeviceSession sessionID: String) throws
+    /// The device session the family `familyID` was issued in, if any.
+    func deviceSessionID(refreshFamilyID familyID: String) throws -> String?
+    /// Whether a refresh family issued in the session is unrevoked and its token unexpired.
+    func hasLiveRefreshFamily(deviceSessionID: String, now: Date) throws -> Bool
+    /// Revokes a device session; false when it was already revoked or is unknown.
+    @discardableResult func revokeDeviceSession(id: String, now: Date) throws -> Bool
+    /// Revokes every refresh family issued in the device session; returns how many.
+    @discardableResult func revokeRefreshFamilies(deviceSessionID: String, now: Date) throws -> Int
+    /// The unrevoked device sessions begun in the browser session `hashedID`.
+    func deviceSessions(browserSessionHashedID hashedID: String) throws -> [DeviceSession]
+    /// A person's unrevoked device sessions.
+    func deviceSessions(userID: String) throws -> [DeviceSession]
+
+    // MARK: Pairwise subjects and provider secrets
+
+    /// The provider's secret `name`: the stored one, or `candidate`, stored now when there was
+    /// none (several nodes starting at once agree on the first one stored).
+    func providerSecret(name: String, candidate: [UInt8]) throws -> [UInt8]
+    /// Remembers whose pairwise `subject` in `sector` is; the same triple again changes nothing.
+    func recordPairwiseSubject(_ subject: String, sector: String, userID: String) throws
+    /// The person whose pairwise subject in `sector` is `subject`.
+    func userID(pairwiseSubject subject: String, sector: String) throws -> String?
 }
 
 extension StoreTransaction {
