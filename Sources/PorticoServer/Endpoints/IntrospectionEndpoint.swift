@@ -21,6 +21,8 @@ struct IntrospectionEndpoint {
     let issuer: IssuerIdentifier
     /// The clock.
     let now: @Sendable () -> Date
+    /// Finds the person behind a pairwise `sub`.
+    var subjects: PairwiseSubjects? = nil
 
     private static let inactive: [String: JSONValue] = ["active": false]
 
@@ -40,7 +42,9 @@ struct IntrospectionEndpoint {
             let token = try parameters.required("token")
             let members =
                 PresentedToken.looksLikeJWT(token)
-                ? try accessTokenMembers(token) : try refreshTokenMembers(token, clientID: client.client.id)
+                ? try accessTokenMembers(token)
+                : try refreshTokenMembers(token, client: client.client)
+                    ?? deviceSecretMembers(token, client: client.client)
             return OAuthEndpoint.json(members ?? Self.inactive)
         }
     }
@@ -48,9 +52,14 @@ struct IntrospectionEndpoint {
     private func accessTokenMembers(_ token: String) throws -> [String: JSONValue]? {
         guard let verified = try? verifier.verify(token) else { return nil }
         let active = try store.read { transaction -> Bool in
-            guard try !verifier.isRevoked(verified, in: transaction) else { return false }
-            guard verified.hasUser else { return true }
-            guard let user = try transaction.user(id: verified.subject) else { return false }
+            guard verified.hasUser else { return try !verifier.isRevoked(verified, in: transaction) }
+            var userID: String? = verified.subject
+            if let subjects {
+                userID = try subjects.userID(subject: verified.subject, clientID: verified.clientID, in: transaction)
+            }
+            guard let userID, try !verifier.isRevoked(verified, userID: userID, in: transaction),
+                let user = try transaction.user(id: userID)
+            else { return false }
             return !user.isDisabled
         }
         guard active else { return nil }
@@ -64,8 +73,27 @@ struct IntrospectionEndpoint {
         ]
     }
 
-    private func refreshTokenMembers(_ token: String, clientID: String) throws -> [String: JSONValue]? {
+    /// A Native SSO device secret, active while its session lives; shown only to apps of the
+    /// session's SSO group.
+    private func deviceSecretMembers(_ token: String, client: Client) throws -> [String: JSONValue]? {
         let now = now()
+        return try store.read { transaction -> [String: JSONValue]? in
+            guard let session = try transaction.deviceSession(secret: token), session.ssoGroup == client.ssoGroup,
+                try NativeSSO.isAlive(session, now: now, in: transaction),
+                let user = try transaction.user(id: session.userID), !user.isDisabled
+            else { return nil }
+            let subject = try subjects?.subject(for: user.id, client: client) ?? user.id
+            return [
+                "active": true, "token_type": "device_secret", "sid": .string(session.id), "sub": .string(subject),
+                "scope": .string(session.scopes.joined(separator: " ")),
+                "iat": .integer(TokenIssuer.seconds(session.createdAt)), "iss": .string(issuer.current),
+            ]
+        }
+    }
+
+    private func refreshTokenMembers(_ token: String, client: Client) throws -> [String: JSONValue]? {
+        let now = now()
+        let clientID = client.id
         return try store.read { transaction -> [String: JSONValue]? in
             guard let record = try transaction.refreshToken(token), record.rotatedAt == nil, now < record.expiresAt,
                 let family = try transaction.refreshFamily(id: record.familyID), !family.isRevoked,
@@ -73,7 +101,7 @@ struct IntrospectionEndpoint {
             else { return nil }
             return [
                 "active": true, "scope": .string(family.scopes.joined(separator: " ")),
-                "client_id": .string(family.clientID), "sub": .string(family.userID),
+                "client_id": .string(family.clientID), "sub": .string(try subjects?.subject(for: family.userID, client: client) ?? family.userID),
                 "exp": .integer(TokenIssuer.seconds(record.expiresAt)),
                 "iat": .integer(TokenIssuer.seconds(record.issuedAt)), "token_type": "refresh_token",
                 "iss": .string(issuer.current), "aud": .string(family.clientID),

@@ -13,6 +13,10 @@ struct ProtectedResource {
     let store: any Store
     /// The shared, caching verifier.
     let verifier: AccessTokenVerifier
+    /// Finds the person behind a pairwise `sub`.
+    var subjects: PairwiseSubjects? = nil
+    /// The provider's issuer: the `aud` of tokens meant for these endpoints (RFC 8707).
+    var issuer: IssuerIdentifier? = nil
 
     /// The token sent in `Authorization: Bearer`, or (when `formParameter` is set, for POSTed
     /// userinfo) in the form body; sending both is an error (RFC 6750 §2).
@@ -63,9 +67,20 @@ struct ProtectedResource {
         VerifiedAccessToken, User
     ) {
         let verified = try verifier.verify(token)
+        if let issuer, !verified.audience.contains(issuer.current) {
+            throw OAuthError.invalidToken("The access token is meant for another resource server.")
+        }
         let (revoked, user) = try store.read { transaction in
-            let revoked = try verifier.isRevoked(verified, in: transaction)
-            return (revoked, revoked || !verified.hasUser ? nil : try transaction.user(id: verified.subject))
+            var userID: String?
+            if verified.hasUser {
+                userID = verified.subject
+                if let subjects {
+                    userID = try subjects.userID(subject: verified.subject, clientID: verified.clientID, in: transaction)
+                }
+            }
+            let revoked = try verifier.isRevoked(verified, userID: userID, in: transaction)
+            guard !revoked, let userID else { return (revoked, nil as User?) }
+            return (revoked, try transaction.user(id: userID))
         }
         guard !revoked else { throw OAuthError.invalidToken("The access token has been revoked.") }
         guard verified.grantsAny(of: acceptedScopes) else {
