@@ -172,14 +172,16 @@ final class ServerCore: Sendable {
                 let request: Request
                 switch makeRequest(context, on: connection, parameters: parameters) {
                 case .success(let made): request = made
-                case .failure(let error): return send(.text(error.message, status: error.status), on: connection, for: context)
+                case .failure(let error):
+                    return send(.text(error.message, status: error.status), on: connection, for: context)
                 }
                 return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
             case .offloaded(let run):
                 let request: Request
                 switch makeRequest(context, on: connection, parameters: parameters) {
                 case .success(let made): request = made
-                case .failure(let error): return send(.text(error.message, status: error.status), on: connection, for: context)
+                case .failure(let error):
+                    return send(.text(error.message, status: error.status), on: connection, for: context)
                 }
                 let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
                 guard suspend(exchange) else {
@@ -215,7 +217,8 @@ final class ServerCore: Sendable {
             }
         }
         var request = Request(
-            method: HTTPMethod(rawValue: context.method), path: context.path, rawQuery: context.rawQuery.map(String.init),
+            method: HTTPMethod(rawValue: context.method), path: context.path,
+            rawQuery: context.rawQuery.map(String.init),
             query: query, headers: Self.headers(of: connection), body: context.body, pathParameters: parameters)
         request.peer = .address(PeerAddress(portico_mhd_client_address(connection)))
         context.body = []

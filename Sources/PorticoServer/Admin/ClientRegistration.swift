@@ -132,7 +132,8 @@ public struct ClientRegistration: Sendable {
             guard let kind = TokenGrantRegistry.grant(answering: grant) else {
                 let aliases = TokenGrantRegistry.grants.flatMap { $0.dialects }
                 let or = aliases.isEmpty ? "" : " (or \(aliases.joined(separator: ", ")))"
-                throw .invalid("unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", "))\(or)")
+                throw .invalid(
+                    "unknown grant type '\(grant)'; use \(Self.supportedGrantTypes.joined(separator: ", "))\(or)")
             }
             kinds.append(kind)
         }

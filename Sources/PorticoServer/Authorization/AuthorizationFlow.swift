@@ -76,7 +76,7 @@ enum AuthorizationFlow {
 
     /// The error redirect for `request`.
     static func failure(
-        _ error: AuthorizationError, _ request: AuthorizationRequest, _ context: ProviderContext,
+        _ error: AuthorizationRedirectError, _ request: AuthorizationRequest, _ context: ProviderContext,
         _ status: HTTPStatus = .found
     ) -> Response {
         AuthorizationResponse.failure(
@@ -101,7 +101,7 @@ enum AuthorizationFlow {
     /// The pending request of a page that may also be opened on its own (sign-in, sign-up):
     /// nil without a `request` field, else as ``pendingRequest(_:context:)``.
     static func optionalPendingRequest(_ seal: String?, context: ProviderContext) throws
-        -> (AuthorizationRequest, Client)?
+        -> PendingAuthorizationRequest?
     {
         guard seal != nil else { return nil }
         return try pendingRequest(seal, context: context)
@@ -109,7 +109,7 @@ enum AuthorizationFlow {
 
     /// The pending request named by a page's `request` field, with its client (which must
     /// still exist and still have the redirect URI registered).
-    static func pendingRequest(_ seal: String?, context: ProviderContext) throws -> (AuthorizationRequest, Client) {
+    static func pendingRequest(_ seal: String?, context: ProviderContext) throws -> PendingAuthorizationRequest {
         guard let seal, !seal.isEmpty else { throw PageProblem.invalidRequest }
         let request: AuthorizationRequest
         do {
@@ -123,12 +123,12 @@ enum AuthorizationFlow {
         guard let client = try context.store.read({ try $0.client(id: request.clientID) }) else {
             throw PageProblem.unknownClient
         }
-        guard !request.isDeviceSignIn else { return (request, client) }
+        guard !request.isDeviceSignIn else { return PendingAuthorizationRequest(request: request, client: client) }
         do {
             _ = try RedirectURIPolicy.resolve(request.redirectURI, for: client)
         } catch {
             throw PageProblem(error, appName: client.name)
         }
-        return (request, client)
+        return PendingAuthorizationRequest(request: request, client: client)
     }
 }

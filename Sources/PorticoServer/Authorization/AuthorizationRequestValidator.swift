@@ -14,7 +14,7 @@ struct AuthorizationRequestValidator {
         /// The client or redirect URI cannot be trusted: show this problem, do not redirect.
         case page(PageProblem)
         /// The client and redirect URI are good but the rest is not: redirect this error.
-        case redirect(AuthorizationError, redirectURI: String, state: String?)
+        case redirect(AuthorizationRedirectError, redirectURI: String, state: String?)
     }
 
     /// Parameters that may appear at most once (OAuth 2.1 §3.1: "MUST NOT be included more
@@ -57,7 +57,7 @@ struct AuthorizationRequestValidator {
             return .page(PageProblem(error, appName: client.name))
         }
         let state = single("state")
-        func fail(_ error: AuthorizationError) -> Outcome {
+        func fail(_ error: AuthorizationRedirectError) -> Outcome {
             .redirect(error, redirectURI: redirectURI, state: state.flatMap { $0.isEmpty ? nil : $0 })
         }
 
@@ -111,7 +111,7 @@ struct AuthorizationRequestValidator {
             do {
                 resource = try context.store.read { try ResourceIndicators.check(requested, for: client, in: $0) }
             } catch let error as OAuthError {
-                return fail(AuthorizationError(code: error.code, description: error.description))
+                return fail(AuthorizationRedirectError(code: error.code, description: error.description))
             }
         }
         var prompts = Set<Prompt>()

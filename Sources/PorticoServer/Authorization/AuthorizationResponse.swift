@@ -17,7 +17,8 @@ enum AuthorizationResponse {
 
     /// The error redirect: `error`, `error_description`, `state` and `iss`.
     static func failure(
-        _ error: AuthorizationError, redirectURI: String, state: String?, issuer: String, status: HTTPStatus = .found
+        _ error: AuthorizationRedirectError, redirectURI: String, state: String?, issuer: String,
+        status: HTTPStatus = .found
     ) -> Response {
         var parameters = [("error", error.code), ("error_description", error.description)]
         if let state { parameters.append(("state", state)) }

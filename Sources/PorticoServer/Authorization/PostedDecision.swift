@@ -36,8 +36,9 @@ struct PostedDecision {
         _ form: FormParameters, request: Request, context: ProviderContext, forDevice: Bool = false,
         purpose: (_ requestID: String, _ sessionHashedID: String) -> String
     ) throws -> Outcome {
-        let (authorization, client) = try AuthorizationFlow.pendingRequest(
-            form[AuthorizationFlow.requestField], context: context)
+        let pending = try AuthorizationFlow.pendingRequest(form[AuthorizationFlow.requestField], context: context)
+        let authorization = pending.request
+        let client = pending.client
         guard authorization.isDeviceSignIn == forDevice else { throw PageProblem.invalidRequest }
         guard let signedIn = try SignInSession.current(in: request, context: context) else {
             return .signInAgain(try signIn(again: authorization, context: context))

@@ -22,13 +22,19 @@ final class ProviderMetrics: Sendable {
     static var grantLabels: [String] {
         TokenGrantRegistry.grants.map { $0.metricsLabel }
     }
-    /// The error codes the token endpoint answers with (RFC 6749 §5.2, RFC 8628 §3.5, and
-    /// `temporarily_unavailable` / `server_error` for our own failures).
-    static let tokenErrorCodes = [
-        "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type",
-        "invalid_scope", "authorization_pending", "slow_down", "access_denied", "expired_token",
-        "temporarily_unavailable", "server_error",
-    ]
+    /// The error codes the token endpoint answers with: RFC 6749 §5.2's, those of each grant
+    /// (``TokenGrant/errorCodes``, such as RFC 8628 §3.5's), and `temporarily_unavailable` /
+    /// `server_error` for our own failures.
+    static var tokenErrorCodes: [String] {
+        var codes = [
+            "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type",
+            "invalid_scope",
+        ]
+        for code in TokenGrantRegistry.grants.flatMap({ $0.errorCodes }) where !codes.contains(code) {
+            codes.append(code)
+        }
+        return codes + ["temporarily_unavailable", "server_error"]
+    }
 
     /// The registry these metrics live in; `/metrics` renders it.
     let registry: MetricsRegistry

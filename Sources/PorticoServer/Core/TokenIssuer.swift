@@ -32,11 +32,12 @@ struct TokenIssuer: Sendable {
         let issuedAt: Date
         /// `exp`.
         let expiresAt: Date
+        /// `aud`: the issuer itself unless a grant names the resource servers the token is for
+        /// (RFC 8707).
+        var audience: [String]? = nil
         /// Claims a grant adds to the standard ones (say, `act` for a delegated token); they
         /// never replace one the issuer writes.
         var additionalClaims: [String: JSONValue] = [:]
-        /// `aud`: the resource server it is meant for (RFC 8707); nil means the provider itself.
-        var audience: [String]? = nil
     }
 
     /// What an ID token needs besides the access token it accompanies.

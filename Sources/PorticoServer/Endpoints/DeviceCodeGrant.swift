@@ -18,6 +18,9 @@ struct DeviceCodeGrant: TokenGrant {
     static let dialects = [amazonGrantType]
     static let metricsLabel = "device_code"
     static let helpNote: String? = "TV and console login, no redirect URI needed"
+    static let errorCodes = [
+        OAuthError.authorizationPending.code, "slow_down", OAuthError.accessDenied.code, OAuthError.expiredToken.code,
+    ]
 
     /// Where device authorizations and refresh families live.
     let store: any Store

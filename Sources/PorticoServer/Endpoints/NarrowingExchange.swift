@@ -21,7 +21,7 @@ struct NarrowingExchange {
         tokens = dependencies.tokens
         lifetimes = dependencies.lifetimes
         now = dependencies.now
-        verifier = AccessTokenVerifier(keys: dependencies.tokens.keys, issuer: dependencies.tokens.issuer, now: dependencies.now)
+        verifier = dependencies.accessTokens
     }
 
     func exchange(_ parameters: TokenExchangeGrant.Parameters, client: AuthenticatedClient) throws -> TokenIssuance {

@@ -15,10 +15,11 @@ enum ProtocolRoutes {
         HealthEndpoint.register(on: router)
         DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier).register(on: router)
         JWKSEndpoint.register(on: router, keys: context.keys)
+        let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
         let grants = TokenGrantRegistry.instances(
             with: TokenGrantDependencies(
-                store: context.store, tokens: tokens, lifetimes: context.lifetimes, now: context.now,
-                metrics: context.metrics))
+                store: context.store, tokens: tokens, accessTokens: verifier, lifetimes: context.lifetimes,
+                now: context.now, metrics: context.metrics))
         let subjects = PairwiseSubjects(store: context.store, clients: context.clients)
         TokenEndpoint(
             grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics, store: context.store,
@@ -28,7 +29,6 @@ enum ProtocolRoutes {
             store: context.store, authenticator: authenticator, lifetimes: context.lifetimes, now: context.now,
             issuer: context.issuerIdentifier
         ).register(on: router, execution: execution)
-        let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
         let resource = ProtectedResource(
             store: context.store, verifier: verifier, subjects: subjects, issuer: context.issuerIdentifier)
         UserInfoEndpoint(resource: resource).register(on: router, execution: execution)

@@ -83,7 +83,8 @@ struct TokenEndpoint: Sendable {
         let clientType: ClientType = authenticated.isConfidential ? .confidential : .public
         guard kind.clientTypes.contains(clientType) else {
             throw OAuthError.unauthorizedClient(
-                "Only \(clientType == .public ? "confidential" : "public") clients may use the \(kind.grantType) grant.")
+                "Only \(clientType == .public ? "confidential" : "public") clients may use the \(kind.grantType) grant."
+            )
         }
         var issuance = try grant.exchange(
             TokenRequest(parameters: parameters, client: authenticated, grantType: grantType))

@@ -23,6 +23,9 @@ protocol TokenGrant: Sendable {
     static var needsRedirectURI: Bool { get }
     /// Words the CLI's help adds after the grant's name; none by default.
     static var helpNote: String? { get }
+    /// Error codes of its own beyond RFC 6749 §5.2's (RFC 8628's `slow_down`, …), so that
+    /// `portico_token_errors_total` has a series for each; none by default.
+    static var errorCodes: [String] { get }
 
     /// The grant of a provider.
     init(_ dependencies: TokenGrantDependencies)
@@ -44,6 +47,7 @@ extension TokenGrant {
     static var isDefault: Bool { false }
     static var needsRedirectURI: Bool { false }
     static var helpNote: String? { nil }
+    static var errorCodes: [String] { [] }
 
     func client(namedBy parameters: OAuthParameters, grantType: String) throws -> AuthenticatedClient? {
         nil

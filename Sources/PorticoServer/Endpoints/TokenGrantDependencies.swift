@@ -7,6 +7,9 @@ struct TokenGrantDependencies: Sendable {
     let store: any Store
     /// Describes and signs access and ID tokens.
     let tokens: TokenIssuer
+    /// Reads access tokens presented to a grant (a subject token to exchange); revocation is
+    /// the store's to answer.
+    let accessTokens: AccessTokenVerifier
     /// Lifetimes of codes and tokens.
     let lifetimes: TokenLifetimes
     /// The clock.

@@ -18,7 +18,9 @@ struct ConsentEndpoint: Sendable {
 
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
-        let (authorization, client) = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let pending = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let authorization = pending.request
+        let client = pending.client
         if authorization.isDeviceSignIn {
             // A device login has its own consent page, which shows the code to compare.
             return try AuthorizationFlow.next(

@@ -18,7 +18,9 @@ struct ContinueEndpoint: Sendable {
 
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
-        let (authorization, client) = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let pending = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let authorization = pending.request
+        let client = pending.client
         guard let seal, let signedIn = try SignInSession.current(in: request, context: context),
             authorization.acceptsAuthentication(at: signedIn.session.authTime)
         else {

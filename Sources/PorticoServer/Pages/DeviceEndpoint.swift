@@ -86,7 +86,9 @@ struct DeviceEndpoint: Sendable {
     }
 
     private func showConsent(seal: String, request: Request) throws -> Response {
-        let (pending, client) = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let opened = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let pending = opened.request
+        let client = opened.client
         guard let userCode = pending.deviceUserCode else { throw PageProblem.invalidRequest }
         guard let signedIn = try SignInSession.current(in: request, context: context),
             pending.acceptsAuthentication(at: signedIn.session.authTime)

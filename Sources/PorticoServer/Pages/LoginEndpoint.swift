@@ -40,10 +40,10 @@ struct LoginEndpoint: Sendable {
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         var page = LoginPage(
-            appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
+            appName: pending?.client.name, sealedRequest: pending == nil ? nil : seal,
             csrfToken: CSRFProtection.token(
-                secret: secret, purpose: CSRFProtection.loginPurpose(requestID: pending?.0.id)),
-            email: pending?.0.loginHint ?? "", language: request.pageLanguage(pending: pending?.0.language))
+                secret: secret, purpose: CSRFProtection.loginPurpose(requestID: pending?.request.id)),
+            email: pending?.request.loginHint ?? "", language: request.pageLanguage(pending: pending?.request.language))
         if pending == nil { page.returnPath = ReturnPath.validated(request.query[ReturnPath.field]) }
         // Asked for the password again (prompt=login, max_age) on a kept session: keep it kept.
         page.remembersMe = try SignInSession.current(in: request, context: context)?.session.isPersistent ?? false
@@ -56,17 +56,17 @@ struct LoginEndpoint: Sendable {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
-        let purpose = CSRFProtection.loginPurpose(requestID: pending?.0.id)
+        let purpose = CSRFProtection.loginPurpose(requestID: pending?.request.id)
         guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
-            throw PageProblem.forgedForm(appName: pending?.1.name)
+            throw PageProblem.forgedForm(appName: pending?.client.name)
         }
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
         let remember = form["remember_me"] != nil
-        let language = request.pageLanguage(pending: pending?.0.language)
+        let language = request.pageLanguage(pending: pending?.request.language)
         func again(_ message: Localized, status: HTTPStatus = .ok) -> Response {
             var page = LoginPage(
-                appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
+                appName: pending?.client.name, sealedRequest: pending == nil ? nil : seal,
                 csrfToken: form[CSRFProtection.fieldName] ?? "", email: String(email.prefix(Self.maximumEmailLength)),
                 language: language)
             page.remembersMe = remember
@@ -108,9 +108,9 @@ struct LoginEndpoint: Sendable {
             for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
             context: context)
         var response: Response
-        if let (authorization, client) = pending {
+        if let pending {
             response = try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
+                for: pending.request, client: pending.client, signedIn: signedIn, context: context, status: .seeOther)
         } else {
             let target = ReturnPath.validated(form[ReturnPath.field]) ?? ReturnPath.fallback
             response = PageLayout.redirect(to: target, status: .seeOther)

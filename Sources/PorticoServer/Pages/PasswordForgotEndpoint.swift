@@ -96,7 +96,8 @@ struct PasswordForgotEndpoint: Sendable {
     /// The pending request a page carries, if its seal is still good; a stale or broken one is
     /// dropped rather than stopping someone who wants their account back.
     private func carried(_ seal: String?) -> (String?, AuthorizationRequest?) {
-        guard let seal, !seal.isEmpty, let (request, _) = try? AuthorizationFlow.pendingRequest(seal, context: context)
+        guard let seal, !seal.isEmpty,
+            let request = (try? AuthorizationFlow.pendingRequest(seal, context: context))?.request
         else { return (nil, nil) }
         return (seal, request)
     }

@@ -26,10 +26,10 @@ struct SignupEndpoint: Sendable {
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         var page = SignupPage(
-            appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
-            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(requestID: pending?.0.id)),
-            language: request.pageLanguage(pending: pending?.0.language))
-        page.values.email = pending?.0.loginHint ?? ""
+            appName: pending?.client.name, sealedRequest: pending == nil ? nil : seal,
+            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(requestID: pending?.request.id)),
+            language: request.pageLanguage(pending: pending?.request.language))
+        page.values.email = pending?.request.loginHint ?? ""
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -39,18 +39,19 @@ struct SignupEndpoint: Sendable {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(requestID: pending?.0.id)) else {
-            throw PageProblem.forgedForm(appName: pending?.1.name)
+        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(requestID: pending?.request.id))
+        else {
+            throw PageProblem.forgedForm(appName: pending?.client.name)
         }
         let values = SignupPage.Values(
             name: String((form["name"] ?? "").trimmingSpaces.prefix(200)),
             email: String((form["email"] ?? "").trimmingSpaces.prefix(254)),
             postalCode: String((form["postal_code"] ?? "").trimmingSpaces.prefix(20)))
         let password = form["password"] ?? ""
-        let language = request.pageLanguage(pending: pending?.0.language)
+        let language = request.pageLanguage(pending: pending?.request.language)
         func again(_ errors: [String: Localized]) -> Response {
             SignupPage(
-                appName: pending?.1.name, sealedRequest: pending == nil ? nil : seal,
+                appName: pending?.client.name, sealedRequest: pending == nil ? nil : seal,
                 csrfToken: form[CSRFProtection.fieldName] ?? "", language: language, values: values, errors: errors
             ).response()
         }
@@ -76,9 +77,9 @@ struct SignupEndpoint: Sendable {
             for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName], request: request,
             context: context)
         var response: Response
-        if let (authorization, client) = pending {
+        if let pending {
             response = try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
+                for: pending.request, client: pending.client, signedIn: signedIn, context: context, status: .seeOther)
         } else {
             response = SignupPage.ready(name: user.name, email: user.email, language: language)
         }

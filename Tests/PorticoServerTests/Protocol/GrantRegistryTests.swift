@@ -92,6 +92,9 @@ import Testing
                 return line.dropFirst(prefix.count).split(separator: "\"").first.map(String.init)
             }
             #expect(labels.sorted() == TokenGrantRegistry.grants.map { $0.metricsLabel }.sorted())
+            for code in TokenGrantRegistry.grants.flatMap({ $0.errorCodes }) {
+                #expect(text.contains(#"portico_token_errors_total{error="\#(code)"} 0"#), "\(code)")
+            }
         }
     }
 
@@ -136,6 +139,25 @@ import Testing
     }
 }
 
+/// What a grant may add to the token endpoint's answer, and what it may not replace.
+@Suite struct TokenEndpointResponseTests {
+    @Test func additionalMembersAreAddedButNeverReplaceStandardOnes() throws {
+        let response = TokenEndpointResponse(
+            accessToken: "the-token", expiresIn: 60, scopes: ["orders:read"], refreshToken: nil, idToken: nil,
+            additionalMembers: [
+                "issued_token_type": "urn:ietf:params:oauth:token-type:access_token", "access_token": "forged",
+                "token_type": "N_A",
+            ]
+        ).response()
+        let members = try #require(JSONValue(parsing: Array(response.body))?.objectValue)
+        #expect(members["issued_token_type"] == "urn:ietf:params:oauth:token-type:access_token")
+        #expect(members["access_token"] == "the-token")
+        #expect(members["token_type"] == "Bearer")
+        #expect(members["expires_in"] == .integer(60))
+        #expect(response.headers["Cache-Control"] == "no-store")
+    }
+}
+
 /// `WWW-Authenticate` challenges carry their parameters as quoted strings however the words go.
 @Suite struct ChallengeEscapingTests {
     private static func challenge(for error: OAuthError) throws -> (String?, ProtocolReply) {
@@ -145,7 +167,8 @@ import Testing
             configuration: ServerConfiguration(port: 0, threads: 1, logRequests: false), router: router)
         try server.start()
         defer { server.shutdown() }
-        let reply = try ProtocolRawHTTP.send(port: server.port, method: "GET", path: "/challenge", headers: [:], body: nil)
+        let reply = try ProtocolRawHTTP.send(
+            port: server.port, method: "GET", path: "/challenge", headers: [:], body: nil)
         return (reply.header("WWW-Authenticate"), reply)
     }
 
