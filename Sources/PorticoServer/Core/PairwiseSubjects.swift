@@ -47,12 +47,18 @@ final class PairwiseSubjects: Sendable {
         return subject
     }
 
-    /// The account id behind `subject`, a `sub` issued to `clientID`: itself for public
-    /// subjects, nil when a pairwise subject is unknown or the client is gone.
-    func userID(subject: String, clientID: String, in transaction: any StoreTransaction) throws -> String? {
-        guard let client = try clients.client(id: clientID) else { return nil }
-        guard client.subjectType == .pairwise else { return subject }
-        return try transaction.userID(pairwiseSubject: subject, sector: client.sectorIdentifier ?? client.id)
+    /// The pairwise sector of the client `clientID` (from the client cache, so read it before
+    /// opening a transaction); nil for a client with public subjects or one that is gone.
+    func pairwiseSector(ofClientID clientID: String) throws -> String? {
+        guard let client = try clients.client(id: clientID), client.subjectType == .pairwise else { return nil }
+        return client.sectorIdentifier ?? client.id
+    }
+
+    /// The account id behind `subject`, a `sub` of a client whose ``pairwiseSector(ofClientID:)``
+    /// is `sector`: the subject itself without a sector, nil when a pairwise subject is unknown.
+    static func userID(subject: String, sector: String?, in transaction: any StoreTransaction) throws -> String? {
+        guard let sector else { return subject }
+        return try transaction.userID(pairwiseSubject: subject, sector: sector)
     }
 
     /// The salt, read (or made) once.

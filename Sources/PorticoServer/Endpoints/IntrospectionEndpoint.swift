@@ -51,12 +51,10 @@ struct IntrospectionEndpoint {
 
     private func accessTokenMembers(_ token: String) throws -> [String: JSONValue]? {
         guard let verified = try? verifier.verify(token) else { return nil }
+        let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
         let active = try store.read { transaction -> Bool in
             guard verified.hasUser else { return try !verifier.isRevoked(verified, in: transaction) }
-            var userID: String? = verified.subject
-            if let subjects {
-                userID = try subjects.userID(subject: verified.subject, clientID: verified.clientID, in: transaction)
-            }
+            let userID = try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction)
             guard let userID, try !verifier.isRevoked(verified, userID: userID, in: transaction),
                 let user = try transaction.user(id: userID)
             else { return false }
@@ -77,35 +75,44 @@ struct IntrospectionEndpoint {
     /// session's SSO group.
     private func deviceSecretMembers(_ token: String, client: Client) throws -> [String: JSONValue]? {
         let now = now()
-        return try store.read { transaction -> [String: JSONValue]? in
+        let members = try store.read { transaction -> [String: JSONValue]? in
             guard let session = try transaction.deviceSession(secret: token), session.ssoGroup == client.ssoGroup,
                 try NativeSSO.isAlive(session, now: now, in: transaction),
                 let user = try transaction.user(id: session.userID), !user.isDisabled
             else { return nil }
-            let subject = try subjects?.subject(for: user.id, client: client) ?? user.id
             return [
-                "active": true, "token_type": "device_secret", "sid": .string(session.id), "sub": .string(subject),
+                "active": true, "token_type": "device_secret", "sid": .string(session.id), "sub": .string(user.id),
                 "scope": .string(session.scopes.joined(separator: " ")),
                 "iat": .integer(TokenIssuer.seconds(session.createdAt)), "iss": .string(issuer.current),
             ]
         }
+        return try withClientSubject(members, client: client)
+    }
+
+    /// `members` with `sub` as `client` knows the person (a pairwise subject for such clients),
+    /// computed after the read transaction, since the first use of the salt writes.
+    private func withClientSubject(_ members: [String: JSONValue]?, client: Client) throws -> [String: JSONValue]? {
+        guard var members, let userID = members["sub"]?.stringValue, let subjects else { return members }
+        members["sub"] = .string(try subjects.subject(for: userID, client: client))
+        return members
     }
 
     private func refreshTokenMembers(_ token: String, client: Client) throws -> [String: JSONValue]? {
         let now = now()
         let clientID = client.id
-        return try store.read { transaction -> [String: JSONValue]? in
+        let members = try store.read { transaction -> [String: JSONValue]? in
             guard let record = try transaction.refreshToken(token), record.rotatedAt == nil, now < record.expiresAt,
                 let family = try transaction.refreshFamily(id: record.familyID), !family.isRevoked,
                 family.clientID == clientID, let user = try transaction.user(id: family.userID), !user.isDisabled
             else { return nil }
             return [
                 "active": true, "scope": .string(family.scopes.joined(separator: " ")),
-                "client_id": .string(family.clientID), "sub": .string(try subjects?.subject(for: family.userID, client: client) ?? family.userID),
+                "client_id": .string(family.clientID), "sub": .string(family.userID),
                 "exp": .integer(TokenIssuer.seconds(record.expiresAt)),
                 "iat": .integer(TokenIssuer.seconds(record.issuedAt)), "token_type": "refresh_token",
                 "iss": .string(issuer.current), "aud": .string(family.clientID),
             ]
         }
+        return try withClientSubject(members, client: client)
     }
 }

@@ -70,14 +70,10 @@ struct ProtectedResource {
         if let issuer, !verified.audience.contains(issuer.current) {
             throw OAuthError.invalidToken("The access token is meant for another resource server.")
         }
+        let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
         let (revoked, user) = try store.read { transaction in
-            var userID: String?
-            if verified.hasUser {
-                userID = verified.subject
-                if let subjects {
-                    userID = try subjects.userID(subject: verified.subject, clientID: verified.clientID, in: transaction)
-                }
-            }
+            let userID =
+                verified.hasUser ? try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction) : nil
             let revoked = try verifier.isRevoked(verified, userID: userID, in: transaction)
             guard !revoked, let userID else { return (revoked, nil as User?) }
             return (revoked, try transaction.user(id: userID))
