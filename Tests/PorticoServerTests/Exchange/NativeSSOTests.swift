@@ -214,6 +214,16 @@ import Testing
                 audience: harness.issuer)
             #expect(mixed.error == "invalid_grant", "\(mixed.text)")
 
+            // The right sid but a ds_hash of another secret.
+            let wrongHash = try harness.signIDToken(
+                like: signIn.idToken, changing: [
+                    "ds_hash": .string(Base64URL.encode(Digest.sha256.hash(unknownSecret).prefix(16)))
+                ])
+            let hashMismatch = try await harness.exchange(
+                as: second, subjectToken: wrongHash, subjectTokenType: ExchangeURI.idToken,
+                actorToken: signIn.deviceSecret, actorTokenType: ExchangeURI.deviceSecret, audience: harness.issuer)
+            #expect(hashMismatch.error == "invalid_grant", "\(hashMismatch.text)")
+
             // The right ds_hash but the sid of another session.
             let otherSID = try await harness.claims(of: otherSignIn.idToken)["sid"]
             let wrongSession = try harness.signIDToken(like: signIn.idToken, changing: ["sid": try #require(otherSID)])
