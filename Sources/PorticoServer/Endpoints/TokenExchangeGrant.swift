@@ -16,6 +16,9 @@ import PorticoStore
 struct TokenExchangeGrant: TokenGrant {
     static let grantType = "urn:ietf:params:oauth:grant-type:token-exchange"
     static let helpNote: String? = "Native SSO and narrowing"
+    static let metricsLabel = "token_exchange"
+    /// RFC 8707's (any grant may answer it for a `resource`) and Native SSO's.
+    static let errorCodes = [OAuthError.invalidTarget("").code, OAuthError.interactionRequired("").code]
 
     /// The parameters of a token exchange, checked.
     struct Parameters {
