@@ -204,7 +204,8 @@ public struct ClientRegistration: Sendable {
             }
             return sector.lowercased()
         }
-        let hosts = Set(redirectURIs.compactMap { URLComponents(string: $0)?.host?.lowercased() }.filter { !$0.isEmpty })
+        let hosts = Set(
+            redirectURIs.compactMap { URLComponents(string: $0)?.host?.lowercased() }.filter { !$0.isEmpty })
         guard hosts.count == 1, let host = hosts.first else {
             throw .invalid(
                 "a pairwise client whose redirect URIs do not share one host needs --sector NAME (OIDC Core §8.1)")

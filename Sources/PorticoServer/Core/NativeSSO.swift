@@ -32,7 +32,8 @@ enum NativeSSO {
     ) throws -> (session: DeviceSession, secret: String) {
         let secret = SecureRandom.token()
         let session = DeviceSession(
-            secret: secret, userID: userID, ssoGroup: client.ssoGroup ?? "", browserSessionHashedID: browserSessionHashedID,
+            secret: secret, userID: userID, ssoGroup: client.ssoGroup ?? "",
+            browserSessionHashedID: browserSessionHashedID,
             scopes: scopes, authTime: authTime, createdAt: now)
         try transaction.insert(session)
         try transaction.linkRefreshFamily(familyID, toDeviceSession: session.id)
@@ -54,7 +55,8 @@ enum NativeSSO {
     static func mark(_ issuance: inout TokenIssuance, session: DeviceSession, newSecret: String?) {
         issuance.accessToken.additionalClaims["sid"] = .string(session.id)
         issuance.identity?.additionalClaims["sid"] = .string(session.id)
-        issuance.identity?.additionalClaims["ds_hash"] = .string(deviceSecretHash(reference: session.secretHashReference))
+        issuance.identity?.additionalClaims["ds_hash"] = .string(
+            deviceSecretHash(reference: session.secretHashReference))
         if let newSecret { issuance.additionalMembers["device_secret"] = .string(newSecret) }
     }
 

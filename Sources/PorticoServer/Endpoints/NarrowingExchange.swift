@@ -60,7 +60,10 @@ struct NarrowingExchange {
             guard try !verifier.isRevoked(subject, userID: userID, in: transaction) else {
                 throw OAuthError.invalidRequest("The subject_token has been revoked.")
             }
-            return (userID, try target(of: parameters, subject: subject, client: client.client, issuer: issuer, in: transaction))
+            return (
+                userID,
+                try target(of: parameters, subject: subject, client: client.client, issuer: issuer, in: transaction)
+            )
         }
         let now = now()
         var accessToken = TokenIssuer.AccessTokenGrant(

@@ -73,7 +73,8 @@ struct ProtectedResource {
         let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
         let (revoked, user) = try store.read { transaction in
             let userID =
-                verified.hasUser ? try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction) : nil
+                verified.hasUser
+                ? try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction) : nil
             let revoked = try verifier.isRevoked(verified, userID: userID, in: transaction)
             guard !revoked, let userID else { return (revoked, nil as User?) }
             return (revoked, try transaction.user(id: userID))

@@ -22,7 +22,8 @@ enum ProtocolRoutes {
                 now: context.now, metrics: context.metrics))
         let subjects = PairwiseSubjects(store: context.store, clients: context.clients)
         TokenEndpoint(
-            grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics, store: context.store,
+            grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics,
+            store: context.store,
             subjects: subjects
         ).register(on: router, execution: execution)
         DeviceAuthorizationEndpoint(

@@ -33,15 +33,21 @@ struct RevocationEndpoint {
             let token = try parameters.required("token")
             switch parameters["token_type_hint"] {
             case "device_secret":
-                if try !revokeDeviceSecret(token, of: client.client), try !revokeRefreshToken(token, of: client.client.id) {
+                if try !revokeDeviceSecret(token, of: client.client),
+                    try !revokeRefreshToken(token, of: client.client.id)
+                {
                     try revokeAccessToken(token, of: client.client.id)
                 }
             case "refresh_token":
-                if try !revokeRefreshToken(token, of: client.client.id), try !revokeAccessToken(token, of: client.client.id) {
+                if try !revokeRefreshToken(token, of: client.client.id),
+                    try !revokeAccessToken(token, of: client.client.id)
+                {
                     try revokeDeviceSecret(token, of: client.client)
                 }
             default:
-                if try !revokeAccessToken(token, of: client.client.id), try !revokeRefreshToken(token, of: client.client.id) {
+                if try !revokeAccessToken(token, of: client.client.id),
+                    try !revokeRefreshToken(token, of: client.client.id)
+                {
                     try revokeDeviceSecret(token, of: client.client)
                 }
             }

@@ -88,7 +88,9 @@ struct TokenEndpoint: Sendable {
         }
         var issuance = try grant.exchange(
             TokenRequest(parameters: parameters, client: authenticated, grantType: grantType))
-        if let store { try ResourceIndicators.apply(parameters, to: &issuance, client: authenticated.client, store: store) }
+        if let store {
+            try ResourceIndicators.apply(parameters, to: &issuance, client: authenticated.client, store: store)
+        }
         if let subjects, authenticated.client.subjectType == .pairwise, issuance.accessToken.authTime != nil {
             // Grants speak of people by account id; a pairwise client sees its own subject.
             let subject = try subjects.recordedSubject(for: issuance.accessToken.subject, client: authenticated.client)

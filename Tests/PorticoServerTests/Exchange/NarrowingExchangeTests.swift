@@ -62,7 +62,8 @@ import Testing
             #expect(introspected.json["aud"] == .array([.string(Self.orders)]))
             // Narrowing only scope keeps the provider as audience.
             let scoped = try await narrow(harness, client, subject, scope: "openid")
-            #expect(try await harness.claims(of: try #require(scoped.string("access_token"))).audience == [harness.issuer])
+            #expect(
+                try await harness.claims(of: try #require(scoped.string("access_token"))).audience == [harness.issuer])
         }
     }
 
@@ -72,8 +73,9 @@ import Testing
             let (client, _, signIn) = try await signedIn(harness, resources: [Self.orders, Self.payments])
             let subject = try #require(signIn.string("access_token"))
             #expect(try await narrow(harness, client, subject, scope: "openid offline_access").error == "invalid_scope")
-            let narrowed = try #require(try await narrow(harness, client, subject, resource: Self.orders)
-                .string("access_token"))
+            let narrowed = try #require(
+                try await narrow(harness, client, subject, resource: Self.orders)
+                    .string("access_token"))
             #expect(try await narrow(harness, client, narrowed, resource: Self.payments).error == "invalid_target")
             #expect(try await narrow(harness, client, narrowed, audience: harness.issuer).error == "invalid_target")
             #expect(try await narrow(harness, client, narrowed, resource: Self.orders).status == 200)
@@ -87,7 +89,9 @@ import Testing
             let (client, _, signIn) = try await signedIn(harness)
             let subject = try #require(signIn.string("access_token"))
             #expect(try await narrow(harness, client, subject, resource: Self.payments).error == "invalid_target")
-            #expect(try await narrow(harness, client, subject, resource: Self.orders + "#x").error == "invalid_target")
+            let fragment = try await narrow(harness, client, subject, resource: Self.orders + "#x")
+            #expect(fragment.error == "invalid_target")
+            #expect(fragment.string("error_description")?.contains("absolute URI without a fragment") == true)
             #expect(try await narrow(harness, client, subject, resource: "not a uri").error == "invalid_target")
             #expect(
                 try await narrow(harness, client, subject, resource: Self.orders, audience: Self.payments).error
@@ -129,6 +133,11 @@ import Testing
             #expect(try await narrow(harness, other, subject).error == "invalid_request")
             #expect(try await narrow(harness, client, subject, actor: subject).error == "invalid_request")
             #expect(try await narrow(harness, client, "garbage").error == "invalid_request")
+            // An actor_token_type without its token is refused, not ignored.
+            let typeOnly = try await harness.exchange(
+                as: client, subjectToken: subject, subjectTokenType: ExchangeURI.accessToken,
+                actorTokenType: ExchangeURI.accessToken)
+            #expect(typeOnly.error == "invalid_request", "\(typeOnly.text)")
             // Revoked.
             let revocable = try #require(try await narrow(harness, client, subject).string("access_token"))
             _ = try await harness.request(
@@ -162,7 +171,8 @@ import Testing
             let unknown = try harness.issueExchangeCode(for: client, user: user, scopes: ["openid"])
             #expect(try await redeem(unknown, resource: "https://unknown.example").error == "invalid_target")
 
-            let bound = try harness.issueExchangeCode(for: client, user: user, scopes: ["openid"], resource: Self.orders)
+            let bound = try harness.issueExchangeCode(
+                for: client, user: user, scopes: ["openid"], resource: Self.orders)
             #expect(try await redeem(bound, resource: Self.payments).error == "invalid_target")
             let bound2 = try harness.issueExchangeCode(
                 for: client, user: user, scopes: ["openid"], resource: Self.orders)
@@ -188,7 +198,8 @@ import Testing
             func authorize(resource: String) async throws -> ProtocolReply {
                 var components = URLComponents()
                 components.queryItems = [
-                    URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: client.id),
+                    URLQueryItem(name: "response_type", value: "code"),
+                    URLQueryItem(name: "client_id", value: client.id),
                     URLQueryItem(name: "redirect_uri", value: client.redirectURIs[0]),
                     URLQueryItem(name: "scope", value: "openid"), URLQueryItem(name: "state", value: "s"),
                     URLQueryItem(name: "code_challenge", value: PKCE.challenge(for: PKCE.makeVerifier())),
@@ -196,7 +207,8 @@ import Testing
                     URLQueryItem(name: "resource", value: resource),
                 ]
                 return try ProtocolRawHTTP.send(
-                    port: harness.port, method: "GET", path: "/oauth/authorize?" + (components.percentEncodedQuery ?? ""),
+                    port: harness.port, method: "GET",
+                    path: "/oauth/authorize?" + (components.percentEncodedQuery ?? ""),
                     headers: [:], body: nil)
             }
             let refused = try await authorize(resource: Self.payments)

@@ -19,7 +19,8 @@ import Testing
             let idClaims = try await harness.claims(of: signIn.idToken)
             let sessionID = try #require(idClaims["sid"]?.stringValue)
             #expect(
-                idClaims["ds_hash"]?.stringValue == Base64URL.encode(Digest.sha256.hash(signIn.deviceSecret).prefix(16)))
+                idClaims["ds_hash"]?.stringValue == Base64URL.encode(Digest.sha256.hash(signIn.deviceSecret).prefix(16))
+            )
             #expect(try await harness.claims(of: signIn.accessToken)["sid"]?.stringValue == sessionID)
             // Only its hash is stored.
             let database = try Data(contentsOf: harness.directory.appendingPathComponent("portico.db"))
@@ -189,7 +190,8 @@ import Testing
             // An unknown device secret (with a ds_hash that matches it).
             let unknownSecret = SecureRandom.token()
             let forged = try harness.signIDToken(
-                like: signIn.idToken, changing: [
+                like: signIn.idToken,
+                changing: [
                     "ds_hash": .string(Base64URL.encode(Digest.sha256.hash(unknownSecret).prefix(16)))
                 ])
             let unknown = try await harness.exchange(
@@ -216,7 +218,8 @@ import Testing
 
             // The right sid but a ds_hash of another secret.
             let wrongHash = try harness.signIDToken(
-                like: signIn.idToken, changing: [
+                like: signIn.idToken,
+                changing: [
                     "ds_hash": .string(Base64URL.encode(Digest.sha256.hash(unknownSecret).prefix(16)))
                 ])
             let hashMismatch = try await harness.exchange(
@@ -279,10 +282,12 @@ import Testing
             try harness.store.grantConsent(userID: user.id, clientID: outsider.id, scopes: ["postal_code"])
             let wider = try harness.addExchangeClient(
                 name: "Wider", scopes: ["openid", "profile", "postal_code", "device_sso"])
-            #expect(try await harness.nativeSSO(signIn, as: wider, scope: "openid postal_code").error
-                == "interaction_required")
+            #expect(
+                try await harness.nativeSSO(signIn, as: wider, scope: "openid postal_code").error
+                    == "interaction_required")
             // A scope the app may not ask for at all.
-            #expect(try await harness.nativeSSO(signIn, as: second, scope: "openid postal_code").error == "invalid_scope")
+            #expect(
+                try await harness.nativeSSO(signIn, as: second, scope: "openid postal_code").error == "invalid_scope")
         }
     }
 
@@ -301,7 +306,8 @@ import Testing
             #expect(active.json["active"] == .bool(true))
             #expect(active.string("token_type") == "device_secret")
             let outsider = try harness.addExchangeClient(name: "Outsider", group: "other")
-            let hidden = try await harness.introspect(signIn.deviceSecret, client: harness.exchangeCredentials(outsider))
+            let hidden = try await harness.introspect(
+                signIn.deviceSecret, client: harness.exchangeCredentials(outsider))
             #expect(hidden.json["active"] == .bool(false))
 
             // An app outside the group cannot revoke it.
@@ -315,13 +321,16 @@ import Testing
                 client: harness.exchangeCredentials(first))
             #expect(revoked.status == 200)
             #expect(try await harness.nativeSSO(signIn, as: second).error == "invalid_grant")
-            #expect(try await harness.refresh(signIn.refreshToken, client: harness.exchangeCredentials(first)).error
-                == "invalid_grant")
-            #expect(try await harness.refresh(secondRefresh, client: harness.exchangeCredentials(second)).error
-                == "invalid_grant")
+            #expect(
+                try await harness.refresh(signIn.refreshToken, client: harness.exchangeCredentials(first)).error
+                    == "invalid_grant")
+            #expect(
+                try await harness.refresh(secondRefresh, client: harness.exchangeCredentials(second)).error
+                    == "invalid_grant")
             #expect(try await harness.resource("/oauth/userinfo", token: signIn.accessToken).status == 401)
             #expect(try await harness.resource("/oauth/userinfo", token: secondAccess).status == 401)
-            let inactive = try await harness.introspect(signIn.deviceSecret, client: harness.exchangeCredentials(second))
+            let inactive = try await harness.introspect(
+                signIn.deviceSecret, client: harness.exchangeCredentials(second))
             #expect(inactive.json["active"] == .bool(false))
         }
     }
@@ -355,16 +364,18 @@ import Testing
                 try NativeSSO.endSessions(browserSessionHashedID: browser.hashedID, now: Date(), in: $0)
             }
             #expect(try await harness.nativeSSO(signIn, as: second).error == "invalid_grant")
-            #expect(try await harness.resource("/oauth/userinfo", token: try #require(exchanged.string("access_token")))
-                .status == 401)
+            #expect(
+                try await harness.resource("/oauth/userinfo", token: try #require(exchanged.string("access_token")))
+                    .status == 401)
 
             let again = try await harness.ssoSignIn(user, to: first)
             _ = try UserAdministration.setDisabled(true, reference: user.id, in: harness.store)
             _ = try UserAdministration.setDisabled(false, reference: user.id, in: harness.store)
             // Enabled again, but the session ended with the disabling.
             #expect(try await harness.nativeSSO(again, as: second).error == "invalid_grant")
-            #expect(try await harness.refresh(again.refreshToken, client: harness.exchangeCredentials(first)).error
-                == "invalid_grant")
+            #expect(
+                try await harness.refresh(again.refreshToken, client: harness.exchangeCredentials(first)).error
+                    == "invalid_grant")
         }
     }
 

@@ -77,7 +77,8 @@ import Testing
         try await withProtocolHarness { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient(subjectType: .pairwise, sector: "mail.example")
-            let second = try harness.addExchangeClient(name: "Second", subjectType: .pairwise, sector: "calendar.example")
+            let second = try harness.addExchangeClient(
+                name: "Second", subjectType: .pairwise, sector: "calendar.example")
             let signIn = try await harness.ssoSignIn(user, to: first)
             let firstSubject = try await harness.claims(of: signIn.idToken).subject
             let reply = try await harness.nativeSSO(signIn, as: second)
@@ -85,7 +86,8 @@ import Testing
             let secondSubject = try await harness.claims(of: try #require(reply.string("id_token"))).subject
             #expect(secondSubject != firstSubject)
             #expect(secondSubject != user.id)
-            let userinfo = try await harness.resource("/oauth/userinfo", token: try #require(reply.string("access_token")))
+            let userinfo = try await harness.resource(
+                "/oauth/userinfo", token: try #require(reply.string("access_token")))
             #expect(userinfo.string("sub") == secondSubject)
         }
     }
