@@ -391,6 +391,36 @@ import Testing
             #expect(try await harness.claims(of: plain.idToken)["sid"] == nil)
         }
     }
+
+    @Test("/oauth/authorize refuses device_sso to an app in no group, and without openid")
+    func authorizeNeedsAGroup() async throws {
+        try await withProtocolHarness { harness in
+            let loner = try harness.addExchangeClient(group: nil, scopes: ["openid", "profile", "device_sso"])
+            let member = try harness.addExchangeClient(name: "Member")
+            func authorize(_ client: Client, scope: String) throws -> ProtocolReply {
+                var components = URLComponents()
+                components.queryItems = [
+                    URLQueryItem(name: "response_type", value: "code"),
+                    URLQueryItem(name: "client_id", value: client.id),
+                    URLQueryItem(name: "redirect_uri", value: client.redirectURIs[0]),
+                    URLQueryItem(name: "scope", value: scope), URLQueryItem(name: "state", value: "s"),
+                    URLQueryItem(name: "code_challenge", value: PKCE.challenge(for: PKCE.makeVerifier())),
+                    URLQueryItem(name: "code_challenge_method", value: "S256"),
+                ]
+                return try ProtocolRawHTTP.send(
+                    port: harness.port, method: "GET",
+                    path: "/oauth/authorize?" + (components.percentEncodedQuery ?? ""),
+                    headers: [:], body: nil)
+            }
+            #expect(
+                try authorize(loner, scope: "openid device_sso").header("Location")?.contains("error=invalid_scope")
+                    == true)
+            #expect(
+                try authorize(member, scope: "profile device_sso").header("Location")?.contains("error=invalid_scope")
+                    == true)
+            #expect(try authorize(member, scope: "openid device_sso").header("Location")?.contains("error=") == false)
+        }
+    }
 }
 
 extension ProtocolHarness {
