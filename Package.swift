@@ -31,34 +31,46 @@ let package = Package(
         // Portico's own modules; dependencies go one way (see the DESIGN).
         .target(name: "PorticoCrypto", dependencies: ["COpenSSL"]),
         .target(name: "PorticoHTTP", dependencies: ["CMicroHTTPD"]),
-        .target(name: "PorticoStore", dependencies: ["CSQLite", "CLibPQ", "PorticoCrypto"]),
+        // The storage contract, and its backends (CLibPQ waits for the PostgreSQL one).
+        .target(name: "PorticoStore", dependencies: ["PorticoCrypto"]),
+        .target(name: "PorticoStoreSQLite", dependencies: ["PorticoStore", "CSQLite", "PorticoCrypto"]),
         .target(
             name: "PorticoServer",
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
         .target(name: "PorticoKit", dependencies: ["PorticoCrypto"]),
-        .executableTarget(name: "portico", dependencies: ["PorticoServer"]),
+        .executableTarget(name: "portico", dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite"]),
+        // Test support shared by test targets and benches: the store conformance suite.
+        .target(name: "PorticoTesting", dependencies: ["PorticoStore", "PorticoServer", "PorticoCrypto"]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
 
         // Benchmarks (run by `make bench`, never by tests) and a helper process the store tests kill.
         .executableTarget(
             name: "portico-bench-crypto", dependencies: ["PorticoCrypto", "PorticoServer"], path: "bench/crypto"),
-        .executableTarget(name: "portico-bench-store", dependencies: ["PorticoStore"], path: "bench/store"),
         .executableTarget(
-            name: "portico-bench-seed", dependencies: ["PorticoStore", "PorticoServer", "PorticoCrypto"],
+            name: "portico-bench-store", dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer"],
+            path: "bench/store"),
+        .executableTarget(
+            name: "portico-bench-seed",
+            dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoCrypto"],
             path: "bench/idp/seed"),
-        .executableTarget(name: "portico-store-writer", dependencies: ["PorticoStore"], path: "Tests/StoreWriter"),
+        .executableTarget(
+            name: "portico-store-writer", dependencies: ["PorticoStore", "PorticoStoreSQLite"],
+            path: "Tests/StoreWriter"),
 
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
-        .testTarget(name: "PorticoStoreTests", dependencies: ["PorticoStore"]),
+        .testTarget(
+            name: "PorticoStoreSQLiteTests",
+            dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting"]),
         .testTarget(
             name: "PorticoServerTests",
-            dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"],
+            dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto"],
             exclude: ["Vectors"]),
         // The SDK's end-to-end tests start a real provider in-process; PorticoKit itself never
         // imports the server.
         .testTarget(
-            name: "PorticoKitTests", dependencies: ["PorticoKit", "PorticoServer", "PorticoStore", "PorticoHTTP"]),
+            name: "PorticoKitTests",
+            dependencies: ["PorticoKit", "PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoHTTP"]),
     ]
 )

@@ -2,8 +2,8 @@ import Foundation
 import PorticoHTTP
 import PorticoStore
 
-/// The identity provider: opens the store, loads the keys, assembles every endpoint onto one
-/// router and runs the HTTP server.
+/// The identity provider: loads the keys from the store it is given, assembles every endpoint
+/// onto one router and runs the HTTP server.
 ///
 /// One value owns the lifetime of the server so that the CLI and the tests start and stop
 /// Portico the same way.
@@ -22,11 +22,14 @@ public final class IdentityProvider: Sendable {
     /// by the CLI while the server runs takes effect without a restart.
     private let keyRefresher: KeyRingRefresher
 
-    /// Opens (and migrates) the database, makes the first signing keys if there are none, and
-    /// builds the routes; nothing listens until ``start()``.
-    public init(configuration: ProviderConfiguration) throws {
+    /// Makes the first signing keys in `store` if there are none, and builds the routes; nothing
+    /// listens until ``start()``.
+    ///
+    /// The caller opens (and migrates) the store and picks its backend (the `portico` command
+    /// does so by the database URL), so the provider depends on the storage contract alone. The
+    /// provider owns the store from here on: ``shutdown()`` closes it.
+    public init(configuration: ProviderConfiguration, store: any Store) throws {
         self.configuration = configuration
-        let store = try openStore(url: configuration.databaseURL, longRunning: true)
         let keys = try KeyRing(store: store)
         let registry = MetricsRegistry()
         context = ProviderContext(

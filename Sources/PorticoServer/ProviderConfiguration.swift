@@ -1,4 +1,5 @@
 import Foundation
+import PorticoStore
 
 /// Where the identity provider listens, what it calls itself, and where it keeps its data.
 ///
@@ -12,8 +13,10 @@ public struct ProviderConfiguration: Sendable {
     /// The issuer identifier (`iss`), without a trailing slash. When nil it is derived from
     /// host and the bound port, which is what a single local instance wants.
     public var issuer: String?
-    /// The database URL (`sqlite:PATH` or `postgres://…`).
-    public var databaseURL: String
+    /// The database the store was opened from (`sqlite:PATH` or `postgres://…`), if known. The
+    /// provider is handed the open store, so this only places the default outbox next to an
+    /// SQLite file; nil puts it in `./portico-data/outbox`, next to the CLI's default database.
+    public var databaseURL: DatabaseURL?
     /// libmicrohttpd's epoll threads, which read requests and run the handlers that only
     /// compute; nil means one per core. (Handlers that wait run on a worker pool of their own.)
     public var threads: Int?
@@ -47,12 +50,12 @@ public struct ProviderConfiguration: Sendable {
     /// (tests shorten them to watch an expiry).
     public var lifetimes: TokenLifetimes
 
-    /// The defaults of the DESIGN: `127.0.0.1:8080` and `sqlite:./portico-data/portico.db`.
+    /// The defaults of the DESIGN: `127.0.0.1:8080`, and the outbox of the default database.
     public init(
         host: String = "127.0.0.1",
         port: UInt16 = 8080,
         issuer: String? = nil,
-        databaseURL: String = "sqlite:./portico-data/portico.db",
+        databaseURL: DatabaseURL? = nil,
         threads: Int? = nil,
         logRequests: Bool = true,
         demo: Bool = false,

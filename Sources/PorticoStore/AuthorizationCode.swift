@@ -54,7 +54,7 @@ public struct AuthorizationCode: Sendable, Hashable {
     }
 
     /// A code as stored (backends only).
-    init(
+    public init(
         hashedCode: String, clientID: String, userID: String, redirectURI: String, scopes: [String],
         codeChallenge: String, nonce: String?, authTime: Date, sessionHashedID: String?, createdAt: Date,
         expiresAt: Date, consumedAt: Date?, issuedRefreshFamilyID: String?, issuedAccessTokenID: String?,

@@ -36,7 +36,7 @@ public struct BrowserSession: Sendable, Hashable {
     }
 
     /// A session as stored (backends only).
-    init(
+    public init(
         hashedID: String, userID: String, createdAt: Date, expiresAt: Date, lastSeenAt: Date, authTime: Date,
         isPersistent: Bool, userAgent: String?, ipAddress: String?
     ) {

@@ -59,7 +59,7 @@ public struct Client: Sendable, Hashable {
     }
 
     /// A client as stored, with its secret already hashed (backends only).
-    init(
+    public init(
         id: String, name: String, type: ClientType, secretHash: [UInt8]?, redirectURIs: [String],
         allowedScopes: [String], allowedGrantTypes: [String], logoURL: String?, privacyURL: String?,
         idTokenSigningAlgorithm: String, postLogoutRedirectURIs: [String], createdAt: Date

@@ -12,9 +12,6 @@ public enum DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     /// A PostgreSQL server (`postgres://user@host:port/db` or `postgresql://…`).
     case postgres(String)
 
-    /// The default of the DESIGN.
-    public static var standard: DatabaseURL { .sqlite(path: "./portico-data/portico.db") }
-
     /// Parses a database URL; throws ``StoreError/unsupportedURL(_:)`` for anything else.
     public init(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -42,7 +42,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
     }
 
     /// An authorization as stored (backends only).
-    init(
+    public init(
         hashedDeviceCode: String, userCode: String, clientID: String, scopes: [String], createdAt: Date,
         expiresAt: Date, interval: Int, lastPolledAt: Date?, status: DeviceAuthorizationStatus, userID: String?,
         authTime: Date?

@@ -25,7 +25,7 @@ public struct PasswordReset: Sendable, Hashable {
     }
 
     /// A reset as stored (backends only).
-    init(hashedToken: String, userID: String, createdAt: Date, expiresAt: Date, usedAt: Date?) {
+    public init(hashedToken: String, userID: String, createdAt: Date, expiresAt: Date, usedAt: Date?) {
         self.hashedToken = hashedToken
         self.userID = userID
         self.createdAt = createdAt

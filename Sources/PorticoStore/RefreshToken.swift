@@ -22,6 +22,15 @@ public struct RefreshToken: Sendable, Hashable {
     /// When it was exchanged for its successor; nil while it is the family's current token.
     public var rotatedAt: Date?
 
+    /// A token as a backend found it.
+    public init(hashedToken: String, familyID: String, issuedAt: Date, expiresAt: Date, rotatedAt: Date?) {
+        self.hashedToken = hashedToken
+        self.familyID = familyID
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.rotatedAt = rotatedAt
+    }
+
     /// A new token for the family `familyID`: its id, a dot, and 256 random bits.
     public static func mint(familyID: String) -> String {
         familyID + "." + SecureRandom.token()
@@ -29,7 +38,7 @@ public struct RefreshToken: Sendable, Hashable {
 
     /// The family id a token names, or nil for a token without one (minted before tokens
     /// carried it; the store finds those through the hashes it kept of them).
-    static func familyID(of token: String) -> Substring? {
+    public static func familyID(of token: String) -> Substring? {
         guard let dot = token.firstIndex(of: "."), dot != token.startIndex else { return nil }
         return token[..<dot]
     }

@@ -1,21 +1,21 @@
 import Foundation
 
-// Each operation of a transaction, as a call of its own for callers that need only one: reads
-// run in a read transaction, writes in a write transaction. Several writes that belong together
-// go in one `transaction { }` instead.
+// Each operation of a transaction, as a call of its own for callers that need only one (the
+// admin commands, tests, benches): reads run in a read transaction, writes in a write
+// transaction. Several writes that belong together go in one `transaction { }` instead.
 extension Store {
     // MARK: Users
 
     /// Adds a user; a taken e-mail address throws ``StoreError/duplicate(field:)``.
-    public func insert(_ user: User) throws { try transaction { try $0.insert(user) } }
+    public func insert(_ user: UserRecord) throws { try transaction { try $0.insert(user) } }
     /// The user with this id.
-    public func user(id: String) throws -> User? { try read { try $0.user(id: id) } }
+    public func user(id: String) throws -> UserRecord? { try read { try $0.user(id: id) } }
     /// The user with this e-mail address, compared case-insensitively.
-    public func user(email: String) throws -> User? { try read { try $0.user(email: email) } }
+    public func user(email: String) throws -> UserRecord? { try read { try $0.user(email: email) } }
     /// Up to `limit` users, oldest first.
-    public func users(limit: Int = 100) throws -> [User] { try read { try $0.users(limit: limit) } }
+    public func users(limit: Int = 100) throws -> [UserRecord] { try read { try $0.users(limit: limit) } }
     /// Replaces the stored user (matched by id).
-    public func update(_ user: User) throws { try transaction { try $0.update(user) } }
+    public func update(_ user: UserRecord) throws { try transaction { try $0.update(user) } }
     /// Removes a user and everything that belongs to them.
     @discardableResult public func deleteUser(id: String) throws -> Bool {
         try transaction { try $0.deleteUser(id: id) }
@@ -58,13 +58,13 @@ extension Store {
     // MARK: Signing keys
 
     /// Stores a signing key.
-    public func insert(_ key: SigningKey) throws { try transaction { try $0.insert(key) } }
+    public func insert(_ key: StoredSigningKey) throws { try transaction { try $0.insert(key) } }
     /// The key with this `kid`.
-    public func signingKey(id: String) throws -> SigningKey? { try read { try $0.signingKey(id: id) } }
+    public func signingKey(id: String) throws -> StoredSigningKey? { try read { try $0.signingKey(id: id) } }
     /// All keys, oldest first.
-    public func signingKeys() throws -> [SigningKey] { try read { try $0.signingKeys() } }
+    public func signingKeys() throws -> [StoredSigningKey] { try read { try $0.signingKeys() } }
     /// The key that signs new tokens of `algorithm`.
-    public func currentSigningKey(algorithm: String) throws -> SigningKey? {
+    public func currentSigningKey(algorithm: String) throws -> StoredSigningKey? {
         try read { try $0.currentSigningKey(algorithm: algorithm) }
     }
     /// Makes an active key the signer of its algorithm.
@@ -126,12 +126,6 @@ extension Store {
     public func consent(userID: String, clientID: String) throws -> Consent? {
         try read { try $0.consent(userID: userID, clientID: clientID) }
     }
-    /// Adds scopes to a consent and returns the union granted.
-    @discardableResult public func grantConsent(
-        userID: String, clientID: String, scopes: Set<String>, now: Date = Date()
-    ) throws -> Consent {
-        try transaction { try $0.grantConsent(userID: userID, clientID: clientID, scopes: scopes, now: now) }
-    }
     /// Removes a consent.
     @discardableResult public func revokeConsent(userID: String, clientID: String) throws -> Bool {
         try transaction { try $0.revokeConsent(userID: userID, clientID: clientID) }
@@ -161,16 +155,6 @@ extension Store {
     {
         try transaction { try $0.revokeRefreshFamilies(userID: userID, clientID: clientID, now: now) }
     }
-    /// The token whose plain value is `token`.
-    public func refreshToken(_ token: String) throws -> RefreshToken? { try read { try $0.refreshToken(token) } }
-    /// Rotates a presented token atomically.
-    public func rotateRefreshToken(_ presented: String, replacement: String, expiresAt: Date, now: Date = Date())
-        throws -> RefreshRotation
-    {
-        try transaction {
-            try $0.rotateRefreshToken(presented, replacement: replacement, expiresAt: expiresAt, now: now)
-        }
-    }
 
     // MARK: Access-token revocations
 
@@ -183,7 +167,8 @@ extension Store {
 
     // MARK: Device authorizations
 
-    /// Stores a pending device authorization.
+    /// Stores a pending device authorization (a stored one with the same user code, even an
+    /// expired one, is a duplicate; the provider's `startDeviceAuthorization` makes way).
     public func insert(_ authorization: DeviceAuthorization) throws { try transaction { try $0.insert(authorization) } }
     /// The live authorization with this user code.
     public func deviceAuthorization(userCode: String, now: Date = Date()) throws -> DeviceAuthorization? {
@@ -204,10 +189,6 @@ extension Store {
     /// Denies a live, pending authorization.
     @discardableResult public func denyDeviceAuthorization(userCode: String, now: Date = Date()) throws -> Bool {
         try transaction { try $0.denyDeviceAuthorization(userCode: userCode, now: now) }
-    }
-    /// Answers a device's poll.
-    public func pollDeviceAuthorization(deviceCode: String, now: Date = Date()) throws -> DevicePoll {
-        try transaction { try $0.pollDeviceAuthorization(deviceCode: deviceCode, now: now) }
     }
 
     // MARK: Account links

@@ -4,10 +4,15 @@ import Foundation
 ///
 /// A store is shared by every HTTP thread: it is `Sendable` and its calls are synchronous, so
 /// CPU-only handlers can use it directly on the server's threads. Work happens in transactions:
-/// ``transaction(_:)`` for anything that writes (one per request, so that, say, redeeming a code,
-/// starting a refresh family and recording the access token commit together) and ``read(_:)``
-/// for consistent reads that never wait for writers. Single operations are also available on the
-/// store itself (see the extension), each in its own transaction.
+/// ``transaction(_:)`` for writes that must commit together (redeeming a code, starting a
+/// refresh family and recording what it issued are one transaction; a request may use several,
+/// a password sign-in uses three or four: reserving a throttled attempt, reading the account,
+/// settling the attempt, starting the session), and ``read(_:)`` for consistent
+/// reads that never wait for writers. Single operations are also available on the store itself
+/// (see the extension), each in its own transaction.
+///
+/// What a backend must guarantee (atomic primitives, rows changed, time precision, retries) is
+/// in ``StoreTransaction``'s "Implementation requirements".
 ///
 /// The interface has no database types: ids are strings, times `Date`, scopes `[String]` or
 /// `Set<String>`, so SQLite and PostgreSQL implement the same protocol. Failures are

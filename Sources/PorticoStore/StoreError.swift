@@ -1,6 +1,11 @@
 /// What went wrong in the store, typed so that the identity provider can answer a request
-/// precisely (a taken e-mail address is a form error, a full disk is a 503) without parsing
+/// precisely (a taken e-mail address is a form error, a busy database a 503) without parsing
 /// database messages.
+///
+/// The cases say what happened, not which database said it: each backend maps its own codes
+/// onto them (the SQLite backend maps `SQLITE_BUSY` onto ``conflict(_:)``, a PostgreSQL one
+/// would map `40001` onto ``serializationFailure(_:)`` and a lost connection onto
+/// ``unavailable(_:)``), so the provider handles every backend with the same code.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A value that must be unique is already taken; `field` names it as the caller knows it
     /// (`"email"`, `"id"`, `"user_code"`), never as a database column.
@@ -17,20 +22,30 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL names a backend that this build cannot open yet.
     case backendUnavailable(String)
     /// The caller passed a value the store cannot keep (for example a confidential client
-    /// without a secret, or text longer than SQLite accepts).
+    /// without a secret, or text longer than the database accepts).
     case invalidArgument(String)
-    /// The database stayed locked by other writers for longer than the busy timeout.
-    case busy(String)
-    /// Reading or writing the database file failed (permissions, full disk, missing directory).
+    /// Other transactions held what this one needs for longer than the backend waits (SQLite's
+    /// busy timeout, a lock timeout). Nothing was written; the request may be tried again later
+    /// (the provider answers 503 with `Retry-After`).
+    case conflict(String)
+    /// The database aborted the transaction so that concurrent ones stay serializable (a
+    /// serialization failure or deadlock). Nothing was written, and running the whole
+    /// transaction body again is safe: see ``isRetryable`` and the store's "Implementation
+    /// requirements".
+    case serializationFailure(String)
+    /// The database cannot be reached, or the connection was lost (for a commit in flight: it
+    /// is unknown whether it happened).
+    case unavailable(String)
+    /// Reading or writing the database's storage failed (permissions, full disk, missing directory).
     case io(String)
-    /// The file is not a database or is damaged; the message is SQLite's.
+    /// The database is damaged or not a database; the message is the backend's.
     case corrupt(String)
     /// The store was closed; a new one must be opened.
     case closed
     /// A transaction was used after its body returned, or a read transaction tried to write.
     case misuse(String)
-    /// Any other database failure, with the backend's own code and message.
-    case database(code: Int32, message: String)
+    /// Any other database failure, in the backend's words (its code and message).
+    case failure(String)
 
     /// One line that an operator can act on; the CLI prints it as it is.
     public var description: String {
@@ -49,8 +64,12 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             message
         case .invalidArgument(let message):
             "invalid value: \(message)"
-        case .busy(let message):
+        case .conflict(let message):
             "database busy: \(message)"
+        case .serializationFailure(let message):
+            "database serialization failure (retry the transaction): \(message)"
+        case .unavailable(let message):
+            "database unavailable: \(message)"
         case .io(let message):
             "database I/O error: \(message)"
         case .corrupt(let message):
@@ -59,8 +78,25 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "the store is closed"
         case .misuse(let message):
             "store misuse: \(message)"
-        case .database(let code, let message):
-            "database error \(code): \(message)"
+        case .failure(let message):
+            message
         }
+    }
+
+    /// Whether the failure is the database's state at this moment rather than the request's
+    /// fault, so that the same request may succeed shortly: a conflict, a serialization
+    /// failure, an unreachable database.
+    public var isTemporary: Bool {
+        switch self {
+        case .conflict, .serializationFailure, .unavailable: true
+        default: false
+        }
+    }
+
+    /// Whether the transaction body may simply be run again at once: the database rolled it
+    /// back to keep concurrent transactions serializable.
+    public var isRetryable: Bool {
+        if case .serializationFailure = self { return true }
+        return false
     }
 }

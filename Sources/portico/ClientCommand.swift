@@ -40,7 +40,7 @@ enum ClientCommand {
         remove  removes an app and everything issued to it
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
-                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                            (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
 
         Safe while a server runs: a new app can sign people in at once.
         """

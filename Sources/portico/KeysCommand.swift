@@ -25,7 +25,7 @@ enum KeysCommand {
                              "previous_published_until"}
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
-                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                            (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -36,7 +36,7 @@ enum KeysCommand {
         try arguments.finish()
         let store = try DatabaseOption.open(url)
         defer { store.close() }
-        let keys: [SigningKey]
+        let keys: [StoredSigningKey]
         do {
             keys = try store.signingKeys()
         } catch {

@@ -13,7 +13,7 @@ enum MigrateCommand {
         that migrate before rolling out servers. Safe while a server runs.
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
-                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                            (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -36,25 +36,5 @@ enum MigrateCommand {
             throw CommandLineError.failure("cannot make signing keys: \(error)")
         }
         if !created.isEmpty { print("made signing keys: \(created.joined(separator: ", "))") }
-    }
-}
-
-/// The `--database` option every command shares, and opening the store with a clear error.
-enum DatabaseOption {
-    /// The default of the DESIGN.
-    static let defaultURL = "sqlite:./portico-data/portico.db"
-
-    /// `--database`, then `PORTICO_DATABASE`, then the default.
-    static func url(_ arguments: inout Arguments, environment: [String: String]) throws -> String {
-        try arguments.value("database") ?? environment["PORTICO_DATABASE"] ?? defaultURL
-    }
-
-    /// Opens the store, turning any failure into one line that names the database.
-    static func open(_ url: String, migrate: Bool = true) throws -> any Store {
-        do {
-            return try openStore(url: url, migrate: migrate)
-        } catch {
-            throw CommandLineError.failure("cannot open the database \(url): \(error)")
-        }
     }
 }

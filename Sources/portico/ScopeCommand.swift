@@ -15,7 +15,7 @@ enum ScopeCommand {
           --resource URI      the resource server that accepts it (RFC 8707): apps allowed
                               the scope may ask for access tokens meant for it
           --database URL      sqlite:PATH or postgres://user@host:port/db
-                              (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                              (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoServer
+import PorticoStore
 
 /// `portico serve`: runs the identity provider until SIGINT or SIGTERM.
 enum ServeCommand {
@@ -15,7 +16,7 @@ enum ServeCommand {
           --port PORT       TCP port, 0 for any free one (PORTICO_PORT, default 8080)
           --issuer URL      issuer identifier (PORTICO_ISSUER, default http://HOST:PORT)
           --database URL    sqlite:PATH or postgres://user@host:port/db
-                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                            (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
           --threads N       HTTP threads (default: one per core)
           --quiet           no per-request log line on stderr
           --demo            add a demo app and person, and a /demo/callback page
@@ -38,7 +39,8 @@ enum ServeCommand {
         if let issuer = try arguments.value("issuer") ?? environment["PORTICO_ISSUER"] {
             configuration.issuer = try IssuerValidation.validated(issuer)
         }
-        configuration.databaseURL = try DatabaseOption.url(&arguments, environment: environment)
+        let databaseURL = try DatabaseOption.url(&arguments, environment: environment)
+        configuration.databaseURL = try? DatabaseURL(parsing: databaseURL)
         if let threads = try arguments.value("threads") {
             guard let count = Int(threads), (1...256).contains(count) else {
                 throw CommandLineError.usage("threads must be a number from 1 to 256, not '\(threads)'")
@@ -58,9 +60,15 @@ enum ServeCommand {
 
         let provider: IdentityProvider
         do {
-            provider = try IdentityProvider(configuration: configuration)
+            let store = try openStore(url: databaseURL, longRunning: true)
+            do {
+                provider = try IdentityProvider(configuration: configuration, store: store)
+            } catch {
+                store.close()
+                throw error
+            }
         } catch {
-            throw CommandLineError.failure("cannot open the database \(configuration.databaseURL): \(error)")
+            throw CommandLineError.failure("cannot open the database \(databaseURL): \(error)")
         }
         do {
             try provider.start()

@@ -34,7 +34,7 @@ enum UserCommand {
                  refresh tokens and consents; an audit event records the id only
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
-                            (PORTICO_DATABASE, default sqlite:./portico-data/portico.db)
+                            (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {

@@ -27,7 +27,9 @@ final class KitHarness: Sendable {
         let database = "sqlite:\(directory.path)/portico.db"
         server = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, databaseURL: database, threads: 2, logRequests: false, passwordHashing: kitTestHashing))
+                port: 0, databaseURL: try DatabaseURL(parsing: database), threads: 2, logRequests: false,
+                passwordHashing: kitTestHashing),
+            store: try openStore(url: database, longRunning: true))
         try server.start()
         store = try openStore(url: database)
     }
@@ -63,8 +65,8 @@ final class KitHarness: Sendable {
 
     /// A person who can sign in with ``password``.
     @discardableResult
-    func addUser(name: String = "Ann Example", postalCode: String? = "10115") throws -> PorticoStore.User {
-        let user = PorticoStore.User(
+    func addUser(name: String = "Ann Example", postalCode: String? = "10115") throws -> UserRecord {
+        let user = UserRecord(
             email: "ann-\(UUID().uuidString.prefix(8).lowercased())@example.com", name: name, postalCode: postalCode,
             passwordHash: try PasswordHasher(settings: kitTestHashing).hash(password))
         try store.insert(user)

@@ -14,7 +14,7 @@ import Testing
 struct TokenLifecycleTests {
     /// Signs `person` in through the loopback flow and returns the manager.
     private func signedIn(
-        _ harness: KitHarness, _ person: PorticoStore.User, client: Client,
+        _ harness: KitHarness, _ person: UserRecord, client: Client,
         store: any TokenStore = InMemoryTokenStore(),
         scopes: [Scope] = [.openID, .profile]
     ) async throws -> AuthorizationManager {

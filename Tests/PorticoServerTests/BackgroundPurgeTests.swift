@@ -12,14 +12,16 @@ import Testing
         let database = "sqlite:\(directory.path)/portico.db"
         let provider = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, databaseURL: database, logRequests: false, purgeInterval: .milliseconds(100)))
+                port: 0, databaseURL: try DatabaseURL(parsing: database), logRequests: false,
+                purgeInterval: .milliseconds(100)),
+            store: try openStore(url: database, longRunning: true))
         try provider.start()
         let store = try openStore(url: database)
         defer {
             store.close()
             provider.shutdown()
         }
-        let user = User(email: "purge@example.com", name: "Purge", passwordHash: "unused")
+        let user = UserRecord(email: "purge@example.com", name: "Purge", passwordHash: "unused")
         try store.transaction { try $0.insert(user) }
         let now = Date()
         try store.transaction { transaction in

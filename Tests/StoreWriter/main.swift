@@ -6,6 +6,7 @@
 // the kill. Stops after COUNT rows (default: a million), long after the test has killed it.
 import Foundation
 import PorticoStore
+import PorticoStoreSQLite
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
@@ -18,7 +19,7 @@ do {
     let store = try SQLiteStore(path: arguments[1])
     let run = RecordIdentifier.random()
     for index in 0..<count {
-        let user = User(
+        let user = UserRecord(
             email: "writer-\(run)-\(index)@example.test", name: "Writer \(index)",
             passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA")
         try store.transaction { transaction in

@@ -3,7 +3,9 @@
 // Each cell is the best of ROUNDS runs, the strategies interleaved, so that a busy machine
 // disturbs both alike.
 import Foundation
+import PorticoServer
 import PorticoStore
+import PorticoStoreSQLite
 
 let operationsPerThread = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 5000 : 5000
 let rounds = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 3 : 3
@@ -59,7 +61,7 @@ do {
                 let store = try SQLiteStore(
                     path: root.appendingPathComponent("\(name)-\(threads)-\(round).db").path, strategy: strategy,
                     backgroundCheckpoints: background)
-                let user = User(email: "bench@example.com", name: "Bench", passwordHash: "x")
+                let user = UserRecord(email: "bench@example.com", name: "Bench", passwordHash: "x")
                 let client = Client(
                     name: "Bench", type: .confidential, secret: "secret", redirectURIs: ["https://bench.example/cb"],
                     allowedScopes: ["openid", "profile"])

@@ -45,7 +45,7 @@ struct AttemptThrottle: Sendable {
     /// The limits for a sign-in with `email` from `address`.
     static func signInLimits(email: String, address: String) -> [Limit] {
         [
-            Limit(key: "sign-in:account:" + User.normalizedEmail(email), maximum: accountLimit, window: window),
+            Limit(key: "sign-in:account:" + UserRecord.normalizedEmail(email), maximum: accountLimit, window: window),
             Limit(key: "sign-in:address:" + address, maximum: addressLimit, window: window),
         ]
     }

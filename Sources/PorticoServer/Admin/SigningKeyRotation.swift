@@ -65,7 +65,7 @@ public enum SigningKeyRotation {
                         $0.algorithm == algorithm && $0.state == .active
                     }
                     try transaction.insert(
-                        PorticoStore.SigningKey(
+                        StoredSigningKey(
                             id: key.keyID, algorithm: algorithm, privateKeyPEM: key.pemRepresentation,
                             isCurrent: true, createdAt: now))
                     for old in replaced { try transaction.retireSigningKey(id: old.id, at: now) }
@@ -88,7 +88,7 @@ public enum SigningKeyRotation {
     }
 
     /// When a retired key leaves the JWKS; nil for an active key.
-    public static func publishedUntil(_ key: PorticoStore.SigningKey) -> Date? {
+    public static func publishedUntil(_ key: StoredSigningKey) -> Date? {
         guard key.state == .retired else { return nil }
         return (key.retiredAt ?? key.createdAt).addingTimeInterval(retention)
     }

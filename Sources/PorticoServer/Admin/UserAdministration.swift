@@ -23,7 +23,7 @@ public enum UserAdministration {
     /// What disabling or enabling changed.
     public struct StatusChange: Sendable, Equatable {
         /// The account as it is now.
-        public let user: User
+        public let user: UserRecord
         /// Whether it was already in the requested state (nothing changed).
         public let unchanged: Bool
         /// Browser sessions ended (disabling signs the person out everywhere).
@@ -31,7 +31,7 @@ public enum UserAdministration {
     }
 
     /// The account whose id or e-mail address is `reference`.
-    public static func find(_ reference: String, in store: any Store) throws(AdminError) -> User {
+    public static func find(_ reference: String, in store: any Store) throws(AdminError) -> UserRecord {
         do {
             if let user = try store.read({ try $0.user(id: reference) ?? $0.user(email: reference) }) { return user }
         } catch {
@@ -41,7 +41,7 @@ public enum UserAdministration {
     }
 
     /// Up to `limit` accounts, oldest first.
-    public static func list(in store: any Store, limit: Int = 10_000) throws(AdminError) -> [User] {
+    public static func list(in store: any Store, limit: Int = 10_000) throws(AdminError) -> [UserRecord] {
         do {
             return try store.read { try $0.users(limit: limit) }
         } catch {

@@ -32,7 +32,7 @@ public struct UserRegistration: Sendable {
     public func register(
         in store: any Store, hasher: PasswordHasher = PasswordHasher(), actor: String? = "cli",
         action: String = "user.add"
-    ) throws(AdminError) -> User {
+    ) throws(AdminError) -> UserRecord {
         let user = try validatedUser(hasher: hasher)
         do {
             try store.transaction { transaction in
@@ -50,7 +50,7 @@ public struct UserRegistration: Sendable {
         return user
     }
 
-    private func validatedUser(hasher: PasswordHasher) throws(AdminError) -> User {
+    private func validatedUser(hasher: PasswordHasher) throws(AdminError) -> UserRecord {
         let email = email.trimmingSpaces
         guard Self.looksLikeEmail(email) else {
             throw .invalid("'\(email)' is not an e-mail address (expected name@example.com)")
@@ -76,7 +76,7 @@ public struct UserRegistration: Sendable {
         } catch {
             throw .storage("could not hash the password: \(error)")
         }
-        return User(email: email, name: name, postalCode: postalCode, passwordHash: hash)
+        return UserRecord(email: email, name: name, postalCode: postalCode, passwordHash: hash)
     }
 
     /// A pragmatic shape check: one `@`, a non-empty local part, a dotted domain of letters,

@@ -24,7 +24,7 @@ struct SignInSession: Sendable {
     /// The stored session.
     let session: BrowserSession
     /// Who is signed in.
-    let user: User
+    let user: UserRecord
 
     /// The live session of `request`'s browser with an enabled user, or nil.
     static func current(in request: Request, context: ProviderContext) throws -> SignInSession? {
@@ -41,7 +41,7 @@ struct SignInSession: Sendable {
     /// Starts a session for `user`, ending the browser's previous one, and returns it with the
     /// cookie to set.
     static func start(
-        for user: User, persistent: Bool, replacing previousToken: String?, request: Request,
+        for user: UserRecord, persistent: Bool, replacing previousToken: String?, request: Request,
         context: ProviderContext
     ) throws -> (SignInSession, Cookie) {
         let now = context.now()

@@ -41,7 +41,7 @@ final class KeyRing: Sendable {
             where try transaction.currentSigningKey(algorithm: algorithm.rawValue) == nil {
                 let key = try PorticoCrypto.SigningKey.generate(algorithm)
                 try transaction.insert(
-                    PorticoStore.SigningKey(
+                    StoredSigningKey(
                         id: key.keyID, algorithm: algorithm.rawValue, privateKeyPEM: key.pemRepresentation,
                         isCurrent: true))
             }
@@ -64,11 +64,11 @@ final class KeyRing: Sendable {
         return true
     }
 
-    private static func fingerprint(of keys: [PorticoStore.SigningKey]) -> [String] {
+    private static func fingerprint(of keys: [StoredSigningKey]) -> [String] {
         keys.map { "\($0.id) \($0.state.rawValue) \($0.isCurrent)" }
     }
 
-    private func load(_ stored: [PorticoStore.SigningKey]) throws {
+    private func load(_ stored: [StoredSigningKey]) throws {
         var signers: [SignatureAlgorithm: PorticoCrypto.SigningKey] = [:]
         var published: [PorticoCrypto.SigningKey] = []
         for record in stored {

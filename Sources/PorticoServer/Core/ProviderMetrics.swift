@@ -86,7 +86,7 @@ final class ProviderMetrics: Sendable {
         switch error {
         case let error as OAuthError: code = error.code
         case let error as StoreError:
-            if case .busy = error { code = "temporarily_unavailable" } else { code = "server_error" }
+            if error.isTemporary { code = "temporarily_unavailable" } else { code = "server_error" }
         default: code = "server_error"
         }
         (tokenErrors[code] ?? otherTokenError).increment()

@@ -43,7 +43,7 @@ struct TokenIssuer: Sendable {
     /// What an ID token needs besides the access token it accompanies.
     struct IdentityGrant: Sendable {
         /// The person.
-        let user: User
+        let user: UserRecord
         /// The client (`aud`, and its choice of signing algorithm).
         let client: Client
         /// The granted scopes, deciding which claims it carries.

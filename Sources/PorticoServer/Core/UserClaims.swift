@@ -13,7 +13,7 @@ enum UserClaims {
     ///
     /// `subject` is what this client knows the person as (`sub` and `user_id`): a pairwise
     /// subject (OIDC Core §8.1), or the account id when nil.
-    static func released(about user: User, scopes: some Sequence<String>, subject: String? = nil) -> [String: JSONValue]
+    static func released(about user: UserRecord, scopes: some Sequence<String>, subject: String? = nil) -> [String: JSONValue]
     {
         var claims: [String: JSONValue] = [:]
         for scope in scopes {
@@ -30,7 +30,7 @@ enum UserClaims {
     }
 
     /// The value of one claim for `user`, or nil when the person has none.
-    static func value(of claim: String, for user: User) -> JSONValue? {
+    static func value(of claim: String, for user: UserRecord) -> JSONValue? {
         switch claim {
         case "sub", "user_id": .string(user.id)
         case "name": .string(user.name)

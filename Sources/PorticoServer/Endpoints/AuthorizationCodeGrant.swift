@@ -40,7 +40,7 @@ struct AuthorizationCodeGrant: TokenGrant {
     /// The tokens to sign for a redeemed code.
     private struct Issue {
         let code: AuthorizationCode
-        let user: User
+        let user: UserRecord
         let accessToken: TokenIssuer.AccessTokenGrant
         let refreshToken: String?
         /// The Native SSO session begun, with its device secret.

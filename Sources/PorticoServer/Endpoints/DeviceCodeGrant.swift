@@ -6,9 +6,9 @@ import PorticoStore
 /// with Amazon's `grant_type=device_code`: a device polls until the person decided at
 /// `/device`, then gets tokens exactly as an app redeeming an authorization code would.
 ///
-/// The store decides each poll atomically (``StoreTransaction/pollDeviceAuthorization(deviceCode:now:)``):
-/// too soon raises the interval by 5 s (`slow_down`), an approval is consumed by the one poll
-/// that gets the tokens. The poll's bookkeeping must commit even when the answer is an error,
+/// Each poll is decided by `pollDeviceAuthorization(deviceCode:now:)` (DevicePollPolicy) on the
+/// store's conditional updates: too soon raises the interval by 5 s (`slow_down`), an approval
+/// is consumed by the one poll whose update changed its row, the one that gets the tokens. The poll's bookkeeping must commit even when the answer is an error,
 /// so the transaction returns an ``Outcome`` and the error is thrown after it.
 struct DeviceCodeGrant: TokenGrant {
     /// The RFC 8628 grant type.
@@ -47,7 +47,7 @@ struct DeviceCodeGrant: TokenGrant {
     /// The tokens to sign for an approval just consumed.
     private struct Issue {
         let authorization: DeviceAuthorization
-        let user: User
+        let user: UserRecord
         let accessToken: TokenIssuer.AccessTokenGrant
         let refreshToken: String?
     }

@@ -10,7 +10,7 @@ import PorticoStore
 /// server's plain-text 500, and a token response without `Cache-Control: no-store` could sit in
 /// a proxy. Endpoints wrap their body in ``respond(_:)`` and build answers with ``json(_:)``.
 enum OAuthEndpoint {
-    /// Runs `body`; an ``OAuthError`` becomes its JSON response, a busy database a 503
+    /// Runs `body`; an ``OAuthError`` becomes its JSON response, a busy or unreachable database a 503
     /// `temporarily_unavailable`, anything else a logged `server_error`.
     static func respond(_ body: () throws -> Response) -> Response {
         do {
@@ -18,7 +18,7 @@ enum OAuthEndpoint {
         } catch let error as OAuthError {
             return error.response()
         } catch let error as StoreError {
-            if case .busy = error {
+            if error.isTemporary {
                 var response = OAuthError(
                     code: "temporarily_unavailable", description: "The server is busy; try again shortly.",
                     status: .serviceUnavailable

@@ -64,7 +64,7 @@ struct ProtectedResource {
     ///
     /// - Returns: the verified token and the person it speaks for.
     func admit(_ token: String, acceptedScopes: Set<String>, challengeScope: String) throws -> (
-        VerifiedAccessToken, User
+        VerifiedAccessToken, UserRecord
     ) {
         let verified = try verifier.verify(token)
         if let issuer, !verified.audience.contains(issuer.current) {

@@ -5,8 +5,8 @@ import PorticoStore
 /// `grant_type=refresh_token` (OAuth 2.1 §4.3): rotates a refresh token and issues a new access
 /// token, optionally for fewer scopes.
 ///
-/// Every use rotates (RFC 9700 §4.14.2): the presented token is replaced by a new one,
-/// atomically in the store. Presenting a replaced token again revokes the whole family —
+/// Every use rotates (RFC 9700 §4.14.2): the presented token is replaced by a new one by a
+/// compare-and-swap in the store (RefreshTokenPolicy decides what the presented token is). Presenting a replaced token again revokes the whole family —
 /// except within the grace period (`lifetimes.refreshReuseGrace`): a client that lost the
 /// response and retries with the same token, and has not used what it was sent, gets a fresh
 /// token instead, which supersedes the one it never received (the store remembers which token
@@ -45,7 +45,7 @@ struct RefreshTokenGrant: TokenGrant {
     /// The tokens to sign after the rotation committed.
     private struct Issue {
         let family: RefreshFamily
-        let user: User
+        let user: UserRecord
         let scopes: [String]
         let refreshToken: String
         let accessToken: TokenIssuer.AccessTokenGrant

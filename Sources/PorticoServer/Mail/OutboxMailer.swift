@@ -25,9 +25,10 @@ public struct OutboxMailer: Mailer {
     }
 
     /// The outbox next to an SQLite database (`portico-data/outbox` for the default
-    /// `sqlite:./portico-data/portico.db`), or `./portico-data/outbox` for other databases.
-    public static func defaultDirectory(forDatabase url: String) -> String {
-        guard case .sqlite(let path)? = try? DatabaseURL(parsing: url) else { return "./portico-data/outbox" }
+    /// `sqlite:./portico-data/portico.db`), or `./portico-data/outbox` for other databases and
+    /// when the database is not known.
+    public static func defaultDirectory(forDatabase url: DatabaseURL?) -> String {
+        guard case .sqlite(let path)? = url else { return "./portico-data/outbox" }
         let folder = (path as NSString).deletingLastPathComponent
         return ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("outbox")
     }

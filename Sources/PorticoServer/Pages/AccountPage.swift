@@ -48,7 +48,7 @@ struct AccountPage {
     }
 
     /// The signed-in person.
-    var user: User
+    var user: UserRecord
     /// Their authorized apps, latest grant first.
     var apps: [App]
     /// Their live sessions, newest first.

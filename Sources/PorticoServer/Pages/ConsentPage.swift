@@ -12,7 +12,7 @@ struct ConsentPage {
     /// The app asking.
     var client: Client
     /// The signed-in person.
-    var user: User
+    var user: UserRecord
     /// The plain-words lines for the permissions being asked for now.
     var requested: [String]
     /// Lines for permissions this app already has, shown as such.

@@ -12,7 +12,7 @@ struct ContinuePage {
     /// The app asking.
     var client: Client
     /// The person the session belongs to.
-    var user: User
+    var user: UserRecord
     /// The sealed pending request.
     var sealedRequest: String
     /// The CSRF token, bound to the request and the session.

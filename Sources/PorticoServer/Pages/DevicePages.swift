@@ -60,7 +60,8 @@ enum DevicePages {
     /// The device consent page: the app, that it is for a TV or device, the code to compare,
     /// the permissions, and Allow / Cancel.
     static func consent(
-        client: Client, user: User, userCode: String, permissions: [String], sealedRequest: String, csrfToken: String,
+        client: Client, user: UserRecord, userCode: String, permissions: [String], sealedRequest: String,
+        csrfToken: String,
         language: PageLanguage
     ) -> Response {
         let text = DeviceText.self

@@ -124,8 +124,8 @@ struct LoginEndpoint: Sendable {
 
     /// The user whose address and password these are, or nil; always runs one Argon2id
     /// verification, and upgrades the stored hash when the settings changed.
-    private func authenticate(email: String, password: String) throws -> User? {
-        var candidate: User?
+    private func authenticate(email: String, password: String) throws -> UserRecord? {
+        var candidate: UserRecord?
         if email.utf8.count <= Self.maximumEmailLength {
             candidate = try context.store.read { try $0.user(email: email) }
         }

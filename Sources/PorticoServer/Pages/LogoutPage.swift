@@ -6,7 +6,7 @@ import PorticoStore
 enum LogoutPage {
     /// The confirmation, posting `decision=logout` or `decision=stay` back to the endpoint with
     /// the CSRF token and the request's checked parameters.
-    static func confirm(_ request: LogoutRequest, user: User, csrfToken: String, language: PageLanguage)
+    static func confirm(_ request: LogoutRequest, user: UserRecord, csrfToken: String, language: PageLanguage)
         -> Response
     {
         let text = LogoutText.self

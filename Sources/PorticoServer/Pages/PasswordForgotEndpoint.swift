@@ -65,7 +65,7 @@ struct PasswordForgotEndpoint: Sendable {
         let token = SecureRandom.token()
         var reset = PasswordReset(
             token: token, userID: "", createdAt: now, expiresAt: now.addingTimeInterval(Self.linkLifetime))
-        let user: User? = try context.store.transaction { transaction in
+        let user: UserRecord? = try context.store.transaction { transaction in
             guard let user = try transaction.user(email: email), !user.isDisabled else { return nil }
             reset.userID = user.id
             try transaction.insert(reset)

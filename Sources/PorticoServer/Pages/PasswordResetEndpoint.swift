@@ -109,7 +109,7 @@ struct PasswordResetEndpoint: Sendable {
     }
 
     /// The enabled account a live (unused, unexpired) token resets, or nil.
-    private func liveUser(for token: String) throws -> User? {
+    private func liveUser(for token: String) throws -> UserRecord? {
         guard SignInSession.isWellFormed(token) else { return nil }
         let now = context.now()
         return try context.store.read { transaction in

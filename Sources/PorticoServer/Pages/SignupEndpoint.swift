@@ -61,7 +61,7 @@ struct SignupEndpoint: Sendable {
         let registration = UserRegistration(
             email: values.email, name: values.name, postalCode: values.postalCode.isEmpty ? nil : values.postalCode,
             password: password)
-        let user: User
+        let user: UserRecord
         do {
             user = try registration.register(
                 in: context.store, hasher: context.passwords, actor: nil, action: "user.signup")

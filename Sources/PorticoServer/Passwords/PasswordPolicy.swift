@@ -68,7 +68,7 @@ enum PasswordPolicy {
         if length < minimumLength { return .tooShort }
         if length > maximumLength { return .tooLong }
         let lowered = password.lowercased()
-        let normalizedEmail = User.normalizedEmail(email)
+        let normalizedEmail = UserRecord.normalizedEmail(email)
         let localPart = normalizedEmail.split(separator: "@").first.map(String.init) ?? normalizedEmail
         let personal = [
             normalizedEmail, localPart, name.trimmingSpaces.lowercased(), PageLayout.platformName.lowercased(),

@@ -24,10 +24,12 @@ final class PageHarness: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = "sqlite:\(directory.path)/portico.db"
         var configuration = ProviderConfiguration(
-            port: 0, databaseURL: database, threads: 2, logRequests: false, passwordHashing: pageTestHashing)
+            port: 0, databaseURL: try DatabaseURL(parsing: database), threads: 2, logRequests: false,
+            passwordHashing: pageTestHashing)
         configuration.metrics = metrics
         if let clock { configuration.clock = { clock.now } }
-        provider = try IdentityProvider(configuration: configuration)
+        provider = try IdentityProvider(
+            configuration: configuration, store: try openStore(url: database, longRunning: true))
         try provider.start()
         store = try openStore(url: database)
     }
@@ -54,8 +56,8 @@ final class PageHarness: Sendable {
     func addUser(
         email: String = "ann@example.com", name: String = "Ann Example", password: String = "correct horse",
         disabled: Bool = false, settings: PasswordHashingSettings = pageTestHashing
-    ) throws -> User {
-        let user = User(
+    ) throws -> UserRecord {
+        let user = UserRecord(
             email: email, name: name, postalCode: "12345",
             passwordHash: try PasswordHasher(settings: settings).hash(password), isDisabled: disabled)
         try store.insert(user)

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoServer
+import PorticoStore
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,9 @@ import Testing
     @Test func aClientAddedWhileServingGetsATokenAtOnce() async throws {
         let database = try CLIDatabase()
         let provider = try IdentityProvider(
-            configuration: ProviderConfiguration(port: 0, databaseURL: database.url, logRequests: false))
+            configuration: ProviderConfiguration(
+                port: 0, databaseURL: try DatabaseURL(parsing: database.url), logRequests: false),
+            store: try openStore(url: database.url, longRunning: true))
         try provider.start()
         defer { provider.shutdown() }
 

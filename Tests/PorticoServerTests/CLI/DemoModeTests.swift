@@ -12,7 +12,9 @@ import Testing
 @Suite struct DemoModeTests {
     private func startProvider(_ database: CLIDatabase, demo: Bool) throws -> IdentityProvider {
         let provider = try IdentityProvider(
-            configuration: ProviderConfiguration(port: 0, databaseURL: database.url, logRequests: false, demo: demo))
+            configuration: ProviderConfiguration(
+                port: 0, databaseURL: try DatabaseURL(parsing: database.url), logRequests: false, demo: demo),
+            store: try openStore(url: database.url, longRunning: true))
         try provider.start()
         return provider
     }

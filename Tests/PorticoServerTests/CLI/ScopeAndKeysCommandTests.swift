@@ -1,8 +1,9 @@
 import Foundation
 import PorticoServer
+import PorticoStore
 import Testing
 
-@testable import PorticoStore
+@testable import PorticoStoreSQLite
 
 /// `portico scope add` and `portico keys list` through the real binary.
 @Suite struct ScopeAndKeysCommandTests {
@@ -94,7 +95,9 @@ import Testing
     @Test func serveMakesTheKeysTooAndKeysListReadsThemWhileItRuns() throws {
         let database = try CLIDatabase()
         let provider = try IdentityProvider(
-            configuration: ProviderConfiguration(port: 0, databaseURL: database.url, logRequests: false))
+            configuration: ProviderConfiguration(
+                port: 0, databaseURL: try DatabaseURL(parsing: database.url), logRequests: false),
+            store: try openStore(url: database.url, longRunning: true))
         try provider.start()
         defer { provider.shutdown() }
         let json = try database.portico(["keys", "list", "--json"])

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct UserAdministrationTests {
     /// A signed-in person with a session, a consent and a live refresh token.
     private struct Account {
-        let user: User
+        let user: UserRecord
         let client: Client
         let accessToken: String
         let refreshToken: String

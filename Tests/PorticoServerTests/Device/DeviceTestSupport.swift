@@ -70,9 +70,9 @@ final class DeviceHarness: @unchecked Sendable {
 
     @discardableResult
     func addUser(email: String = "ann@example.com", name: String = "Ann Example", password: String = "correct horse")
-        throws -> User
+        throws -> UserRecord
     {
-        let user = User(
+        let user = UserRecord(
             email: email, name: name, postalCode: "12345",
             passwordHash: try PasswordHasher(settings: pageTestHashing).hash(password))
         try store.insert(user)
@@ -186,7 +186,7 @@ final class DeviceHarness: @unchecked Sendable {
 
     /// Approves a started login as `user` straight in the store (the page flow has tests of
     /// its own).
-    func approve(_ started: Started, as user: User) throws {
+    func approve(_ started: Started, as user: UserRecord) throws {
         let now = clock.now
         let approved = try store.transaction {
             try $0.approveDeviceAuthorization(userCode: started.userCode, userID: user.id, authTime: now, now: now)

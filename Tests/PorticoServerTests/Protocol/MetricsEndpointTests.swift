@@ -150,8 +150,9 @@ import Testing
         // Listening on that address only, the connection to it comes from it, not from loopback.
         let provider = try IdentityProvider(
             configuration: ProviderConfiguration(
-                host: address, port: 0, databaseURL: "sqlite:\(directory.path)/portico.db", logRequests: false,
-                metrics: true))
+                host: address, port: 0, databaseURL: .sqlite(path: "\(directory.path)/portico.db"),
+                logRequests: false, metrics: true),
+            store: try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true))
         try provider.start()
         defer { provider.shutdown() }
         let base = "http://\(address):\(provider.port)"

@@ -72,8 +72,9 @@ final class ProtocolHarness: @unchecked Sendable {
         if clock == nil && lifetimes == nil {
             let provider = try IdentityProvider(
                 configuration: ProviderConfiguration(
-                    port: 0, databaseURL: url, logRequests: false, keyRefreshInterval: keyRefreshInterval,
-                    metrics: metrics))
+                    port: 0, databaseURL: try DatabaseURL(parsing: url), logRequests: false,
+                    keyRefreshInterval: keyRefreshInterval, metrics: metrics),
+                store: try openStore(url: url, longRunning: true))
             try provider.start()
             self.provider = provider
             server = nil
@@ -115,8 +116,8 @@ final class ProtocolHarness: @unchecked Sendable {
     // MARK: People, apps and codes
 
     /// A person; the password hash is never checked by these endpoints.
-    func addUser(name: String = "Ann Example", postalCode: String? = "10115") throws -> User {
-        let user = User(
+    func addUser(name: String = "Ann Example", postalCode: String? = "10115") throws -> UserRecord {
+        let user = UserRecord(
             email: "ann-\(UUID().uuidString.prefix(8))@example.com", name: name, postalCode: postalCode,
             passwordHash: "$argon2id$unused")
         try store.insert(user)
@@ -152,7 +153,7 @@ final class ProtocolHarness: @unchecked Sendable {
     }
 
     func issueCode(
-        for client: Client, user: User, scopes: [String], nonce: String? = nil, expiresIn: TimeInterval = 60,
+        for client: Client, user: UserRecord, scopes: [String], nonce: String? = nil, expiresIn: TimeInterval = 60,
         authTime: Date? = nil
     ) throws -> IssuedCode {
         let now = clock?.now ?? Date()
@@ -248,7 +249,7 @@ final class ProtocolHarness: @unchecked Sendable {
 
     /// Signs in `user` to `client` for `scopes` and returns the token response.
     func signIn(
-        _ user: User, to client: Client, scopes: [String], nonce: String? = nil,
+        _ user: UserRecord, to client: Client, scopes: [String], nonce: String? = nil,
         credentials: ClientCredentials? = nil
     ) async throws -> ProtocolReply {
         let code = try issueCode(for: client, user: user, scopes: scopes, nonce: nonce)

@@ -255,7 +255,7 @@ extension ProtocolHarness {
     /// What most refresh tests start from: a new person signed in to `client` (by default a new
     /// confidential one) for `scopes`, the client's credentials and the first refresh token.
     fileprivate func signedInGrant(client: Client? = nil, scopes: [String] = ["openid"]) async throws
-        -> (user: User, client: Client, credentials: ClientCredentials, refreshToken: String)
+        -> (user: UserRecord, client: Client, credentials: ClientCredentials, refreshToken: String)
     {
         let user = try addUser()
         let client = try client ?? addConfidentialClient()

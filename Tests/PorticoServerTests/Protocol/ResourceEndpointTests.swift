@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ResourceEndpointTests {
     private func accessToken(
-        _ harness: ProtocolHarness, user: User, scopes: [String]
+        _ harness: ProtocolHarness, user: UserRecord, scopes: [String]
     ) async throws -> String {
         let client = try harness.addPublicClient()
         return try #require(try await harness.signIn(user, to: client, scopes: scopes).string("access_token"))

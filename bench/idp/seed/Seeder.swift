@@ -160,7 +160,7 @@ struct Seeder {
         let now = Date()
         try inBatches(options.users) { transaction, range in
             for index in range {
-                let user = User(
+                let user = UserRecord(
                     email: Self.email(index), name: "Bench User \(index)", postalCode: "98109",
                     passwordHash: passwordHash, createdAt: now)
                 try transaction.insert(user)

@@ -2,6 +2,7 @@
 // Run it on a fresh database before `portico serve` opens it; see SeedOptions.usage.
 import Foundation
 import PorticoStore
+import PorticoStoreSQLite
 
 /// Writes one line to stderr.
 func printError(_ line: String) {
@@ -15,7 +16,10 @@ do {
         print(String(format: "HASH_MS=%.2f", milliseconds))
         exit(0)
     }
-    let store = try openStore(url: options.databaseURL)
+    guard case .sqlite(let path) = try DatabaseURL(parsing: options.databaseURL) else {
+        throw StoreError.unsupportedURL(options.databaseURL)
+    }
+    let store = try SQLiteStore(path: path)
     defer { store.close() }
     try Seeder(options: options, store: store, log: printError).run()
 } catch SeedOptions.Problem.help {

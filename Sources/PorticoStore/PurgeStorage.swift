@@ -1,0 +1,13 @@
+import Foundation
+
+/// Deleting what has expired, in bounded slices.
+///
+/// Part of ``StoreTransaction``; see its "Implementation requirements".
+public protocol PurgeStorage {
+    /// Deletes what has expired as of `now`: codes, sessions, device authorizations,
+    /// revocations of expired access tokens, refresh families a day past their token's expiry
+    /// or their revocation (a slice of the table per call, so that a purge stays short however
+    /// many there are), hashes of pre-upgrade refresh tokens a day past expiry, password-reset
+    /// links, and throttled attempts that no longer count.
+    @discardableResult func purgeExpired(now: Date) throws -> PurgeReport
+}

@@ -1,0 +1,169 @@
+import CSQLite
+import Foundation
+import PorticoStore
+
+/// Copies the write-ahead log back into the database file on a thread of its own, so that no
+/// request pays for a checkpoint, and keeps the log from growing without bound.
+///
+/// Why: with SQLite's automatic checkpoints, the commit that pushes the WAL past 1,000 pages
+/// runs the checkpoint itself: it reads the log, writes the database file and waits for
+/// `fdatasync`, all while this process's writers queue behind it. The server's connections
+/// therefore turn automatic checkpoints off, report the log's size from a WAL hook after each
+/// commit, and this thread runs a `PASSIVE` checkpoint (which never blocks readers or writers)
+/// once ``threshold`` new pages were logged since the last one, or every ``interval`` at the
+/// latest when anything was written.
+///
+/// A passive checkpoint alone is not enough under a steady stream of writes: SQLite starts the
+/// log over only when a writer finds it completely copied, and with commits arriving while the
+/// copy runs that moment never comes. The log then grows for as long as the load lasts (420 MB
+/// in seven seconds of refresh-token rotations) and every page lookup walks an ever longer
+/// WAL index: rotations fell from 2,400/s towards 1,000/s. So once the log is longer than
+/// ``restartThreshold`` pages, the thread takes the store's writer lock (queueing like any
+/// request) and runs a `RESTART` checkpoint: it copies the few pages the passive one left,
+/// waits for readers still on the old log, and lets the next commit write from the start of the
+/// file again. Writers wait for that one `fdatasync` only, a few times a second at most.
+///
+/// Other processes on the same file (the admin commands) keep SQLite's defaults; the two mix
+/// safely.
+///
+/// `@unchecked Sendable`: the connection is used only by the checkpointer thread, and the
+/// mutable state only under `condition`.
+final class SQLiteCheckpointer: @unchecked Sendable {
+    /// Pages logged since the last checkpoint at which the next one starts. The default, 4,000
+    /// (SQLite's automatic checkpoints use 1,000), lets a page written again and again (index
+    /// roots, the last leaf of a table) be copied once for many commits.
+    let threshold: Int32
+    /// Log length (pages, 4 KiB each) beyond which the log is started over; the default of
+    /// 16,000 bounds the WAL file at about 64 MiB plus what is written during one checkpoint.
+    let restartThreshold: Int32
+    /// Longest time a restart waits for readers still on the old log before giving up until
+    /// the next round.
+    static let restartWaitMilliseconds: Int32 = 200
+    /// Longest time written pages wait for their checkpoint.
+    let interval: TimeInterval
+    private let condition = NSCondition()
+    private let connection: SQLiteConnection
+    /// The store's writer queue, taken for a restart so that no commit is refused meanwhile.
+    private let writers: FairLock
+    private let lockTimeout: TimeInterval
+    /// Pages in the log after the last checkpoint (new pages are counted from there).
+    private var checkpointedPages: Int32 = 0
+    /// Pages logged since the last checkpoint; -1 when nothing was.
+    private var pendingPages: Int32 = -1
+    private var isStopped = false
+    private var thread: Thread?
+    private var finished = false
+    /// How many times the log was started over, for tests (read it under no other lock).
+    var restarts: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return restartCount
+    }
+    private var restartCount = 0
+
+    /// Starts the thread with a connection of its own to `path`; restarts of the log queue on
+    /// `writers` for at most `lockTimeout` seconds.
+    init(
+        path: String, busyTimeoutMilliseconds: Int32, writers: FairLock, lockTimeout: TimeInterval,
+        interval: TimeInterval = 1, threshold: Int32 = 4000, restartThreshold: Int32 = 16000
+    ) throws {
+        self.threshold = threshold
+        self.restartThreshold = restartThreshold
+        // Short: a restart waits this long at most for readers of the old log (and for a writer
+        // of another process), while this process's writers wait for it.
+        connection = try SQLiteConnection(
+            path: path, busyTimeoutMilliseconds: min(busyTimeoutMilliseconds, Self.restartWaitMilliseconds))
+        self.writers = writers
+        self.lockTimeout = lockTimeout
+        self.interval = interval
+        let thread = Thread { [self] in run() }
+        thread.name = "portico-sqlite-checkpoint"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Makes `connection` leave checkpoints to this thread: no automatic checkpoints, and a WAL
+    /// hook that reports the log's size after every commit.
+    ///
+    /// The hook holds an unretained reference; the store stops this checkpointer only after
+    /// closing every connection it attached.
+    func attach(_ connection: SQLiteConnection) throws {
+        try connection.execute("PRAGMA wal_autocheckpoint=0")
+        sqlite3_wal_hook(
+            connection.handle,
+            { context, _, _, pages in
+                if let context {
+                    Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(pages: pages)
+                }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Called by the WAL hook on the committing thread: remember the log's size and wake the
+    /// thread when a checkpoint is due.
+    private func committed(pages: Int32) {
+        condition.lock()
+        // A log shorter than at the last checkpoint was started over by this very commit.
+        pendingPages = pages >= checkpointedPages ? pages - checkpointedPages : pages
+        if pendingPages >= threshold { condition.signal() }
+        condition.unlock()
+    }
+
+    /// Stops the thread after one last checkpoint and waits for it.
+    func stop() {
+        condition.lock()
+        isStopped = true
+        condition.signal()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        condition.lock()
+        while !isStopped {
+            if pendingPages < threshold {
+                _ = condition.wait(until: Date().addingTimeInterval(interval))
+            }
+            let due = pendingPages >= 0
+            pendingPages = -1
+            condition.unlock()
+            let pages = due ? checkpoint() : nil
+            condition.lock()
+            if let pages { checkpointedPages = pages }
+        }
+        condition.unlock()
+        _ = checkpoint()
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// A passive checkpoint, then a restart when the log has grown too long; returns the log's
+    /// length afterwards (nil when SQLite could not tell).
+    ///
+    /// Failures (busy, I/O) are left to the next round and to SQLite's own checkpoint when the
+    /// last connection closes.
+    private func checkpoint() -> Int32? {
+        // PASSIVE: copies what no reader still needs and never waits.
+        guard let pages = checkpoint(mode: SQLITE_CHECKPOINT_PASSIVE) else { return nil }
+        guard pages > restartThreshold else { return pages }
+        // Holding the writer lock, nothing can be appended while the restart waits for the
+        // readers, and the next commit of this process starts the log over.
+        let restarted = try? writers.withLock(timeout: lockTimeout) { checkpoint(mode: SQLITE_CHECKPOINT_RESTART) }
+        guard restarted != nil else { return pages }
+        condition.lock()
+        restartCount += 1
+        condition.unlock()
+        // The next commit writes from the start of the log.
+        return 0
+    }
+
+    /// Runs one checkpoint; the log's length in pages, or nil when it failed.
+    private func checkpoint(mode: Int32) -> Int32? {
+        var logged: Int32 = 0
+        var copied: Int32 = 0
+        let status = sqlite3_wal_checkpoint_v2(connection.handle, nil, mode, &logged, &copied)
+        return status == SQLITE_OK ? logged : nil
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import PorticoServer
+import PorticoStore
+import PorticoTesting
+import Testing
+
+@testable import PorticoStoreSQLite
+
+@Suite struct MigrationTests {
+    @Test func anEmptyFileIsMigratedAndRerunningIsANoOp() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath()
+        let store = try SQLiteStore(path: path, migrate: false)
+        #expect(store.migrationsAppliedAtOpen.isEmpty)
+        #expect(try store.schemaVersion() == 0)
+        #expect(try store.migrate() == [1, 2, 3, 4, 5])
+        #expect(try store.schemaVersion() == SQLiteStore.supportedSchemaVersion)
+        #expect(try store.migrate().isEmpty)
+        try store.insert(StoreFixtures.user())
+        store.close()
+
+        let reopened = try SQLiteStore(path: path)
+        defer { reopened.close() }
+        #expect(reopened.migrationsAppliedAtOpen.isEmpty)
+        #expect(try reopened.migrate().isEmpty)
+        #expect(try reopened.users().count == 1)
+    }
+
+    @Test func openingMigratesByDefault() throws {
+        let directory = try TemporaryDirectory()
+        let store = try openStore(url: "sqlite:\(directory.databasePath())")
+        defer { store.close() }
+        #expect((store as? SQLiteStore)?.migrationsAppliedAtOpen == [1, 2, 3, 4, 5])
+        #expect(try store.schemaVersion() == SQLiteStore.supportedSchemaVersion)
+    }
+
+    @Test func aNewerSchemaIsRefusedWithAClearError() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath()
+        try SQLiteStore(path: path).close()
+        do {
+            let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+            try connection.execute("PRAGMA user_version = 7")
+        }
+        let expected = StoreError.schemaTooNew(found: 7, supported: SQLiteStore.supportedSchemaVersion)
+        #expect(throws: expected) { try SQLiteStore(path: path) }
+        #expect(throws: expected) { try SQLiteStore(path: path, migrate: false) }
+        #expect(
+            expected.description
+                == "database schema version 7 is newer than this portico understands (\(SQLiteStore.supportedSchemaVersion)); upgrade portico"
+        )
+    }
+
+    @Test func aFileThatIsNotADatabaseIsATypedError() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath()
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try SQLiteStore(path: path)
+        } throws: { error in
+            guard case StoreError.corrupt = error else { return false }
+            return true
+        }
+    }
+
+    @Test func theMigrationHistoryIsRecorded() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath()
+        try SQLiteStore(path: path).close()
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+        var versions: [Int] = []
+        try connection.run("SELECT version FROM schema_migrations ORDER BY version", []) { versions.append($0.int(0)) }
+        #expect(versions == [1, 2, 3, 4, 5])
+    }
+
+    /// Version 4 moved refresh tokens into their family's row. Tokens issued before keep
+    /// working: the current one refreshes, the one just replaced is recognised for the grace
+    /// period, an older one is reuse, and their hashes are purged a day after they expire.
+    @Test func refreshTokensIssuedBeforeVersion4KeepTheirMeaning() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath()
+        let (user, client) = try withStore { try StoreFixtures.userAndClient(in: $0) }
+        let now = referenceTime
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+            #expect(try SQLiteSchema.migrate(connection, upTo: 3, now: now) == [1, 2, 3])
+            try connection.execute("PRAGMA foreign_keys = OFF")
+            for (id, revoked) in [("live-family", SQLiteValue.null), ("gone-family", .date(now))] {
+                try connection.run(
+                    """
+                    INSERT INTO refresh_families (id, client_id, user_id, scopes, auth_time, created_at, revoked_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [.text(id), .text(client.id), .text(user.id), .list(["openid"]), .date(now), .date(now), revoked])
+            }
+            let day: TimeInterval = 86_400
+            let tokens: [(String, String, TimeInterval, TimeInterval?, String?)] = [
+                // token, family, issued (seconds after now), rotated, successor
+                ("old-a", "live-family", 0, 10, "old-b"), ("old-b", "live-family", 10, 20, "old-c"),
+                ("old-c", "live-family", 20, nil, nil), ("expired", "gone-family", -3 * day, nil, nil),
+            ]
+            for (token, family, issued, rotated, successor) in tokens {
+                try connection.run(
+                    """
+                    INSERT INTO refresh_tokens (token_hash, family_id, created_at, expires_at, rotated_at, successor_hash)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .blob(SecretHash.digest(token)), .text(family), .date(now + issued),
+                        .date(now + issued + day), rotated.map { .date(now + $0) } ?? .null,
+                        successor.map { .blob(SecretHash.digest($0)) } ?? .null,
+                    ])
+            }
+        }
+        // The user and client came from a store of their own: copy them over.
+        let store = try SQLiteStore(path: path, migrate: false)
+        defer { store.close() }
+        try store.insert(user)
+        #expect(try store.migrate() == [4, 5])
+        try store.insert(client)
+
+        let family = try #require(try store.refreshFamily(id: "live-family"))
+        let later = now.addingTimeInterval(30)
+        let expiry = later.addingTimeInterval(86_400)
+        #expect(try store.refreshToken("old-c")?.issuedAt == now.addingTimeInterval(20))
+        #expect(try store.refreshToken("old-b")?.rotatedAt == now.addingTimeInterval(20))
+        #expect(
+            try store.rotateRefreshToken("old-b", replacement: "x", expiresAt: expiry, now: later)
+                == .previous(family: family, rotatedAt: now.addingTimeInterval(20)))
+        #expect(
+            try store.rotateRefreshToken("old-a", replacement: "x", expiresAt: expiry, now: later)
+                == .reused(family: family))
+        let next = RefreshToken.mint(familyID: family.id)
+        guard case .rotated = try store.rotateRefreshToken("old-c", replacement: next, expiresAt: expiry, now: later)
+        else {
+            Issue.record("the current pre-upgrade token must rotate")
+            return
+        }
+        #expect(try store.refreshToken(next)?.rotatedAt == nil)
+        #expect(
+            try store.rotateRefreshToken("old-c", replacement: "x", expiresAt: expiry, now: later)
+                == .previous(family: family, rotatedAt: later))
+        #expect(
+            try store.rotateRefreshToken("never-issued", replacement: "x", expiresAt: expiry, now: later) == .notFound)
+
+        #expect(try store.purgeExpired(now: later).refreshTokens == 1)
+        #expect(try store.refreshToken("expired") == nil)
+        #expect(try store.refreshToken("old-a") != nil)
+        // Removing the person removes their families and what is left of the old hashes.
+        #expect(try store.deleteUser(id: user.id))
+        #expect(try store.refreshToken("old-a") == nil)
+    }
+
+    @Test func theAuditLogRefusesChangesEvenInSQL() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath()
+        let store = try SQLiteStore(path: path)
+        try store.append(AuditEvent(actor: "cli", action: "test", subject: "x"))
+        store.close()
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+        #expect(throws: StoreError.self) { try connection.execute("DELETE FROM audit_log") }
+        #expect(throws: StoreError.self) { try connection.execute("UPDATE audit_log SET actor = 'someone'") }
+    }
+}
+
+@Suite struct DatabaseURLTests {
+    @Test func parsesTheForms() throws {
+        #expect(
+            try DatabaseURL(parsing: "sqlite:./portico-data/portico.db") == .sqlite(path: "./portico-data/portico.db"))
+        #expect(try DatabaseURL(parsing: "sqlite:/var/lib/portico.db") == .sqlite(path: "/var/lib/portico.db"))
+        #expect(try DatabaseURL(parsing: "sqlite:///var/lib/portico.db") == .sqlite(path: "/var/lib/portico.db"))
+        #expect(try DatabaseURL(parsing: "sqlite::memory:") == .sqliteInMemory)
+        #expect(
+            try DatabaseURL(parsing: "postgres://portico@db:5432/portico")
+                == .postgres("postgres://portico@db:5432/portico"))
+        #expect(try DatabaseURL(parsing: "sqlite:///var/lib/portico.db").description == "sqlite:/var/lib/portico.db")
+        for bad in ["", "sqlite:", "mysql://x", "./file.db", "http://x"] {
+            #expect(throws: StoreError.unsupportedURL(bad)) { try DatabaseURL(parsing: bad) }
+        }
+    }
+
+    @Test func opensARelativeSQLitePathAndCreatesItsDirectory() throws {
+        let directory = try TemporaryDirectory()
+        let previous = FileManager.default.currentDirectoryPath
+        #expect(FileManager.default.changeCurrentDirectoryPath(directory.url.path))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let store = try openStore(url: "sqlite:./nested/dir/portico.db")
+        defer { store.close() }
+        try store.insert(StoreFixtures.user())
+        #expect(
+            FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("nested/dir/portico.db").path))
+    }
+}
