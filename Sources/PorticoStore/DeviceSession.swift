@@ -43,7 +43,7 @@ public struct DeviceSession: Sendable, Hashable {
     }
 
     /// A session as stored (backends only).
-    init(
+    public init(
         id: String, secretHashReference: String, userID: String, ssoGroup: String, browserSessionHashedID: String?,
         scopes: [String], authTime: Date, createdAt: Date, revokedAt: Date?
     ) {

@@ -1,4 +1,5 @@
 import Foundation
+import PorticoStore
 
 // Native SSO device sessions, pairwise subjects and provider secrets.
 extension SQLiteTransaction {

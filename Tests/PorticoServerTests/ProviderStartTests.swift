@@ -1,5 +1,6 @@
 import Foundation
 import PorticoServer
+import PorticoStore
 import Testing
 
 /// What a provider refuses to start with.
@@ -11,11 +12,14 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // Argon2 needs at least 8 KiB per lane.
+        let url = "sqlite:\(directory.path)/portico.db"
         let configuration = ProviderConfiguration(
-            port: 0, databaseURL: "sqlite:\(directory.path)/portico.db", logRequests: false,
+            port: 0, databaseURL: try DatabaseURL(parsing: url), logRequests: false,
             passwordHashing: PasswordHashingSettings(memoryKiB: 1, iterations: 1, parallelism: 1))
+        let store = try openStore(url: url)
+        defer { store.close() }
         #expect(throws: PasswordHashingError.self) {
-            _ = try IdentityProvider(configuration: configuration)
+            _ = try IdentityProvider(configuration: configuration, store: store)
         }
     }
 }

@@ -13,7 +13,8 @@ enum UserClaims {
     ///
     /// `subject` is what this client knows the person as (`sub` and `user_id`): a pairwise
     /// subject (OIDC Core §8.1), or the account id when nil.
-    static func released(about user: UserRecord, scopes: some Sequence<String>, subject: String? = nil) -> [String: JSONValue]
+    static func released(about user: UserRecord, scopes: some Sequence<String>, subject: String? = nil) -> [String:
+        JSONValue]
     {
         var claims: [String: JSONValue] = [:]
         for scope in scopes {

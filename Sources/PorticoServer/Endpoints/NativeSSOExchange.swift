@@ -31,7 +31,7 @@ struct NativeSSOExchange {
 
     /// What the transaction decided.
     private struct Issue {
-        let user: User
+        let user: UserRecord
         let session: DeviceSession
         let scopes: [String]
         let refreshToken: String?

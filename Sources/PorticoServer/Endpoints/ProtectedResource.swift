@@ -76,7 +76,7 @@ struct ProtectedResource {
                 verified.hasUser
                 ? try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction) : nil
             let revoked = try verifier.isRevoked(verified, userID: userID, in: transaction)
-            guard !revoked, let userID else { return (revoked, nil as User?) }
+            guard !revoked, let userID else { return (revoked, nil as UserRecord?) }
             return (revoked, try transaction.user(id: userID))
         }
         guard !revoked else { throw OAuthError.invalidToken("The access token has been revoked.") }

@@ -54,7 +54,7 @@ extension ProtocolHarness {
     /// A code as the authorization endpoint stores it, from the browser session `sessionHashedID`
     /// and for `resource`, with the person's consent to `scopes` recorded as the consent page does.
     func issueExchangeCode(
-        for client: Client, user: User, scopes: [String], sessionHashedID: String? = nil, resource: String? = nil,
+        for client: Client, user: UserRecord, scopes: [String], sessionHashedID: String? = nil, resource: String? = nil,
         now: Date = Date()
     ) throws -> IssuedCode {
         let code = SecureRandom.token()
@@ -71,7 +71,7 @@ extension ProtocolHarness {
 
     /// Signs `user` in to `client` with `device_sso` and returns what the app got.
     func ssoSignIn(
-        _ user: User, to client: Client, scopes: [String] = ["openid", "profile", "device_sso"],
+        _ user: UserRecord, to client: Client, scopes: [String] = ["openid", "profile", "device_sso"],
         sessionHashedID: String? = nil, now: Date = Date()
     ) async throws -> SSOSignIn {
         let code = try issueExchangeCode(

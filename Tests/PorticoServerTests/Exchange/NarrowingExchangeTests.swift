@@ -13,7 +13,7 @@ import Testing
 
     /// A confidential client allowed the orders API, and a person signed in to it.
     private func signedIn(_ harness: ProtocolHarness, resources: [String] = [orders]) async throws -> (
-        Client, User, ProtocolReply
+        Client, UserRecord, ProtocolReply
     ) {
         let user = try harness.addUser()
         let client = try harness.addExchangeClient(
