@@ -37,7 +37,8 @@ let package = Package(
         .target(
             name: "PorticoServer",
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
-        .target(name: "PorticoKit", dependencies: ["PorticoCrypto"]),
+        .target(
+            name: "PorticoKit", dependencies: [.target(name: "PorticoCrypto", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "portico", dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite"]),
         // Test support shared by test targets and benches: the store conformance suite.
         .target(name: "PorticoTesting", dependencies: ["PorticoStore", "PorticoServer", "PorticoCrypto"]),

@@ -42,10 +42,21 @@ struct PorticoDemo {
             discovered = nil
         }
         guard let provider = discovered else {
-            // The provider is unreachable: at least forget the tokens here.
-            try store.removeGrant(
-                for: TokenStoreKey(provider: options.issuer.absoluteString, clientID: options.clientID))
-            print("Signed out on this computer (the provider could not be reached to revoke the tokens).")
+            // The provider is unreachable: at least forget the tokens here. Login stored them under
+            // the discovered issuer, which may differ from the one typed by a trailing slash.
+            let typed = options.issuer.absoluteString
+            let other = typed.hasSuffix("/") ? String(typed.dropLast()) : typed + "/"
+            var removed = false
+            for issuer in [typed, other] {
+                let key = TokenStoreKey(provider: issuer, clientID: options.clientID)
+                if FileManager.default.fileExists(atPath: store.fileURL(for: key).path) { removed = true }
+                try store.removeGrant(for: key)
+            }
+            if removed {
+                print("Signed out on this computer (the provider could not be reached to revoke the tokens).")
+            } else {
+                print("Nobody was signed in here (and the provider could not be reached).")
+            }
             return
         }
         let scopes: [Scope] = [.openID, .profile, .postalCode]

@@ -27,9 +27,13 @@ public struct AuthorizationContext: Sendable {
     /// Installs the waiter for a callback to `redirectURI` that the app will hand the manager
     /// through `handleOpenURL(_:)`; installed before the browser opens, so no callback can
     /// arrive unclaimed.
-    func installRedirectWaiter(to redirectURI: URL, grace: Duration) -> RedirectWaiter {
+    ///
+    /// Throws when another custom-scheme authorization of the manager is still waiting.
+    func installRedirectWaiter(to redirectURI: URL, grace: Duration) throws(AuthorizationError) -> RedirectWaiter {
         let waiter = RedirectWaiter(redirectURI: redirectURI, state: pending.state, grace: grace)
-        redirects.install(waiter)
+        guard redirects.install(waiter) else {
+            throw AuthorizationError(.invalidInput, "another custom-scheme authorization is already in progress")
+        }
         return waiter
     }
 }

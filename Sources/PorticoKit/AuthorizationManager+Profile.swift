@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 
 extension AuthorizationManager {
     /// The signed-in person's profile (LWA's `AMZNUser fetch:`), served from the store while
@@ -8,6 +7,7 @@ extension AuthorizationManager {
     /// Read from the provider's LWA-shaped profile endpoint when a profile scope was granted,
     /// else from OpenID Connect userinfo, else from the ID token's claims.
     public func fetchUser() async throws(AuthorizationError) -> User {
+        let epoch = SignOutLedger.shared.epoch(grantKey)
         guard let grant = try loadGrant() else {
             throw AuthorizationError(.authorizationRequired, "nobody is signed in")
         }
@@ -33,7 +33,7 @@ extension AuthorizationManager {
         if var latest = try loadGrant() {
             latest.user = user
             latest.userFetchedAt = now()
-            try saveGrant(latest)
+            _ = try saveGrant(latest, since: epoch)
         }
         return user
     }

@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 
 /// Signs people in with a ``Provider`` and keeps their grant: the heart of PorticoKit, and the
 /// counterpart of Login with Amazon's `AMZNAuthorizationManager`.
@@ -28,6 +27,9 @@ public final class AuthorizationManager: Sendable {
     public let refreshTimeout: TimeInterval
     /// How long a fetched profile is served from the store before it is fetched again.
     public let profileLifetime: TimeInterval
+    /// How far the device clock may be off from the provider's when ID-token times (`exp`,
+    /// `iat`, `nbf`, `auth_time`) are checked.
+    public let idTokenLeeway: TimeInterval
 
     /// An access token this close to expiry is refreshed first, so a call made with it does
     /// not fail in flight.
@@ -36,6 +38,7 @@ public final class AuthorizationManager: Sendable {
     let http: HTTPClient
     let idTokens: IDTokenVerifier
     let redirects = RedirectSlot()
+    let flights = InteractiveFlights()
     let now: @Sendable () -> Date
 
     /// A manager for `clientID` at `provider`.
@@ -49,20 +52,25 @@ public final class AuthorizationManager: Sendable {
     ///   - userAgent: how pages are shown; by default ``AutomaticUserAgent``.
     ///   - refreshTimeout: the longest a refresh may hang (30 s).
     ///   - profileLifetime: how long a cached profile is fresh (one hour).
+    ///   - idTokenLeeway: the clock skew allowed when checking ID-token times (60 s).
+    ///   - clock: the time the manager goes by (token expiry, ID-token times); the system's by
+    ///     default, a fixed one in an app's own tests.
     public convenience init(
         provider: Provider, clientID: String, redirectURI: URL? = nil, store: (any TokenStore)? = nil,
-        userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 30, profileLifetime: TimeInterval = 3600
+        userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 30, profileLifetime: TimeInterval = 3600,
+        idTokenLeeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
             provider: provider, clientID: clientID, redirectURI: redirectURI,
             store: store ?? Self.defaultTokenStore(), userAgent: userAgent ?? AutomaticUserAgent(),
-            refreshTimeout: refreshTimeout, profileLifetime: profileLifetime, http: .shared, now: { Date() })
+            refreshTimeout: refreshTimeout, profileLifetime: profileLifetime, idTokenLeeway: idTokenLeeway,
+            http: .shared, now: clock)
     }
 
     init(
         provider: Provider, clientID: String, redirectURI: URL?, store: any TokenStore, userAgent: any UserAgent,
-        refreshTimeout: TimeInterval, profileLifetime: TimeInterval, http: HTTPClient,
-        now: @escaping @Sendable () -> Date
+        refreshTimeout: TimeInterval, profileLifetime: TimeInterval, idTokenLeeway: TimeInterval = 60,
+        http: HTTPClient, now: @escaping @Sendable () -> Date
     ) {
         self.provider = provider
         self.clientID = clientID
@@ -71,9 +79,10 @@ public final class AuthorizationManager: Sendable {
         self.userAgent = userAgent
         self.refreshTimeout = refreshTimeout
         self.profileLifetime = profileLifetime
+        self.idTokenLeeway = idTokenLeeway
         self.http = http
         self.now = now
-        idTokens = IDTokenVerifier(provider: provider, clientID: clientID, http: http)
+        idTokens = IDTokenVerifier(provider: provider, clientID: clientID, http: http, leeway: idTokenLeeway, now: now)
     }
 
     /// The platform's usual place for tokens: the Keychain on Apple platforms, otherwise
@@ -105,6 +114,8 @@ public final class AuthorizationManager: Sendable {
         guard !scopes.isEmpty else {
             throw AuthorizationError(.invalidInput, "an authorization needs at least one scope")
         }
+        try Self.checkReadable(scopes, grantType: request.grantType)
+        try Self.checkChallenge(request)
         if request.grantType == .authorizationCode {
             guard request.interactiveStrategy != .never else {
                 throw AuthorizationError(.authorizationRequired, "a code for the backend needs the provider's pages")
@@ -131,16 +142,48 @@ public final class AuthorizationManager: Sendable {
         }
     }
 
+    /// Refuses scopes whose data the app could never read: `email` is released through
+    /// userinfo, which needs `openid` (or through the profile, which needs `profile`).
+    static func checkReadable(_ scopes: [String], grantType: AuthorizeRequest.GrantType) throws(AuthorizationError) {
+        guard grantType == .accessToken, scopes.contains(Scope.email.name) else { return }
+        guard scopes.contains(Scope.openID.name) || scopes.contains(Scope.profile.name) else {
+            throw AuthorizationError(
+                .invalidInput, "the email scope is read through userinfo: ask for .openID (or .profile) with it")
+        }
+    }
+
+    /// Refuses an app's own PKCE challenge that is not `S256` before any page is shown.
+    static func checkChallenge(_ request: AuthorizeRequest) throws(AuthorizationError) {
+        guard request.grantType == .authorizationCode, let challenge = request.codeChallenge else { return }
+        guard request.codeChallengeMethod == "S256" else {
+            throw AuthorizationError(
+                .invalidInput, "the code challenge method \(request.codeChallengeMethod) is not accepted; use S256")
+        }
+        let base64url = challenge.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+        }
+        guard challenge.utf8.count == 43, base64url else {
+            throw AuthorizationError(
+                .invalidInput, "the code challenge is not S256 (base64url of a SHA-256 digest, 43 characters)")
+        }
+    }
+
     /// Runs the provider's pages through the user agent, then redeems what comes back.
     private func interactive(_ request: AuthorizeRequest) async throws(AuthorizationError) -> AuthorizeResult {
+        let epoch = SignOutLedger.shared.epoch(grantKey)
         let pending = PendingAuthorization(request: request)
         let context = AuthorizationContext(
             provider: provider, clientID: clientID, scopes: request.scopes, redirectURI: redirectURI,
             grantType: request.grantType, pending: pending, http: http, redirects: redirects)
         let outcome: AuthorizationOutcome
         do {
-            outcome = try await userAgent.authorize(context)
+            let userAgent = userAgent
+            outcome = try await flights.run { try await userAgent.authorize(context) }
         } catch {
+            if SignOutLedger.shared.epoch(grantKey) != epoch { throw Self.signedOutMeanwhile }
             throw AuthorizationError.wrap(error, as: .invalidResponse, "the sign-in did not complete")
         }
         let tokens: TokenResponse
@@ -173,43 +216,61 @@ public final class AuthorizationManager: Sendable {
             tokens = response
             nonce = nil
         }
-        let grant = try await makeGrant(from: tokens, requested: pending.scopes, nonce: nonce, previous: nil)
-        try saveGrant(grant)
+        let grant = try await makeGrant(
+            from: tokens, requested: pending.scopes, nonce: nonce, maxAge: request.maxAge, previous: nil)
+        guard try saveGrant(grant, since: epoch) else { throw Self.signedOutMeanwhile }
+        GrantChangeHub.shared.publish(.signedIn, for: grantKey)
         return await result(from: grant)
     }
 
     /// The result for a stored grant, with the user when a profile scope was granted.
     private func result(from grant: StoredGrant) async -> AuthorizeResult {
         var user: User?
+        var userError: AuthorizationError?
         if !Set(grant.scopes).isDisjoint(with: Scope.profileScopes.union([Scope.openID.name])) {
-            // Best effort: the sign-in succeeded even if the profile cannot be read right now.
-            user = try? await fetchUser()
+            // The sign-in succeeded even if the profile cannot be read right now: say why.
+            do { user = try await fetchUser() } catch { userError = error }
         }
         return AuthorizeResult(
             accessToken: grant.accessToken, expiresAt: grant.expiresAt,
             grantedScopes: grant.scopes.map { Scope(name: $0) },
-            clientID: clientID, redirectURI: redirectURI, user: user)
+            clientID: clientID, redirectURI: redirectURI, user: user, userError: userError, idToken: grant.idToken)
     }
 
     /// A grant from a token response: the ID token verified, the refresh token and claims of
     /// `previous` kept when the response brings no new ones.
     func makeGrant(
-        from tokens: TokenResponse, requested: [String], nonce: String?, previous: StoredGrant?
+        from tokens: TokenResponse, requested: [String], nonce: String?, maxAge: TimeInterval? = nil,
+        previous: StoredGrant?
     ) async throws(AuthorizationError) -> StoredGrant {
         var claims = previous?.idTokenClaims
         if let idToken = tokens.idToken {
-            claims = try await idTokens.verify(idToken, nonce: nonce)
+            claims = try await idTokens.verify(
+                idToken, .init(nonce: nonce, maxAge: maxAge, subject: previous?.idTokenClaims?["sub"]?.stringValue))
         }
         return StoredGrant(
             accessToken: tokens.accessToken, expiresAt: tokens.expiresIn.map { now().addingTimeInterval($0) },
             refreshToken: tokens.refreshToken ?? previous?.refreshToken, scopes: tokens.scopes ?? requested,
-            idTokenClaims: claims, user: previous?.user, userFetchedAt: previous?.userFetchedAt)
+            idTokenClaims: claims, user: previous?.user, userFetchedAt: previous?.userFetchedAt,
+            idToken: tokens.idToken ?? previous?.idToken)
     }
 
     func loadGrant() throws(AuthorizationError) -> StoredGrant? {
         do { return try store.grant(for: storeKey) } catch {
             throw AuthorizationError.wrap(error, as: .storage, "the token store cannot be read")
         }
+    }
+
+    /// The key of this manager's grant among all managers: store, provider and client. Managers
+    /// with equal keys share refreshes and sign-outs.
+    var grantKey: String { "\(store.coordinationKey)\n\(provider.identifier)\n\(clientID)" }
+
+    /// The error of work that a sign-out overtook.
+    static let signedOutMeanwhile = AuthorizationError(.cancelled, "the app signed out during the authorization")
+
+    /// Saves `grant` unless the app signed out since `epoch`; false when it did.
+    func saveGrant(_ grant: StoredGrant, since epoch: UInt64) throws(AuthorizationError) -> Bool {
+        try SignOutLedger.shared.write(grantKey, since: epoch) { () throws(AuthorizationError) in try saveGrant(grant) }
     }
 
     func saveGrant(_ grant: StoredGrant) throws(AuthorizationError) {

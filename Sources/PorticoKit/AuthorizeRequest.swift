@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an app asks for when it authorizes: scopes, whether pages may be shown, and what the
 /// result should carry (LWA's `AMZNAuthorizeRequest`).
 public struct AuthorizeRequest: Sendable, Hashable {
@@ -10,6 +12,12 @@ public struct AuthorizeRequest: Sendable, Hashable {
     /// With `.authorizationCode`: a PKCE `S256` challenge whose verifier the app's backend
     /// keeps. Leave nil and the SDK makes the pair, returning the verifier in the result.
     public var codeChallenge: String?
+    /// The method of ``codeChallenge``; only `S256` is accepted (RFC 9700 §2.1.1), and any
+    /// other fails before a page is shown.
+    public var codeChallengeMethod: String = "S256"
+    /// The longest ago the person may have signed in (`max_age`, OpenID Connect); older
+    /// sessions sign in again, and the ID token's `auth_time` is checked against it.
+    public var maxAge: TimeInterval?
     /// Pre-fills the sign-in page's e-mail field (`login_hint`).
     public var loginHint: String?
     /// The OpenID Connect `prompt` to send (`login`, `consent`, `select_account`, `none`).
@@ -22,8 +30,10 @@ public struct AuthorizeRequest: Sendable, Hashable {
     /// A request for `scopes`.
     public init(
         scopes: [Scope], interactiveStrategy: InteractiveStrategy = .auto, grantType: GrantType = .accessToken,
-        loginHint: String? = nil, prompt: String? = nil, additionalParameters: [String: String] = [:]
+        loginHint: String? = nil, prompt: String? = nil, maxAge: TimeInterval? = nil,
+        additionalParameters: [String: String] = [:]
     ) {
+        self.maxAge = maxAge
         self.scopes = scopes
         self.interactiveStrategy = interactiveStrategy
         self.grantType = grantType

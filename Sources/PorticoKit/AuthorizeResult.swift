@@ -17,8 +17,13 @@ public struct AuthorizeResult: Sendable, CustomStringConvertible {
     /// The redirect URI the code was delivered to (with the loopback port actually used); the
     /// backend needs it to redeem an ``authorizationCode``.
     public let redirectURI: URL?
-    /// The person, when a profile scope was granted.
+    /// The raw ID token (when `openid` was granted), verified; a backend verifies it again.
+    public let idToken: String?
+    /// The person, when a profile scope was granted and the profile could be read.
     public let user: User?
+    /// Why ``user`` is nil although a profile scope was granted: the sign-in succeeded, but the
+    /// profile could not be read just now (``AuthorizationManager/fetchUser()`` tries again).
+    public let userError: AuthorizationError?
     /// The authorization code (`.authorizationCode` only).
     public let authorizationCode: String?
     /// The PKCE verifier for ``authorizationCode`` (nil when the app supplied its own challenge).
@@ -28,8 +33,11 @@ public struct AuthorizeResult: Sendable, CustomStringConvertible {
 
     init(
         accessToken: String?, expiresAt: Date?, grantedScopes: [Scope], clientID: String, redirectURI: URL?,
-        user: User?, authorizationCode: String? = nil, codeVerifier: String? = nil, codeChallenge: String? = nil
+        user: User?, userError: AuthorizationError? = nil, idToken: String? = nil, authorizationCode: String? = nil,
+        codeVerifier: String? = nil, codeChallenge: String? = nil
     ) {
+        self.userError = userError
+        self.idToken = idToken
         self.accessToken = accessToken
         self.expiresAt = expiresAt
         self.grantedScopes = grantedScopes
@@ -47,6 +55,7 @@ public struct AuthorizeResult: Sendable, CustomStringConvertible {
         if accessToken != nil { parts.append("accessToken: <redacted>") }
         if let expiresAt { parts.append("expiresAt: \(expiresAt)") }
         if authorizationCode != nil { parts.append("authorizationCode: <redacted>") }
+        if idToken != nil { parts.append("idToken: <redacted>") }
         if let user { parts.append("user: \(user)") }
         return "AuthorizeResult(\(parts.joined(separator: ", ")))"
     }

@@ -11,6 +11,8 @@ public struct AutomaticUserAgent: UserAgent {
     public var companion: (any UserAgent)?
     /// Where device login shows its code (standard output for command-line apps by default).
     public var onDevicePrompt: @Sendable (DeviceCodePrompt) async -> Void
+    /// How the loopback sign-in opens the browser (``BrowserOpener/system`` by default).
+    public var browserOpener: BrowserOpener
 
     /// The automatic choice, with an optional companion agent.
     public init(
@@ -18,10 +20,12 @@ public struct AutomaticUserAgent: UserAgent {
         onDevicePrompt: @escaping @Sendable (DeviceCodePrompt) async -> Void = { prompt in
             let text = "To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode)\n"
             FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        },
+        browserOpener: BrowserOpener = .system
     ) {
         self.companion = companion
         self.onDevicePrompt = onDevicePrompt
+        self.browserOpener = browserOpener
     }
 
     /// The agents in order of preference, whether available or not.
@@ -31,7 +35,7 @@ public struct AutomaticUserAgent: UserAgent {
         #if canImport(AuthenticationServices) && !os(watchOS)
             agents.append(WebAuthenticationSessionUserAgent())
         #endif
-        agents.append(SystemBrowserUserAgent())
+        agents.append(SystemBrowserUserAgent(opener: browserOpener))
         agents.append(DeviceCodeUserAgent(onPrompt: onDevicePrompt))
         return agents
     }
@@ -46,12 +50,30 @@ public struct AutomaticUserAgent: UserAgent {
         choose(for: context) != nil
     }
 
-    /// Runs the chosen agent.
+    /// Ends the provider's session in the browser the sign-in most likely used: the in-app
+    /// web session on Apple platforms, else the system browser when there is one.
+    public func endSession(at url: URL, redirectURI: URL?) async throws {
+        #if canImport(AuthenticationServices) && !os(watchOS)
+            try await WebAuthenticationSessionUserAgent().endSession(at: url, redirectURI: redirectURI)
+        #else
+            if browserOpener.isAvailable() { try await browserOpener.open(url) }
+        #endif
+    }
+
+    /// Runs the first available agent; when its browser cannot be started, the next one.
     public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
-        guard let agent = choose(for: context) else {
+        let agents = candidates().filter { $0.isAvailable(for: context) }
+        guard !agents.isEmpty else {
             throw AuthorizationError(
                 .invalidInput, "no way to show the sign-in here: no browser and no device login at the provider")
         }
-        return try await agent.authorize(context)
+        for agent in agents.dropLast() {
+            do {
+                return try await agent.authorize(context)
+            } catch let error as AuthorizationError where error.isBrowserLaunchFailure {
+                continue
+            }
+        }
+        return try await agents[agents.count - 1].authorize(context)
     }
 }

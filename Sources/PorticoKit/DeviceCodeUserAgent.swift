@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 
 /// Device login for TVs, consoles and terminals without a browser (RFC 8628, and Login with
 /// Amazon's code pair): the app shows a code and a URL, the person approves on their phone or

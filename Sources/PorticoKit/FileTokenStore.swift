@@ -107,6 +107,25 @@ public final class FileTokenStore: TokenStore {
         guard unlink(path) == 0 || errno == ENOENT else { throw storageError("cannot remove \(path)") }
     }
 
+    /// Runs `refresh` holding an exclusive `flock` on the grant's lock file in the directory,
+    /// so that two processes of one app refresh once: the second waits, then finds the fresh
+    /// grant the first stored. The wait polls, so the refresh deadline and cancellation end it.
+    public func whileRefreshing<T: Sendable>(
+        _ key: TokenStoreKey, _ refresh: @Sendable () async throws -> T
+    ) async throws -> T {
+        try createDirectory()
+        let path = directory.appendingPathComponent(".\(key.storageName).lock").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw storageError("cannot open the lock file \(path)") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw storageError("cannot lock \(path)") }
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { throw AuthorizationError.taskCancelled }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try await refresh()
+    }
+
     /// The directory: two stores on one directory are one storage.
     public var coordinationKey: String { "file:" + directory.path }
 

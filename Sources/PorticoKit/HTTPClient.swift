@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -18,8 +17,8 @@ struct HTTPReply: Sendable {
     }
 
     /// The body as a JSON object, or nil.
-    var jsonObject: [String: JSONValue]? {
-        JSONValue(parsing: Array(body))?.objectValue
+    var jsonObject: [String: ProfileValue]? {
+        ProfileValue(parsing: body)?.objectValue
     }
 
     /// `Retry-After` in seconds (delta-seconds form only; an HTTP date is ignored).

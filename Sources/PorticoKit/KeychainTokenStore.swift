@@ -3,22 +3,56 @@
     import Security
 
     /// A ``TokenStore`` in the Apple Keychain: one generic-password item per provider × client,
-    /// readable only while the device is unlocked and never synced to other devices.
+    /// never synced to other devices.
+    ///
+    /// Items are readable after the first unlock since boot by default, so a background
+    /// refresh on a locked phone works; ``Accessibility/whenUnlockedThisDeviceOnly`` is
+    /// stricter. A save updates the item in place (`SecItemUpdate`, adding it only when there
+    /// is none), so a reader never sees a moment with nobody signed in and a crash mid-save
+    /// never loses the grant. Not compiled or tested on Linux.
     public final class KeychainTokenStore: TokenStore {
+        /// When the items may be read.
+        public enum Accessibility: Sendable {
+            /// After the first unlock since boot, this device only (the default).
+            case afterFirstUnlockThisDeviceOnly
+            /// Only while the device is unlocked, this device only.
+            case whenUnlockedThisDeviceOnly
+
+            var attribute: CFString {
+                switch self {
+                case .afterFirstUnlockThisDeviceOnly: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+                case .whenUnlockedThisDeviceOnly: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+                }
+            }
+        }
+
         /// The keychain service the items are filed under.
         public let service: String
+        /// The keychain access group shared with the app's extensions or sibling apps, or nil
+        /// for the app's default group.
+        public let accessGroup: String?
+        /// When the items may be read.
+        public let accessibility: Accessibility
 
-        /// A store filing items under `service` (by default `PorticoKit`).
-        public init(service: String = "PorticoKit") {
+        /// A store filing items under `service` (by default `PorticoKit`), in `accessGroup`
+        /// when given (it must be in the app's `keychain-access-groups` entitlement).
+        public init(
+            service: String = "PorticoKit", accessGroup: String? = nil,
+            accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly
+        ) {
             self.service = service
+            self.accessGroup = accessGroup
+            self.accessibility = accessibility
         }
 
         private func query(for key: TokenStoreKey) -> [String: Any] {
-            [
+            var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: service,
                 kSecAttrAccount as String: key.storageName,
             ]
+            if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+            return query
         }
 
         /// Reads the item, if any.
@@ -39,7 +73,7 @@
             }
         }
 
-        /// Replaces the item.
+        /// Replaces the item's data in place, or adds the item when there is none.
         public func save(_ grant: StoredGrant, for key: TokenStoreKey) throws {
             let data: Data
             do {
@@ -47,11 +81,18 @@
             } catch {
                 throw AuthorizationError(.storage, "cannot encode the grant", underlyingError: error)
             }
-            SecItemDelete(query(for: key) as CFDictionary)
-            var item = query(for: key)
-            item[kSecValueData as String] = data
-            item[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-            let status = SecItemAdd(item as CFDictionary, nil)
+            let changes: [String: Any] = [
+                kSecValueData as String: data, kSecAttrAccessible as String: accessibility.attribute,
+            ]
+            var status = SecItemUpdate(query(for: key) as CFDictionary, changes as CFDictionary)
+            if status == errSecItemNotFound {
+                let item = query(for: key).merging(changes) { _, new in new }
+                status = SecItemAdd(item as CFDictionary, nil)
+                // Another writer added it between the two calls: update theirs.
+                if status == errSecDuplicateItem {
+                    status = SecItemUpdate(query(for: key) as CFDictionary, changes as CFDictionary)
+                }
+            }
             guard status == errSecSuccess else {
                 throw AuthorizationError(.storage, "the keychain could not be written (OSStatus \(status))")
             }
@@ -65,7 +106,7 @@
             }
         }
 
-        /// The service: stores with one service share items.
-        public var coordinationKey: String { "keychain:" + service }
+        /// The service and access group: stores with both equal share items.
+        public var coordinationKey: String { "keychain:" + service + "\n" + (accessGroup ?? "") }
     }
 #endif

@@ -1,9 +1,8 @@
 import Foundation
-import PorticoCrypto
 
 /// The secrets of one interactive authorization: `state`, `nonce` and the PKCE pair.
 ///
-/// Made fresh for every attempt from 256 bits of OpenSSL randomness; nothing here is reused,
+/// Made fresh for every attempt from 256 bits of the platform's secure randomness; nothing here is reused,
 /// stored, or logged.
 struct PendingAuthorization: Sendable {
     /// Binds the callback to this attempt (RFC 6749 §10.12).
@@ -20,18 +19,28 @@ struct PendingAuthorization: Sendable {
     let request: AuthorizeRequest
 
     init(request: AuthorizeRequest) {
-        state = SecureRandom.token()
+        state = Self.randomToken()
         scopes = request.scopeNames
-        nonce = scopes.contains(Scope.openID.name) ? SecureRandom.token() : nil
+        nonce = scopes.contains(Scope.openID.name) ? Self.randomToken() : nil
         if request.grantType == .authorizationCode, let challenge = request.codeChallenge {
             codeVerifier = nil
             codeChallenge = challenge
         } else {
-            let verifier = PKCE.makeVerifier()
+            let verifier = Self.randomToken()
             codeVerifier = verifier
-            codeChallenge = PKCE.challenge(for: verifier)
+            codeChallenge = Self.challenge(for: verifier)
         }
         self.request = request
+    }
+
+    /// 256 random bits, base64url: 43 characters, a legal PKCE verifier (RFC 7636 §4.1).
+    static func randomToken() -> String {
+        Base64URLCoding.encode(PlatformCrypto.randomBytes(32))
+    }
+
+    /// The `S256` challenge for `verifier`: base64url(SHA-256(ASCII(verifier))).
+    static func challenge(for verifier: String) -> String {
+        Base64URLCoding.encode(PlatformCrypto.sha256(Array(verifier.utf8)))
     }
 
     /// The authorization request URL for `provider`, `clientID` and `redirectURI`: the
@@ -44,6 +53,10 @@ struct PendingAuthorization: Sendable {
             ("code_challenge_method", "S256"),
         ]
         if let nonce { own.append(("nonce", nonce)) }
+        if let maxAge = request.maxAge { own.append(("max_age", String(Int(maxAge.rounded(.down))))) }
+        var scopeData: [String: ProfileValue] = [:]
+        for scope in request.scopes { if let data = scope.data { scopeData[scope.name] = .object(data) } }
+        if !scopeData.isEmpty { own.append(("scope_data", ProfileValue.object(scopeData).jsonString)) }
         if let hint = request.loginHint { own.append(("login_hint", hint)) }
         if let prompt = request.prompt ?? (request.interactiveStrategy == .always ? "login" : nil) {
             own.append(("prompt", prompt))

@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 
 extension Provider {
     /// Reads the provider's metadata from `issuer/.well-known/openid-configuration` (OpenID
@@ -29,7 +28,7 @@ extension Provider {
 
     /// A provider from a parsed discovery document; throws when it names another issuer or
     /// lacks the endpoints every code flow needs.
-    init(discoveryDocument document: [String: JSONValue], expectedIssuer: String) throws(AuthorizationError) {
+    init(discoveryDocument document: [String: ProfileValue], expectedIssuer: String) throws(AuthorizationError) {
         guard let issuer = document["issuer"]?.stringValue else {
             throw AuthorizationError(.invalidResponse, "the discovery document has no issuer")
         }
@@ -60,6 +59,7 @@ extension Provider {
             deviceAuthorizationEndpoint: device, deviceCodeDialect: .standard,
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?.boolValue
                 ?? false,
-            scopesSupported: document["scopes_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            scopesSupported: document["scopes_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            endSessionEndpoint: try endpoint("end_session_endpoint"))
     }
 }

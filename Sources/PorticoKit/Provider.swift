@@ -16,7 +16,7 @@ public struct Provider: Sendable, Hashable {
     public var userInfoEndpoint: URL?
     /// A Login-with-Amazon-shaped profile endpoint (`/user/profile`), preferred for profile scopes.
     public var profileEndpoint: URL?
-    /// The RFC 7009 revocation endpoint, used by ``AuthorizationManager/signOut()``.
+    /// The RFC 7009 revocation endpoint, used by ``AuthorizationManager/signOut(endingProviderSession:)``.
     public var revocationEndpoint: URL?
     /// The JWK Set that signs ID tokens.
     public var jwksURI: URL?
@@ -28,14 +28,20 @@ public struct Provider: Sendable, Hashable {
     public var sendsIssuerInAuthorizationResponse: Bool
     /// The scopes the provider advertises, when it does.
     public var scopesSupported: [String]
+    /// The RP-initiated logout endpoint (`end_session_endpoint`, OpenID Connect RP-Initiated
+    /// Logout 1.0), where ``AuthorizationManager/signOut(endingProviderSession:)`` ends the
+    /// person's session at the provider.
+    public var endSessionEndpoint: URL?
 
     /// A provider with these endpoints.
     public init(
         issuer: String?, authorizationEndpoint: URL, tokenEndpoint: URL, userInfoEndpoint: URL? = nil,
         profileEndpoint: URL? = nil, revocationEndpoint: URL? = nil, jwksURI: URL? = nil,
         deviceAuthorizationEndpoint: URL? = nil, deviceCodeDialect: DeviceCodeDialect = .standard,
-        sendsIssuerInAuthorizationResponse: Bool = false, scopesSupported: [String] = []
+        sendsIssuerInAuthorizationResponse: Bool = false, scopesSupported: [String] = [],
+        endSessionEndpoint: URL? = nil
     ) {
+        self.endSessionEndpoint = endSessionEndpoint
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint

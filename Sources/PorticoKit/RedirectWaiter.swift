@@ -9,6 +9,11 @@ final class RedirectWaiter: Sendable {
     private struct State {
         var continuation: CheckedContinuation<URL, any Error>?
         var outcome: Result<URL, any Error>?
+        /// Whether the browser has opened; activations before do not start the grace.
+        var opened = false
+        /// The running grace timer; a later activation replaces it.
+        var graceTimer: Task<Void, Never>?
+        var deadlineTimer: Task<Void, Never>?
     }
 
     private let progress = Mutex(State())
@@ -50,15 +55,41 @@ final class RedirectWaiter: Sendable {
         finish(.success(url))
     }
 
+    /// The browser has the authorization URL: from now on the app becoming active means
+    /// the person came back.
+    func browserOpened() {
+        progress.withLock { $0.opened = true }
+    }
+
+    /// Ends the wait as timed out after `timeout`.
+    func startDeadline(_ timeout: Duration) {
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.finish(.failure(AuthorizationError(.timedOut, "the browser did not come back in time")))
+        }
+        progress.withLock { $0.deadlineTimer = timer }
+    }
+
     /// The app is in front again: unless the callback arrives within the grace, the person
-    /// came back without finishing, which ends the authorization as cancelled by them.
+    /// came back without finishing, which ends the authorization as cancelled by them. Each
+    /// activation restarts the grace; activations before the browser opened are ignored.
     func becameActive() {
         let grace = grace
-        Task { [weak self] in
-            try? await Task.sleep(for: grace)
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: grace)) != nil else { return }
             self?.finish(.failure(AuthorizationError(.userCancelled, "the person returned without signing in")))
         }
+        let replaced = progress.withLock { current -> (Task<Void, Never>?, started: Bool) in
+            guard current.opened, current.outcome == nil else { return (nil, false) }
+            defer { current.graceTimer = timer }
+            return (current.graceTimer, true)
+        }
+        replaced.0?.cancel()
+        if !replaced.started { timer.cancel() }
     }
+
+    /// Whether the wait has ended.
+    var isFinished: Bool { progress.withLock { $0.outcome != nil } }
 
     /// Ends the wait because the app signed out meanwhile.
     func cancelAsSignedOut() {
@@ -66,13 +97,16 @@ final class RedirectWaiter: Sendable {
     }
 
     private func finish(_ result: Result<URL, any Error>) {
-        let waiting = progress.withLock { current -> CheckedContinuation<URL, any Error>? in
+        let taken = progress.withLock {
+            current -> (CheckedContinuation<URL, any Error>?, [Task<Void, Never>?])? in
             guard current.outcome == nil else { return nil }
             current.outcome = result
             defer { current.continuation = nil }
-            return current.continuation
+            return (current.continuation, [current.graceTimer, current.deadlineTimer])
         }
-        waiting?.resume(with: result)
+        guard let taken else { return }
+        for timer in taken.1 { timer?.cancel() }
+        taken.0?.resume(with: result)
     }
 }
 
@@ -80,8 +114,13 @@ final class RedirectWaiter: Sendable {
 final class RedirectSlot: Sendable {
     private let waiter = Mutex<RedirectWaiter?>(nil)
 
-    func install(_ new: RedirectWaiter) {
-        waiter.withLock { $0 = new }
+    /// Installs `new` unless another waiter is still waiting; false then.
+    func install(_ new: RedirectWaiter) -> Bool {
+        waiter.withLock { current in
+            if let current, !current.isFinished { return false }
+            current = new
+            return true
+        }
     }
 
     func remove(_ old: RedirectWaiter) {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Makes concurrent refreshes of one grant into one request.
 ///
 /// A refresh token is single use (Portico rotates it, and a reused one revokes the family), so
@@ -5,17 +7,83 @@
 /// store's coordination key, the provider and the client, so managers that share one store
 /// share its refresh too. Each refresh carries its own deadline, so a hanging one ends and the
 /// next caller starts afresh.
+///
+/// A caller that is cancelled stops waiting at once with ``AuthorizationError/Code/cancelled``;
+/// the shared refresh goes on for the others (cancelling it could lose a rotated token), and it
+/// stays the one refresh of its key until it ends, whoever started it.
 actor RefreshCoordinator {
     static let shared = RefreshCoordinator()
 
-    private var inFlight: [String: Task<StoredGrant, any Error>] = [:]
+    private var inFlight: [String: (id: Int, task: Task<StoredGrant, any Error>)] = [:]
+    private var nextID = 0
 
     /// The result of the refresh running under `key`, starting `operation` if none runs.
     func run(key: String, _ operation: @escaping @Sendable () async throws -> StoredGrant) async throws -> StoredGrant {
-        if let running = inFlight[key] { return try await running.value }
-        let task = Task { try await operation() }
-        inFlight[key] = task
-        defer { if inFlight[key] == task { inFlight[key] = nil } }
-        return try await task.value
+        let task: Task<StoredGrant, any Error>
+        if let running = inFlight[key] {
+            task = running.task
+        } else {
+            nextID += 1
+            let id = nextID
+            task = Task {
+                let result: Result<StoredGrant, any Error>
+                do { result = .success(try await operation()) } catch { result = .failure(error) }
+                self.finished(key: key, id: id)
+                return try result.get()
+            }
+            inFlight[key] = (id, task)
+        }
+        return try await Self.value(of: task)
+    }
+
+    private func finished(key: String, id: Int) {
+        if inFlight[key]?.id == id { inFlight[key] = nil }
+    }
+
+    /// `task`'s value, or ``AuthorizationError/taskCancelled`` as soon as the caller is
+    /// cancelled; `task` itself is not cancelled.
+    private static func value(of task: Task<StoredGrant, any Error>) async throws -> StoredGrant {
+        let waiter = Waiter()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<StoredGrant, any Error>) in
+                waiter.install(continuation)
+                Task { waiter.finish(await task.result) }
+            }
+        } onCancel: {
+            waiter.finish(.failure(AuthorizationError.taskCancelled))
+        }
+    }
+
+    /// One caller's continuation, resumed by whichever comes first: the result or the cancel.
+    private final class Waiter: Sendable {
+        private let state = Mutex<
+            (
+                continuation: CheckedContinuation<StoredGrant, any Error>?, early: Result<StoredGrant, any Error>?,
+                done: Bool
+            )
+        >((nil, nil, false))
+
+        func install(_ continuation: CheckedContinuation<StoredGrant, any Error>) {
+            let early = state.withLock { current -> Result<StoredGrant, any Error>? in
+                if let early = current.early { return early }
+                current.continuation = continuation
+                return nil
+            }
+            if let early { continuation.resume(with: early) }
+        }
+
+        func finish(_ result: Result<StoredGrant, any Error>) {
+            let continuation = state.withLock { current -> CheckedContinuation<StoredGrant, any Error>? in
+                guard !current.done else { return nil }
+                current.done = true
+                guard let continuation = current.continuation else {
+                    current.early = result
+                    return nil
+                }
+                current.continuation = nil
+                return continuation
+            }
+            continuation?.resume(with: result)
+        }
     }
 }

@@ -6,10 +6,22 @@
 public struct Scope: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The scope as the provider knows it, for example `profile:user_id`.
     public let name: String
+    /// Data sent with the scope in the `scope_data` parameter, as LWA's `scopeWithName:data:`
+    /// does for Alexa device scopes (`productID`, `productInstanceAttributes`).
+    public let data: [String: ProfileValue]?
 
     /// A scope by its provider name, for product scopes the SDK has no constant for.
     public init(name: String) {
         self.name = name
+        self.data = nil
+    }
+
+    /// A scope with data for the provider (LWA's `AMZNScopeFactory scopeWithName:data:`):
+    /// `Scope(name: "alexa:all", data: ["productID": "Speaker", "productInstanceAttributes":
+    /// ["deviceSerialNumber": "1234"]])`.
+    public init(name: String, data: [String: ProfileValue]) {
+        self.name = name
+        self.data = data
     }
 
     /// Lets `"print:photos"` stand for `Scope(name: "print:photos")`.

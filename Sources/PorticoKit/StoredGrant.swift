@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 
 /// What a ``TokenStore`` keeps for one provider and client: the tokens, their expiry and
 /// scopes, the verified ID-token claims and the cached profile.
@@ -14,8 +13,11 @@ public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible 
     public var refreshToken: String?
     /// The granted scope names.
     public var scopes: [String]
+    /// The last ID token as the provider issued it (verified), for a backend that verifies it
+    /// itself and for `id_token_hint` at sign-out.
+    public var idToken: String?
     /// The claims of the last verified ID token (`sub`, `auth_time`, ...), when `openid` was granted.
-    public var idTokenClaims: [String: JSONValue]?
+    public var idTokenClaims: [String: ProfileValue]?
     /// The profile as last fetched.
     public var user: User?
     /// When ``user`` was fetched; the profile is fetched again when this is old.
@@ -24,8 +26,10 @@ public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible 
     /// A grant with these values.
     public init(
         accessToken: String, expiresAt: Date?, refreshToken: String?, scopes: [String],
-        idTokenClaims: [String: JSONValue]? = nil, user: User? = nil, userFetchedAt: Date? = nil
+        idTokenClaims: [String: ProfileValue]? = nil, user: User? = nil, userFetchedAt: Date? = nil,
+        idToken: String? = nil
     ) {
+        self.idToken = idToken
         self.accessToken = accessToken
         self.expiresAt = expiresAt
         self.refreshToken = refreshToken

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Signs in through the person's own browser with a loopback redirect (RFC 8252): the way for
 /// desktop and command-line apps.
@@ -25,14 +26,7 @@ public struct SystemBrowserUserAgent: UserAgent {
     /// be opened: `$BROWSER`, or a desktop session with `xdg-open` (always on macOS).
     public func isAvailable(for context: AuthorizationContext) -> Bool {
         if let redirectURI = context.redirectURI, !Self.isLoopback(redirectURI) { return false }
-        let environment = ProcessInfo.processInfo.environment
-        #if os(macOS)
-            return true
-        #else
-            if environment["BROWSER"].map({ !$0.isEmpty }) ?? false { return true }
-            let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
-            return desktop && BrowserOpener.hasSystemBrowser(environment: environment)
-        #endif
+        return opener.isAvailable()
     }
 
     /// Listens, opens the browser, and returns the callback.
@@ -52,18 +46,33 @@ public struct SystemBrowserUserAgent: UserAgent {
                 }
             }
         }
+        // The browser may run until it is closed, so it is opened beside the wait: the callback
+        // ends the wait, and so does a browser that fails to start (at once, not at the time-out).
+        let openFailure = Mutex<(any Error)?>(nil)
+        let opener = opener
+        let authorizationURL = context.authorizationURL(redirectURI: redirectURI)
+        let opening = Task {
+            do { try await opener.open(authorizationURL) } catch {
+                openFailure.withLock { $0 = error }
+                listener.cancel()
+            }
+        }
         return try await withTaskCancellationHandler {
             do {
-                try await opener.open(context.authorizationURL(redirectURI: redirectURI))
+                return .callback(try await waiting.value, redirectURI: redirectURI)
             } catch {
-                listener.cancel()
-                _ = try? await waiting.value
+                if let failure = openFailure.withLock({ $0 }) { throw failure }
                 throw error
             }
-            return .callback(try await waiting.value, redirectURI: redirectURI)
         } onCancel: {
+            opening.cancel()
             listener.cancel()
         }
+    }
+
+    /// Opens the sign-out page in the same browser the sign-in used.
+    public func endSession(at url: URL, redirectURI: URL?) async throws {
+        try await opener.open(url)
     }
 
     /// The path of a registered loopback redirect URI, or `/callback`.

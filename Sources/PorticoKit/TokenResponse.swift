@@ -1,5 +1,4 @@
 import Foundation
-import PorticoCrypto
 
 /// A token endpoint's successful answer (RFC 6749 §5.1), as the SDK needs it.
 struct TokenResponse: Sendable {

@@ -13,4 +13,21 @@ public protocol TokenStore: Sendable {
     /// Equal for two store values that read and write the same storage (for example the same
     /// directory); different otherwise.
     var coordinationKey: String { get }
+
+    /// Runs `refresh` while no other process refreshes the grant under `key`. Managers in
+    /// one process already share one refresh; a store that several processes share (a
+    /// directory) also locks across them here, so two processes of one app refresh once. The
+    /// default runs `refresh` at once.
+    func whileRefreshing<T: Sendable>(
+        _ key: TokenStoreKey, _ refresh: @Sendable () async throws -> T
+    ) async throws -> T
+}
+
+extension TokenStore {
+    /// Runs `refresh` at once: stores of one process need no lock of their own.
+    public func whileRefreshing<T: Sendable>(
+        _ key: TokenStoreKey, _ refresh: @Sendable () async throws -> T
+    ) async throws -> T {
+        try await refresh()
+    }
 }

@@ -1,5 +1,3 @@
-import PorticoCrypto
-
 /// Names one grant in a ``TokenStore``: a provider and a client of it.
 public struct TokenStoreKey: Sendable, Hashable, CustomStringConvertible {
     /// The provider's issuer (or its authorization endpoint when it has no issuer).
@@ -16,7 +14,7 @@ public struct TokenStoreKey: Sendable, Hashable, CustomStringConvertible {
     /// A short name safe as a file name or keychain account: base64url of SHA-256 over both
     /// parts, so any issuer URL or client id maps to one fixed-length name.
     public var storageName: String {
-        Base64URL.encode(Digest.sha256.hash(provider + "\n" + clientID))
+        Base64URLCoding.encode(PlatformCrypto.sha256(Array((provider + "\n" + clientID).utf8)))
     }
 
     /// Provider and client.

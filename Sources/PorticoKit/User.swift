@@ -1,8 +1,4 @@
 import Foundation
-import PorticoCrypto
-
-/// A JSON value in a profile; the same type PorticoCrypto uses for JWT claims.
-public typealias ProfileValue = JSONValue
 
 /// The signed-in person as the provider describes them (LWA's `AMZNUser`).
 ///
@@ -33,7 +29,7 @@ public struct User: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Reads a profile answer: LWA's `user_id` or OpenID Connect's `sub`, plus the usual fields.
-    init?(profile: [String: JSONValue]) {
+    init?(profile: [String: ProfileValue]) {
         guard let id = profile["user_id"]?.stringValue ?? profile["sub"]?.stringValue, !id.isEmpty else {
             return nil
         }

@@ -47,11 +47,18 @@ struct AutomaticUserAgentTests {
 
     @Test func deviceLoginIsTheLastResort() {
         let automatic = AutomaticUserAgent()
-        // A custom-scheme redirect rules out the loopback browser on Linux; device login remains.
-        #expect(
-            automatic.choose(for: context(redirectURI: "com.example.app:/callback", device: true))
-                is DeviceCodeUserAgent)
-        #expect(automatic.choose(for: context(redirectURI: "com.example.app:/callback", device: false)) == nil)
+        #if canImport(AuthenticationServices) && !os(watchOS)
+            // Apple platforms show a custom-scheme sign-in in the in-app web session.
+            #expect(
+                automatic.choose(for: context(redirectURI: "com.example.app:/callback", device: false))
+                    is WebAuthenticationSessionUserAgent)
+        #else
+            // A custom-scheme redirect rules out the loopback browser; device login remains.
+            #expect(
+                automatic.choose(for: context(redirectURI: "com.example.app:/callback", device: true))
+                    is DeviceCodeUserAgent)
+            #expect(automatic.choose(for: context(redirectURI: "com.example.app:/callback", device: false)) == nil)
+        #endif
     }
 
     @Test func browserCommandsFollowTheConventions() {

@@ -207,6 +207,11 @@ final class SignInRobot: Sendable {
         }
     }
 
+    /// The page at `url` as this browser sees it (its cookies sent, redirects not followed).
+    func visit(_ url: URL) async throws -> String {
+        try await fetchPage(url)
+    }
+
     private func fetchPage(_ url: URL) async throws -> String {
         let (data, _) = try await exchange(url, form: nil)
         return String(decoding: data, as: UTF8.self)

@@ -8,6 +8,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The browser flow end to end against a real provider: loopback listener, real login and
@@ -173,7 +175,7 @@ struct LoopbackFlowTests {
 
 /// Whether something listens on 127.0.0.1:`port`.
 func canConnect(port: Int) -> Bool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET, streamSocketType, 0)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var address = sockaddr_in()

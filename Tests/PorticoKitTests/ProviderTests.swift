@@ -29,7 +29,7 @@ struct ProviderTests {
     }
 
     @Test func aDocumentNamingAnotherIssuerIsRefused() {
-        let document: [String: JSONValue] = [
+        let document: [String: ProfileValue] = [
             "issuer": "https://evil.example", "authorization_endpoint": "https://evil.example/a",
             "token_endpoint": "https://evil.example/t",
         ]
@@ -40,7 +40,7 @@ struct ProviderTests {
     }
 
     @Test func aDocumentWithoutTheTokenEndpointIsRefused() {
-        let document: [String: JSONValue] = [
+        let document: [String: ProfileValue] = [
             "issuer": "https://id.example", "authorization_endpoint": "https://id.example/a",
         ]
         let error = #expect(throws: AuthorizationError.self) {
@@ -50,7 +50,7 @@ struct ProviderTests {
     }
 
     @Test func aStandardProviderHasNoProfileEndpoint() throws {
-        let document: [String: JSONValue] = [
+        let document: [String: ProfileValue] = [
             "issuer": "https://id.example", "authorization_endpoint": "https://id.example/a",
             "token_endpoint": "https://id.example/t", "userinfo_endpoint": "https://id.example/u",
             "claims_supported": ["sub", "name"],

@@ -7,6 +7,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Stored grants, silent refresh, `.never`, sign-out, and refresh failures against a real provider.
@@ -54,7 +56,7 @@ struct TokenLifecycleTests {
 
             // Scopes beyond the grant: `.never` refuses instead of showing a page.
             let error = await #expect(throws: AuthorizationError.self) {
-                try await manager.authorize(AuthorizeRequest(scopes: [.email], interactiveStrategy: .never))
+                try await manager.authorize(AuthorizeRequest(scopes: [.openID, .email], interactiveStrategy: .never))
             }
             #expect(error?.code == .authorizationRequired)
         }
@@ -210,7 +212,7 @@ final class SilentListener: Sendable {
     private let descriptor: Int32
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, streamSocketType, 0)
         self.descriptor = descriptor
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -226,5 +228,5 @@ final class SilentListener: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
-    func close() { Glibc.close(descriptor) }
+    func close() { closeDescriptor(descriptor) }
 }

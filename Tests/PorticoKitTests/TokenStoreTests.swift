@@ -5,6 +5,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The file store's permissions and atomic replacement, and redaction everywhere.
