@@ -1,6 +1,5 @@
 import Foundation
 import PorticoServer
-import PorticoStore
 import Testing
 
 /// What a provider refuses to start with.
@@ -12,12 +11,11 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // Argon2 needs at least 8 KiB per lane.
-        let url = "sqlite:\(directory.path)/portico.db"
-        let configuration = ProviderConfiguration(
-            port: 0, databaseURL: try DatabaseURL(parsing: url), logRequests: false,
-            passwordHashing: PasswordHashingSettings(memoryKiB: 1, iterations: 1, parallelism: 1))
-        let store = try openStore(url: url)
+        let store = try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true)
         defer { store.close() }
+        let configuration = ProviderConfiguration(
+            port: 0, logRequests: false,
+            passwordHashing: PasswordHashingSettings(memoryKiB: 1, iterations: 1, parallelism: 1))
         #expect(throws: PasswordHashingError.self) {
             _ = try IdentityProvider(configuration: configuration, store: store)
         }
