@@ -81,9 +81,11 @@ struct NativeSSOExchange {
                 throw OAuthError.invalidScope("This client may not request one of these scopes.")
             }
             var consented = Set<String>()
+            var ownConsentCovers = false
             for consent in try transaction.consents(userID: user.id) {
                 if consent.clientID == client.id {
                     consented.formUnion(consent.scopes)
+                    ownConsentCovers = consent.covers(scopes)
                 } else if let other = try transaction.client(id: consent.clientID), other.ssoGroup == group {
                     consented.formUnion(consent.scopes)
                 }
@@ -92,7 +94,10 @@ struct NativeSSOExchange {
                 throw OAuthError.interactionRequired(
                     "The person has not allowed these scopes to any app of the group; send them to /oauth/authorize.")
             }
-            try transaction.grantConsent(userID: user.id, clientID: client.id, scopes: Set(scopes), now: now)
+            // Recorded for this app too (Your Account lists it), unless it already is.
+            if !ownConsentCovers {
+                try transaction.grantConsent(userID: user.id, clientID: client.id, scopes: Set(scopes), now: now)
+            }
             let family = try RefreshFamilies.begin(
                 for: client, userID: user.id, scopes: scopes, authTime: session.authTime, now: now,
                 lifetime: lifetimes.refreshToken, in: transaction)
