@@ -81,7 +81,8 @@ struct Seeder {
         let ssoSecret = SecureRandom.token()
         var ssoFirst = Client(
             name: "Portico Bench Mail", type: .confidential, secret: ssoSecret, redirectURIs: [Self.redirectURI],
-            allowedScopes: Self.ssoScopes, allowedGrantTypes: ["authorization_code", "refresh_token", Self.tokenExchange])
+            allowedScopes: Self.ssoScopes,
+            allowedGrantTypes: ["authorization_code", "refresh_token", Self.tokenExchange])
         ssoFirst.ssoGroup = "bench-vendor"
         var ssoSecond = Client(
             name: "Portico Bench Calendar", type: .confidential, secret: ssoSecret, redirectURIs: [Self.redirectURI],
