@@ -40,8 +40,11 @@ let package = Package(
         .target(
             name: "PorticoKit", dependencies: [.target(name: "PorticoCrypto", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "portico", dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite"]),
-        // Test support shared by test targets and benches: the store conformance suite.
-        .target(name: "PorticoTesting", dependencies: ["PorticoStore", "PorticoServer", "PorticoCrypto"]),
+        // Test support shared by the test targets and benches, never a dependency of a product:
+        // one provider harness, one raw HTTP client, the store conformance suite.
+        .target(
+            name: "PorticoTesting",
+            dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto"]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
 
@@ -60,18 +63,22 @@ let package = Package(
             path: "Tests/StoreWriter"),
 
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
-        .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP"]),
+        .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP", "PorticoTesting"]),
         .testTarget(
             name: "PorticoStoreSQLiteTests",
             dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting"]),
         .testTarget(
             name: "PorticoServerTests",
-            dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto"],
+            dependencies: [
+                "PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto", "PorticoTesting",
+            ],
             exclude: ["Vectors"]),
         // The SDK's end-to-end tests start a real provider in-process; PorticoKit itself never
         // imports the server.
         .testTarget(
             name: "PorticoKitTests",
-            dependencies: ["PorticoKit", "PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoHTTP"]),
+            dependencies: [
+                "PorticoKit", "PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoHTTP", "PorticoTesting",
+            ]),
     ]
 )

@@ -17,8 +17,7 @@ public struct ProviderConfiguration: Sendable {
     /// provider is handed the open store, so this only places the default outbox next to an
     /// SQLite file; nil puts it in `./portico-data/outbox`, next to the CLI's default database.
     public var databaseURL: DatabaseURL?
-    /// libmicrohttpd's epoll threads, which read requests and run the handlers that only
-    /// compute; nil means one per core. (Handlers that wait run on a worker pool of their own.)
+    /// HTTP worker threads; nil means one per core.
     public var threads: Int?
     /// Whether one JSON line per request goes to stderr.
     public var logRequests: Bool
@@ -46,8 +45,8 @@ public struct ProviderConfiguration: Sendable {
     /// default, as in Keycloak, because metrics describe traffic and failures to whoever reads
     /// them (`portico serve --metrics`, `PORTICO_METRICS=1`).
     public var metrics: Bool
-    /// How long codes, tokens, sessions and device logins live; the DESIGN's unless changed
-    /// (tests shorten them to watch an expiry).
+    /// Lifetimes of codes, tokens and sessions, and the refresh-token reuse grace; the DESIGN's
+    /// unless changed (tests shorten them to watch an expiry).
     public var lifetimes: TokenLifetimes
 
     /// The defaults of the DESIGN: `127.0.0.1:8080`, and the outbox of the default database.

@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Testing
 
 @testable import PorticoHTTP
@@ -96,10 +97,10 @@ import Testing
             Task.detached { blockUntilSignalled(release) }
         }
         defer { for _ in 0..<width { release.signal() } }
-        let reply = RawClient.exchange(
+        let reply = RawHTTPClient.exchange(
             port: server.port, "GET /async HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
             timeoutSeconds: 10)
-        #expect(RawClient.status(of: reply) == 200)
+        #expect(RawHTTPClient.status(of: reply) == 200)
         #expect(reply.hasSuffix("done"))
     }
 }

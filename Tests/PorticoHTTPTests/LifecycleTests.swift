@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Testing
 
 @testable import PorticoHTTP
@@ -98,10 +99,10 @@ import Testing
         try server.start()
         defer { server.shutdown() }
         // FoundationNetworking rejects bracketed IPv6 hosts, so this one goes over a raw socket.
-        let reply = RawClient.exchange(
+        let reply = RawHTTPClient.exchange(
             port: server.port, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
             ipv6: true)
-        #expect(RawClient.status(of: reply) == 200)
+        #expect(RawHTTPClient.status(of: reply) == 200)
         #expect(reply.hasSuffix("\r\n\r\n::1"))
     }
 }

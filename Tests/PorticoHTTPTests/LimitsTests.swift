@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Testing
 
 @testable import PorticoHTTP
@@ -24,12 +25,12 @@ import Testing
         defer { server.shutdown() }
         // libmicrohttpd 0.9.75 closes the connection on a request line it cannot parse (no
         // response) and answers 400 to a malformed one it can split.
-        let garbage = RawClient.exchange(port: server.port, "GARBAGE\r\n\r\n")
-        #expect(garbage.isEmpty || RawClient.status(of: garbage) == 400)
-        let binary = RawClient.exchange(port: server.port, [0x16, 0x03, 0x01, 0x00, 0xFF, 0x0D, 0x0A, 0x0D, 0x0A])
-        #expect(binary.isEmpty || RawClient.status(of: binary) == 400)
-        let noHost = RawClient.exchange(port: server.port, "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n")
-        #expect(RawClient.status(of: noHost) == 400)
+        let garbage = RawHTTPClient.exchange(port: server.port, "GARBAGE\r\n\r\n")
+        #expect(garbage.isEmpty || RawHTTPClient.status(of: garbage) == 400)
+        let binary = RawHTTPClient.exchange(port: server.port, [0x16, 0x03, 0x01, 0x00, 0xFF, 0x0D, 0x0A, 0x0D, 0x0A])
+        #expect(binary.isEmpty || RawHTTPClient.status(of: binary) == 400)
+        let noHost = RawHTTPClient.exchange(port: server.port, "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n")
+        #expect(RawHTTPClient.status(of: noHost) == 400)
         try await expectHealthy(server)
     }
 
@@ -37,18 +38,18 @@ import Testing
         let server = try makeServer()
         defer { server.shutdown() }
         let header = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n"
-        #expect(RawClient.status(of: RawClient.exchange(port: server.port, header)) == 431)
+        #expect(RawHTTPClient.status(of: RawHTTPClient.exchange(port: server.port, header)) == 431)
         let line = "GET /\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: x\r\n\r\n"
-        #expect(RawClient.status(of: RawClient.exchange(port: server.port, line)) == 414)
+        #expect(RawHTTPClient.status(of: RawHTTPClient.exchange(port: server.port, line)) == 414)
         try await expectHealthy(server)
     }
 
     @Test func badPercentEncodingIs400() async throws {
         let server = try makeServer()
         defer { server.shutdown() }
-        let reply = RawClient.exchange(
+        let reply = RawHTTPClient.exchange(
             port: server.port, "GET /healthz?x=%%41 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(RawClient.status(of: reply) == 400)
+        #expect(RawHTTPClient.status(of: reply) == 400)
         #expect(reply.hasSuffix("Invalid percent-encoding"))
         try await expectHealthy(server)
     }
@@ -57,9 +58,9 @@ import Testing
         let server = try makeServer(maxBodySize: 1_000)
         defer { server.shutdown() }
         // Only the head is sent: the answer must come from Content-Length alone.
-        let reply = RawClient.exchange(
+        let reply = RawHTTPClient.exchange(
             port: server.port, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
-        #expect(RawClient.status(of: reply) == 413)
+        #expect(RawHTTPClient.status(of: reply) == 413)
         let viaSession = try await fetch(server, "/upload", method: "POST", body: Data(count: 1_001))
         #expect(viaSession.status == 413)
         #expect(try await fetch(server, "/upload", method: "POST", body: Data(count: 1_000)).text == "got 1000")
@@ -73,11 +74,11 @@ import Testing
         let request =
             "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
             + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n"
-        #expect(RawClient.status(of: RawClient.exchange(port: server.port, request)) == 413)
+        #expect(RawHTTPClient.status(of: RawHTTPClient.exchange(port: server.port, request)) == 413)
         let small =
             "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
             + "258\r\n\(chunk)\r\n0\r\n\r\n"
-        #expect(RawClient.exchange(port: server.port, small).hasSuffix("got 600"))
+        #expect(RawHTTPClient.exchange(port: server.port, small).hasSuffix("got 600"))
         try await expectHealthy(server)
     }
 
@@ -99,7 +100,7 @@ import Testing
         }
         defer { server.shutdown() }
         for _ in 0..<5 {
-            _ = RawClient.exchange(
+            _ = RawHTTPClient.exchange(
                 port: server.port,
                 Array("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n0123456789".utf8),
                 closeAfterSending: true)
@@ -113,8 +114,9 @@ import Testing
         defer { server.shutdown() }
         // A partial request then silence: the server must hang up by itself (the client's
         // receive timeout is far longer, so an empty read here means the server closed).
-        let reply = RawClient.exchange(port: server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\n", timeoutSeconds: 30)
-        #expect(RawClient.status(of: reply) == nil)
+        let reply = RawHTTPClient.exchange(
+            port: server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\n", timeoutSeconds: 30)
+        #expect(RawHTTPClient.status(of: reply) == nil)
         try await expectHealthy(server)
     }
 
@@ -123,17 +125,17 @@ import Testing
             configuration: ServerConfiguration(port: 0, threads: 1, maxConnections: 2, logRequests: false))
         defer { server.shutdown() }
         // Hold two keep-alive connections open with partial requests, then a third is refused.
-        let holders = (0..<2).map { _ in RawSocket(port: server.port) }
+        let holders = (0..<2).map { _ in RawConnection(port: server.port) }
         for holder in holders {
             holder.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
         }
         #expect(await eventually { server.activeRequestCount == 2 })
-        let refused = RawClient.exchange(
+        let refused = RawHTTPClient.exchange(
             port: server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeoutSeconds: 5)
         #expect(refused.isEmpty)
         for holder in holders {
             holder.send("Connection: close\r\n\r\n")
-            #expect(RawClient.status(of: holder.readAll()) == 200)
+            #expect(RawHTTPClient.status(of: holder.readAll()) == 200)
         }
         try await expectHealthy(server)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Testing
 
 @testable import PorticoHTTP
@@ -49,7 +50,7 @@ import Testing
         #expect(try await fetch(server, "/nowhere").status == 404)
         #expect(try await fetch(server, "/clients/1/extra").status == 404)
         #expect(try await fetch(server, "/clients", method: "DELETE").status == 405)
-        let odd = RawClient.exchange(
+        let odd = RawHTTPClient.exchange(
             port: server.port, "PROPFIND /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(odd.hasPrefix("HTTP/1.1 404"))
 

@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Testing
 
 @testable import PorticoHTTP
@@ -19,11 +20,12 @@ import Testing
         defer { server.shutdown() }
         let reply = try await fetch(server, "/q?a=b+c%2Bd&a=2&flag&%E2%9C%93=ok")
         #expect(reply.text == #"a=b c+d|a=2|flag=|✓=ok;["b c+d", "2"];/q;a=b+c%2Bd&a=2&flag&%E2%9C%93=ok"#)
-        let bad = RawClient.exchange(port: server.port, "GET /q?a=%G1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(RawClient.status(of: bad) == 400)
-        let truncated = RawClient.exchange(
+        let bad = RawHTTPClient.exchange(
+            port: server.port, "GET /q?a=%G1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(RawHTTPClient.status(of: bad) == 400)
+        let truncated = RawHTTPClient.exchange(
             port: server.port, "GET /q?a=%4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(RawClient.status(of: truncated) == 400)
+        #expect(RawHTTPClient.status(of: truncated) == 400)
     }
 
     @Test func decodesFormBodies() async throws {

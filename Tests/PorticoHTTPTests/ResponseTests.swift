@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Testing
 
 @testable import PorticoHTTP
@@ -17,7 +18,8 @@ import Testing
             }
         }
         defer { server.shutdown() }
-        let raw = RawClient.exchange(port: server.port, "GET /login HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let raw = RawHTTPClient.exchange(
+            port: server.port, "GET /login HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let cookieLines = raw.components(separatedBy: "\r\n").filter { $0.hasPrefix("Set-Cookie: ") }
         #expect(
             cookieLines == [

@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Synchronization
 import Testing
 
@@ -66,7 +67,7 @@ import Testing
         #expect(reply.body.isEmpty)
         #expect(reply.header("Content-Length") == "10")
         #expect(reply.header("Content-Type") == "text/plain; charset=utf-8")
-        let raw = RawClient.exchange(
+        let raw = RawHTTPClient.exchange(
             port: server.port, "HEAD /clients/xyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(raw.hasPrefix("HTTP/1.1 200"))
         #expect(raw.contains("Content-Length: 10\r\n"))
@@ -76,9 +77,9 @@ import Testing
     @Test func badPercentEncodingInPathIs400() async throws {
         let server = try makeServer()
         defer { server.shutdown() }
-        let raw = RawClient.exchange(
+        let raw = RawHTTPClient.exchange(
             port: server.port, "GET /clients/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(RawClient.status(of: raw) == 400)
+        #expect(RawHTTPClient.status(of: raw) == 400)
         #expect(try await fetch(server, "/healthz").status == 200)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoHTTP
+import PorticoTesting
 import Synchronization
 import Testing
 
@@ -23,19 +24,6 @@ func startServer(
     return server
 }
 
-/// An answer as the tests look at it.
-struct Reply: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: Data
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-
-    func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-}
-
 /// A URLSession that allows many parallel connections (Linux defaults to 6 per host, which
 /// would queue requests behind parked ones) and keeps no cookies of its own.
 let testSession: URLSession = {
@@ -53,7 +41,7 @@ let testSession: URLSession = {
 func fetch(
     _ server: HTTPServer, _ pathAndQuery: String, method: String = "GET", headers: [String: String] = [:],
     body: Data? = nil, session: URLSession = testSession
-) async throws -> Reply {
+) async throws -> TestReply {
     let url = try #require(URL(string: "http://127.0.0.1:\(server.port)\(pathAndQuery)"))
     var request = URLRequest(url: url)
     request.httpMethod = method
@@ -62,12 +50,7 @@ func fetch(
         request.setValue(value, forHTTPHeaderField: name)
     }
     let (data, response) = try await session.data(for: request)
-    let http = try #require(response as? HTTPURLResponse)
-    var fields: [String: String] = [:]
-    for (name, value) in http.allHeaderFields {
-        fields["\(name)"] = "\(value)"
-    }
-    return Reply(status: http.statusCode, headers: fields, body: data)
+    return try TestReply(response, data: data)
 }
 
 /// Polls `condition` until it holds or `timeout` passes; a bounded wait, never a timing assertion.

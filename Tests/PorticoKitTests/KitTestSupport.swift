@@ -70,7 +70,7 @@ final class GatedTokenStore: TokenStore {
 extension KitHarness {
     /// Signs `person` in through the loopback flow with `manager`'s settings and returns it.
     func signIn(
-        _ person: PorticoStore.UserRecord, client: Client, store: any TokenStore = InMemoryTokenStore(),
+        _ person: UserRecord, client: Client, store: any TokenStore = InMemoryTokenStore(),
         scopes: [Scope] = [.openID, .profile], adjust: (inout Provider) -> Void = { _ in }
     ) async throws -> AuthorizationManager {
         let robot = SignInRobot(email: person.email, password: password)

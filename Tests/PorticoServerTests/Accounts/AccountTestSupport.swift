@@ -1,14 +1,15 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// A password that passes every rule of the sign-up and reset pages.
 let strongPassword = "violet tram under seven lanterns"
 
 /// Opens the create-account page at `path` and posts `fields` with its CSRF token and request.
-func accountSignUp(_ browser: PageBrowser, at path: String = "/signup", _ fields: [(String, String)]) async throws
-    -> PageReply
+func accountSignUp(_ browser: TestBrowser, at path: String = "/signup", _ fields: [(String, String)]) async throws
+    -> TestReply
 {
     let page = try await browser.get(path)
     #expect(page.status == 200)
@@ -18,8 +19,8 @@ func accountSignUp(_ browser: PageBrowser, at path: String = "/signup", _ fields
 }
 
 /// Asks for a reset link on the forgot-password page at `path`.
-func accountForgot(_ browser: PageBrowser, at path: String = "/password/forgot", email: String) async throws
-    -> PageReply
+func accountForgot(_ browser: TestBrowser, at path: String = "/password/forgot", email: String) async throws
+    -> TestReply
 {
     let page = try await browser.get(path)
     #expect(page.status == 200)
@@ -30,8 +31,8 @@ func accountForgot(_ browser: PageBrowser, at path: String = "/password/forgot",
 
 /// Opens a reset link and posts a new password (and its confirmation).
 func accountReset(
-    _ browser: PageBrowser, link: String, password: String = strongPassword, confirmation: String? = nil
-) async throws -> PageReply {
+    _ browser: TestBrowser, link: String, password: String = strongPassword, confirmation: String? = nil
+) async throws -> TestReply {
     let page = try await browser.get(link)
     #expect(page.status == 200)
     var form = [
@@ -47,29 +48,6 @@ func accountReset(
     return try await browser.post(action ?? "/password/reset", form)
 }
 
-extension PageHarness {
-    /// The messages in the outbox, oldest first, once there are at least `count` (mail is sent
-    /// after the page answers, so it may take a moment); fails after 10 seconds.
-    func outboxMessages(atLeast count: Int) async throws -> [String] {
-        for _ in 0..<200 {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []
-            let messages = names.filter { $0.hasSuffix(".eml") }.sorted()
-            if messages.count >= count {
-                return try messages.map { try String(contentsOf: outbox.appendingPathComponent($0), encoding: .utf8) }
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the outbox never held \(count) message(s)")
-        return []
-    }
-
-    /// The number of messages in the outbox now.
-    var outboxCount: Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { $0.hasSuffix(".eml") }
-            .count
-    }
-}
-
 /// The reset link in a mail (as a path on the provider, for the test browser).
 func resetLink(in message: String) throws -> String {
     let range = try #require(
@@ -80,7 +58,7 @@ func resetLink(in message: String) throws -> String {
 
 /// Redeems an authorization code at the token endpoint with the harness client's secret.
 func accountRedeem(
-    _ browser: PageBrowser, code: String, client: Client, verifier: String
+    _ browser: TestBrowser, code: String, client: Client, verifier: String
 ) async throws -> (Int, [String: JSONValue]) {
     let reply = try await browser.post(
         "/oauth/token",
@@ -92,7 +70,7 @@ func accountRedeem(
 }
 
 /// Presents a refresh token at the token endpoint.
-func accountRefresh(_ browser: PageBrowser, token: String, client: Client) async throws -> (
+func accountRefresh(_ browser: TestBrowser, token: String, client: Client) async throws -> (
     Int, [String: JSONValue]
 ) {
     let reply = try await browser.post(

@@ -2,15 +2,16 @@ import Foundation
 import PorticoCrypto
 import PorticoServer
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// "Forgot your password?": the same answer for everyone, a mailed single-use link that
 /// expires after 30 minutes, and a reset that signs the person out everywhere.
 @Suite struct PasswordResetTests {
     @Test func knownAndUnknownAddressesGetTheSameAnswerAndOnlyAnAccountGetsMail() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             let known = try await accountForgot(browser, email: "ann@example.com")
             let unknown = try await accountForgot(browser, email: "nobody@example.com")
             for reply in [known, unknown] {
@@ -41,21 +42,21 @@ import Testing
     }
 
     @Test func aResetChangesThePasswordOnceEndsSessionsAndRevokesRefreshTokens() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let ann = try provider.addUser()
             let client = try provider.addClient()
             // A signed-in browser with refresh tokens for an app.
-            let thief = PageBrowser(base: provider.base)
-            let pkce = PagePKCE()
-            let allowed = try await pageAuthorizeWithConsent(thief, client: client, pkce: pkce, scope: "openid profile")
+            let thief = TestBrowser(base: provider.base)
+            let pkce = PKCEPair()
+            let allowed = try await thief.authorizeWithConsent(client: client, pkce: pkce, scope: "openid profile")
             let code = try #require(allowed.redirectParameters["code"])
             let (status, tokens) = try await accountRedeem(thief, code: code, client: client, verifier: pkce.verifier)
             #expect(status == 200)
             let refresh = try #require(tokens["refresh_token"]?.stringValue)
 
             // Ann asks for a link from the sign-in page of a new authorization.
-            let owner = PageBrowser(base: provider.base)
-            let start = try await owner.get(pageAuthorizePath(client: client))
+            let owner = TestBrowser(base: provider.base)
+            let start = try await owner.get(TestBrowser.authorizePath(client: client))
             let login = try await owner.get(try #require(start.location))
             let range = try #require(
                 login.text.range(of: #"href="/password/forgot\?request=[^"]+""#, options: .regularExpression))
@@ -86,12 +87,12 @@ import Testing
             let (refused, error) = try await accountRefresh(thief, token: refresh, client: client)
             #expect(refused == 400)
             #expect(error["error"]?.stringValue == "invalid_grant")
-            let back = try await thief.get(pageAuthorizePath(client: client))
+            let back = try await thief.get(TestBrowser.authorizePath(client: client))
             #expect(back.location?.hasPrefix("/login?") == true)
             // The old password is gone, the new one works.
-            let old = try await pageSignIn(owner, at: "/login")
+            let old = try await owner.signIn(at: "/login")
             #expect(old.text.contains("Your email or password is incorrect"))
-            let new = try await pageSignIn(owner, at: "/login", password: strongPassword)
+            let new = try await owner.signIn(at: "/login", password: strongPassword)
             #expect(new.status == 303)
             let events = try provider.store.read { try $0.recentAuditEvents(limit: 10) }
             let event = try #require(events.first { $0.action == "user.password_reset" })
@@ -101,10 +102,10 @@ import Testing
     }
 
     @Test func aLinkExpiresAfterThirtyMinutes() async throws {
-        let clock = ProtocolTestClock()
-        try await PageHarness.with(clock: clock) { provider in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock) { provider in
             try provider.addUser()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             _ = try await accountForgot(browser, email: "ann@example.com")
             let link = try resetLink(in: try #require(try await provider.outboxMessages(atLeast: 1).first))
             clock.advance(by: 29 * 60)
@@ -123,13 +124,15 @@ import Testing
             #expect(late.status == 400)
             #expect(late.text.contains("This link no longer works"))
             let ann = try #require(try provider.store.user(email: "ann@example.com"))
-            #expect(PasswordHasher(settings: pageTestHashing).verify("correct horse", against: ann.passwordHash))
+            #expect(
+                PasswordHasher(settings: ProviderHarness.passwordHashing).verify(
+                    "correct horse", against: ann.passwordHash))
         }
     }
 
     @Test func unknownOrMalformedTokensGetTheSamePage() async throws {
-        try await PageHarness.with { provider in
-            let browser = PageBrowser(base: provider.base)
+        try await ProviderHarness.with { provider in
+            let browser = TestBrowser(base: provider.base)
             for path in [
                 "/password/reset", "/password/reset?token=abc", "/password/reset?token=\(SecureRandom.token())",
             ] {
@@ -141,9 +144,9 @@ import Testing
     }
 
     @Test func askingForLinksIsLimitedPerAddress() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             for attempt in 1...5 {
                 let reply = try await accountForgot(browser, email: "someone\(attempt)@example.com")
                 #expect(reply.status == 200)
@@ -158,9 +161,9 @@ import Testing
     }
 
     @Test func formsWithoutTheirCSRFTokenAreRefused() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             _ = try await browser.get("/password/forgot")
             let forged = try await browser.post("/password/forgot", [("email", "ann@example.com")])
             #expect(forged.status == 403)
@@ -168,7 +171,7 @@ import Testing
             let link = try resetLink(in: try #require(try await provider.outboxMessages(atLeast: 1).first))
             let form = try await browser.get(link)
             let token = try #require(form.hiddenField("token"))
-            let other = PageBrowser(base: provider.base)
+            let other = TestBrowser(base: provider.base)
             _ = try await other.get("/password/forgot")
             let crossSite = try await other.post(
                 "/password/reset",

@@ -2,13 +2,14 @@ import Foundation
 import PorticoCrypto
 import PorticoServer
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// Creating an account at `/signup`, alone and in the middle of an authorization.
 @Suite struct SignupTests {
     @Test func theFormHasLabelledFieldsWithAutocompleteAndACSRFToken() async throws {
-        try await PageHarness.with { provider in
-            let page = try await PageBrowser(base: provider.base).get("/signup")
+        try await ProviderHarness.with { provider in
+            let page = try await TestBrowser(base: provider.base).get("/signup")
             #expect(page.status == 200)
             #expect(page.hiddenField("csrf_token") != nil)
             for (name, autocomplete) in [
@@ -24,8 +25,8 @@ import Testing
     }
 
     @Test func aValidSignUpCreatesTheAccountAndSignsIn() async throws {
-        try await PageHarness.with { provider in
-            let browser = PageBrowser(base: provider.base)
+        try await ProviderHarness.with { provider in
+            let browser = TestBrowser(base: provider.base)
             let reply = try await accountSignUp(
                 browser,
                 [
@@ -42,7 +43,9 @@ import Testing
             #expect(user.name == "Bea Example")
             #expect(user.postalCode == "75001")
             #expect(user.passwordHash.hasPrefix("$argon2id$"))
-            #expect(PasswordHasher(settings: pageTestHashing).verify(strongPassword, against: user.passwordHash))
+            #expect(
+                PasswordHasher(settings: ProviderHarness.passwordHashing).verify(
+                    strongPassword, against: user.passwordHash))
             let sessions = try provider.store.read { try $0.sessions(userID: user.id) }
             #expect(sessions.count == 1)
             let events = try provider.store.read { try $0.recentAuditEvents(limit: 10) }
@@ -51,8 +54,8 @@ import Testing
     }
 
     @Test func weakPasswordsAreRefusedNextToTheFieldAndTheFormKeepsTheRest() async throws {
-        try await PageHarness.with { provider in
-            let browser = PageBrowser(base: provider.base)
+        try await ProviderHarness.with { provider in
+            let browser = TestBrowser(base: provider.base)
             let cases: [(String, String)] = [
                 ("short pass", "at least 15 characters"),
                 ("qazwsxedcrfvtgb", "too common"),  // on the list of the 10,000 most common
@@ -85,9 +88,9 @@ import Testing
     }
 
     @Test func otherFieldsAreCheckedToo() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let reply = try await accountSignUp(
-                PageBrowser(base: provider.base),
+                TestBrowser(base: provider.base),
                 [("name", "  "), ("email", "not-an-address"), ("password", strongPassword), ("postal_code", "75<01")])
             #expect(reply.status == 200)
             #expect(reply.text.contains("Enter your name."))
@@ -99,10 +102,10 @@ import Testing
     }
 
     @Test func anAddressThatHasAnAccountIsRefusedInAnyLetterCase() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let reply = try await accountSignUp(
-                PageBrowser(base: provider.base),
+                TestBrowser(base: provider.base),
                 [("name", "Someone Else"), ("email", "ANN@example.com"), ("password", strongPassword)])
             #expect(reply.status == 200)
             #expect(reply.text.contains("already exists"))
@@ -113,8 +116,8 @@ import Testing
     }
 
     @Test func aFormWithoutItsCSRFTokenIsRefused() async throws {
-        try await PageHarness.with { provider in
-            let browser = PageBrowser(base: provider.base)
+        try await ProviderHarness.with { provider in
+            let browser = TestBrowser(base: provider.base)
             _ = try await browser.get("/signup")
             let reply = try await browser.post(
                 "/signup", [("name", "Dan"), ("email", "dan@example.com"), ("password", strongPassword)])
@@ -124,11 +127,11 @@ import Testing
     }
 
     @Test func signingUpFromAnAuthorizationGoesOnToConsentAndBackToTheApp() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let client = try provider.addClient(name: "Photo Printer")
-            let browser = PageBrowser(base: provider.base)
-            let pkce = PagePKCE()
-            let start = try await browser.get(pageAuthorizePath(client: client, pkce: pkce))
+            let browser = TestBrowser(base: provider.base)
+            let pkce = PKCEPair()
+            let start = try await browser.get(TestBrowser.authorizePath(client: client, pkce: pkce))
             let login = try await browser.get(try #require(start.location))
             // The sign-in page's "Create a new account" link carries the pending request.
             let range = try #require(
@@ -143,7 +146,7 @@ import Testing
             #expect(created.status == 303)
             let consent = try #require(created.location)
             #expect(consent.hasPrefix("/consent?request="))
-            let allowed = try await pageDecide(browser, at: consent, "allow")
+            let allowed = try await browser.decide(at: consent, "allow")
             #expect(allowed.status == 303)
             let redirect = try #require(allowed.location)
             #expect(redirect.hasPrefix("https://app.example/callback?"))
@@ -159,11 +162,12 @@ import Testing
     }
 
     @Test func thePagesSpeakTheLanguageTheAppAskedFor() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient(name: "Photo Printer")
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client, extra: [("ui_locales", "zh-Hans")]))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(
+                TestBrowser.authorizePath(client: client, extra: [("ui_locales", "zh-Hans")]))
             let login = try await browser.get(try #require(start.location))
             let signupRange = try #require(
                 login.text.range(of: #"href="/signup\?request=[^"]+""#, options: .regularExpression))

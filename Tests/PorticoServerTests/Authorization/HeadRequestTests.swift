@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,9 +10,10 @@ import Testing
     /// HEAD is answered for every GET route, but at the authorization endpoint it would run the
     /// request and could mint a code into a `Location` header; it is refused instead.
     @Test func headIsRefusedWithoutRedirecting() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let client = try provider.addClient()
-            var request = URLRequest(url: try #require(URL(string: provider.base + pageAuthorizePath(client: client))))
+            var request = URLRequest(
+                url: try #require(URL(string: provider.base + TestBrowser.authorizePath(client: client))))
             request.httpMethod = "HEAD"
             let (_, response) = try await URLSession.shared.data(for: request)
             let http = try #require(response as? HTTPURLResponse)

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoServer
 import PorticoStore
+import PorticoTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,14 +11,14 @@ import Testing
 /// Sign-in behaviour, sessions, CSRF, headers and escaping of the pages.
 @Suite struct SignInAndSecurityTests {
     @Test func wrongPasswordAndUnknownEmailGetTheSameAnswer() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
             let loginLocation = try #require(start.location)
-            let wrong = try await pageSignIn(browser, at: loginLocation, password: "wrong horse")
-            let unknown = try await pageSignIn(browser, at: loginLocation, email: "nobody@example.com")
+            let wrong = try await browser.signIn(at: loginLocation, password: "wrong horse")
+            let unknown = try await browser.signIn(at: loginLocation, email: "nobody@example.com")
             for (reply, email) in [(wrong, "ann@example.com"), (unknown, "nobody@example.com")] {
                 #expect(reply.status == 200)
                 #expect(reply.location == nil)
@@ -31,12 +32,12 @@ import Testing
     }
 
     @Test func disabledPeopleCannotSignIn() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser(disabled: true)
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
-            let reply = try await pageSignIn(browser, at: try #require(start.location))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
+            let reply = try await browser.signIn(at: try #require(start.location))
             #expect(reply.status == 200)
             // The same words as a wrong password: the page must not confirm a guessed password.
             #expect(reply.text.contains("Your email or password is incorrect"))
@@ -46,11 +47,11 @@ import Testing
     }
 
     @Test func formsWithoutAValidCSRFTokenAreRefused() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
             let loginLocation = try #require(start.location)
             let page = try await browser.get(loginLocation)
             let request = try #require(page.hiddenField("request"))
@@ -61,13 +62,13 @@ import Testing
             #expect(missing.text.contains("couldn"))
             let forged = try await browser.post("/login", credentials + [("csrf_token", "AAAA")])
             #expect(forged.status == 403)
-            let otherBrowser = PageBrowser(base: provider.base)
+            let otherBrowser = TestBrowser(base: provider.base)
             let token = try #require(page.hiddenField("csrf_token"))
             let stolen = try await otherBrowser.post("/login", credentials + [("csrf_token", token)])
             #expect(stolen.status == 403)
             #expect(browser.cookie("portico_session") == nil)
 
-            let login = try await pageSignIn(browser, at: loginLocation)
+            let login = try await browser.signIn(at: loginLocation)
             let consent = try await browser.post(
                 "/consent", [("request", request), ("decision", "allow"), ("csrf_token", token)])
             #expect(consent.status == 403)
@@ -77,12 +78,12 @@ import Testing
     }
 
     @Test func sessionCookieIsHttpOnlyLaxAndEndsWithTheBrowser() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
-            let login = try await pageSignIn(browser, at: try #require(start.location))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
+            let login = try await browser.signIn(at: try #require(start.location))
             let cookie = try #require(login.setCookie("portico_session"))
             #expect(cookie.contains("HttpOnly"))
             #expect(cookie.contains("SameSite=Lax"))
@@ -99,12 +100,12 @@ import Testing
     }
 
     @Test func keepMeSignedInMakesAPersistentSession() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
-            let login = try await pageSignIn(browser, at: try #require(start.location), remember: true)
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
+            let login = try await browser.signIn(at: try #require(start.location), remember: true)
             let cookie = try #require(login.setCookie("portico_session"))
             #expect(cookie.contains("Max-Age=2592000"))
             #expect(cookie.contains("HttpOnly"))
@@ -116,18 +117,18 @@ import Testing
     }
 
     @Test func signingInReplacesTheSessionID() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             browser.setCookie("portico_session", "planted-by-an-attacker-xxxxxxxxxxxxxxxxxxxx")
-            let start = try await browser.get(pageAuthorizePath(client: client))
-            _ = try await pageSignIn(browser, at: try #require(start.location))
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
+            _ = try await browser.signIn(at: try #require(start.location))
             let first = try #require(browser.cookie("portico_session"))
             #expect(first != "planted-by-an-attacker-xxxxxxxxxxxxxxxxxxxx")
 
-            let again = try await browser.get(pageAuthorizePath(client: client, overrides: ["prompt": "login"]))
-            _ = try await pageSignIn(browser, at: try #require(again.location))
+            let again = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["prompt": "login"]))
+            _ = try await browser.signIn(at: try #require(again.location))
             let second = try #require(browser.cookie("portico_session"))
             #expect(second != first)
             #expect(try provider.store.session(token: first) == nil)
@@ -136,15 +137,16 @@ import Testing
     }
 
     @Test func pagesSendSecurityHeaders() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
             let loginPage = try await browser.get(try #require(start.location))
-            let login = try await pageSignIn(browser, at: try #require(start.location))
+            let login = try await browser.signIn(at: try #require(start.location))
             let consentPage = try await browser.get(try #require(login.location))
-            let errorPage = try await browser.get(pageAuthorizePath(client: client, overrides: ["client_id": "x"]))
+            let errorPage = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["client_id": "x"]))
             for page in [loginPage, consentPage, errorPage, start, login] {
                 let policy = try #require(page.header("Content-Security-Policy"))
                 #expect(policy.contains("default-src 'self'"))
@@ -161,23 +163,23 @@ import Testing
     }
 
     @Test func clientNamesAreEscaped() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient(
                 name: #"<script>alert("x")</script>"#, logoURL: #"https://cdn.example/logo.png"><script>"#,
                 privacyURL: "javascript:alert(1)")
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
             let loginPage = try await browser.get(try #require(start.location))
             #expect(loginPage.text.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"))
             #expect(!loginPage.text.contains("<script>alert"))
-            let login = try await pageSignIn(browser, at: try #require(start.location))
+            let login = try await browser.signIn(at: try #require(start.location))
             let consent = try await browser.get(try #require(login.location))
             #expect(!consent.text.contains("<script>alert"))
             #expect(!consent.text.contains(#""><script>"#))
             #expect(!consent.text.contains("javascript:"))
             let bad = try await browser.get(
-                pageAuthorizePath(client: client, overrides: ["redirect_uri": "https://x.example/<b>"]))
+                TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": "https://x.example/<b>"]))
             #expect(bad.status == 400)
             #expect(!bad.text.contains("<script>alert"))
             #expect(!bad.text.contains("<b>"))
@@ -185,17 +187,17 @@ import Testing
     }
 
     @Test func consentPageShowsTheLogoOrAPlaceholder() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let withLogo = try provider.addClient(name: "Logo App", logoURL: "https://cdn.example/logo.png")
             let without = try provider.addClient(name: "Plain App")
-            let browser = PageBrowser(base: provider.base)
-            let first = try await browser.get(pageAuthorizePath(client: withLogo))
-            let login = try await pageSignIn(browser, at: try #require(first.location))
+            let browser = TestBrowser(base: provider.base)
+            let first = try await browser.get(TestBrowser.authorizePath(client: withLogo))
+            let login = try await browser.signIn(at: try #require(first.location))
             let page = try await browser.get(try #require(login.location))
             #expect(
                 page.text.contains(#"<img class="app-logo" src="https://cdn.example/logo.png" alt="Logo App logo">"#))
-            let second = try await browser.get(pageAuthorizePath(client: without))
+            let second = try await browser.get(TestBrowser.authorizePath(client: without))
             let plain = try await browser.get(try #require(second.location))
             #expect(plain.text.contains(#"class="app-placeholder""#))
             #expect(!plain.text.contains("<img"))
@@ -203,10 +205,10 @@ import Testing
     }
 
     @Test func tamperedOrMissingRequestsShowAPage() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
             let location = try #require(start.location)
             let tampered = location.dropLast(4) + "AAAA"
             for target in ["/consent", "/consent?request=junk", String(tampered)] {
@@ -218,24 +220,26 @@ import Testing
     }
 
     @Test func signInRehashesOldPasswordHashes() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let old = PasswordHashingSettings(memoryKiB: 32, iterations: 1, parallelism: 1)
             let user = try provider.addUser(settings: old)
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
-            let reply = try await pageSignIn(browser, at: try #require(start.location))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
+            let reply = try await browser.signIn(at: try #require(start.location))
             #expect(reply.status == 303)
             let stored = try #require(try provider.store.user(id: user.id))
             #expect(stored.passwordHash != user.passwordHash)
             #expect(stored.passwordHash.contains("m=64,t=1,p=1"))
-            #expect(PasswordHasher(settings: pageTestHashing).verify("correct horse", against: stored.passwordHash))
+            #expect(
+                PasswordHasher(settings: ProviderHarness.passwordHashing).verify(
+                    "correct horse", against: stored.passwordHash))
         }
     }
 
     @Test func stylesheetIsCacheable() async throws {
-        try await PageHarness.with { provider in
-            let browser = PageBrowser(base: provider.base)
+        try await ProviderHarness.with { provider in
+            let browser = TestBrowser(base: provider.base)
             let css = try await browser.get("/assets/portico.css")
             #expect(css.status == 200)
             #expect(css.header("Content-Type")?.hasPrefix("text/css") == true)

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoCrypto
+import PorticoTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -28,6 +29,15 @@ final class CLIDatabase {
     func portico(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, stdout: String, stderr: String)
     {
         try PorticoProcess.run(arguments + ["--database", url], stdin: stdin)
+    }
+}
+
+extension ProviderHarness {
+    /// Runs `portico` with `arguments` plus `--database` for the running provider's database.
+    func portico(_ arguments: [String], stdin: String? = nil) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try PorticoProcess.run(arguments + ["--database", databaseURL], stdin: stdin)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -17,7 +18,7 @@ import Testing
     }
 
     /// The kids the provider publishes now.
-    private func publishedKeyIDs(_ harness: ProtocolHarness) async throws -> Set<String> {
+    private func publishedKeyIDs(_ harness: ProviderHarness) async throws -> Set<String> {
         let document = try await harness.request("GET", "/oauth/jwks")
         let keys = document.json["keys"]?.arrayValue ?? []
         return Set(keys.compactMap { $0.objectValue?["kid"]?.stringValue })
@@ -33,10 +34,11 @@ import Testing
     }
 
     @Test func tokensFromBeforeAndAfterARotationVerifyUntilTheOldKeysAreDeleted() async throws {
-        try await withProtocolHarness(keyRefreshInterval: .milliseconds(100)) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.keyRefreshInterval = .milliseconds(100) }) {
+            harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let before = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])
             let oldAccessToken = try #require(before.string("access_token"))
             let oldIDToken = try #require(before.string("id_token"))

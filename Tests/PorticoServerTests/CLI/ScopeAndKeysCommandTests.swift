@@ -1,6 +1,7 @@
 import Foundation
 import PorticoServer
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoStoreSQLite
@@ -92,16 +93,11 @@ import Testing
         #expect(!human.stdout.contains("PRIVATE KEY"))
     }
 
-    @Test func serveMakesTheKeysTooAndKeysListReadsThemWhileItRuns() throws {
-        let database = try CLIDatabase()
-        let provider = try IdentityProvider(
-            configuration: ProviderConfiguration(
-                port: 0, databaseURL: try DatabaseURL(parsing: database.url), logRequests: false),
-            store: try openStore(url: database.url, longRunning: true))
-        try provider.start()
-        defer { provider.shutdown() }
-        let json = try database.portico(["keys", "list", "--json"])
-        #expect(json.status == 0)
-        #expect(cliJSON(json.stdout)?.arrayValue?.count == 3)
+    @Test func serveMakesTheKeysTooAndKeysListReadsThemWhileItRuns() async throws {
+        try await ProviderHarness.with { harness in
+            let json = try harness.portico(["keys", "list", "--json"])
+            #expect(json.status == 0)
+            #expect(cliJSON(json.stdout)?.arrayValue?.count == 3)
+        }
     }
 }

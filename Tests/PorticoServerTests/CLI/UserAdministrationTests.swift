@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -16,7 +17,7 @@ import Testing
         let refreshToken: String
     }
 
-    private func account(in harness: ProtocolHarness) async throws -> Account {
+    private func account(in harness: ProviderHarness) async throws -> Account {
         let user = try harness.addUser()
         let client = try harness.addConfidentialClient()
         let reply = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])
@@ -59,9 +60,9 @@ import Testing
     }
 
     @Test func disablingStopsSignInSessionsAndTokensAndEnablingRestoresTokens() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let account = try await account(in: harness)
-            let credentials = ProtocolHarness.credentials(account.client)
+            let credentials = ClientCredentials.of(account.client)
             let disabled = try PorticoProcess.run([
                 "user", "disable", account.user.email.uppercased(), "--database", harness.databaseURL,
             ])
@@ -92,9 +93,9 @@ import Testing
     }
 
     @Test func removingDeletesThePersonAndRevokesEverything() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let account = try await account(in: harness)
-            let other = try harness.addUser(name: "Bob Example")
+            let other = try harness.addUser(email: "bob@example.com", name: "Bob Example")
             let families = try harness.store.refreshFamilies(userID: account.user.id)
             #expect(families.count == 1)
 
@@ -109,7 +110,7 @@ import Testing
             #expect(try harness.store.refreshFamily(id: families[0].id) == nil)
             #expect(try harness.store.user(id: other.id) != nil)
 
-            let credentials = ProtocolHarness.credentials(account.client)
+            let credentials = ClientCredentials.of(account.client)
             #expect(
                 try await harness.refresh(account.refreshToken, client: credentials).string("error") == "invalid_grant")
             #expect(try await harness.resource("/oauth/userinfo", token: account.accessToken).status == 401)

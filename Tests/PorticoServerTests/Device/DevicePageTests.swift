@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -8,15 +9,15 @@ import Testing
 /// with sign-in on the ordinary login page, the device consent, and the throttle on wrong codes.
 @Suite(.serialized) struct DevicePageTests {
     @Test func enteringTheCodeSigningInAndAllowingConnectsTheDevice() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addDeviceClient(name: "Living Room TV")
-            let started = try await harness.start(client, scope: "openid profile")
-            let browser = PageBrowser(base: harness.base)
+            let started = try await harness.startDeviceLogin(client, scope: "openid profile")
+            let browser = TestBrowser(base: harness.base)
 
             // Typed as a person would: lower case, without the dash.
             let typed = started.userCode.lowercased().replacingOccurrences(of: "-", with: "")
-            let consent = try await deviceReachConsent(browser, code: typed)
+            let consent = try await browser.reachDeviceConsent(code: typed)
             #expect(consent.status == 200)
             #expect(consent.text.contains("Living Room TV"))
             #expect(consent.text.contains("on your TV or device"))
@@ -28,7 +29,7 @@ import Testing
             // Not decided yet: the device still waits.
             #expect(try await harness.poll(started, clientID: client.id).string("error") == "authorization_pending")
 
-            let done = try await deviceDecide(browser, on: consent, "allow")
+            let done = try await browser.decideDevice(on: consent, "allow")
             #expect(done.status == 200)
             #expect(done.text.contains("Your device is connected"))
             #expect(try harness.store.consent(userID: user.id, clientID: client.id)?.scopes == ["openid", "profile"])
@@ -39,22 +40,22 @@ import Testing
             #expect(tokens.string("id_token") != nil)
 
             // The same consent form cannot be sent twice.
-            let replay = try await deviceDecide(browser, on: consent, "allow")
+            let replay = try await browser.decideDevice(on: consent, "allow")
             #expect(replay.status == 400)
             #expect(replay.text.contains("This code is no longer valid"))
         }
     }
 
     @Test func theCompleteURIOfASignedInPersonLeadsStraightToConsent() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             try harness.addUser()
             let client = try harness.addDeviceClient()
-            let first = try await harness.start(client)
-            let browser = PageBrowser(base: harness.base)
-            _ = try await deviceDecide(
-                browser, on: try await deviceReachConsent(browser, code: first.userCode), "allow")
+            let first = try await harness.startDeviceLogin(client)
+            let browser = TestBrowser(base: harness.base)
+            _ = try await browser.decideDevice(
+                on: try await browser.reachDeviceConsent(code: first.userCode), "allow")
 
-            let second = try await harness.startAmazon(client)
+            let second = try await harness.startAmazonDeviceLogin(client)
             let complete = try await browser.get("/device?user_code=\(second.userCode)")
             #expect(complete.status == 302)
             let location = try #require(complete.location)
@@ -62,7 +63,7 @@ import Testing
             let consent = try await browser.get(location)
             #expect(consent.text.contains(second.userCode))
             // Even with consent given before, the device consent is shown: it binds the code.
-            let denied = try await deviceDecide(browser, on: consent, "deny")
+            let denied = try await browser.decideDevice(on: consent, "deny")
             #expect(denied.status == 200)
             #expect(denied.text.contains("The device was not connected"))
             #expect(try await harness.pollAmazon(second).string("error") == "access_denied")
@@ -70,10 +71,10 @@ import Testing
     }
 
     @Test func unknownAndExpiredCodesSayWhatHappened() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             try harness.addUser()
             let client = try harness.addDeviceClient()
-            let browser = PageBrowser(base: harness.base)
+            let browser = TestBrowser(base: harness.base)
             let form = try await browser.get("/device")
             let token = try #require(form.hiddenField("csrf_token"))
 
@@ -86,17 +87,17 @@ import Testing
             #expect(empty.text.contains("Enter the code"))
 
             // Expired before it was entered.
-            let old = try await harness.start(client)
+            let old = try await harness.startDeviceLogin(client)
             harness.clock.advance(by: 601)
             let expired = try await browser.post("/device", [("csrf_token", token), ("user_code", old.userCode)])
             #expect(expired.status == 400)
             #expect(expired.text.contains("That code didn&#39;t work"))
 
             // Expired while the person was on the consent page.
-            let started = try await harness.start(client)
-            let consent = try await deviceReachConsent(browser, code: started.userCode)
+            let started = try await harness.startDeviceLogin(client)
+            let consent = try await browser.reachDeviceConsent(code: started.userCode)
             harness.clock.advance(by: 601)
-            let late = try await deviceDecide(browser, on: consent, "allow")
+            let late = try await browser.decideDevice(on: consent, "allow")
             #expect(late.status == 400)
             #expect(late.text.contains("This code is no longer valid"))
             #expect(try await harness.poll(started, clientID: client.id).string("error") == "expired_token")
@@ -108,10 +109,10 @@ import Testing
     }
 
     @Test func afterTenWrongCodesFromOneAddressFurtherTriesAreRefused() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addDeviceClient()
-            let started = try await harness.start(client)
-            let browser = PageBrowser(base: harness.base)
+            let started = try await harness.startDeviceLogin(client)
+            let browser = TestBrowser(base: harness.base)
             let token = try #require(try await browser.get("/device").hiddenField("csrf_token"))
             let wrong = started.userCode == "BCDF-GHJK" ? "BCDF-GHJL" : "BCDF-GHJK"
             for attempt in 1...10 {
@@ -129,7 +130,7 @@ import Testing
             #expect(link.status == 429)
             // After the window, a right code works again.
             harness.clock.advance(by: 15 * 60 + 1)
-            let fresh = try await harness.start(client)
+            let fresh = try await harness.startDeviceLogin(client)
             let later = try await browser.post("/device", [("csrf_token", token), ("user_code", fresh.userCode)])
             #expect(later.status == 303)
             #expect(later.location?.hasPrefix("/login?request=") == true)
@@ -137,22 +138,22 @@ import Testing
     }
 
     @Test func switchingAccountSignsOutAndReturnsToSignIn() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             try harness.addUser()
             let bob = try harness.addUser(email: "bob@example.com", name: "Bob Example")
             let client = try harness.addDeviceClient()
-            let started = try await harness.start(client)
-            let browser = PageBrowser(base: harness.base)
-            let consent = try await deviceReachConsent(browser, code: started.userCode)
-            let switched = try await deviceDecide(browser, on: consent, "switch")
+            let started = try await harness.startDeviceLogin(client)
+            let browser = TestBrowser(base: harness.base)
+            let consent = try await browser.reachDeviceConsent(code: started.userCode)
+            let switched = try await browser.decideDevice(on: consent, "switch")
             #expect(switched.status == 303)
             let login = try #require(switched.location)
             #expect(login.hasPrefix("/login?request="))
             #expect(browser.cookie("portico_session") == nil)
-            let signedIn = try await pageSignIn(browser, at: login, email: "bob@example.com")
+            let signedIn = try await browser.signIn(at: login, email: "bob@example.com")
             let bobsConsent = try await browser.get(try #require(signedIn.location))
             #expect(bobsConsent.text.contains("Bob Example"))
-            _ = try await deviceDecide(browser, on: bobsConsent, "allow")
+            _ = try await browser.decideDevice(on: bobsConsent, "allow")
             let tokens = try await harness.poll(started, clientID: client.id)
             #expect(tokens.status == 200)
             let stored = try harness.store.deviceAuthorization(deviceCode: started.deviceCode)
@@ -161,8 +162,8 @@ import Testing
     }
 
     @Test func thePagesSpeakSimplifiedChineseWhenAsked() async throws {
-        try await DeviceHarness.with { harness in
-            let browser = PageBrowser(base: harness.base)
+        try await ProviderHarness.with { harness in
+            let browser = TestBrowser(base: harness.base)
             let form = try await browser.get("/device?ui_locales=zh-CN")
             #expect(form.status == 200)
             #expect(form.text.contains(#"<html lang="zh-Hans""#))
@@ -173,12 +174,12 @@ import Testing
     }
 
     @Test func aDeviceSignInCannotBeUsedOnTheAppConsentPage() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             try harness.addUser()
             let client = try harness.addDeviceClient()
-            let started = try await harness.start(client)
-            let browser = PageBrowser(base: harness.base)
-            let consent = try await deviceReachConsent(browser, code: started.userCode)
+            let started = try await harness.startDeviceLogin(client)
+            let browser = TestBrowser(base: harness.base)
+            let consent = try await browser.reachDeviceConsent(code: started.userCode)
             let seal = try #require(consent.hiddenField("request"))
             let misused = try await browser.post(
                 "/consent",

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -11,9 +12,9 @@ import Testing
     private static let userCodePattern = #"^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$"#
 
     @Test func theStandardAnswerHasEveryMemberAndStoresOnlyAHash() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addDeviceClient()
-            let started = try await harness.start(client)
+            let started = try await harness.startDeviceLogin(client)
             let reply = started.reply
             #expect(reply.header("Cache-Control") == "no-store")
             #expect(started.deviceCode.count == 43)
@@ -33,9 +34,9 @@ import Testing
     }
 
     @Test func theCodePairAnswerHasLoginWithAmazonsShape() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addDeviceClient()
-            let started = try await harness.startAmazon(client)
+            let started = try await harness.startAmazonDeviceLogin(client)
             #expect(
                 Set(started.reply.json.keys) == [
                     "device_code", "user_code", "verification_uri", "expires_in", "interval",
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func startingIsRefusedForClientsAndScopesThatMayNot() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let tv = try harness.addDeviceClient(scopes: ["profile"])
             let webApp = try harness.addDeviceClient(name: "Web only", grants: ["authorization_code"])
             let confidential = try harness.addDeviceClient(name: "Console", secret: "console secret")
@@ -76,18 +77,19 @@ import Testing
             let withoutSecret = try await harness.post(path, [("client_id", confidential.id), ("scope", "profile")])
             #expect(withoutSecret.status == 401)
             let withSecret = try await harness.post(
-                path, [("scope", "profile")], basic: (confidential.id, "console secret"))
+                path, [("scope", "profile")], client: .basic(id: confidential.id, secret: "console secret"))
             #expect(withSecret.status == 200, "\(withSecret.text)")
-            let wrongSecret = try await harness.post(path, [("scope", "profile")], basic: (confidential.id, "nope"))
+            let wrongSecret = try await harness.post(
+                path, [("scope", "profile")], client: .basic(id: confidential.id, secret: "nope"))
             #expect(wrongSecret.status == 401)
         }
     }
 
     @Test func pollingAnswersPendingThenSlowDownThenTokensOnce() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addDeviceClient()
-            let started = try await harness.start(client, scope: "openid profile")
+            let started = try await harness.startDeviceLogin(client, scope: "openid profile")
 
             let first = try await harness.poll(started, clientID: client.id)
             #expect(first.status == 400)
@@ -132,10 +134,10 @@ import Testing
     }
 
     @Test func aClientWithoutRefreshGetsNoRefreshTokenAndNoIDTokenWithoutOpenID() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addDeviceClient(grants: [DeviceCodeGrant.grantType])
-            let started = try await harness.start(client, scope: "profile")
+            let started = try await harness.startDeviceLogin(client, scope: "profile")
             try harness.approve(started, as: user)
             let tokens = try await harness.poll(started, clientID: client.id)
             #expect(tokens.status == 200)
@@ -146,9 +148,9 @@ import Testing
     }
 
     @Test func aDenialIsAccessDenied() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addDeviceClient()
-            let started = try await harness.start(client)
+            let started = try await harness.startDeviceLogin(client)
             let denied = try harness.store.transaction {
                 try $0.denyDeviceAuthorization(userCode: started.userCode, now: harness.clock.now)
             }
@@ -160,11 +162,11 @@ import Testing
     }
 
     @Test func anExpiredCodeIsExpiredTokenEvenWhenApproved() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addDeviceClient()
-            let pending = try await harness.start(client)
-            let approved = try await harness.start(client)
+            let pending = try await harness.startDeviceLogin(client)
+            let approved = try await harness.startDeviceLogin(client)
             try harness.approve(approved, as: user)
             harness.clock.advance(by: 601)
             let late = try await harness.poll(pending, clientID: client.id)
@@ -175,10 +177,10 @@ import Testing
     }
 
     @Test func unknownCodesAndOtherClientsCodesAreInvalidGrant() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addDeviceClient()
             let other = try harness.addDeviceClient(name: "Other TV")
-            let started = try await harness.start(client)
+            let started = try await harness.startDeviceLogin(client)
             let unknown = try await harness.post(
                 "/oauth/token",
                 [
@@ -199,11 +201,11 @@ import Testing
     }
 
     @Test func theLoginWithAmazonDialectPollsWithBothCodesAndNoClientID() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addDeviceClient()
-            let started = try await harness.startAmazon(client)
-            let other = try await harness.startAmazon(client)
+            let started = try await harness.startAmazonDeviceLogin(client)
+            let other = try await harness.startAmazonDeviceLogin(client)
 
             let pending = try await harness.pollAmazon(started)
             #expect(pending.string("error") == "authorization_pending")
@@ -233,14 +235,14 @@ import Testing
     }
 
     @Test func aConfidentialClientMustAuthenticateInTheAmazonDialectToo() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let console = try harness.addDeviceClient(name: "Console", secret: "console secret")
             let reply = try await harness.post(
                 DeviceAuthorizationEndpoint.amazonPath, [("response_type", "device_code"), ("scope", "profile")],
-                basic: (console.id, "console secret"))
+                client: .basic(id: console.id, secret: "console secret"))
             #expect(reply.status == 200)
-            let started = DeviceHarness.Started(
+            let started = ProviderHarness.DeviceLogin(
                 deviceCode: try #require(reply.string("device_code")),
                 userCode: try #require(reply.string("user_code")),
                 reply: reply)
@@ -251,13 +253,13 @@ import Testing
             let tokens = try await harness.post(
                 "/auth/o2/token",
                 [("grant_type", "device_code"), ("device_code", started.deviceCode), ("user_code", started.userCode)],
-                basic: (console.id, "console secret"))
+                client: .basic(id: console.id, secret: "console secret"))
             #expect(tokens.status == 200, "\(tokens.text)")
         }
     }
 
     @Test func discoveryAdvertisesTheEndpointAndTheGrant() async throws {
-        try await DeviceHarness.with { harness in
+        try await ProviderHarness.with { harness in
             let document = try await harness.get("/.well-known/openid-configuration")
             #expect(document.string("device_authorization_endpoint") == harness.base + "/oauth/device_authorization")
             let grants = document.json["grant_types_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -1,4 +1,5 @@
 import Foundation
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -44,12 +45,12 @@ struct PageLanguageTests {
 struct LocalizedPagesTests {
     @Test("ui_locales=zh-CN carries through sign-in and consent, whatever the browser prefers")
     func uiLocalesCarriesThrough() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             _ = try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base, acceptLanguage: "en-US,en;q=0.9")
+            let browser = TestBrowser(base: provider.base, acceptLanguage: "en-US,en;q=0.9")
             let start = try await browser.get(
-                pageAuthorizePath(client: client, overrides: ["ui_locales": "fr-FR zh-CN"]))
+                TestBrowser.authorizePath(client: client, overrides: ["ui_locales": "fr-FR zh-CN"]))
             let loginLocation = try #require(start.location)
             let login = try await browser.get(loginLocation)
             #expect(login.text.contains(#"<html lang="zh-Hans""#))
@@ -57,10 +58,10 @@ struct LocalizedPagesTests {
             #expect(login.text.contains("忘记密码？"))
             #expect(login.text.contains(#"name="remember_me""#))
 
-            let wrong = try await pageSignIn(browser, at: loginLocation, password: "not the password")
+            let wrong = try await browser.signIn(at: loginLocation, password: "not the password")
             #expect(wrong.text.contains("您的电子邮件或密码不正确"))
 
-            let signedIn = try await pageSignIn(browser, at: loginLocation)
+            let signedIn = try await browser.signIn(at: loginLocation)
             let consentLocation = try #require(signedIn.location)
             let consent = try await browser.get(consentLocation)
             #expect(consent.text.contains(#"<html lang="zh-Hans""#))
@@ -72,13 +73,13 @@ struct LocalizedPagesTests {
 
     @Test("Accept-Language picks the language when the app names none; English otherwise")
     func acceptLanguagePicks() async throws {
-        try await PageHarness.with { provider in
-            let chinese = PageBrowser(base: provider.base, acceptLanguage: "zh-CN,zh;q=0.9,en;q=0.5")
+        try await ProviderHarness.with { provider in
+            let chinese = TestBrowser(base: provider.base, acceptLanguage: "zh-CN,zh;q=0.9,en;q=0.5")
             let unknown = try await chinese.get("/oauth/authorize?client_id=nobody&response_type=code")
             #expect(unknown.status == 400)
             #expect(unknown.text.contains("我们无法让您登录此应用"))
 
-            let german = PageBrowser(base: provider.base, acceptLanguage: "de-DE")
+            let german = TestBrowser(base: provider.base, acceptLanguage: "de-DE")
             let english = try await german.get("/oauth/authorize?client_id=nobody&response_type=code")
             #expect(english.text.contains("sign you in to this app"))
             #expect(english.text.contains(#"<html lang="en""#))
@@ -94,8 +95,8 @@ struct LocalizedPagesTests {
 
     @Test("discovery lists the page languages")
     func discoveryListsLanguages() async throws {
-        try await PageHarness.with { provider in
-            let browser = PageBrowser(base: provider.base)
+        try await ProviderHarness.with { provider in
+            let browser = TestBrowser(base: provider.base)
             let discovery = try await browser.get("/.well-known/openid-configuration")
             #expect(discovery.text.contains(#""ui_locales_supported":["en","zh-Hans"]"#))
         }

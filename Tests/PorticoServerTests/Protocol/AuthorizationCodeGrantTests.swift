@@ -1,18 +1,19 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @Suite struct AuthorizationCodeGrantTests {
     @Test func aConfidentialClientGetsAccessRefreshAndIDTokensThatVerifyWithTheJWKS() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
             let authTime = Date().addingTimeInterval(-120)
             let code = try harness.issueCode(
                 for: client, user: user, scopes: ["openid", "profile", "postal_code"], nonce: "n-0S6_WzA2Mj",
                 authTime: authTime)
-            let reply = try await harness.redeem(code, client: ProtocolHarness.credentials(client))
+            let reply = try await harness.redeem(code, client: ClientCredentials.of(client))
             #expect(reply.status == 200, "\(reply.text)")
             #expect(reply.header("Cache-Control") == "no-store")
             #expect(reply.string("token_type") == "Bearer")
@@ -61,7 +62,7 @@ import Testing
     func idTokensUseTheClientsAlgorithmAndItsAtHashDigest(
         name: String, algorithm: SignatureAlgorithm, digest: Digest
     ) async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient(idTokenAlgorithm: name)
             let reply = try await harness.signIn(user, to: client, scopes: ["openid", "email"])
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func aPublicClientRedeemsWithPKCEAloneAndGetsNoIDTokenWithoutOpenID() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addPublicClient()
             let reply = try await harness.signIn(user, to: client, scopes: ["profile"])
@@ -90,7 +91,7 @@ import Testing
     }
 
     @Test func clientSecretPostWorksAndNoRefreshTokenWithoutThatGrant() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient(secret: "plain", grants: ["authorization_code"])
             let reply = try await harness.signIn(
@@ -102,10 +103,10 @@ import Testing
     }
 
     @Test func aReplayedCodeFailsAndRevokesWhatTheFirstRedemptionIssued() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let code = try harness.issueCode(for: client, user: user, scopes: ["openid", "profile"])
             let first = try await harness.redeem(code, client: credentials)
             #expect(first.status == 200)
@@ -127,21 +128,21 @@ import Testing
     }
 
     @Test func codesAreBoundToTheirClientRedirectURIAndVerifierAndExpire() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
             let other = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let code = try harness.issueCode(for: client, user: user, scopes: ["openid"])
             func redeem(
                 code: String = code.code, redirectURI: String = code.redirectURI, verifier: String? = code.verifier,
-                as credentials: ProtocolHarness.ClientCredentials = credentials
-            ) async throws -> ProtocolReply {
+                as credentials: ClientCredentials = credentials
+            ) async throws -> TestReply {
                 var form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI)]
                 if let verifier { form.append(("code_verifier", verifier)) }
                 return try await harness.token(form, client: credentials)
             }
-            let wrongClient = try await redeem(as: ProtocolHarness.credentials(other))
+            let wrongClient = try await redeem(as: ClientCredentials.of(other))
             #expect(wrongClient.status == 400)
             #expect(wrongClient.string("error") == "invalid_grant")
             let wrongRedirect = try await redeem(redirectURI: "https://shop.example/other")
@@ -165,10 +166,10 @@ import Testing
     }
 
     @Test func missingParametersAndBadBodiesAreInvalidRequest() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let code = try harness.issueCode(for: client, user: user, scopes: ["openid"])
             let cases: [[(String, String)]] = [
                 [("code", code.code), ("redirect_uri", code.redirectURI), ("code_verifier", code.verifier)],
@@ -195,9 +196,9 @@ import Testing
     }
 
     @Test func grantTypesMustBeSupportedAndAllowedForTheClient() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addConfidentialClient(grants: ["authorization_code"])
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let unknown = try await harness.token([("grant_type", "password")], client: credentials)
             #expect(unknown.status == 400)
             #expect(unknown.string("error") == "unsupported_grant_type")
@@ -212,7 +213,7 @@ import Testing
 
 @Suite struct ClientAuthenticationTests {
     @Test func wrongOrMissingCredentialsAreInvalidClient() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
             let publicClient = try harness.addPublicClient()
@@ -249,12 +250,12 @@ import Testing
             #expect(garbage.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
 
             // The code survived every failed attempt.
-            #expect(try await harness.redeem(code, client: ProtocolHarness.credentials(client)).status == 200)
+            #expect(try await harness.redeem(code, client: ClientCredentials.of(client)).status == 200)
         }
     }
 
     @Test func twoMethodsAtOnceAreInvalidRequest() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addConfidentialClient(secret: "abc")
             let both = try await harness.request(
                 "POST", "/oauth/token",
@@ -270,7 +271,7 @@ import Testing
     }
 
     @Test func basicCredentialsAreFormURLDecoded() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let secret = "a b+c:d%e&f/ü"
             let client = try harness.addConfidentialClient(secret: secret)

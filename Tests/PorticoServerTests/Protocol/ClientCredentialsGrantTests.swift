@@ -1,18 +1,19 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @Suite struct ClientCredentialsGrantTests {
     private static let grants = ["client_credentials"]
 
     @Test func aConfidentialClientGetsATokenForItsProductScopes() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             try harness.store.insert(ProductScope(name: "orders:read", description: "See your orders"))
             try harness.store.insert(ProductScope(name: "orders:write", description: "Change your orders"))
             let client = try harness.addConfidentialClient(
                 scopes: ["openid", "profile", "orders:read", "orders:write"], grants: Self.grants)
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
 
             let all = try await harness.token([("grant_type", "client_credentials")], client: credentials)
             #expect(all.status == 200, "\(all.text)")
@@ -44,9 +45,9 @@ import Testing
     }
 
     @Test func userScopesAndScopesNotAllowedAreInvalidScope() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addConfidentialClient(scopes: ["openid", "orders:read"], grants: Self.grants)
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             for scope in ["openid", "profile", "orders:read openid", "orders:write", "nonsense"] {
                 let reply = try await harness.token(
                     [("grant_type", "client_credentials"), ("scope", scope)], client: credentials)
@@ -57,10 +58,10 @@ import Testing
     }
 
     @Test func publicClientsCannotUseIt() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addPublicClient(grants: Self.grants)
             let reply = try await harness.token(
-                [("grant_type", "client_credentials")], client: ProtocolHarness.credentials(client))
+                [("grant_type", "client_credentials")], client: ClientCredentials.of(client))
             #expect(reply.status == 400)
             #expect(reply.string("error") == "unauthorized_client")
         }

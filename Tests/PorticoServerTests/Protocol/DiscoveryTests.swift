@@ -1,11 +1,12 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @Suite struct DiscoveryTests {
     @Test func bothMetadataPathsAdvertiseTheEndpointsAndCapabilities() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             try harness.store.insert(ProductScope(name: "orders:read", description: "See your orders"))
             let openID = try await harness.request("GET", "/.well-known/openid-configuration")
             let oauth = try await harness.request("GET", "/.well-known/oauth-authorization-server")
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func jwksPublishesEveryKeyWithIDAlgorithmAndUse() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let reply = try await harness.request("GET", "/oauth/jwks")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type") == "application/json")
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func theNonOAuthMethodsAndPathsNeverGiveA500() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             for (method, path) in [
                 ("GET", "/oauth/token"), ("POST", "/.well-known/openid-configuration"), ("DELETE", "/oauth/userinfo"),
                 ("PUT", "/oauth/revoke"), ("GET", "/oauth/introspect"),

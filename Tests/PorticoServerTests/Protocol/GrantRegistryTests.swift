@@ -2,6 +2,7 @@ import Foundation
 import PorticoCrypto
 import PorticoHTTP
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func anUnknownGrantIsUnsupportedEvenForAClientRegisteredForIt() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             // A client whose stored grants name the unknown types beside client_credentials:
             // a fallthrough to any grant would answer it with tokens.
             let unknown = ["password", "urn:ietf:params:oauth:grant-type:jwt-bearer", "implicit"]
@@ -24,7 +25,7 @@ import Testing
             for grantType in unknown {
                 let reply = try await harness.token(
                     [("grant_type", grantType), ("username", "ann"), ("password", "x")],
-                    client: ProtocolHarness.credentials(client))
+                    client: ClientCredentials.of(client))
                 #expect(reply.status == 400, "\(grantType)")
                 #expect(reply.string("error") == "unsupported_grant_type", "\(grantType): \(reply.text)")
                 #expect(reply.string("access_token") == nil)
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func anUnknownGrantFromAnUnknownClientIsStillInvalidClient() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let reply = try await harness.token(
                 [("grant_type", "password")], client: .basic(id: "nobody", secret: "nothing"))
             #expect(reply.status == 401)
@@ -42,13 +43,13 @@ import Testing
     }
 
     @Test func aClientMayNotUseAGrantItIsNotRegisteredFor() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             for grant in TokenGrantRegistry.grants {
                 let others = TokenGrantRegistry.grantTypes.filter { $0 != grant.grantType }
                 let client = try harness.addConfidentialClient(grants: others)
                 for name in [grant.grantType] + grant.dialects {
                     let reply = try await harness.token(
-                        [("grant_type", name)], client: ProtocolHarness.credentials(client))
+                        [("grant_type", name)], client: ClientCredentials.of(client))
                     #expect(reply.status == 400, "\(name)")
                     #expect(reply.string("error") == "unauthorized_client", "\(name): \(reply.text)")
                 }
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func aPublicClientMayNotUseAConfidentialGrant() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let confidentialOnly = TokenGrantRegistry.grants.filter { !$0.clientTypes.contains(.public) }
             #expect(!confidentialOnly.isEmpty)
             let client = try harness.addPublicClient(grants: TokenGrantRegistry.grantTypes)
@@ -69,14 +70,14 @@ import Testing
     }
 
     @Test func discoveryAdvertisesExactlyTheRegistryAndTheEndpointAnswersEachOne() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let document = try await harness.request("GET", "/.well-known/openid-configuration").json
             let advertised = try #require(document["grant_types_supported"]?.arrayValue).compactMap(\.stringValue)
             #expect(advertised == TokenGrantRegistry.grantTypes)
             let client = try harness.addConfidentialClient(scopes: [], grants: advertised)
             for grantType in Self.everyName {
                 let reply = try await harness.token(
-                    [("grant_type", grantType)], client: ProtocolHarness.credentials(client))
+                    [("grant_type", grantType)], client: ClientCredentials.of(client))
                 #expect(reply.string("error") != "unsupported_grant_type", "\(grantType): \(reply.text)")
                 #expect(reply.string("error") != "unauthorized_client", "\(grantType): \(reply.text)")
             }
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func metricsHaveOneIssuedSeriesPerRegisteredGrant() async throws {
-        try await withProtocolHarness(metrics: true) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.metrics = true }) { harness in
             let text = try await harness.request("GET", "/metrics").text
             let prefix = #"portico_tokens_issued_total{grant=""#
             let labels = text.split(separator: "\n").compactMap { line -> String? in
@@ -127,7 +128,7 @@ import Testing
     }
 
     @Test func aClientRegisteredWithoutGrantsGetsTheRegistryDefaults() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let registered = try ClientRegistration(name: "App", redirectURIs: ["https://app.example/cb"])
                 .register(in: harness.store)
             #expect(registered.client.allowedGrantTypes == TokenGrantRegistry.defaultGrantTypes)
@@ -160,14 +161,14 @@ import Testing
 
 /// `WWW-Authenticate` challenges carry their parameters as quoted strings however the words go.
 @Suite struct ChallengeEscapingTests {
-    private static func challenge(for error: OAuthError) throws -> (String?, ProtocolReply) {
+    private static func challenge(for error: OAuthError) throws -> (String?, TestReply) {
         let router = Router()
         router.get("/challenge") { _ in OAuthEndpoint.respond { throw error } }
         let server = HTTPServer(
             configuration: ServerConfiguration(port: 0, threads: 1, logRequests: false), router: router)
         try server.start()
         defer { server.shutdown() }
-        let reply = try ProtocolRawHTTP.send(
+        let reply = try RawHTTPClient.send(
             port: server.port, method: "GET", path: "/challenge", headers: [:], body: nil)
         return (reply.header("WWW-Authenticate"), reply)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoHTTP
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -32,7 +33,7 @@ import Testing
         return samples
     }
 
-    private static func scrape(_ harness: ProtocolHarness) async throws -> [String: Double] {
+    private static func scrape(_ harness: ProviderHarness) async throws -> [String: Double] {
         let reply = try await harness.request("GET", "/metrics")
         #expect(reply.status == 200)
         #expect(reply.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
@@ -41,21 +42,21 @@ import Testing
     }
 
     @Test func metricsAreOffUnlessEnabled() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let reply = try await harness.request("GET", "/metrics")
             #expect(reply.status == 404)
         }
     }
 
     @Test func tokensErrorsAndReuseAreCountedByGrantAndCode() async throws {
-        try await withProtocolHarness(metrics: true) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.metrics = true }) { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient(grants: ["authorization_code", "refresh_token"])
             let machine = try harness.addConfidentialClient(scopes: [], grants: ["client_credentials"])
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
 
             let machineToken = try await harness.token(
-                [("grant_type", "client_credentials")], client: ProtocolHarness.credentials(machine))
+                [("grant_type", "client_credentials")], client: ClientCredentials.of(machine))
             #expect(machineToken.status == 200)
             let wrongSecret = try await harness.token(
                 [("grant_type", "client_credentials")], client: .basic(id: machine.id, secret: "wrong"))
@@ -101,15 +102,15 @@ import Testing
     }
 
     @Test func signInsAreCountedByResult() async throws {
-        try await PageHarness.with(metrics: true) { provider in
+        try await ProviderHarness.with(configuration: .testing { $0.metrics = true }) { provider in
             try provider.addUser()
             try provider.addUser(email: "bob@example.com", name: "Bob")
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             for _ in 1...AttemptThrottle.accountLimit {
-                #expect(try await pageSignIn(browser, at: "/login", password: "wrong horse").status == 200)
+                #expect(try await browser.signIn(at: "/login", password: "wrong horse").status == 200)
             }
-            #expect(try await pageSignIn(browser, at: "/login").status == 429)
-            #expect(try await pageSignIn(browser, at: "/login", email: "bob@example.com").status == 303)
+            #expect(try await browser.signIn(at: "/login").status == 429)
+            #expect(try await browser.signIn(at: "/login", email: "bob@example.com").status == 303)
 
             let reply = try await browser.get("/metrics")
             #expect(reply.status == 200)
@@ -122,7 +123,7 @@ import Testing
     }
 
     @Test func requestsRelayedByAProxyAreRefused() async throws {
-        try await withProtocolHarness(metrics: true) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.metrics = true }) { harness in
             for header in MetricsEndpoint.forwardingHeaders {
                 let reply = try await harness.request("GET", "/metrics", headers: [header: "203.0.113.9"])
                 #expect(reply.status == 403, "\(header)")
@@ -144,24 +145,21 @@ import Testing
     @Test(.enabled(if: nonLoopbackAddress() != nil, "needs a non-loopback IPv4 address on this machine"))
     func aPeerOnAnotherAddressGets403() async throws {
         let address = try #require(nonLoopbackAddress())
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-metrics-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Listening on that address only, the connection to it comes from it, not from loopback.
-        let provider = try IdentityProvider(
-            configuration: ProviderConfiguration(
-                host: address, port: 0, databaseURL: .sqlite(path: "\(directory.path)/portico.db"),
-                logRequests: false, metrics: true),
-            store: try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true))
-        try provider.start()
-        defer { provider.shutdown() }
-        let base = "http://\(address):\(provider.port)"
-        let health = try await ProtocolHarness.session.data(from: try #require(URL(string: base + "/healthz")))
-        #expect((health.1 as? HTTPURLResponse)?.statusCode == 200)
-        let (body, response) = try await ProtocolHarness.session.data(
-            from: try #require(URL(string: base + "/metrics")))
-        #expect((response as? HTTPURLResponse)?.statusCode == 403)
-        #expect(!String(decoding: body, as: UTF8.self).contains("portico_"))
+        try await ProviderHarness.with(
+            configuration: .testing {
+                $0.host = address
+                $0.metrics = true
+            }
+        ) { harness in
+            let base = harness.base
+            let health = try await ProviderHarness.session.data(from: try #require(URL(string: base + "/healthz")))
+            #expect((health.1 as? HTTPURLResponse)?.statusCode == 200)
+            let (body, response) = try await ProviderHarness.session.data(
+                from: try #require(URL(string: base + "/metrics")))
+            #expect((response as? HTTPURLResponse)?.statusCode == 403)
+            #expect(!String(decoding: body, as: UTF8.self).contains("portico_"))
+        }
     }
 }
 

@@ -1,16 +1,17 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
 
 @Suite struct RefreshTokenGrantTests {
     @Test func everyUseRotatesAndTheNewTokenWorks() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let first = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])
             var refreshToken = try #require(first.string("refresh_token"))
             var seen: Set<String> = [refreshToken]
@@ -35,8 +36,8 @@ import Testing
     }
 
     @Test func reuseAfterTheGracePeriodRevokesTheWholeFamily() async throws {
-        let clock = ProtocolTestClock()
-        try await withProtocolHarness(clock: clock) { harness in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock) { harness in
             let (user, _, credentials, original) = try await harness.signedInGrant()
             let rotated = try await harness.refresh(original, client: credentials)
             let current = try #require(rotated.string("refresh_token"))
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func aRetryWithinTheGracePeriodGetsAFreshWorkingToken() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let (_, _, credentials, original) = try await harness.signedInGrant()
             // The first response is "lost"; the client retries twice with the same token.
             let lost = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func theOldTokenAfterItsSuccessorWasUsedIsReuseEvenWithinTheGracePeriod() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let (_, _, credentials, original) = try await harness.signedInGrant()
             let second = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
             let third = try #require(try await harness.refresh(second, client: credentials).string("refresh_token"))
@@ -95,7 +96,7 @@ import Testing
     /// naming it is an old token (or one made from an old token) and counts as reuse — but
     /// only for the client the family belongs to, and an unknown family is merely invalid.
     @Test func aTokenNamingTheFamilyWithAnotherSecretIsReuse() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let (_, _, credentials, current) = try await harness.signedInGrant()
             let other = try harness.addConfidentialClient()
             let familyID = try #require(current.split(separator: ".").first)
@@ -104,7 +105,7 @@ import Testing
             let unknown = try await harness.refresh(
                 "\(RecordIdentifier.random()).\(SecureRandom.token())", client: credentials)
             #expect(unknown.string("error") == "invalid_grant")
-            let wrongClient = try await harness.refresh(altered, client: ProtocolHarness.credentials(other))
+            let wrongClient = try await harness.refresh(altered, client: ClientCredentials.of(other))
             #expect(wrongClient.string("error") == "invalid_grant")
             #expect(try await harness.introspect(current, client: credentials).json["active"] == true)
 
@@ -119,8 +120,8 @@ import Testing
     /// included: none of the tokens handed out appears in the database file or its log. And a
     /// token issued by a retry is dated from the retry, not from the sign-in.
     @Test func refreshTokensAreStoredOnlyAsHashes() async throws {
-        let clock = ProtocolTestClock()
-        try await withProtocolHarness(clock: clock) { harness in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock) { harness in
             let (_, _, credentials, original) = try await harness.signedInGrant()
             clock.advance(by: 100)
             let before = TokenIssuer.seconds(clock.now)
@@ -146,8 +147,8 @@ import Testing
     @Test func aShortGraceLetsTheSameRetryCountAsReuse() async throws {
         var lifetimes = TokenLifetimes()
         lifetimes.refreshReuseGrace = 0
-        let clock = ProtocolTestClock()
-        try await withProtocolHarness(clock: clock, lifetimes: lifetimes) { harness in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock, configuration: .testing { $0.lifetimes = lifetimes }) { harness in
             let (_, _, credentials, original) = try await harness.signedInGrant(
                 client: try harness.addPublicClient(), scopes: ["profile"])
             let current = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
@@ -158,10 +159,10 @@ import Testing
     }
 
     @Test func scopeMayNarrowButNotWiden() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let first = try await harness.signIn(user, to: client, scopes: ["openid", "profile", "postal_code"])
             var refreshToken = try #require(first.string("refresh_token"))
 
@@ -188,11 +189,11 @@ import Testing
     }
 
     @Test func theFamilyIsBoundToItsClientAccountAndRevocation() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let (user, _, credentials, refreshToken) = try await harness.signedInGrant()
             let other = try harness.addConfidentialClient()
 
-            let stolen = try await harness.refresh(refreshToken, client: ProtocolHarness.credentials(other))
+            let stolen = try await harness.refresh(refreshToken, client: ClientCredentials.of(other))
             #expect(stolen.string("error") == "invalid_grant")
             let unknown = try await harness.refresh(SecureRandom.token(), client: credentials)
             #expect(unknown.string("error") == "invalid_grant")
@@ -222,14 +223,14 @@ import Testing
     @Test func aUsedTokenFromAnotherClientIsRefusedWithoutRevokingTheFamily() async throws {
         var lifetimes = TokenLifetimes()
         lifetimes.refreshReuseGrace = 0
-        let clock = ProtocolTestClock()
-        try await withProtocolHarness(clock: clock, lifetimes: lifetimes) { harness in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock, configuration: .testing { $0.lifetimes = lifetimes }) { harness in
             let (_, _, credentials, original) = try await harness.signedInGrant(scopes: ["profile"])
             let other = try harness.addConfidentialClient()
             let current = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
             clock.advance(by: 2)
 
-            let foreign = try await harness.refresh(original, client: ProtocolHarness.credentials(other))
+            let foreign = try await harness.refresh(original, client: ClientCredentials.of(other))
             #expect(foreign.string("error") == "invalid_grant")
             #expect(foreign.string("error_description")?.contains("another client") == true)
             let next = try await harness.refresh(current, client: credentials)
@@ -238,20 +239,20 @@ import Testing
     }
 
     @Test func anExpiredRefreshTokenIsInvalidGrant() async throws {
-        let clock = ProtocolTestClock()
-        try await withProtocolHarness(clock: clock) { harness in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock) { harness in
             let user = try harness.addUser()
             let client = try harness.addPublicClient()
             let refreshToken = try #require(
                 try await harness.signIn(user, to: client, scopes: ["profile"]).string("refresh_token"))
             clock.advance(by: 31 * 24 * 3600)
-            let reply = try await harness.refresh(refreshToken, client: ProtocolHarness.credentials(client))
+            let reply = try await harness.refresh(refreshToken, client: ClientCredentials.of(client))
             #expect(reply.string("error") == "invalid_grant")
         }
     }
 }
 
-extension ProtocolHarness {
+extension ProviderHarness {
     /// What most refresh tests start from: a new person signed in to `client` (by default a new
     /// confidential one) for `scopes`, the client's credentials and the first refresh token.
     fileprivate func signedInGrant(client: Client? = nil, scopes: [String] = ["openid"]) async throws
@@ -260,6 +261,6 @@ extension ProtocolHarness {
         let user = try addUser()
         let client = try client ?? addConfidentialClient()
         let reply = try await signIn(user, to: client, scopes: scopes)
-        return (user, client, Self.credentials(client), try #require(reply.string("refresh_token")))
+        return (user, client, ClientCredentials.of(client), try #require(reply.string("refresh_token")))
     }
 }

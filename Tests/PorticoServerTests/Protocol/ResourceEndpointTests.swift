@@ -1,18 +1,19 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @Suite struct ResourceEndpointTests {
     private func accessToken(
-        _ harness: ProtocolHarness, user: UserRecord, scopes: [String]
+        _ harness: ProviderHarness, user: UserRecord, scopes: [String]
     ) async throws -> String {
         let client = try harness.addPublicClient()
         return try #require(try await harness.signIn(user, to: client, scopes: scopes).string("access_token"))
     }
 
     @Test func userinfoReleasesOnlyWhatTheScopesAllow() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let cases: [([String], [String: JSONValue])] = [
                 (["openid"], ["sub": .string(user.id)]),
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func profileHasLoginWithAmazonsShapeFilteredByScope() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser(postalCode: nil)
             let full = try await accessToken(harness, user: user, scopes: ["profile", "postal_code"])
             #expect(
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func userinfoNeedsOpenID() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let token = try await accessToken(harness, user: user, scopes: ["profile"])
             let reply = try await harness.resource("/oauth/userinfo", token: token)
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func missingMalformedAndForeignTokensAre401WithAChallenge() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let token = try await accessToken(harness, user: user, scopes: ["openid", "profile"])
             let missing = try await harness.request("GET", "/oauth/userinfo")
@@ -107,7 +108,7 @@ import Testing
     }
 
     @Test func theBearerSchemeIgnoresCaseAndFormsMayNameACharset() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let token = try await accessToken(harness, user: user, scopes: ["openid"])
             let lowercase = try await harness.request(
@@ -123,8 +124,8 @@ import Testing
     }
 
     @Test func disabledAndDeletedAccountsAndExpiredTokensAre401() async throws {
-        let clock = ProtocolTestClock()
-        try await withProtocolHarness(clock: clock) { harness in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock) { harness in
             let user = try harness.addUser()
             let token = try await accessToken(harness, user: user, scopes: ["openid", "profile"])
             #expect(try await harness.resource("/oauth/userinfo", token: token).status == 200)

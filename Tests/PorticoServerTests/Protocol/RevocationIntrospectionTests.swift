@@ -1,14 +1,15 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @Suite struct RevocationIntrospectionTests {
     @Test func revokingAnAccessTokenMakesItInactiveEverywhere() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let reply = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])
             let accessToken = try #require(reply.string("access_token"))
             let refreshToken = try #require(reply.string("refresh_token"))
@@ -38,10 +39,10 @@ import Testing
     }
 
     @Test func revokingARefreshTokenRevokesItsFamily() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addPublicClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let reply = try await harness.signIn(user, to: client, scopes: ["profile"])
             let original = try #require(reply.string("refresh_token"))
             let current = try #require(try await harness.refresh(original, client: credentials).string("refresh_token"))
@@ -54,18 +55,18 @@ import Testing
     }
 
     @Test func unknownRevokedAndOtherClientsTokensAnswer200WithoutEffect() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
             let other = try harness.addConfidentialClient()
-            let credentials = ProtocolHarness.credentials(client)
+            let credentials = ClientCredentials.of(client)
             let reply = try await harness.signIn(user, to: client, scopes: ["openid"])
             let accessToken = try #require(reply.string("access_token"))
             let refreshToken = try #require(reply.string("refresh_token"))
 
             for token in [accessToken, refreshToken] {
                 let foreign = try await harness.request(
-                    "POST", "/oauth/revoke", form: [("token", token)], client: ProtocolHarness.credentials(other))
+                    "POST", "/oauth/revoke", form: [("token", token)], client: ClientCredentials.of(other))
                 #expect(foreign.status == 200)
             }
             #expect(try await harness.introspect(accessToken, client: credentials).json["active"] == true)
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func introspectionIsForConfidentialClientsAndSaysLittleAboutDeadTokens() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
             let resourceServer = try harness.addConfidentialClient(grants: ["client_credentials"])
@@ -101,19 +102,19 @@ import Testing
             let accessToken = try #require(reply.string("access_token"))
             let refreshToken = try #require(reply.string("refresh_token"))
 
-            let byPublic = try await harness.introspect(accessToken, client: ProtocolHarness.credentials(publicClient))
+            let byPublic = try await harness.introspect(accessToken, client: ClientCredentials.of(publicClient))
             #expect(byPublic.status == 401)
             #expect(byPublic.string("error") == "invalid_client")
             let unauthenticated = try await harness.introspect(accessToken, client: .none)
             #expect(unauthenticated.status == 401)
 
             // A resource server may introspect access tokens, but not other clients' refresh tokens.
-            let resource = ProtocolHarness.credentials(resourceServer)
+            let resource = ClientCredentials.of(resourceServer)
             #expect(try await harness.introspect(accessToken, client: resource).json["active"] == true)
             #expect(try await harness.introspect(refreshToken, client: resource).json == ["active": false])
 
             for token in ["garbage", "a.b.c", SecureRandom.token(), reply.string("id_token") ?? ""] {
-                let dead = try await harness.introspect(token, client: ProtocolHarness.credentials(client))
+                let dead = try await harness.introspect(token, client: ClientCredentials.of(client))
                 #expect(dead.status == 200)
                 #expect(dead.json == ["active": false])
                 #expect(dead.header("Cache-Control") == "no-store")

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoHTTP
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -16,8 +17,8 @@ import Testing
             configuration: ServerConfiguration(port: 0, threads: 1, logRequests: false), router: router)
         try server.start()
         defer { server.shutdown() }
-        let reply = try ProtocolRawHTTP.send(
-            port: server.port, method: "POST", path: "/where", headers: ["Content-Length": "0"], body: nil)
+        let reply = try RawHTTPClient.send(
+            port: server.port, method: "POST", path: "/where", headers: [:], body: nil)
         #expect(reply.status == 200)
         return reply.text
     }
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func anEmbeddedStoreKeepsItsHandlersOnTheEpollThreads() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             #expect(!harness.store.isRemote)
             #expect(RouteExecution(for: harness.store).placement == .epollThread)
         }

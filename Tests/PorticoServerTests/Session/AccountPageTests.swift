@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,14 +11,14 @@ import Testing
 /// Your Account (`/account`) over real HTTP.
 @Suite struct AccountPageTests {
     @Test func signingInIsRequiredAndLeadsBackToTheAccount() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             let first = try await browser.get("/account")
             #expect(first.status == 302)
             let loginLocation = try #require(first.location)
             #expect(loginLocation == "/login?return_to=%2Faccount")
-            let login = try await pageSignIn(browser, at: loginLocation)
+            let login = try await browser.signIn(at: loginLocation)
             #expect(login.location == "/account")
             let page = try await browser.get("/account")
             #expect(page.status == 200)
@@ -27,7 +28,7 @@ import Testing
 
             // Only local paths come back: anything else ends on Your Account.
             for target in ["//evil.example/x", "https://evil.example/", "/\\evil.example", "/a b"] {
-                let other = PageBrowser(base: provider.base)
+                let other = TestBrowser(base: provider.base)
                 let loginPage = try await other.get("/login?return_to=" + AuthorizationResponseEncoding.encode(target))
                 #expect(!loginPage.text.contains("evil.example"))
                 let reply = try await other.post(
@@ -42,12 +43,12 @@ import Testing
     }
 
     @Test func removingAnAppRevokesConsentAndRefreshTokens() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
             let client = try provider.addLogoutClient()
             let kept = try provider.addClient(name: "Kept App")
-            let browser = PageBrowser(base: provider.base)
-            let pkce = PagePKCE()
+            let browser = TestBrowser(base: provider.base)
+            let pkce = PKCEPair()
             let done = try await sessionFirstAuthorization(
                 browser, client: client, pkce: pkce, scope: "openid profile postal_code", remember: false)
             let tokens = try await sessionRedeem(
@@ -55,7 +56,7 @@ import Testing
             let refreshToken = try #require(tokens["refresh_token"]?.stringValue)
             let accessToken = try #require(tokens["access_token"]?.stringValue)
             #expect(try await userInfoStatus(provider.base, accessToken) == 200)
-            _ = try await pageAuthorizeWithConsent(browser, client: kept)
+            _ = try await browser.authorizeWithConsent(client: kept)
 
             let page = try await browser.get("/account")
             #expect(page.status == 200)
@@ -88,19 +89,19 @@ import Testing
             let after = try await browser.get("/account?done=removed")
             #expect(after.text.contains("The app was removed"))
             #expect(!after.text.contains(#"value="\#(client.id)""#))
-            let again = try await browser.get(pageAuthorizePath(client: client))
+            let again = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(try #require(again.location).hasPrefix("/consent?"))
         }
     }
 
     @Test func anotherSessionCanBeSignedOutByItsHandle() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
-            let here = PageBrowser(base: provider.base)
-            let phone = PageBrowser(base: provider.base)
-            let tablet = PageBrowser(base: provider.base)
+            let here = TestBrowser(base: provider.base)
+            let phone = TestBrowser(base: provider.base)
+            let tablet = TestBrowser(base: provider.base)
             for browser in [here, phone, tablet] {
-                let login = try await pageSignIn(browser, at: "/login", remember: browser === phone)
+                let login = try await browser.signIn(at: "/login", remember: browser === phone)
                 #expect(login.location == "/account")
             }
             let phoneToken = try #require(phone.cookie("portico_session"))
@@ -149,10 +150,10 @@ import Testing
     }
 
     @Test func signOutEndsThisSession() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
-            let browser = PageBrowser(base: provider.base)
-            _ = try await pageSignIn(browser, at: "/login", remember: true)
+            let browser = TestBrowser(base: provider.base)
+            _ = try await browser.signIn(at: "/login", remember: true)
             let page = try await browser.get("/account")
             #expect(page.text.contains(#"name="sign_out""#))
             let out = try await browser.post(
@@ -163,7 +164,7 @@ import Testing
             #expect(try provider.store.sessions(userID: user.id).isEmpty)
             let signedOut = try await browser.get(try #require(out.location))
             #expect(signedOut.text.contains("You are signed out"))
-            let anonymous = try await PageBrowser(base: provider.base).post("/account", [("revoke", "x")])
+            let anonymous = try await TestBrowser(base: provider.base).post("/account", [("revoke", "x")])
             #expect(anonymous.status == 303)
         }
     }

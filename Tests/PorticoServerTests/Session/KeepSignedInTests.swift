@@ -1,18 +1,19 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// "Keep me signed in" and "Continue as …" over real HTTP.
 @Suite struct KeepSignedInTests {
     @Test func rememberMeMakesAPersistentSessionAndContinueAsAfterARestart() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
             let before = Date()
-            let login = try await pageSignIn(browser, at: try #require(start.location), remember: true)
+            let login = try await browser.signIn(at: try #require(start.location), remember: true)
             let cookie = try #require(login.setCookie("portico_session"))
             #expect(sessionMaxAge(cookie) == 30 * 24 * 3600)
             #expect(cookie.contains("; Expires="))
@@ -22,15 +23,15 @@ import Testing
             let session = try #require(try provider.store.session(token: sessionToken))
             #expect(session.isPersistent)
             #expect(abs(session.expiresAt.timeIntervalSince(before) - 30 * 24 * 3600) < 10)
-            let allowed = try await pageDecide(browser, at: try #require(login.location), "allow")
+            let allowed = try await browser.decide(at: try #require(login.location), "allow")
             #expect(allowed.redirectParameters["code"] != nil)
 
             // Same browser run: the password was just entered, so no question.
-            let again = try await browser.get(pageAuthorizePath(client: client))
+            let again = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(again.redirectParameters["code"] != nil)
 
             browser.restart()
-            let returning = try await browser.get(pageAuthorizePath(client: client))
+            let returning = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(returning.status == 302)
             let continueLocation = try #require(returning.location)
             #expect(continueLocation.hasPrefix("/continue?request="))
@@ -57,19 +58,20 @@ import Testing
             #expect(continued.redirectParameters["state"] == "state-123")
             #expect(continued.setCookie("portico_confirmed") != nil)
 
-            let afterwards = try await browser.get(pageAuthorizePath(client: client))
+            let afterwards = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(afterwards.redirectParameters["code"] != nil)
         }
     }
 
     @Test func continueLeadsToConsentWhenTheAppAsksForMore() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             _ = try await sessionFirstAuthorization(browser, client: client, remember: true)
             browser.restart()
-            let start = try await browser.get(pageAuthorizePath(client: client, scope: "openid profile postal_code"))
+            let start = try await browser.get(
+                TestBrowser.authorizePath(client: client, scope: "openid profile postal_code"))
             let page = try await browser.get(try #require(start.location))
             let continued = try await browser.post(
                 "/continue",
@@ -85,16 +87,16 @@ import Testing
     }
 
     @Test func notYouSignsOutAndShowsTheSignInPageForTheSameRequest() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let bob = try provider.addUser(email: "bob@example.com", name: "Bob Other")
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             _ = try await sessionFirstAuthorization(browser, client: client, remember: true)
             let annToken = try #require(browser.cookie("portico_session"))
             browser.restart()
 
-            let start = try await browser.get(pageAuthorizePath(client: client))
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
             let page = try await browser.get(try #require(start.location))
             let seal = try #require(page.hiddenField("request"))
             let switched = try await browser.post(
@@ -110,17 +112,17 @@ import Testing
             #expect(browser.cookie("portico_session") == nil)
             #expect(try provider.store.session(token: annToken) == nil)
 
-            let login = try await pageSignIn(browser, at: loginLocation, email: "bob@example.com")
+            let login = try await browser.signIn(at: loginLocation, email: "bob@example.com")
             let consent = try #require(login.location)
             #expect(consent.hasPrefix("/consent?"))
-            let done = try await pageDecide(browser, at: consent, "allow")
+            let done = try await browser.decide(at: consent, "allow")
             let code = try #require(done.redirectParameters["code"])
             #expect(try provider.store.authorizationCode(code)?.userID == bob.id)
         }
     }
 
     @Test func promptNoneNeverShowsContinueAndPromptLoginOrMaxAgeAskForThePassword() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
             let client = try provider.addClient()
             let other = try provider.addClient(name: "Other App")
@@ -132,44 +134,47 @@ import Testing
                     token: token, userID: user.id, createdAt: now.addingTimeInterval(-7200),
                     expiresAt: now.addingTimeInterval(20 * 24 * 3600), authTime: now.addingTimeInterval(-7200),
                     isPersistent: true))
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             browser.setCookie("portico_session", token)
 
-            let silent = try await browser.get(pageAuthorizePath(client: client, overrides: ["prompt": "none"]))
+            let silent = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["prompt": "none"]))
             #expect(silent.status == 302)
             #expect(silent.redirectParameters["code"] != nil)
-            let silentOther = try await browser.get(pageAuthorizePath(client: other, overrides: ["prompt": "none"]))
+            let silentOther = try await browser.get(
+                TestBrowser.authorizePath(client: other, overrides: ["prompt": "none"]))
             #expect(silentOther.redirectParameters["error"] == "consent_required")
             let tooOld = try await browser.get(
-                pageAuthorizePath(client: client, overrides: ["prompt": "none", "max_age": "60"]))
+                TestBrowser.authorizePath(client: client, overrides: ["prompt": "none", "max_age": "60"]))
             #expect(tooOld.redirectParameters["error"] == "login_required")
 
-            let forced = try await browser.get(pageAuthorizePath(client: client, overrides: ["prompt": "login"]))
+            let forced = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["prompt": "login"]))
             let forcedLocation = try #require(forced.location)
             #expect(forcedLocation.hasPrefix("/login?"))
             let loginPage = try await browser.get(forcedLocation)
             #expect(loginPage.text.contains(#"name="remember_me" value="1" checked"#))
-            let strict = try await browser.get(pageAuthorizePath(client: client, overrides: ["max_age": "60"]))
+            let strict = try await browser.get(TestBrowser.authorizePath(client: client, overrides: ["max_age": "60"]))
             #expect(try #require(strict.location).hasPrefix("/login?"))
-            let lenient = try await browser.get(pageAuthorizePath(client: client, overrides: ["max_age": "86400"]))
+            let lenient = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["max_age": "86400"]))
             #expect(try #require(lenient.location).hasPrefix("/continue?"))
-            let plain = try await browser.get(pageAuthorizePath(client: client))
+            let plain = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(try #require(plain.location).hasPrefix("/continue?"))
 
-            let login = try await pageSignIn(browser, at: forcedLocation, remember: true)
+            let login = try await browser.signIn(at: forcedLocation, remember: true)
             #expect(login.redirectParameters["code"] != nil)
             #expect(try provider.store.session(token: token) == nil)
         }
     }
 
     @Test func withoutRememberMeTheCookieEndsWithTheBrowserAndNothingIsAsked() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addClient()
-            let browser = PageBrowser(base: provider.base)
-            let start = try await browser.get(pageAuthorizePath(client: client))
+            let browser = TestBrowser(base: provider.base)
+            let start = try await browser.get(TestBrowser.authorizePath(client: client))
             let before = Date()
-            let login = try await pageSignIn(browser, at: try #require(start.location))
+            let login = try await browser.signIn(at: try #require(start.location))
             let cookie = try #require(login.setCookie("portico_session"))
             #expect(!cookie.contains("Max-Age"))
             #expect(!cookie.contains("Expires"))
@@ -177,31 +182,31 @@ import Testing
             let session = try #require(try provider.store.session(token: token))
             #expect(!session.isPersistent)
             #expect(abs(session.expiresAt.timeIntervalSince(before) - 12 * 3600) < 10)
-            _ = try await pageDecide(browser, at: try #require(login.location), "allow")
+            _ = try await browser.decide(at: try #require(login.location), "allow")
 
             // A session cookie the browser kept (a restored tab) is still not "kept signed in".
             browser.setCookie("portico_confirmed", nil)
-            let again = try await browser.get(pageAuthorizePath(client: client))
+            let again = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(again.redirectParameters["code"] != nil)
 
             browser.restart(keepingSession: false)
-            let closed = try await browser.get(pageAuthorizePath(client: client))
+            let closed = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(try #require(closed.location).hasPrefix("/login?"))
         }
     }
 
     @Test func aPersistentSessionSlidesOnUseUpToItsCap() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
             let client = try provider.addClient()
             try provider.store.grantConsent(userID: user.id, clientID: client.id, scopes: ["openid", "profile"])
             let now = Date()
             let day: TimeInterval = 24 * 3600
 
-            func continueAsReturning(_ token: String) async throws -> PageReply {
-                let browser = PageBrowser(base: provider.base)
+            func continueAsReturning(_ token: String) async throws -> TestReply {
+                let browser = TestBrowser(base: provider.base)
                 browser.setCookie("portico_session", token)
-                let start = try await browser.get(pageAuthorizePath(client: client))
+                let start = try await browser.get(TestBrowser.authorizePath(client: client))
                 let page = try await browser.get(try #require(start.location))
                 return try await browser.post(
                     "/continue",

@@ -1,15 +1,16 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// RP-initiated logout (`/oauth/logout`) over real HTTP.
 @Suite struct LogoutTests {
     /// Signs in with "keep me signed in", allows, redeems the code, and returns the ID token.
-    private func signInAndGetIDToken(_ provider: PageHarness, _ browser: PageBrowser, client: Client) async throws
+    private func signInAndGetIDToken(_ provider: ProviderHarness, _ browser: TestBrowser, client: Client) async throws
         -> String
     {
-        let pkce = PagePKCE()
+        let pkce = PKCEPair()
         let done = try await sessionFirstAuthorization(browser, client: client, pkce: pkce, remember: true)
         let code = try #require(done.redirectParameters["code"])
         let tokens = try await sessionRedeem(browser, client: client, code: code, pkce: pkce)
@@ -25,18 +26,18 @@ import Testing
     }
 
     @Test func discoveryAdvertisesTheEndSessionEndpoint() async throws {
-        try await PageHarness.with { provider in
-            let reply = try await PageBrowser(base: provider.base).get("/.well-known/openid-configuration")
+        try await ProviderHarness.with { provider in
+            let reply = try await TestBrowser(base: provider.base).get("/.well-known/openid-configuration")
             let document = try #require(JSONValue(parsing: Array(reply.text.utf8))?.objectValue)
             #expect(document["end_session_endpoint"]?.stringValue == provider.issuer + "/oauth/logout")
         }
     }
 
     @Test func aHintForThisSessionSignsOutAtOnceAndReturnsWithState() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
             let client = try provider.addLogoutClient()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             let idToken = try await signInAndGetIDToken(provider, browser, client: client)
             let sessionToken = try #require(browser.cookie("portico_session"))
 
@@ -57,16 +58,16 @@ import Testing
 
             // The session is really gone: even with the old cookie the app must ask for a sign-in.
             browser.setCookie("portico_session", sessionToken)
-            let next = try await browser.get(pageAuthorizePath(client: client))
+            let next = try await browser.get(TestBrowser.authorizePath(client: client))
             #expect(try #require(next.location).hasPrefix("/login?"))
         }
     }
 
     @Test func withoutAHintThePersonIsAskedFirst() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addLogoutClient()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             _ = try await sessionFirstAuthorization(browser, client: client, remember: false)
             let sessionToken = try #require(browser.cookie("portico_session"))
             let path = logoutPath([
@@ -110,10 +111,10 @@ import Testing
     }
 
     @Test func anExpiredHintIsAcceptedButOneFromAnotherSignInAsks() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
             let client = try provider.addLogoutClient()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             _ = try await sessionFirstAuthorization(browser, client: client, remember: true)
             let session = try #require(try provider.store.sessions(userID: user.id).first)
             let longAgo = Date().addingTimeInterval(-3 * 24 * 3600)
@@ -146,15 +147,15 @@ import Testing
     }
 
     @Test func badRequestsShowAPageAndNeverRedirect() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let user = try provider.addUser()
             let client = try provider.addLogoutClient()
             let other = try provider.addLogoutClient(name: "Other App")
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             let idToken = try await signInAndGetIDToken(provider, browser, client: client)
-            let pkce = PagePKCE()
+            let pkce = PKCEPair()
             let code = try #require(
-                try await browser.get(pageAuthorizePath(client: client, pkce: pkce)).redirectParameters["code"])
+                try await browser.get(TestBrowser.authorizePath(client: client, pkce: pkce)).redirectParameters["code"])
             let accessToken = try #require(
                 try await sessionRedeem(browser, client: client, code: code, pkce: pkce)["access_token"]?.stringValue)
             let foreignIssuer = try provider.signWithProviderKey(
@@ -205,9 +206,9 @@ import Testing
     }
 
     @Test func withNobodySignedInItSaysSo() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             let client = try provider.addLogoutClient()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             let page = try await browser.get("/oauth/logout")
             #expect(page.status == 200)
             #expect(page.text.contains("You are signed out"))

@@ -1,19 +1,21 @@
 import Foundation
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// "Continue as", sign-out and Your Account in Simplified Chinese when the app or the query
 /// asks for it with `ui_locales`.
 @Suite struct SessionPagesLanguageTests {
     @Test func thePagesSpeakSimplifiedChineseWhenAsked() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let client = try provider.addLogoutClient()
-            let browser = PageBrowser(base: provider.base)
+            let browser = TestBrowser(base: provider.base)
             _ = try await sessionFirstAuthorization(browser, client: client, remember: true)
             browser.restart()
 
-            let start = try await browser.get(pageAuthorizePath(client: client, overrides: ["ui_locales": "zh-CN"]))
+            let start = try await browser.get(
+                TestBrowser.authorizePath(client: client, overrides: ["ui_locales": "zh-CN"]))
             let continuePage = try await browser.get(try #require(start.location))
             #expect(continuePage.text.contains(#"<html lang="zh-Hans""#))
             #expect(continuePage.text.contains("以 Ann Example 的身份继续"))

@@ -2,21 +2,17 @@ import Foundation
 import PorticoCrypto
 import PorticoServer
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// Where the session tests' app returns after signing out.
 let sessionTestSignedOutURI = "https://app.example/signed-out"
 
-extension PageHarness {
+extension ProviderHarness {
     /// A confidential client (secret `secret`) with a registered post-logout redirect URI.
     func addLogoutClient(name: String = "Example App") throws -> Client {
-        let client = Client(
-            name: name, type: .confidential, secret: "secret", redirectURIs: ["https://app.example/callback"],
-            allowedScopes: ["openid", "profile", "profile:user_id", "postal_code", "email"],
-            logoURL: "https://app.example/logo.png", privacyURL: "https://app.example/privacy",
-            postLogoutRedirectURIs: [sessionTestSignedOutURI])
-        try store.insert(client)
-        return client
+        try addClient(
+            name: name, logoURL: "https://app.example/logo.png", postLogoutRedirectURIs: [sessionTestSignedOutURI])
     }
 
     /// Signs a JWT with the provider's current key of `algorithm`, read from its database: the
@@ -29,7 +25,7 @@ extension PageHarness {
     }
 }
 
-extension PageBrowser {
+extension TestBrowser {
     /// What a browser forgets when it is closed and opened again: its cookies without
     /// `Max-Age` (the CSRF secret and the "Continue as" confirmation; the session cookie too
     /// when it was not a "keep me signed in" one, which the caller says).
@@ -41,7 +37,7 @@ extension PageBrowser {
 }
 
 /// The token endpoint's JSON answer to redeeming `code` (client_secret_post).
-func sessionRedeem(_ browser: PageBrowser, client: Client, code: String, pkce: PagePKCE) async throws
+func sessionRedeem(_ browser: TestBrowser, client: Client, code: String, pkce: PKCEPair) async throws
     -> [String: JSONValue]
 {
     let reply = try await browser.post(
@@ -55,7 +51,7 @@ func sessionRedeem(_ browser: PageBrowser, client: Client, code: String, pkce: P
 }
 
 /// A refresh grant's status and `error`.
-func sessionRefresh(_ browser: PageBrowser, client: Client, refreshToken: String) async throws -> (Int, String?) {
+func sessionRefresh(_ browser: TestBrowser, client: Client, refreshToken: String) async throws -> (Int, String?) {
     let reply = try await browser.post(
         "/oauth/token",
         [
@@ -68,14 +64,14 @@ func sessionRefresh(_ browser: PageBrowser, client: Client, refreshToken: String
 /// Runs a first authorization (sign in, with or without "keep me signed in", Allow) and
 /// returns the code's redirect.
 func sessionFirstAuthorization(
-    _ browser: PageBrowser, client: Client, pkce: PagePKCE = PagePKCE(), scope: String = "openid profile",
+    _ browser: TestBrowser, client: Client, pkce: PKCEPair = PKCEPair(), scope: String = "openid profile",
     remember: Bool, email: String = "ann@example.com"
-) async throws -> PageReply {
-    let start = try await browser.get(pageAuthorizePath(client: client, pkce: pkce, scope: scope))
-    let login = try await pageSignIn(browser, at: try #require(start.location), email: email, remember: remember)
+) async throws -> TestReply {
+    let start = try await browser.get(TestBrowser.authorizePath(client: client, pkce: pkce, scope: scope))
+    let login = try await browser.signIn(at: try #require(start.location), email: email, remember: remember)
     #expect(login.status == 303)
     let next = try #require(login.location)
-    if next.hasPrefix("/consent") { return try await pageDecide(browser, at: next, "allow") }
+    if next.hasPrefix("/consent") { return try await browser.decide(at: next, "allow") }
     return login
 }
 

@@ -1,0 +1,39 @@
+import Foundation
+import PorticoStore
+import PorticoStoreSQLite
+
+/// The database a ``ProviderHarness`` runs on.
+///
+/// A parameter rather than a fixed SQLite file so that a suite can be run against every
+/// backend the machine offers (the PostgreSQL backend adds its case here; SQLite is the only
+/// one today).
+public enum TestDatabase: Sendable, CustomStringConvertible {
+    /// A fresh SQLite file in the harness's temporary directory, removed when it stops.
+    case sqlite
+
+    /// Every database this machine can run the suites on.
+    public static var available: [TestDatabase] { [.sqlite] }
+
+    /// The `--database` URL of this database for a harness working in `directory`.
+    func url(in directory: URL) -> DatabaseURL {
+        switch self {
+        case .sqlite: .sqlite(path: "\(directory.path)/portico.db")
+        }
+    }
+
+    /// Opens (and migrates) the store at `url`: for a provider to serve (`longRunning`, tuned as
+    /// `portico serve` tunes it) or for a test to look into.
+    func open(_ url: DatabaseURL, longRunning: Bool) throws -> any Store {
+        switch url {
+        case .sqlite(let path): try SQLiteStore(path: path, backgroundCheckpoints: longRunning)
+        default: throw StoreError.unsupportedURL(url.description)
+        }
+    }
+
+    /// The backend's name, as test output shows it.
+    public var description: String {
+        switch self {
+        case .sqlite: "SQLite"
+        }
+    }
+}
