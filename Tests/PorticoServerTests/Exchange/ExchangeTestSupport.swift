@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -15,16 +16,23 @@ enum ExchangeURI {
     static let oktaDeviceSecret = "urn:x-oath:params:oauth:token-type:device-secret"
 }
 
+/// A code stored as the authorization endpoint stores it, with its PKCE verifier.
+struct ExchangeCode: Sendable {
+    let code: String
+    let verifier: String
+    let redirectURI: String
+}
+
 /// What the first app of a group got from its sign-in with `device_sso`.
 struct SSOSignIn {
-    let reply: ProtocolReply
+    let reply: TestReply
     var accessToken: String { reply.string("access_token") ?? "" }
     var refreshToken: String { reply.string("refresh_token") ?? "" }
     var idToken: String { reply.string("id_token") ?? "" }
     var deviceSecret: String { reply.string("device_secret") ?? "" }
 }
 
-extension ProtocolHarness {
+extension ProviderHarness {
     /// The test client secret.
     static let exchangeSecret = "s3cret: with &/+=% and ü"
 
@@ -55,8 +63,9 @@ extension ProtocolHarness {
     /// and for `resource`, with the person's consent to `scopes` recorded as the consent page does.
     func issueExchangeCode(
         for client: Client, user: UserRecord, scopes: [String], sessionHashedID: String? = nil, resource: String? = nil,
-        now: Date = Date()
-    ) throws -> IssuedCode {
+        now: Date? = nil
+    ) throws -> ExchangeCode {
+        let now = now ?? clock.now
         let code = SecureRandom.token()
         let verifier = PKCE.makeVerifier()
         var stored = AuthorizationCode(
@@ -66,13 +75,22 @@ extension ProtocolHarness {
         stored.resource = resource
         try store.insert(stored)
         try store.grantConsent(userID: user.id, clientID: client.id, scopes: Set(scopes), now: now)
-        return IssuedCode(code: code, verifier: verifier, redirectURI: client.redirectURIs[0])
+        return ExchangeCode(code: code, verifier: verifier, redirectURI: client.redirectURIs[0])
+    }
+
+    /// Redeems `code` as the client would.
+    func redeem(_ code: ExchangeCode, client: ClientCredentials) async throws -> TestReply {
+        try await token(
+            [
+                ("grant_type", "authorization_code"), ("code", code.code), ("redirect_uri", code.redirectURI),
+                ("code_verifier", code.verifier),
+            ], client: client)
     }
 
     /// Signs `user` in to `client` with `device_sso` and returns what the app got.
     func ssoSignIn(
         _ user: UserRecord, to client: Client, scopes: [String] = ["openid", "profile", "device_sso"],
-        sessionHashedID: String? = nil, now: Date = Date()
+        sessionHashedID: String? = nil, now: Date? = nil
     ) async throws -> SSOSignIn {
         let code = try issueExchangeCode(
             for: client, user: user, scopes: scopes, sessionHashedID: sessionHashedID, now: now)
@@ -86,7 +104,7 @@ extension ProtocolHarness {
         as client: Client, subjectToken: String?, subjectTokenType: String?, actorToken: String? = nil,
         actorTokenType: String? = nil, audience: String? = nil, resource: String? = nil, scope: String? = nil,
         requestedTokenType: String? = nil, credentials: ClientCredentials? = nil
-    ) async throws -> ProtocolReply {
+    ) async throws -> TestReply {
         var form = [("grant_type", ExchangeURI.grant)]
         let optional: [(String, String?)] = [
             ("subject_token", subjectToken), ("subject_token_type", subjectTokenType), ("actor_token", actorToken),
@@ -101,7 +119,7 @@ extension ProtocolHarness {
     func nativeSSO(
         _ signIn: SSOSignIn, as client: Client, actorTokenType: String = ExchangeURI.deviceSecret,
         scope: String? = nil
-    ) async throws -> ProtocolReply {
+    ) async throws -> TestReply {
         try await exchange(
             as: client, subjectToken: signIn.idToken, subjectTokenType: ExchangeURI.idToken,
             actorToken: signIn.deviceSecret, actorTokenType: actorTokenType, audience: issuer, scope: scope)
@@ -113,7 +131,7 @@ extension ProtocolHarness {
     }
 }
 
-extension ProtocolReply {
+extension TestReply {
     /// The `error` member of an error answer.
     var error: String? { string("error") }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -12,8 +13,8 @@ import Testing
     static let payments = "https://payments.example/api"
 
     /// A confidential client allowed the orders API, and a person signed in to it.
-    private func signedIn(_ harness: ProtocolHarness, resources: [String] = [orders]) async throws -> (
-        Client, UserRecord, ProtocolReply
+    private func signedIn(_ harness: ProviderHarness, resources: [String] = [orders]) async throws -> (
+        Client, UserRecord, TestReply
     ) {
         let user = try harness.addUser()
         let client = try harness.addExchangeClient(
@@ -25,9 +26,9 @@ import Testing
     }
 
     private func narrow(
-        _ harness: ProtocolHarness, _ client: Client, _ token: String, resource: String? = nil,
+        _ harness: ProviderHarness, _ client: Client, _ token: String, resource: String? = nil,
         audience: String? = nil, scope: String? = nil, actor: String? = nil
-    ) async throws -> ProtocolReply {
+    ) async throws -> TestReply {
         try await harness.exchange(
             as: client, subjectToken: token, subjectTokenType: ExchangeURI.accessToken, actorToken: actor,
             actorTokenType: actor == nil ? nil : ExchangeURI.accessToken, audience: audience, resource: resource,
@@ -36,7 +37,7 @@ import Testing
 
     @Test("a confidential client narrows its access token to fewer scopes and one resource server")
     func narrowsScopeAndAudience() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let (client, user, signIn) = try await signedIn(harness)
             let subject = try #require(signIn.string("access_token"))
             let reply = try await narrow(harness, client, subject, resource: Self.orders, scope: "profile")
@@ -69,7 +70,7 @@ import Testing
 
     @Test("asking for more than the subject token had is refused")
     func neverWidens() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let (client, _, signIn) = try await signedIn(harness, resources: [Self.orders, Self.payments])
             let subject = try #require(signIn.string("access_token"))
             #expect(try await narrow(harness, client, subject, scope: "openid offline_access").error == "invalid_scope")
@@ -85,7 +86,7 @@ import Testing
 
     @Test("a resource not registered for the client, or malformed, is invalid_target")
     func unregisteredResource() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let (client, _, signIn) = try await signedIn(harness)
             let subject = try #require(signIn.string("access_token"))
             #expect(try await narrow(harness, client, subject, resource: Self.payments).error == "invalid_target")
@@ -101,7 +102,7 @@ import Testing
 
     @Test("a product scope's resource may be asked for by clients allowed the scope")
     func productScopeResource() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             try harness.store.insert(
                 ProductScope(name: "payments:read", description: "See payments", resource: Self.payments))
             let user = try harness.addUser()
@@ -121,8 +122,8 @@ import Testing
 
     @Test("only confidential clients narrow, only their own live tokens, without an actor")
     func whoMayNarrow() async throws {
-        let clock = ProtocolTestClock()
-        try await withProtocolHarness(clock: clock) { harness in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock) { harness in
             let (client, user, signIn) = try await signedIn(harness)
             let subject = try #require(signIn.string("access_token"))
             let app = try harness.addExchangeClient(name: "Native", group: nil, isPublic: true, scopes: ["openid"])
@@ -151,12 +152,12 @@ import Testing
 
     @Test("resource at the token endpoint puts it in aud; a code bound to one resource keeps it")
     func resourceAtTheTokenEndpoint() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let client = try harness.addExchangeClient(
                 group: nil, scopes: ["openid", "profile"], resources: [Self.orders, Self.payments])
             let credentials = harness.exchangeCredentials(client)
-            func redeem(_ code: ProtocolHarness.IssuedCode, resource: String?) async throws -> ProtocolReply {
+            func redeem(_ code: ExchangeCode, resource: String?) async throws -> TestReply {
                 var form = [
                     ("grant_type", "authorization_code"), ("code", code.code), ("redirect_uri", code.redirectURI),
                     ("code_verifier", code.verifier),
@@ -193,9 +194,9 @@ import Testing
 
     @Test("resource at /oauth/authorize must be registered for the client")
     func resourceAtTheAuthorizationEndpoint() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let client = try harness.addExchangeClient(group: nil, scopes: ["openid"], resources: [Self.orders])
-            func authorize(resource: String) async throws -> ProtocolReply {
+            func authorize(resource: String) async throws -> TestReply {
                 var components = URLComponents()
                 components.queryItems = [
                     URLQueryItem(name: "response_type", value: "code"),
@@ -206,7 +207,7 @@ import Testing
                     URLQueryItem(name: "code_challenge_method", value: "S256"),
                     URLQueryItem(name: "resource", value: resource),
                 ]
-                return try ProtocolRawHTTP.send(
+                return try RawHTTPClient.send(
                     port: harness.port, method: "GET",
                     path: "/oauth/authorize?" + (components.percentEncodedQuery ?? ""),
                     headers: [:], body: nil)

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -11,7 +12,7 @@ import Testing
 @Suite struct NativeSSOSignOutTests {
     private static let grant = "urn:ietf:params:oauth:grant-type:token-exchange"
 
-    private func addApp(_ provider: PageHarness, name: String) throws -> Client {
+    private func addApp(_ provider: ProviderHarness, name: String) throws -> Client {
         var client = Client(
             name: name, type: .confidential, secret: "secret", redirectURIs: ["https://app.example/callback"],
             allowedScopes: ["openid", "profile", "device_sso"],
@@ -23,8 +24,8 @@ import Testing
     }
 
     private func exchange(
-        _ browser: PageBrowser, as client: Client, idToken: String, deviceSecret: String, issuer: String
-    ) async throws -> PageReply {
+        _ browser: TestBrowser, as client: Client, idToken: String, deviceSecret: String, issuer: String
+    ) async throws -> TestReply {
         try await browser.post(
             "/oauth/token",
             [
@@ -36,12 +37,12 @@ import Testing
     }
 
     @Test func signingTheBrowserOutEndsEveryAppsTokens() async throws {
-        try await PageHarness.with { provider in
+        try await ProviderHarness.with { provider in
             try provider.addUser()
             let mail = try addApp(provider, name: "Mail")
             let calendar = try addApp(provider, name: "Calendar")
-            let browser = PageBrowser(base: provider.base)
-            let pkce = PagePKCE()
+            let browser = TestBrowser(base: provider.base)
+            let pkce = PKCEPair()
             let done = try await sessionFirstAuthorization(
                 browser, client: mail, pkce: pkce, scope: "openid profile device_sso", remember: true)
             let code = try #require(done.redirectParameters["code"])

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -10,7 +11,7 @@ import Testing
 @Suite("Native SSO") struct NativeSSOTests {
     @Test("a sign-in with device_sso gets a device secret; another app of the group exchanges it for its own tokens")
     func exchangeIssuesTokensInTheSameSession() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient(name: "Mail")
             let second = try harness.addExchangeClient(name: "Calendar", isPublic: true)
@@ -56,7 +57,7 @@ import Testing
 
     @Test("discovery says native_sso_supported and lists the grant")
     func discovery() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let document = try await harness.request("GET", "/.well-known/openid-configuration").json
             #expect(document["native_sso_supported"] == .bool(true))
             #expect(document["grant_types_supported"]?.arrayValue?.contains(.string(ExchangeURI.grant)) == true)
@@ -67,7 +68,7 @@ import Testing
 
     @Test("Okta's older device-secret type is accepted")
     func oktaTokenType() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
             let second = try harness.addExchangeClient(name: "Second")
@@ -79,8 +80,8 @@ import Testing
 
     @Test("an expired ID token is still exchanged while the session lives")
     func expiredIDToken() async throws {
-        let clock = ProtocolTestClock()
-        try await withProtocolHarness(clock: clock) { harness in
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock) { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
             let second = try harness.addExchangeClient(name: "Second")
@@ -93,12 +94,12 @@ import Testing
 
     @Test("RFC 8693 parameters: every missing or mismatched one is invalid_request")
     func parameterErrors() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
             let second = try harness.addExchangeClient(name: "Second")
             let signIn = try await harness.ssoSignIn(user, to: first)
-            let cases: [(String, ProtocolReply)] = [
+            let cases: [(String, TestReply)] = [
                 (
                     "no subject_token",
                     try await harness.exchange(
@@ -180,7 +181,7 @@ import Testing
 
     @Test("the checks of §4.3: device secret, signature, ds_hash, sid, session, group, account")
     func processingRules() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
             let second = try harness.addExchangeClient(name: "Second")
@@ -263,7 +264,7 @@ import Testing
 
     @Test("consent given to any app of the group covers the others; anything beyond is interaction_required")
     func consentIsSharedInTheGroup() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
             let second = try harness.addExchangeClient(name: "Second")
@@ -293,7 +294,7 @@ import Testing
 
     @Test("revoking the device secret ends every app's tokens of the session; introspection follows")
     func revocationCascades() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
             let second = try harness.addExchangeClient(name: "Second")
@@ -337,7 +338,7 @@ import Testing
 
     @Test("revoking without a hint finds the device secret too")
     func revocationWithoutHint() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
             let second = try harness.addExchangeClient(name: "Second")
@@ -351,7 +352,7 @@ import Testing
 
     @Test("disabling the person, or signing their browser out, ends the session for every app")
     func sessionEndsWithTheBrowserOrTheAccount() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
             let second = try harness.addExchangeClient(name: "Second")
@@ -381,7 +382,7 @@ import Testing
 
     @Test("a client without a group cannot be granted device_sso; without openid there is no device secret")
     func deviceSecretNeedsAGroupAndOpenID() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let app = try harness.addExchangeClient(scopes: ["openid", "profile", "device_sso"])
             let withoutOpenID = try await harness.ssoSignIn(user, to: app, scopes: ["profile", "device_sso"])
@@ -394,10 +395,10 @@ import Testing
 
     @Test("/oauth/authorize refuses device_sso to an app in no group, and without openid")
     func authorizeNeedsAGroup() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let loner = try harness.addExchangeClient(group: nil, scopes: ["openid", "profile", "device_sso"])
             let member = try harness.addExchangeClient(name: "Member")
-            func authorize(_ client: Client, scope: String) throws -> ProtocolReply {
+            func authorize(_ client: Client, scope: String) throws -> TestReply {
                 var components = URLComponents()
                 components.queryItems = [
                     URLQueryItem(name: "response_type", value: "code"),
@@ -407,7 +408,7 @@ import Testing
                     URLQueryItem(name: "code_challenge", value: PKCE.challenge(for: PKCE.makeVerifier())),
                     URLQueryItem(name: "code_challenge_method", value: "S256"),
                 ]
-                return try ProtocolRawHTTP.send(
+                return try RawHTTPClient.send(
                     port: harness.port, method: "GET",
                     path: "/oauth/authorize?" + (components.percentEncodedQuery ?? ""),
                     headers: [:], body: nil)
@@ -423,7 +424,7 @@ import Testing
     }
 }
 
-extension ProtocolHarness {
+extension ProviderHarness {
     /// `token`'s claims with `changes`, signed again with the provider's own RS256 key, so that
     /// only the changed claim can make the exchange fail.
     func signIDToken(like token: String, changing changes: [String: JSONValue]) throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
+import PorticoTesting
 import Testing
 
 @testable import PorticoServer
@@ -10,7 +11,7 @@ import Testing
 @Suite("Pairwise subjects") struct PairwiseSubjectTests {
     @Test("a pairwise client sees its own sub everywhere; other sectors and public clients see others")
     func subjectIsPerSector() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let scopes = ["openid", "profile", "email"]
             let shop = try harness.addExchangeClient(
@@ -24,7 +25,7 @@ import Testing
                 redirectURI: "https://news.example/callback")
             let plain = try harness.addExchangeClient(name: "Plain", group: nil, scopes: scopes)
 
-            func subjects(of client: Client) async throws -> (String, ProtocolReply) {
+            func subjects(of client: Client) async throws -> (String, TestReply) {
                 let code = try harness.issueExchangeCode(for: client, user: user, scopes: scopes)
                 let reply = try await harness.redeem(code, client: harness.exchangeCredentials(client))
                 try #require(reply.status == 200, "\(reply.text)")
@@ -74,7 +75,7 @@ import Testing
 
     @Test("Native SSO between pairwise apps of one group: each app gets its own sub")
     func nativeSSOAcrossPairwiseApps() async throws {
-        try await withProtocolHarness { harness in
+        try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient(subjectType: .pairwise, sector: "mail.example")
             let second = try harness.addExchangeClient(
