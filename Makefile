@@ -29,8 +29,13 @@ release:
 # watchdog ends a hung run after SWIFT_TEST_TIMEOUT so CI reports the hang (the last test started
 # is the culprit) instead of running out its own clock. `swift test` runs the test binary in a
 # process group of its own and does not pass the signal on to a hung one, so that is killed too.
+#
+# The PostgreSQL backend's tests need a server: scripts/with-postgres starts a throwaway one
+# (a temporary cluster on a free loopback port, stopped and removed afterwards, also when the
+# tests fail or are interrupted) and names it in PORTICO_TEST_POSTGRES_URL. Without that variable
+# (`swift test` run by hand) those suites are skipped and say so.
 test-swift:
-	timeout --kill-after=30s $(SWIFT_TEST_TIMEOUT) $(SWIFT) test --skip-build --no-parallel || \
+	scripts/with-postgres timeout --kill-after=30s $(SWIFT_TEST_TIMEOUT) $(SWIFT) test --skip-build --no-parallel || \
 		{ rc=$$?; [ $$rc -eq 124 ] && { pkill -KILL -f '$(CURDIR)/.build/.*/[P]orticoPackageTests[.]xctest'; \
 		printf '\ntest-swift: the Swift tests did not finish within $(SWIFT_TEST_TIMEOUT); the last test started above hung\n' >&2; }; \
 		exit $$rc; }

@@ -31,15 +31,18 @@ let package = Package(
         // Portico's own modules; dependencies go one way (see the DESIGN).
         .target(name: "PorticoCrypto", dependencies: ["COpenSSL"]),
         .target(name: "PorticoHTTP", dependencies: ["CMicroHTTPD"]),
-        // The storage contract, and its backends (CLibPQ waits for the PostgreSQL one).
+        // The storage contract, and its backends.
         .target(name: "PorticoStore", dependencies: ["PorticoCrypto"]),
         .target(name: "PorticoStoreSQLite", dependencies: ["PorticoStore", "CSQLite", "PorticoCrypto"]),
+        .target(name: "PorticoStorePostgres", dependencies: ["PorticoStore", "CLibPQ"]),
         .target(
             name: "PorticoServer",
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
         .target(
             name: "PorticoKit", dependencies: [.target(name: "PorticoCrypto", condition: .when(platforms: [.linux]))]),
-        .executableTarget(name: "portico", dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite"]),
+        .executableTarget(
+            name: "portico",
+            dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres"]),
         // Test support shared by the test targets and benches, never a dependency of a product:
         // one provider harness, one raw HTTP client, the store conformance suite.
         .target(
@@ -67,6 +70,14 @@ let package = Package(
         .testTarget(
             name: "PorticoStoreSQLiteTests",
             dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting"]),
+        // Runs against the PostgreSQL that scripts/with-postgres starts (skipped without one); its
+        // schema test compares with SQLite's, and its CLI tests run the portico binary.
+        .testTarget(
+            name: "PorticoStorePostgresTests",
+            dependencies: [
+                "PorticoStorePostgres", "PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting",
+                "PorticoCrypto",
+            ]),
         .testTarget(
             name: "PorticoServerTests",
             dependencies: [

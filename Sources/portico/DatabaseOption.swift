@@ -15,7 +15,30 @@ enum DatabaseOption {
         do {
             return try openStore(url: url, migrate: migrate)
         } catch {
-            throw CommandLineError.failure("cannot open the database \(url): \(error)")
+            throw CommandLineError.failure("cannot open the database \(displayed(url)): \(error)")
         }
+    }
+
+    /// `--database-pool N`: the most PostgreSQL connections `serve` opens; nil when not given.
+    static func poolSize(_ arguments: inout Arguments) throws -> Int? {
+        guard let text = try arguments.value("database-pool") else { return nil }
+        guard let size = Int(text), (1...1000).contains(size) else {
+            throw CommandLineError.usage("database-pool must be a number from 1 to 1000, not '\(text)'")
+        }
+        return size
+    }
+
+    /// The URL as messages may print it: a PostgreSQL URL's password (`user:secret@`) is
+    /// replaced by `***`.
+    static func displayed(_ url: String) -> String {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
+            let scheme = url.range(of: "://")
+        else { return url }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@"),
+            let colon = rest[..<at].firstIndex(of: ":")
+        else { return url }
+        return String(url[..<rest.index(after: colon)]) + "***" + String(rest[at...])
     }
 }

@@ -7,7 +7,8 @@ enum ServeCommand {
     static let summary = "run the identity provider"
     static let usage = """
         usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
-                             [--threads N] [--quiet] [--demo] [--outbox DIR] [--metrics]
+                             [--database-pool N] [--threads N] [--quiet] [--demo] [--outbox DIR]
+                             [--metrics]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -17,6 +18,7 @@ enum ServeCommand {
           --issuer URL      issuer identifier (PORTICO_ISSUER, default http://HOST:PORT)
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
+          --database-pool N most PostgreSQL connections (default: the worker threads, two per core)
           --threads N       HTTP threads (default: one per core)
           --quiet           no per-request log line on stderr
           --demo            add a demo app and person, and a /demo/callback page
@@ -41,6 +43,7 @@ enum ServeCommand {
         }
         let databaseURL = try DatabaseOption.url(&arguments, environment: environment)
         configuration.databaseURL = try? DatabaseURL(parsing: databaseURL)
+        let poolSize = try DatabaseOption.poolSize(&arguments) ?? 2 * ProcessInfo.processInfo.activeProcessorCount
         if let threads = try arguments.value("threads") {
             guard let count = Int(threads), (1...256).contains(count) else {
                 throw CommandLineError.usage("threads must be a number from 1 to 256, not '\(threads)'")
@@ -60,7 +63,7 @@ enum ServeCommand {
 
         let provider: IdentityProvider
         do {
-            let store = try openStore(url: databaseURL, longRunning: true)
+            let store = try openStore(url: databaseURL, longRunning: true, poolSize: poolSize)
             do {
                 provider = try IdentityProvider(configuration: configuration, store: store)
             } catch {
@@ -68,7 +71,8 @@ enum ServeCommand {
                 throw error
             }
         } catch {
-            throw CommandLineError.failure("cannot open the database \(databaseURL): \(error)")
+            throw CommandLineError.failure(
+                "cannot open the database \(DatabaseOption.displayed(databaseURL)): \(error)")
         }
         do {
             try provider.start()

@@ -64,11 +64,21 @@ struct UserTests: ConformanceChecks {
     func oddInputIsStoredFaithfully() throws {
         try withStore { store throws in
             let user = UserRecord(
-                email: "we'ird\"; DROP TABLE users; --@example.com", name: "Zoë \u{0} \u{1F600} \\ \n",
+                email: "we'ird\"; DROP TABLE users; --@example.com", name: "Zoë \u{1} \u{1F600} \\ \n $1 ?",
                 passwordHash: "", createdAt: referenceTime)
             try store.insert(user)
             #expect(try store.user(id: user.id) == user)
             #expect(try store.user(email: user.email) == user)
+            // A NUL: SQLite keeps it, PostgreSQL's text cannot hold one. Either way never a
+            // shortened name: the text comes back whole, or is refused and nothing is stored.
+            let nul = UserRecord(
+                email: "nul@example.com", name: "Zoë \u{0} end", passwordHash: "", createdAt: referenceTime)
+            do {
+                try store.insert(nul)
+                #expect(try store.user(id: nul.id) == nul)
+            } catch StoreError.invalidArgument {
+                #expect(try store.user(id: nul.id) == nil)
+            }
         }
     }
 }

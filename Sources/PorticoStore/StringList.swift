@@ -1,11 +1,10 @@
 import Foundation
-import PorticoStore
 
-/// Lists of strings in one text column: a JSON array, written and read without Foundation's
-/// JSON coders, which cost more than the rest of a token request's database work.
-enum StringList {
+/// Lists of strings in one text column, as every backend stores them: a JSON array, written and
+/// read without Foundation's JSON coders, which cost more than the rest of a token request's database work.
+public enum StringList {
     /// The JSON array of `strings`.
-    static func encode(_ strings: [String]) -> String {
+    public static func encode(_ strings: [String]) -> String {
         var output = "["
         for (index, string) in strings.enumerated() {
             if index > 0 { output.append(",") }
@@ -33,7 +32,7 @@ enum StringList {
     }
 
     /// The strings of a JSON array written by ``encode(_:)``; nil when the text is not one.
-    static func decode(_ text: String) -> [String]? {
+    public static func decode(_ text: String) -> [String]? {
         var scalars = text.unicodeScalars.makeIterator()
         guard scalars.next() == "[" else { return nil }
         var result: [String] = []

@@ -1,0 +1,193 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection with its prepared statements.
+///
+/// Not thread-safe: the ``PostgresConnectionPool`` hands a connection to one thread at a time.
+/// Every statement with values is prepared once per connection (`PQprepare`) and then run with
+/// its parameters bound (`PQexecPrepared`); values never enter SQL text. libpq blocks the
+/// calling thread, so this is for worker threads, never an event loop.
+final class PostgresConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: String] = [:]
+    let target: String
+    /// Statements that succeeded on this connection (the store tells from it whether a failure
+    /// was the first statement of a checkout).
+    private(set) var completedStatements = 0
+
+    /// Connects; a failure is ``PostgresError/Kind/unavailable`` with one line saying why
+    /// (refused, unknown host, authentication, unknown database).
+    init(url: PostgresURL) throws(PostgresError) {
+        let parameters = url.parameters
+        let connection = Self.withCStrings(parameters.map(\.0)) { keywords in
+            Self.withCStrings(parameters.map(\.1)) { values in
+                PQconnectdbParams(keywords, values, 1)
+            }
+        }
+        guard let connection else {
+            throw PostgresError(kind: .unavailable, sqlState: nil, message: "libpq is out of memory")
+        }
+        target = url.target
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresError(
+                kind: .unavailable, sqlState: nil,
+                message: "cannot connect to \(url.target): \(Self.connectionFailureReason(message))")
+        }
+        handle = connection
+        portico_pq_silence_notices(handle)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether libpq still considers the connection usable. A server that went away is noticed
+    /// only when the connection is next used; the pool retries a fresh connection then.
+    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// Whether the server closed this idle connection or said why it will (a shutdown or
+    /// `pg_terminate_backend` sends an error, then closes): the store never listens for
+    /// notifications, so anything readable on an idle connection means it is done (at worst a
+    /// rare parameter report, and then a reconnect costs little). One `poll` with no wait.
+    func hasLostServer() -> Bool {
+        if isBroken { return true }
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return true }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
+    }
+
+    /// Whether a transaction is open (or failed and not yet rolled back).
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Runs SQL without parameters or results (`BEGIN`, `COMMIT`, schema statements).
+    func execute(_ sql: String) throws(PostgresError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result)
+        completedStatements += 1
+    }
+
+    /// Runs one prepared statement with `parameters` bound, hands each result row to `row`, and
+    /// returns the rows the statement changed (INSERT, UPDATE, DELETE, also with `RETURNING`) or
+    /// returned (SELECT).
+    @discardableResult
+    func run(_ sql: String, _ parameters: [PostgresValue], row: (PostgresRow) throws -> Void = { _ in }) throws
+        -> Int
+    {
+        let wire = parameters.map(\.wire)
+        if wire.contains(where: { !$0.binary && $0.bytes?.contains(0) == true }) {
+            throw PostgresError(
+                kind: .invalidValue, sqlState: nil, message: "PostgreSQL text cannot hold a NUL character")
+        }
+        let name = try prepared(sql, parameterCount: parameters.count)
+        let result = Self.withParameterPointers(wire.map(\.bytes)) { values in
+            let lengths = wire.map { Int32(clamping: $0.bytes?.count ?? 0) }
+            let formats = wire.map { Int32($0.binary ? 1 : 0) }
+            return PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+        }
+        defer { PQclear(result) }
+        try check(result)
+        completedStatements += 1
+        guard let result else { return 0 }
+        let count = PQntuples(result)
+        for index in 0..<count {
+            try row(PostgresRow(result: result, index: index))
+        }
+        if let changed = Int(String(cString: PQcmdTuples(result))) { return changed }
+        return Int(count)
+    }
+
+    private func prepared(_ sql: String, parameterCount: Int) throws(PostgresError) -> String {
+        if let name = statements[sql] { return name }
+        let name = "portico_\(statements.count + 1)"
+        let result = PQprepare(handle, name, sql, Int32(parameterCount), nil)
+        defer { PQclear(result) }
+        try check(result)
+        statements[sql] = name
+        return name
+    }
+
+    /// Throws the classified error of a failed result (or of a missing one: libpq returns none
+    /// when the connection is gone or memory ran out).
+    private func check(_ result: OpaquePointer?) throws(PostgresError) {
+        guard let result else {
+            throw PostgresError(
+                kind: .unavailable, sqlState: nil,
+                message: "\(target): \(PostgresURL.oneLine(String(cString: PQerrorMessage(handle))))")
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return
+        default:
+            break
+        }
+        let sqlState = Self.field(result, portico_pg_diag_sqlstate)
+        let primary =
+            Self.field(result, portico_pg_diag_message_primary)
+            ?? PostgresURL.oneLine(String(cString: PQresultErrorMessage(result)))
+        guard let sqlState else {
+            // No SQLSTATE: libpq's own failure, which is a lost connection when libpq says so.
+            let kind: PostgresError.Kind = isBroken ? .unavailable : .other
+            throw PostgresError(kind: kind, sqlState: nil, message: "\(target): \(primary)")
+        }
+        let kind = PostgresError.kind(sqlState: sqlState, detail: Self.field(result, portico_pg_diag_message_detail))
+        throw PostgresError(kind: isBroken ? .unavailable : kind, sqlState: sqlState, message: primary)
+    }
+
+    private static func field(_ result: OpaquePointer, _ code: Int32) -> String? {
+        PQresultErrorField(result, code).map { String(cString: $0) }
+    }
+
+    /// The reason in libpq's connection failure: `connection to server at "127.0.0.1", port 5
+    /// failed: Connection refused` → `connection refused`, `FATAL:  password authentication
+    /// failed for user "x"` → `password authentication failed for user "x"`.
+    static func connectionFailureReason(_ message: String) -> String {
+        var reason = PostgresURL.oneLine(message)
+        if let failed = reason.range(of: "failed: ") { reason = String(reason[failed.upperBound...]) }
+        for prefix in ["FATAL:", "ERROR:"] where reason.hasPrefix(prefix) {
+            reason = String(reason.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+        }
+        if reason.contains("no password supplied") {
+            return "the server asks for a password: put it in the URL, PGPASSWORD or ~/.pgpass"
+        }
+        guard let first = reason.first else { return "no reason given" }
+        return first.lowercased() + reason.dropFirst()
+    }
+
+    private static func withCStrings<T>(
+        _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T
+    ) -> T {
+        let duplicates = strings.map { strdup($0) }
+        defer { for duplicate in duplicates { free(duplicate) } }
+        var pointers = duplicates.map { UnsafePointer($0) }
+        pointers.append(nil)
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+
+    /// Copies each value with a terminating NUL: libpq reads text parameters as C strings (it
+    /// takes lengths for binary ones only), which is why text with a NUL inside is refused first.
+    private static func withParameterPointers<T>(
+        _ values: [[UInt8]?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> T
+    ) rethrows -> T {
+        let copies: [UnsafeMutablePointer<CChar>?] = values.map { value in
+            guard let value else { return nil }
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: value.count + 1)
+            value.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress {
+                    UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: value.count)
+                }
+            }
+            copy[value.count] = 0
+            return copy
+        }
+        defer { for copy in copies { copy?.deallocate() } }
+        let pointers = copies.map { $0.map { UnsafePointer($0) } }
+        return try pointers.withUnsafeBufferPointer { try body($0.baseAddress) }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import PorticoStore
+
+// Account links, password resets, throttled attempts, the audit log and purging.
+extension PostgresTransaction {
+    // MARK: Account links
+
+    private static func decodeLink(_ row: PostgresRow) throws -> AccountLink {
+        AccountLink(
+            hostClientID: row.text(0), hostUserID: row.text(1), platformUserID: row.text(2),
+            createdAt: try row.date(3))
+    }
+
+    func insert(_ link: AccountLink) throws {
+        try write(
+            "INSERT INTO account_links (host_client_id, host_user_id, platform_user_id, created_at) VALUES (?, ?, ?, ?)",
+            [.text(link.hostClientID), .text(link.hostUserID), .text(link.platformUserID), .date(link.createdAt)],
+            referring: "client or user")
+    }
+
+    func accountLink(hostClientID: String, hostUserID: String) throws -> AccountLink? {
+        try first(
+            """
+            SELECT host_client_id, host_user_id, platform_user_id, created_at FROM account_links
+            WHERE host_client_id = ? AND host_user_id = ?
+            """,
+            [.text(hostClientID), .text(hostUserID)], Self.decodeLink)
+    }
+
+    func accountLinks(platformUserID: String) throws -> [AccountLink] {
+        try all(
+            """
+            SELECT host_client_id, host_user_id, platform_user_id, created_at FROM account_links
+            WHERE platform_user_id = ? ORDER BY created_at, host_client_id
+            """,
+            [.text(platformUserID)], Self.decodeLink)
+    }
+
+    func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool {
+        try write(
+            "DELETE FROM account_links WHERE host_client_id = ? AND host_user_id = ?",
+            [.text(hostClientID), .text(hostUserID)]) > 0
+    }
+
+    // MARK: Password resets
+
+    private static let resetColumns = "token_hash, user_id, created_at, expires_at, used_at"
+
+    private static func decodeReset(_ row: PostgresRow) throws -> PasswordReset {
+        PasswordReset(
+            hashedToken: try row.hashReference(0), userID: row.text(1), createdAt: try row.date(2),
+            expiresAt: try row.date(3), usedAt: try row.optionalDate(4))
+    }
+
+    func insert(_ reset: PasswordReset) throws {
+        try write(
+            "INSERT INTO password_resets (\(Self.resetColumns)) VALUES (?, ?, ?, ?, ?)",
+            [
+                .hash(reference: reset.hashedToken), .text(reset.userID), .date(reset.createdAt),
+                .date(reset.expiresAt), .date(reset.usedAt),
+            ], referring: "user")
+    }
+
+    func passwordReset(token: String) throws -> PasswordReset? {
+        try first(
+            "SELECT \(Self.resetColumns) FROM password_resets WHERE token_hash = ?", [.digest(token)],
+            Self.decodeReset)
+    }
+
+    func redeemPasswordReset(token: String, now: Date) throws -> PasswordResetRedemption {
+        let hash = SecretHash.digest(token)
+        guard
+            var stored = try first(
+                "SELECT \(Self.resetColumns) FROM password_resets WHERE token_hash = ?", [.bytes(hash)],
+                Self.decodeReset)
+        else { return .notFound }
+        if stored.usedAt != nil { return .alreadyUsed }
+        if StoredTime.isExpired(stored.expiresAt, now: now) { return .expired }
+        let changed = try write(
+            "UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
+            [.date(now), .bytes(hash)])
+        if changed == 0 { return .alreadyUsed }
+        stored.usedAt = StoredTime.stored(now)
+        return .redeemed(stored)
+    }
+
+    func deletePasswordResets(userID: String) throws -> Int {
+        try write("DELETE FROM password_resets WHERE user_id = ?", [.text(userID)])
+    }
+
+    // MARK: Throttled attempts
+
+    func insert(_ attempt: ThrottleAttempt) throws {
+        try write(
+            "INSERT INTO throttle_attempts (id, key_hash, attempted_at, expires_at) VALUES (?, ?, ?, ?)",
+            [.text(attempt.id), .digest(attempt.key), .date(attempt.attemptedAt), .date(attempt.expiresAt)])
+    }
+
+    func throttleAttempts(key: String, since: Date) throws -> [Date] {
+        try all(
+            "SELECT attempted_at FROM throttle_attempts WHERE key_hash = ? AND attempted_at > ? ORDER BY attempted_at",
+            [.digest(key), .date(since)]
+        ) { try $0.date(0) }
+    }
+
+    func deleteThrottleAttempt(id: String) throws -> Bool {
+        try write("DELETE FROM throttle_attempts WHERE id = ?", [.text(id)]) > 0
+    }
+
+    func deleteThrottleAttempts(key: String) throws -> Int {
+        try write("DELETE FROM throttle_attempts WHERE key_hash = ?", [.digest(key)])
+    }
+
+    // MARK: Audit log
+
+    func append(_ event: AuditEvent) throws {
+        try write(
+            "INSERT INTO audit_log (id, occurred_at, actor, action, subject, details) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                .text(event.id), .date(event.occurredAt), .text(event.actor), .text(event.action),
+                .text(event.subject), .text(event.details),
+            ])
+    }
+
+    func recentAuditEvents(limit: Int) throws -> [AuditEvent] {
+        try all(
+            """
+            SELECT id, occurred_at, actor, action, subject, details FROM audit_log
+            ORDER BY sequence DESC LIMIT ?
+            """,
+            [.int(max(0, limit))]
+        ) { row in
+            AuditEvent(
+                id: row.text(0), occurredAt: try row.date(1), actor: row.text(2), action: row.text(3),
+                subject: row.text(4), details: row.text(5))
+        }
+    }
+
+    // MARK: Purging
+
+    func purgeExpired(now: Date) throws -> PurgeReport {
+        var report = PurgeReport()
+        report.authorizationCodes = try write(
+            """
+            DELETE FROM authorization_codes
+            WHERE (consumed_at IS NULL AND expires_at <= ?) OR expires_at <= ?
+            """,
+            [.date(now), .date(now.addingTimeInterval(-Self.consumedCodeRetention))])
+        report.sessions = try write("DELETE FROM browser_sessions WHERE expires_at <= ?", [.date(now)])
+        report.deviceAuthorizations = try write("DELETE FROM device_authorizations WHERE expires_at <= ?", [.date(now)])
+        report.accessTokenRevocations = try write(
+            "DELETE FROM access_token_revocations WHERE expires_at <= ?", [.date(now)])
+        report.refreshTokens = try write(
+            "DELETE FROM legacy_refresh_tokens WHERE expires_at <= ?",
+            [.date(now.addingTimeInterval(-Self.refreshRetention))])
+        report.refreshFamilies = try purgeRefreshFamilies(before: now.addingTimeInterval(-Self.refreshRetention))
+        report.passwordResets = try write("DELETE FROM password_resets WHERE expires_at <= ?", [.date(now)])
+        report.throttleAttempts = try write("DELETE FROM throttle_attempts WHERE expires_at <= ?", [.date(now)])
+        report.grantRevocations = try write("DELETE FROM grant_revocations WHERE expires_at <= ?", [.date(now)])
+        return report
+    }
+
+    /// Deletes the families, among the next ``familyPurgeSlice`` ids after where the last run
+    /// stopped, whose current token expired before `cutoff`, that were revoked before it, or
+    /// that have had no token since the version-4 migration and began before it.
+    ///
+    /// As on SQLite, no index orders families by expiry (here it would also turn every
+    /// rotation's HOT update into one that writes index entries); a slice by primary key reads
+    /// a bounded number of pages per run, and runs go round the table. The position row is
+    /// locked first (`FOR UPDATE`), so two nodes purging at once take turns instead of
+    /// deleting the same slice.
+    private func purgeRefreshFamilies(before cutoff: Date) throws -> Int {
+        try write(
+            "INSERT INTO purge_positions (name, last_key) VALUES ('refresh_families', '') ON CONFLICT (name) DO NOTHING",
+            [])
+        let start =
+            try first(
+                "SELECT last_key FROM purge_positions WHERE name = 'refresh_families' FOR UPDATE", []
+            ) { $0.text(0) } ?? ""
+        // The slice's last id; empty past the end of the table, so the next run starts over.
+        let end =
+            try first(
+                """
+                SELECT coalesce(max(id), '')
+                FROM (SELECT id FROM refresh_families WHERE id > ? ORDER BY id LIMIT ?) AS slice
+                """,
+                [.text(start), .int(Self.familyPurgeSlice)]
+            ) { $0.text(0) } ?? ""
+        var deleted = 0
+        if !end.isEmpty {
+            deleted = try write(
+                """
+                DELETE FROM refresh_families WHERE id > ? AND id <= ?
+                    AND (token_expires_at <= ? OR revoked_at <= ? OR (token_hash IS NULL AND created_at <= ?))
+                """,
+                [.text(start), .text(end), .date(cutoff), .date(cutoff), .date(cutoff)])
+        }
+        try write("UPDATE purge_positions SET last_key = ? WHERE name = 'refresh_families'", [.text(end)])
+        return deleted
+    }
+
+    /// How many refresh families one purge looks at.
+    static var familyPurgeSlice: Int { 10_000 }
+
+    /// How long a redeemed code is kept past its expiry, so that a late replay still finds it.
+    static var consumedCodeRetention: TimeInterval { 3600 }
+
+    /// How long a refresh family is kept past its current token's expiry or its revocation.
+    static var refreshRetention: TimeInterval { 86_400 }
+}
