@@ -96,6 +96,11 @@ public final class PostgresStore: Store {
         try Self.storeErrors { try Self.withConnection(pool) { try PostgresSchema.version(of: $0) } }
     }
 
+    /// A round trip to the server (and maybe a wait for a free connection) blocks the caller, so
+    /// the provider runs every handler that touches this store on its worker pool, never on an
+    /// epoll thread (DESIGN, "Concurrency and storage model").
+    public var isRemote: Bool { true }
+
     /// Closes the idle connections; later calls throw ``StoreError/closed``.
     public func close() {
         pool.close()

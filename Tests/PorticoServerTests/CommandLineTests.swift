@@ -32,7 +32,12 @@ struct PorticoProcess {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdin {
+            // A child that exits before reading its input (a usage error) must fail the test's
+            // assertions, not kill the whole test process with SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        }
         try input.fileHandleForWriting.close()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

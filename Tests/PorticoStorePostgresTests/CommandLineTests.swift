@@ -199,7 +199,12 @@ import Testing
         process.standardError = errors
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdin {
+            // A child that exits before reading its input (a usage error) must fail the test's
+            // assertions, not kill the whole test process with SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        }
         try input.fileHandleForWriting.close()
         let deadline = Date(timeIntervalSinceNow: 60)
         while process.isRunning && Date() < deadline { usleep(20_000) }

@@ -287,3 +287,14 @@ final class Peak: @unchecked Sendable {
     var highest: Int { lock.withLock { seen } }
     var failures: [String] { lock.withLock { errors } }
 }
+
+/// The provider places its store-touching handlers by ``Store/isRemote``: PostgreSQL must say
+/// so, or libpq's blocking round trips would run on the epoll threads.
+@Suite(TestServer.required) struct PlacementTests {
+    @Test func aPostgresStoreSaysItIsRemote() throws {
+        let database = try TemporaryDatabase()
+        let store: any Store = try database.store(poolSize: 1)
+        defer { store.close() }
+        #expect(store.isRemote)
+    }
+}
