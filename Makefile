@@ -5,14 +5,17 @@ PORT  ?= 8080
 # Longest the Swift tests may run before they count as hung (GNU timeout's duration syntax).
 SWIFT_TEST_TIMEOUT ?= 30m
 
-.PHONY: run test build release bootstrap test-swift test-browser test-interop bench lint format docs clean
+.PHONY: run test build release bootstrap test-swift test-browser test-interop test-fuzz fuzz bench lint format docs clean
+# How long `make fuzz` runs each fuzz target, and how long `make test` does (fuzz/README.md).
+FUZZ_SECONDS ?= 60
+FUZZ_TEST_SECONDS ?= 5
 
 ## run: install what is missing, build a release, and start the server on the SQLite default
 run: bootstrap release
 	.build/release/portico serve --port $(PORT) --demo
 
 ## test: everything CI checks (bootstrap, build, Swift tests, interop and browser tests)
-test: bootstrap build test-swift test-interop test-browser
+test: bootstrap build test-swift test-fuzz test-interop test-browser
 
 bootstrap:
 	scripts/bootstrap
@@ -48,16 +51,24 @@ test-browser:
 test-interop:
 	scripts/interop-tests
 
+## fuzz: build the libFuzzer targets (.build-fuzz) and run each for FUZZ_SECONDS; prints executions and coverage
+fuzz:
+	fuzz/run $(FUZZ_SECONDS)
+
+# Each target a few seconds, so that a regression crash fails CI (about two minutes with the build).
+test-fuzz:
+	fuzz/run $(FUZZ_TEST_SECONDS)
+
 ## bench: benchmarks that print figures (never run by tests)
 bench: bootstrap
 	bench/run
 
 ## lint: swift format in strict mode over every Swift file
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench Examples
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench Examples fuzz
 
 format:
-	$(SWIFT) format format -i --recursive Package.swift Sources Tests bench Examples
+	$(SWIFT) format format -i --recursive Package.swift Sources Tests bench Examples fuzz
 
 ## docs: the PorticoKit DocC archive in docs-build/ (the toolchain's docc on the symbol graph)
 docs:

@@ -65,6 +65,14 @@ let package = Package(
             name: "portico-store-writer", dependencies: ["PorticoStore", "PorticoStoreSQLite"],
             path: "Tests/StoreWriter"),
 
+        // libFuzzer targets for every parser of outside input (`make fuzz`, fuzz/README.md); in
+        // a normal build the driver replays corpora instead.
+        .target(
+            name: "PorticoFuzzTargets",
+            dependencies: ["PorticoHTTP", "PorticoCrypto", "PorticoStore", "PorticoStoreSQLite", "PorticoServer"],
+            path: "fuzz/Targets"),
+        .executableTarget(name: "portico-fuzz", dependencies: ["PorticoFuzzTargets"], path: "fuzz/Driver"),
+
         .testTarget(name: "PorticoCryptoTests", dependencies: ["PorticoCrypto"], exclude: ["Vectors"]),
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP", "PorticoTesting"]),
         .testTarget(
@@ -78,6 +86,7 @@ let package = Package(
                 "PorticoStorePostgres", "PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting",
                 "PorticoCrypto",
             ]),
+        .testTarget(name: "PorticoFuzzTests", dependencies: ["PorticoFuzzTargets", "PorticoHTTP", "PorticoStore"]),
         .testTarget(
             name: "PorticoServerTests",
             dependencies: [

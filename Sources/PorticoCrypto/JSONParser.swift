@@ -7,15 +7,19 @@ struct JSONParser {
     static let maximumDepth = 64
 
     private let input: UnsafeBufferPointer<UInt8>
+    private let rejectsDuplicateNames: Bool
     private var position = 0
 
-    private init(_ input: UnsafeBufferPointer<UInt8>) {
+    private init(_ input: UnsafeBufferPointer<UInt8>, rejectsDuplicateNames: Bool) {
         self.input = input
+        self.rejectsDuplicateNames = rejectsDuplicateNames
     }
 
     /// The value of the whole of `input`, or nil if it is not exactly one JSON text.
-    static func parse(_ input: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        var parser = JSONParser(input)
+    /// `rejectsDuplicateNames: false` (the last duplicate wins) exists only so the fuzzer can
+    /// compare this parser with Foundation's, which accepts duplicates.
+    static func parse(_ input: UnsafeBufferPointer<UInt8>, rejectsDuplicateNames: Bool = true) -> JSONValue? {
+        var parser = JSONParser(input, rejectsDuplicateNames: rejectsDuplicateNames)
         parser.skipWhitespace()
         guard let value = parser.parseValue(depth: 0) else { return nil }
         parser.skipWhitespace()
@@ -73,7 +77,7 @@ struct JSONParser {
             position += 1
             skipWhitespace()
             guard let value = parseValue(depth: depth) else { return nil }
-            guard members.updateValue(value, forKey: name) == nil else { return nil }  // duplicate name
+            guard members.updateValue(value, forKey: name) == nil || !rejectsDuplicateNames else { return nil }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):

@@ -94,6 +94,11 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// The connections the daemon holds now, or nil when it is not running; tests wait on it.
+    var connectionCount: Int? {
+        sampleCore { _, daemon in Double(portico_mhd_current_connections(daemon)) }.map { Int($0) }
+    }
+
     /// Whether `shutdown` has begun draining; tests wait for it.
     var isShuttingDown: Bool {
         state.withLock { state in
@@ -139,6 +144,11 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(storage)),
             ]
+            if configuration.maxConnectionsPerClient > 0 {
+                options.append(
+                    MHD_OptionItem(
+                        option: .PER_IP_CONNECTION_LIMIT, value: configuration.maxConnectionsPerClient, ptr_value: nil))
+            }
             if configuration.threads > 1 {
                 options.append(
                     MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
@@ -171,7 +181,9 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully, blocking until done: stops accepting connections, lets in-flight
     /// requests (async ones included) finish for up to `timeout`, answers any still suspended
-    /// with 503, then stops the daemon. Safe to call more than once or before `start()`.
+    /// with 503, stops the daemon, then waits up to `timeout` more (10 s at least) for the
+    /// async handlers of those 503s to end and for the worker threads to exit. Safe to call more than once or
+    /// before `start()`.
     public func shutdown(timeout: Duration = .seconds(10)) {
         let taken: (DaemonHandle, ServerCore)? = state.withLock { state in
             guard case .running(let daemon, let core) = state else {
@@ -200,11 +212,21 @@ public final class HTTPServer: Sendable {
         if listener >= 0 {
             close(listener)
         }
-        core.workers.stop()
+        // Handlers answered 503 above still run; what they use (the store, keys) must outlive
+        // them, and so must the process, so they get another `timeout` (10 s at least) to end:
+        // the caller closes the store only after this returns.
+        let handlerDeadline = clock.now.advanced(by: max(timeout, Self.handlerGrace))
+        while core.activeHandlers.load(ordering: .acquiring) > 0 && clock.now < handlerDeadline {
+            usleep(2_000)
+        }
+        core.workers.stop(timeout: max(.seconds(1), handlerDeadline - clock.now))
         // Balances the retain handed to libmicrohttpd in `start()`; tasks still running hold
         // their own references.
         Unmanaged.passUnretained(core).release()
     }
+
+    /// The least time `shutdown` gives async handlers it cut off to end.
+    private static let handlerGrace = Duration.seconds(10)
 
     /// Blocks until the process receives SIGINT or SIGTERM, then shuts down gracefully, so a
     /// command-line `serve` can simply return and exit 0.

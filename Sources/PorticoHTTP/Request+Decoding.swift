@@ -6,20 +6,33 @@ extension Request {
     public var cookies: [String: String] {
         var result: [String: String] = [:]
         for header in headers.values(for: "Cookie") {
-            for pair in header.split(separator: ";") {
-                let trimmed = pair.trimmingCharacters(in: .whitespaces)
-                guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else { continue }
-                let name = String(trimmed[..<equals])
-                var value = trimmed[trimmed.index(after: equals)...]
-                if value.count >= 2, value.first == "\"", value.last == "\"" {
+            // Split on bytes, not Characters: a character such as U+0600 joins the `;` or `=`
+            // after it into one grapheme, which hid the separator (found by fuzzing).
+            for pair in Array(header.utf8).split(separator: UInt8(ascii: ";")) {
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                // RFC 6265 §5.2: the name and the value each lose their surrounding white space
+                // (`a = b` is the cookie `a`; found by fuzzing).
+                let name = Self.trimmed(pair[..<equals])
+                guard !name.isEmpty else { continue }
+                var value = Self.trimmed(pair[(equals + 1)...])
+                if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
                     value = value.dropFirst().dropLast()
                 }
-                if result[name] == nil {
-                    result[name] = String(value)
+                let key = String(decoding: name, as: UTF8.self)
+                if result[key] == nil {
+                    result[key] = String(decoding: value, as: UTF8.self)
                 }
             }
         }
         return result
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var slice = bytes
+        while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
+        while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }
+        return slice
     }
 
     /// The `Authorization: Basic` pair exactly as sent (RFC 7617), or nil when absent or

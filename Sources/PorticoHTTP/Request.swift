@@ -16,18 +16,29 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// Values of the route's `:name` segments, percent-decoded.
     public var pathParameters: [String: String]
-    /// The client's IP address as text (`127.0.0.1`, `::1`), or empty when unknown.
+    /// The client's IP address as text (`127.0.0.1`, `::1`), or empty when unknown: the one a
+    /// trusted proxy forwarded (``ServerConfiguration/trustedProxies``), else the TCP peer's.
     ///
     /// Formatted on first use rather than for every request, since most handlers never ask.
     public var remoteAddress: String {
-        get {
-            switch peer {
-            case .text(let text): text
-            case .address(let address): address.text
-            }
+        get { forwardedClient ?? peerAddress }
+        set {
+            peer = .text(newValue)
+            forwardedClient = nil
         }
-        set { peer = .text(newValue) }
     }
+
+    /// The TCP peer's address, whatever any header says: for decisions that only a peer on this
+    /// very host may get (loopback-only metrics).
+    public var peerAddress: String {
+        switch peer {
+        case .text(let text): text
+        case .address(let address): address.text
+        }
+    }
+
+    /// The client address that trusted proxies forwarded, when there are any.
+    var forwardedClient: String?
 
     /// Where `remoteAddress` comes from: text set by hand, or the raw socket address.
     enum Peer: Sendable {

@@ -43,6 +43,8 @@ final class RequestContext {
     var phase = Phase.headers
     var body: [UInt8] = []
     var discarded = 0
+    /// The largest body this request may have, decided once its headers are in.
+    var bodyLimit = 0
     var method = ""
     /// The series of the route that answers, once routed (metrics only; nil counts as
     /// unmatched).

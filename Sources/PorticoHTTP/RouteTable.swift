@@ -14,6 +14,9 @@ enum RouteHandler: Sendable {
 
 /// The immutable routing table the server reads without a lock once it has started.
 struct RouteTable: Sendable {
+    /// Body limits of single paths, below the server's (``Router/limitBodySize(_:for:)``).
+    var bodyLimits: [String: Int] = [:]
+
     /// One segment of a route pattern.
     enum Segment: Sendable, Equatable {
         case literal(String)

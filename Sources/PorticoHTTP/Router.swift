@@ -109,6 +109,14 @@ public final class Router: Sendable {
     }
 
     /// The snapshot the server routes with; later registrations are refused.
+    /// Sets the request body limit for `path` (an exact path, every method) to `bytes`, instead
+    /// of the server's `maxBodySize` and `maxFormBodySize`: a larger body gets 413 before it is
+    /// read, so an endpoint that takes a short form cannot be made to buffer a megabyte.
+    public func limitBodySize(_ bytes: Int, for path: String) {
+        guard acceptsChanges() else { return }
+        table.withLock { $0.bodyLimits[path] = max(0, bytes) }
+    }
+
     func freeze() -> RouteTable {
         isFrozen.store(true, ordering: .releasing)
         return table.withLock { $0 }

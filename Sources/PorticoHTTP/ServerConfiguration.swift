@@ -6,9 +6,12 @@
 
 /// How an `HTTPServer` listens and which limits it enforces.
 ///
-/// Every limit has a clear answer for the client: a body over `maxBodySize` gets 413, a request
-/// line or headers over `maxHeaderSize` get libmicrohttpd's 414/431, an idle connection is
-/// closed after `idleTimeout`, and connections beyond `maxConnections` are refused.
+/// Every limit has a clear answer for the client: a body over `maxBodySize` (or a form body
+/// over `maxFormBodySize`, or a route's own limit) gets 413, a request line or headers over
+/// `maxHeaderSize` get libmicrohttpd's 414/431, an idle connection is closed after
+/// `idleTimeout`, connections beyond `maxConnections` (or `maxConnectionsPerClient` from one
+/// address) are refused, and when `maxPendingAsyncRequests` async handlers are already waiting
+/// or running, the next request for one gets 503 with `Retry-After` at once.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on: an IPv4 or IPv6 literal, or `localhost`.
     public var host: String
@@ -25,19 +28,40 @@ public struct ServerConfiguration: Sendable {
     /// Per-connection memory for the request line and headers (libmicrohttpd's
     /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`); larger requests get 414 or 431.
     public var maxHeaderSize: Int
+    /// The largest `application/x-www-form-urlencoded` body accepted (64 KiB by default): sign-in,
+    /// consent and token requests are a few hundred bytes, a subject token 16 KiB at most, so a
+    /// form body the size of `maxBodySize` is only ever an attack on the parser's memory.
+    public var maxFormBodySize: Int
+    /// The most connections one client address may hold open at once (libmicrohttpd's
+    /// `MHD_OPTION_PER_IP_CONNECTION_LIMIT`; 0 for no limit). 128 by default: a browser opens
+    /// six per host, so only a flood from one address meets it. Behind a proxy every client
+    /// shares the proxy's address: raise it there (or set 0) and let the proxy limit clients.
+    public var maxConnectionsPerClient: Int
+    /// The most async requests (sign-ins, pages that wait) waiting for or running on the worker
+    /// threads at once; the next gets 503 with `Retry-After: 1` instead of queueing without
+    /// limit, so an overload sheds at once what it cannot serve within seconds. 64 per core
+    /// by default (an Argon2id check takes tens of milliseconds per core).
+    public var maxPendingAsyncRequests: Int
     /// Whether to write one JSON line per request to stderr; the benchmark turns it off.
     public var logRequests: Bool
     /// Threads that run asynchronous handlers (password hashing, waits on a database or another
     /// server), apart from the epoll threads and from Swift's cooperative pool; two per core
     /// by default, so a handler that blocks for a while does not hold up the others.
     public var workerThreads: Int
+    /// The host names requests may carry in `Host`; others get 421 (see ``HostAllowList``).
+    /// Nil answers every name.
+    public var allowedHosts: HostAllowList?
+    /// Peers whose `Forwarded` / `X-Forwarded-For` is believed for ``Request/remoteAddress``
+    /// (see ``ForwardedClientAddress``); empty believes nobody's.
+    public var trustedProxies: [IPAddressRange] = []
 
     /// Creates a configuration; the defaults suit a single node behind a proxy on loopback.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = ServerConfiguration.processorCount,
         maxBodySize: Int = 1 << 20, maxConnections: Int = 4_096, idleTimeout: Duration = .seconds(60),
         maxHeaderSize: Int = 32 * 1_024, logRequests: Bool = true,
-        workerThreads: Int = 2 * ServerConfiguration.processorCount
+        workerThreads: Int = 2 * ServerConfiguration.processorCount, maxFormBodySize: Int = 64 * 1_024,
+        maxConnectionsPerClient: Int = 128, maxPendingAsyncRequests: Int = 64 * ServerConfiguration.processorCount
     ) {
         self.host = host
         self.port = port
@@ -48,6 +72,9 @@ public struct ServerConfiguration: Sendable {
         self.maxHeaderSize = maxHeaderSize
         self.logRequests = logRequests
         self.workerThreads = workerThreads
+        self.maxFormBodySize = maxFormBodySize
+        self.maxConnectionsPerClient = maxConnectionsPerClient
+        self.maxPendingAsyncRequests = maxPendingAsyncRequests
     }
 
     /// The number of online processors, the default thread count.

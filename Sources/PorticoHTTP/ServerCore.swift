@@ -18,15 +18,24 @@ final class ServerCore: Sendable {
 
     let table: RouteTable
     let maxBodySize: Int
+    let maxFormBodySize: Int
+    let maxPendingAsyncRequests: Int
     let logger: RequestLogger
     /// Request counters and durations; nil when the server records no metrics.
     let metrics: HTTPMetrics?
+    /// The `Host` names answered; nil for any.
+    let allowedHosts: HostAllowList?
+    /// Peers whose forwarding headers name the client.
+    let trustedProxies: [IPAddressRange]
     /// Whether a request's start time is taken (for the log line or the duration histogram).
     private let measuresDuration: Bool
     /// Where async handlers run (see ``WorkerPool``).
     let workers: WorkerPool
     /// Requests between their request line and their completion; shutdown waits for zero.
     let activeRequests = Atomic<Int>(0)
+    /// Async handlers started and not finished yet. A handler outlives its request when the
+    /// client goes away first, so shutdown waits for this too before the process may exit.
+    let activeHandlers = Atomic<Int>(0)
     /// Set once shutdown begins: responses then carry `Connection: close`.
     let isDraining = Atomic<Bool>(false)
     private let suspended = Mutex(SuspendedRegistry())
@@ -38,8 +47,12 @@ final class ServerCore: Sendable {
         }
         self.table = table
         self.maxBodySize = configuration.maxBodySize
+        self.maxFormBodySize = configuration.maxFormBodySize
+        self.maxPendingAsyncRequests = max(1, configuration.maxPendingAsyncRequests)
         self.logger = RequestLogger(isEnabled: configuration.logRequests)
         self.metrics = metrics
+        self.allowedHosts = configuration.allowedHosts
+        self.trustedProxies = configuration.trustedProxies
         self.measuresDuration = configuration.logRequests || metrics != nil
         self.workers = WorkerPool(threadCount: configuration.workerThreads)
     }
@@ -86,8 +99,9 @@ final class ServerCore: Sendable {
             // Answering here would make libmicrohttpd close the connection, so only an
             // oversized declared body is answered now (closing is right for it anyway).
             context.method = Self.methodName(method)
+            context.bodyLimit = bodyLimit(for: context, on: connection)
             if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-                let length = Int(String(cString: declared)), length > maxBodySize
+                let length = Int(String(cString: declared)), length > context.bodyLimit
             {
                 context.phase = .answered
                 return send(Self.tooLarge, on: connection, for: context)
@@ -97,7 +111,7 @@ final class ServerCore: Sendable {
         case .body:
             if chunkSize > 0 {
                 uploadSize?.pointee = 0
-                guard context.body.count + chunkSize <= maxBodySize else {
+                guard context.body.count + chunkSize <= context.bodyLimit else {
                     context.phase = .tooLarge
                     context.body = []
                     return .YES
@@ -116,7 +130,7 @@ final class ServerCore: Sendable {
                 // abusive instead of draining it for ever.
                 uploadSize?.pointee = 0
                 context.discarded += chunkSize
-                return context.discarded > maxBodySize ? .NO : .YES
+                return context.discarded > context.bodyLimit ? .NO : .YES
             }
             context.phase = .answered
             return send(Self.tooLarge, on: connection, for: context)
@@ -128,6 +142,18 @@ final class ServerCore: Sendable {
             uploadSize?.pointee = 0
             return .YES
         }
+    }
+
+    /// The body limit of a request: its route's own, else `maxFormBodySize` for a form body,
+    /// else `maxBodySize`.
+    private func bodyLimit(for context: RequestContext, on connection: OpaquePointer) -> Int {
+        if let own = table.bodyLimits[context.path] { return own }
+        if let type = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Type"),
+            strncasecmp(type, "application/x-www-form-urlencoded", 33) == 0
+        {
+            return min(maxFormBodySize, maxBodySize)
+        }
+        return maxBodySize
     }
 
     // MARK: - Dispatch
@@ -143,9 +169,17 @@ final class ServerCore: Sendable {
     private static let tooLarge = Response.text("Request body too large", status: .contentTooLarge)
     private static let internalError = Response.text("Internal Server Error", status: .internalServerError)
     private static let notFound = Response.text("Not Found", status: .notFound)
+    private static let overloaded: Response = {
+        var response = Response.text("Server is busy; try again shortly", status: .serviceUnavailable)
+        response.headers["Retry-After"] = "1"
+        return response
+    }()
 
     private func dispatch(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         context.phase = .answered
+        if let allowedHosts, !allowedHosts.allows(host: Self.header("Host", of: connection)) {
+            return send(HostAllowList.refusal, on: connection, for: context)
+        }
         let method = HTTPMethod(rawValue: context.method)
         let path = context.path
         let match: RouteTable.Match
@@ -177,6 +211,10 @@ final class ServerCore: Sendable {
                 }
                 return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
             case .offloaded(let run):
+                // Bounded: past the limit, waiting would only make every queued request late.
+                guard activeHandlers.load(ordering: .relaxed) < maxPendingAsyncRequests else {
+                    return send(Self.overloaded, on: connection, for: context)
+                }
                 let request: Request
                 switch makeRequest(context, on: connection, parameters: parameters) {
                 case .success(let made): request = made
@@ -189,7 +227,9 @@ final class ServerCore: Sendable {
                     return send(response, on: connection, for: context)
                 }
                 context.phase = .suspended(exchange)
+                activeHandlers.wrappingAdd(1, ordering: .relaxed)
                 Task(executorPreference: workers) {
+                    defer { self.activeHandlers.wrappingSubtract(1, ordering: .releasing) }
                     let response: Response
                     do {
                         response = try await run(request)
@@ -221,6 +261,10 @@ final class ServerCore: Sendable {
             rawQuery: context.rawQuery.map(String.init),
             query: query, headers: Self.headers(of: connection), body: context.body, pathParameters: parameters)
         request.peer = .address(PeerAddress(portico_mhd_client_address(connection)))
+        if !trustedProxies.isEmpty {
+            request.forwardedClient = ForwardedClientAddress.resolve(
+                peer: request.peerAddress, headers: request.headers, trusted: trustedProxies)
+        }
         context.body = []
         return .success(request)
     }
@@ -239,6 +283,11 @@ final class ServerCore: Sendable {
         }
         RequestLogger.logError(method: request.method.rawValue, path: request.path, error: String(describing: error))
         return internalError
+    }
+
+    /// One request header, read without building the others.
+    private static func header(_ name: String, of connection: OpaquePointer) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
     private static func headers(of connection: OpaquePointer) -> HTTPHeaders {

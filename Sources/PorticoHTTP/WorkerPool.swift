@@ -14,11 +14,20 @@ final class WorkerPool: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var head = 0
     private var isStopped = false
+    /// Worker threads that have not exited yet; `stop` waits for none.
+    private var running = 0
 
     /// Starts `threadCount` worker threads (at least one).
     init(threadCount: Int, name: String = "portico-worker") {
+        running = max(1, threadCount)
         for index in 0..<max(1, threadCount) {
-            let thread = Thread { [self] in work() }
+            let thread = Thread { [self] in
+                work()
+                condition.lock()
+                running -= 1
+                condition.broadcast()
+                condition.unlock()
+            }
             thread.name = "\(name)-\(index)"
             thread.start()
         }
@@ -39,12 +48,20 @@ final class WorkerPool: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Lets the workers finish the queued jobs and exit; later jobs get a thread each.
-    func stop() {
+    /// Lets the workers finish the queued jobs and waits until they have exited, for at most
+    /// `timeout`, so that no worker runs while the process exits (whose teardown of libraries
+    /// would race it); later jobs get a thread each. Returns whether every worker exited.
+    @discardableResult
+    func stop(timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
         condition.lock()
+        defer { condition.unlock() }
         isStopped = true
         condition.broadcast()
-        condition.unlock()
+        while running > 0 {
+            guard condition.wait(until: deadline) else { return running == 0 }
+        }
+        return true
     }
 
     private func work() {

@@ -30,7 +30,15 @@ public final class IdentityProvider: Sendable {
     /// provider owns the store from here on: ``shutdown()`` closes it.
     public init(configuration: ProviderConfiguration, store: any Store) throws {
         self.configuration = configuration
-        let keys = try KeyRing(store: store)
+        let encryption: SigningKeyEncryption
+        do {
+            encryption = try SigningKeyEncryption.load(
+                keyFile: configuration.keyFile, databaseURL: configuration.databaseURL, store: store)
+        } catch {
+            // The caller still owns the store when the provider cannot start.
+            throw error
+        }
+        let keys = try KeyRing(store: store, encryption: encryption)
         let registry = MetricsRegistry()
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
@@ -48,6 +56,8 @@ public final class IdentityProvider: Sendable {
         http.port = configuration.port
         if let threads = configuration.threads { http.threads = threads }
         http.logRequests = configuration.logRequests
+        http.allowedHosts = HostAllowList(configuration.answeredHosts)
+        http.trustedProxies = configuration.trustedProxies
         server = HTTPServer(configuration: http, router: router, metrics: configuration.metrics ? registry : nil)
         purger = BackgroundPurger(
             store: store, interval: configuration.purgeInterval,
@@ -85,16 +95,29 @@ public final class IdentityProvider: Sendable {
     /// Blocks until SIGINT or SIGTERM, then finishes in-flight requests and stops.
     public func runUntilTerminated() {
         server.runUntilTerminated()
-        purger.stop()
-        keyRefresher.stop()
+        stopBackgroundWork()
         context.store.close()
     }
 
     /// Stops accepting, lets in-flight requests finish, stops, and closes the store.
     public func shutdown() {
         server.shutdown()
-        purger.stop()
-        keyRefresher.stop()
+        stopBackgroundWork()
         context.store.close()
+    }
+
+    /// Stops the purger and the key refresher and waits (10 s at most) for a run under way:
+    /// closing the store under one, or exiting the process while one still reads keys through
+    /// OpenSSL, once crashed a stopped node in `_dl_fini`.
+    private func stopBackgroundWork() {
+        let purger = purger
+        let keyRefresher = keyRefresher
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            await purger.stopAndWait()
+            await keyRefresher.stopAndWait()
+            finished.signal()
+        }
+        _ = finished.wait(timeout: .now() + 10)
     }
 }

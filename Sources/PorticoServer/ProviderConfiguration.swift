@@ -1,4 +1,5 @@
 import Foundation
+import PorticoHTTP
 import PorticoStore
 
 /// Where the identity provider listens, what it calls itself, and where it keeps its data.
@@ -48,6 +49,16 @@ public struct ProviderConfiguration: Sendable {
     /// Lifetimes of codes, tokens and sessions, and the refresh-token reuse grace; the DESIGN's
     /// unless changed (tests shorten them to watch an expiry).
     public var lifetimes: TokenLifetimes
+    /// The key-encryption key file that seals the private signing keys in the database
+    /// (`--key-file`, `PORTICO_KEY_FILE`); nil means `<database>.key` beside an SQLite database,
+    /// made on the first start. Several nodes on one database are given the same file.
+    public var keyFile: String?
+    /// Host names answered besides the issuer's (`--allowed-host`); any other `Host` gets 421,
+    /// so that a DNS-rebinding page cannot script this server.
+    public var allowedHosts: [String] = []
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` name the client (`--trusted-proxy`),
+    /// for throttles, sessions and audit; nobody's by default.
+    public var trustedProxies: [IPAddressRange] = []
 
     /// The defaults of the DESIGN: `127.0.0.1:8080`, and the outbox of the default database.
     public init(
@@ -65,7 +76,8 @@ public struct ProviderConfiguration: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         keyRefreshInterval: Duration = .seconds(5),
         metrics: Bool = false,
-        lifetimes: TokenLifetimes = TokenLifetimes()
+        lifetimes: TokenLifetimes = TokenLifetimes(),
+        keyFile: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -82,6 +94,19 @@ public struct ProviderConfiguration: Sendable {
         self.keyRefreshInterval = keyRefreshInterval
         self.metrics = metrics
         self.lifetimes = lifetimes
+        self.keyFile = keyFile
+    }
+
+    /// The `Host` names answered: the issuer's (or the listen host's when the issuer is derived),
+    /// the loopback names when that is a loopback address, and ``allowedHosts``.
+    public var answeredHosts: [String] {
+        let issuerHost = issuer.flatMap { URL(string: $0)?.host } ?? host
+        var hosts = [issuerHost] + allowedHosts
+        if ["127.0.0.1", "localhost", "::1", "[::1]"].contains(issuerHost.lowercased()) {
+            // A rebinding page cannot make a browser send these names: they are this host.
+            hosts += ["127.0.0.1", "localhost", "::1"]
+        }
+        return hosts
     }
 
     /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.

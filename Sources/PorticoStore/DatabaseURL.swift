@@ -33,7 +33,9 @@ public enum DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL as it would be written.
     public var description: String {
         switch self {
-        case .sqlite(let path): "sqlite:\(path)"
+        // A path that itself starts with `//` needs the empty authority, or parsing the
+        // description would take its first two slashes for one (found by fuzzing).
+        case .sqlite(let path): path.hasPrefix("//") ? "sqlite://\(path)" : "sqlite:\(path)"
         case .sqliteInMemory: "sqlite::memory:"
         case .postgres(let url): url
         }

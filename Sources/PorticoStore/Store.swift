@@ -44,4 +44,14 @@ public protocol Store: Sendable {
     /// never on an epoll thread (DESIGN, "Concurrency and storage model"). False by default
     /// (see `Store+Placement.swift`); a remote backend says true.
     var isRemote: Bool { get }
+
+    /// Leaves no copy of deleted or replaced data in the backend's own files (SQLite: copies the
+    /// write-ahead log into the database and truncates it), after a secret was replaced, such
+    /// as a plain signing key sealed on upgrade. A backend without such files does nothing.
+    func discardReplacedData() throws
+}
+
+extension Store {
+    /// Nothing to discard; see the requirement.
+    public func discardReplacedData() throws {}
 }

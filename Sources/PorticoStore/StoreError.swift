@@ -38,6 +38,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unavailable(String)
     /// Reading or writing the database's storage failed (permissions, full disk, missing directory).
     case io(String)
+    /// The database file can be read by other local users; the message says the `chmod` that
+    /// fixes it. Refused rather than opened, because the file holds everyone's sessions and
+    /// grants.
+    case readableByOthers(String)
     /// The database is damaged or not a database; the message is the backend's.
     case corrupt(String)
     /// The store was closed; a new one must be opened.
@@ -72,6 +76,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "database unavailable: \(message)"
         case .io(let message):
             "database I/O error: \(message)"
+        case .readableByOthers(let message):
+            message
         case .corrupt(let message):
             "database file is damaged or not a database: \(message)"
         case .closed:

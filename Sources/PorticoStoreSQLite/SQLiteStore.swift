@@ -47,14 +47,7 @@ public final class SQLiteStore: Store {
         migrate: Bool = true, backgroundCheckpoints: Bool = false
     ) throws {
         let inMemory = path == ":memory:"
-        if !inMemory {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw StoreError.io("cannot create directory \(directory.path): \(error.localizedDescription)")
-            }
-        }
+        if !inMemory { try SQLiteFilePermissions.prepare(path: path) }
         let milliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1000).rounded()))
         let writerQueue = FairLock()
         let checkpointer =
@@ -124,6 +117,17 @@ public final class SQLiteStore: Store {
     /// See ``Store/schemaVersion()``.
     public func schemaVersion() throws -> Int {
         try pool.withConnection { try SQLiteSchema.version(of: $0) }
+    }
+
+    /// See ``Store/discardReplacedData()``: `VACUUM` rewrites the file without the free space
+    /// where deleted rows linger, then a `TRUNCATE` checkpoint empties the log of older page
+    /// images. It costs a rewrite of the database, which is why it runs only after secrets were
+    /// replaced (a rare, operator-driven event), not for every delete.
+    public func discardReplacedData() throws {
+        try withWriter { connection in
+            try connection.execute("VACUUM")
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     /// See ``Store/close()``.

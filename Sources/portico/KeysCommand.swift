@@ -2,13 +2,15 @@ import Foundation
 import PorticoServer
 import PorticoStore
 
-/// `portico keys list | rotate`: the signing keys, so operators can see what signs and what is
-/// published, and replace them.
+/// `portico keys list | rotate | revoke`: the signing keys, so operators can see what signs and
+/// what is published, replace them, and drop a compromised one at once.
 enum KeysCommand {
-    static let summary = "list and rotate signing keys"
+    static let summary = "list, rotate and revoke signing keys"
     static let usage = """
         usage: portico keys list [--json] [--database URL]
                portico keys rotate [--alg RS256|ES256|EdDSA] [--json] [--database URL]
+                                   [--key-file PATH]
+               portico keys revoke KID [--json] [--database URL] [--key-file PATH]
 
         list    shows the signing keys: kid, algorithm, state (active or retired), whether it
                 is the current signer of its algorithm, and when it was made. The first start
@@ -23,15 +25,24 @@ enum KeysCommand {
                   --alg ALG  rotate only RS256, ES256 or EdDSA
                   --json     a JSON array of {"alg", "kid", "previous_kid",
                              "previous_published_until"}
+        revoke  removes a compromised key at once: it leaves the JWKS and nothing it signed
+                verifies any more (running servers drop it within seconds). If it was its
+                algorithm's signer, a new key takes over.
+                  --json     {"kid", "alg", "replacement_kid"}
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
+          --key-file PATH   the key that encrypts the signing keys (PORTICO_KEY_FILE,
+                            default DATABASE.key beside an SQLite database); list
+                            ignores it, since it never reads a private key
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
-        let action = try Subcommand.action(&arguments, command: "keys", actions: ["list", "rotate"])
-        if action == "rotate" { return try rotate(&arguments, database: url) }
+        let action = try Subcommand.action(&arguments, command: "keys", actions: ["list", "rotate", "revoke"])
+        let keyFile = try KeyFileOption.path(&arguments, environment: environment)
+        if action == "rotate" { return try rotate(&arguments, database: url, keyFile: keyFile) }
+        if action == "revoke" { return try revoke(&arguments, database: url, keyFile: keyFile) }
         let json = arguments.flag("json")
         try arguments.finish()
         let store = try DatabaseOption.open(url)
@@ -70,7 +81,7 @@ enum KeysCommand {
         }
     }
 
-    private static func rotate(_ arguments: inout Arguments, database url: String) throws {
+    private static func rotate(_ arguments: inout Arguments, database url: String, keyFile: String?) throws {
         let chosen = try arguments.value("alg")
         let json = arguments.flag("json")
         try arguments.finish()
@@ -80,8 +91,9 @@ enum KeysCommand {
         }
         let store = try DatabaseOption.open(url)
         defer { store.close() }
+        let encryption = try KeyFileOption.encryption(keyFile: keyFile, databaseURL: url, store: store)
         let rotations = try performing { () throws(AdminError) in
-            try SigningKeyRotation.rotate(algorithms: algorithms, in: store)
+            try SigningKeyRotation.rotate(algorithms: algorithms, in: store, encryption: encryption)
         }
         // Housekeeping an operator expects from a rotation: keys whose time is up go now.
         _ = try? SigningKeyRotation.deleteExpiredKeys(in: store)
@@ -101,6 +113,31 @@ enum KeysCommand {
             if let previous = rotation.previousKeyID, let until = rotation.previousPublishedUntil {
                 print("  retired \(previous); it stays in the JWKS until \(formatter.string(from: until))")
             }
+        }
+    }
+
+    private static func revoke(_ arguments: inout Arguments, database url: String, keyFile: String?) throws {
+        guard let keyID = arguments.positional() else {
+            throw CommandLineError.usage(
+                "'portico keys revoke' needs the KID of the key; 'portico keys list' shows them")
+        }
+        let json = arguments.flag("json")
+        try arguments.finish()
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        let encryption = try KeyFileOption.encryption(keyFile: keyFile, databaseURL: url, store: store)
+        let revocation = try performing { () throws(AdminError) in
+            try SigningKeyRevocation.revoke(keyID: keyID, in: store, encryption: encryption)
+        }
+        if json {
+            print(
+                "{\"kid\": \(JSONLine.quoted(revocation.keyID)), \"alg\": \(JSONLine.quoted(revocation.algorithm)), "
+                    + "\"replacement_kid\": \(revocation.replacementKeyID.map(JSONLine.quoted) ?? "null")}")
+            return
+        }
+        print("revoked \(revocation.algorithm) key \(revocation.keyID): it is no longer published")
+        if let replacement = revocation.replacementKeyID {
+            print("  new \(revocation.algorithm) signing key \(replacement)")
         }
     }
 

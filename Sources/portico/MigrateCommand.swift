@@ -5,7 +5,7 @@ import PorticoStore
 enum MigrateCommand {
     static let summary = "apply database schema migrations"
     static let usage = """
-        usage: portico migrate [--database URL]
+        usage: portico migrate [--database URL] [--key-file PATH]
 
         Applies the schema migrations this portico knows and the database lacks, and makes the
         first signing keys (one each for RS256, ES256 and EdDSA) if there are none; running it
@@ -14,10 +14,13 @@ enum MigrateCommand {
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
+          --key-file PATH   the key that encrypts the signing keys (PORTICO_KEY_FILE,
+                            default DATABASE.key beside an SQLite database)
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
+        let keyFile = try KeyFileOption.path(&arguments, environment: environment)
         try arguments.finish()
         let store = try DatabaseOption.open(url, migrate: false)
         defer { store.close() }
@@ -29,12 +32,35 @@ enum MigrateCommand {
             let steps = applied.map(String.init).joined(separator: ", ")
             print("applied \(applied.count == 1 ? "migration" : "migrations") \(steps); schema version \(version)")
         }
+        let encryption = try KeyFileOption.encryption(keyFile: keyFile, databaseURL: url, store: store)
         let created: [String]
         do {
-            created = try SigningKeyProvisioning.ensureKeys(in: store)
+            created = try SigningKeyProvisioning.ensureKeys(in: store, encryption: encryption)
         } catch {
             throw CommandLineError.failure("cannot make signing keys: \(error)")
         }
         if !created.isEmpty { print("made signing keys: \(created.joined(separator: ", "))") }
+    }
+}
+
+/// The `--key-file` option of the commands that read or make signing keys.
+enum KeyFileOption {
+    /// `--key-file`, then `PORTICO_KEY_FILE`; nil for the default beside the database.
+    static func path(_ arguments: inout Arguments, environment: [String: String]) throws -> String? {
+        guard let path = try arguments.value("key-file") ?? environment["PORTICO_KEY_FILE"] else { return nil }
+        guard !path.isEmpty, !path.contains("\u{0}") else {
+            throw CommandLineError.usage("key-file must be a file path")
+        }
+        return path
+    }
+
+    /// The signing keys' encryption for `store`, or the one line that says why not.
+    static func encryption(keyFile: String?, databaseURL: String, store: any Store) throws -> SigningKeyEncryption {
+        do {
+            return try SigningKeyEncryption.load(
+                keyFile: keyFile, databaseURL: try? DatabaseURL(parsing: databaseURL), store: store)
+        } catch {
+            throw CommandLineError.failure(error.description)
+        }
     }
 }

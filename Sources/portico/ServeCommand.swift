@@ -1,4 +1,5 @@
 import Foundation
+import PorticoHTTP
 import PorticoServer
 import PorticoStore
 
@@ -8,7 +9,8 @@ enum ServeCommand {
     static let usage = """
         usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
                              [--database-pool N] [--threads N] [--quiet] [--demo] [--outbox DIR]
-                             [--metrics]
+                             [--metrics] [--key-file PATH] [--allowed-host HOST ...]
+                             [--trusted-proxy CIDR ...]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -27,6 +29,15 @@ enum ServeCommand {
           --metrics         serve Prometheus metrics at GET /metrics (PORTICO_METRICS=1;
                             default off); answered only to loopback clients, 403 to others
                             and to requests relayed with Forwarded/X-Forwarded-For
+          --key-file PATH   the key that encrypts the signing keys in the database
+                            (PORTICO_KEY_FILE; default DATABASE.key beside an SQLite
+                            database, made 0600 on the first start); give every node on
+                            one database the same file
+          --allowed-host HOST  a host name answered besides the issuer's (repeatable);
+                            requests naming any other Host get 421 (DNS rebinding)
+          --trusted-proxy CIDR a reverse proxy (address or range, repeatable) whose
+                            Forwarded / X-Forwarded-For names the client for throttles,
+                            sessions and audit; nobody's is believed by default
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -59,6 +70,20 @@ enum ServeCommand {
             configuration.outboxDirectory = outbox
         }
         configuration.metrics = try arguments.flag("metrics") || metricsFromEnvironment(environment["PORTICO_METRICS"])
+        configuration.keyFile = try KeyFileOption.path(&arguments, environment: environment)
+        configuration.allowedHosts = try arguments.values("allowed-host").map { host in
+            guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == " " || $0 == "@" }) else {
+                throw CommandLineError.usage("allowed-host must be a host name, not '\(host)'")
+            }
+            return host
+        }
+        configuration.trustedProxies = try arguments.values("trusted-proxy").map { text in
+            guard let range = IPAddressRange(text) else {
+                throw CommandLineError.usage(
+                    "trusted-proxy must be an IP address or CIDR range such as 10.0.0.0/8, not '\(text)'")
+            }
+            return range
+        }
         try arguments.finish()
 
         let provider: IdentityProvider
@@ -70,6 +95,8 @@ enum ServeCommand {
                 store.close()
                 throw error
             }
+        } catch let error as KeyFileError {
+            throw CommandLineError.failure(error.description)
         } catch {
             throw CommandLineError.failure(
                 "cannot open the database \(DatabaseOption.displayed(databaseURL)): \(error)")

@@ -66,11 +66,12 @@ import Testing
         }
         let parked = Task { try await fetch(server, "/never") }
         #expect(await eventually { gate.arrivals == 1 })
-        await onThread { server.shutdown(timeout: .milliseconds(100)) }
+        // Shutdown answers 503, stops the daemon, then waits for the handler it cut off; the
+        // handler finishing after the stop must not touch the freed connection.
+        let stopping = Task { await onThread { server.shutdown(timeout: .milliseconds(100)) } }
         #expect(try await parked.value.status == 503)
         gate.open()
-        // The handler finishing after the stop must not touch the freed connection.
-        try await Task.sleep(for: .milliseconds(50))
+        await stopping.value
     }
 
     @Test func startTwiceAndShutdownTwiceAreSafe() throws {

@@ -74,6 +74,7 @@ import Testing
         let database = try TemporaryDatabase()
         let process = Process()
         process.executableURL = try executable()
+        process.environment = Self.environment
         process.arguments = ["serve", "--port", "0", "--quiet", "--database", database.url, "--database-pool", "2"]
         let output = Pipe()
         process.standardOutput = output
@@ -116,6 +117,7 @@ import Testing
         let database = try TemporaryDatabase()
         let process = Process()
         process.executableURL = try executable()
+        process.environment = Self.environment
         process.arguments = ["serve", "--port", "0", "--quiet", "--database", database.url, "--database-pool", "2"]
         let output = Pipe()
         process.standardOutput = output
@@ -191,6 +193,7 @@ import Testing
     {
         let process = Process()
         process.executableURL = try executable()
+        process.environment = Self.environment
         process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
@@ -214,4 +217,20 @@ import Testing
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, stdout, stderr)
     }
+
+    /// The environment of every `portico` run: a database shared by several nodes needs the key
+    /// that seals its signing keys (`PORTICO_KEY_FILE`; made by the first command).
+    private static let environment: [String: String] = {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PORTICO_KEY_FILE"] = keyFile
+        return environment
+    }()
+
+    /// One key file for this test process, in a directory of its own.
+    private static let keyFile: String = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "portico-postgres-cli-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("signing.key").path
+    }()
 }

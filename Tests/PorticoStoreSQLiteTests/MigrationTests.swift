@@ -57,6 +57,7 @@ import Testing
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        #expect(chmod(path, 0o600) == 0)
         #expect {
             try SQLiteStore(path: path)
         } throws: { error in
@@ -87,6 +88,8 @@ import Testing
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+            // An older Portico made the file with the umask; owners chmod it on upgrade.
+            #expect(chmod(path, 0o600) == 0)
             #expect(try SQLiteSchema.migrate(connection, upTo: 3, now: now) == [1, 2, 3])
             try connection.execute("PRAGMA foreign_keys = OFF")
             for (id, revoked) in [("live-family", SQLiteValue.null), ("gone-family", .date(now))] {

@@ -20,6 +20,10 @@ struct AttemptThrottle: Sendable {
         var maximum: Int
         /// How far back attempts count.
         var window: TimeInterval
+        /// Past `maximum`, whether attempts are spaced by a delay that doubles with each one
+        /// (from this first delay up to ``maximumDelay``) instead of refused until the window
+        /// has passed.
+        var growingDelay: TimeInterval? = nil
     }
 
     /// The outcome of asking to make an attempt.
@@ -30,8 +34,14 @@ struct AttemptThrottle: Sendable {
         case refused(retryAfter: TimeInterval)
     }
 
-    /// Sign-in: 5 failures for one account within 15 minutes.
+    /// Sign-in: 5 failures for one account within an hour, then growing delays.
     static let accountLimit = 5
+    /// How far back an account's failures count.
+    static let accountWindow: TimeInterval = 60 * 60
+    /// The delay after the account's 5th failure; it doubles with each further one.
+    static let firstAccountDelay: TimeInterval = 60
+    /// The longest delay between two attempts on one account.
+    static let maximumDelay: TimeInterval = 15 * 60
     /// Sign-in: 20 failures from one address within 15 minutes.
     static let addressLimit = 20
     /// Password-reset requests: 5 from one address within 15 minutes.
@@ -43,16 +53,38 @@ struct AttemptThrottle: Sendable {
     let context: ProviderContext
 
     /// The limits for a sign-in with `email` from `address`.
+    ///
+    /// The account's limit grows delays rather than locking: anyone who knows an address could
+    /// keep a hard lock in place for ever with 5 guesses a window, while a delay lets the owner
+    /// in as soon as it has passed, and still slows guessing to a few tries an hour (Keycloak's
+    /// brute-force detection works this way: a wait that grows with each failure, capped). The
+    /// address limit stays a hard one: it only ever holds back the guesser's own address.
     static func signInLimits(email: String, address: String) -> [Limit] {
         [
-            Limit(key: "sign-in:account:" + UserRecord.normalizedEmail(email), maximum: accountLimit, window: window),
-            Limit(key: "sign-in:address:" + address, maximum: addressLimit, window: window),
+            Limit(
+                key: "sign-in:account:" + UserRecord.normalizedEmail(email), maximum: accountLimit,
+                window: accountWindow,
+                growingDelay: firstAccountDelay),
+            Limit(key: "sign-in:address:" + ThrottleAddress.bucket(address), maximum: addressLimit, window: window),
         ]
+    }
+
+    /// Sign-ups: 20 from one address within 15 minutes, like sign-in failures (every sign-up
+    /// costs an Argon2id hash, so each attempt counts, and before the hash).
+    static let signUpLimit = 20
+
+    /// The limit for creating accounts from `address`.
+    static func signUpLimits(address: String) -> [Limit] {
+        [Limit(key: "sign-up:address:" + ThrottleAddress.bucket(address), maximum: signUpLimit, window: window)]
     }
 
     /// The limit for asking for a password-reset link from `address`.
     static func resetRequestLimits(address: String) -> [Limit] {
-        [Limit(key: "password-forgot:address:" + address, maximum: resetRequestLimit, window: window)]
+        [
+            Limit(
+                key: "password-forgot:address:" + ThrottleAddress.bucket(address), maximum: resetRequestLimit,
+                window: window)
+        ]
     }
 
     /// Counts an attempt under every limit, or refuses it if any limit is reached.
@@ -64,6 +96,14 @@ struct AttemptThrottle: Sendable {
                 let times = try transaction.throttleAttempts(
                     key: limit.key, since: now.addingTimeInterval(-limit.window))
                 guard times.count >= limit.maximum else { continue }
+                if let first = limit.growingDelay, let latest = times.last {
+                    // 1, 2, 4, 8 … minutes after the latest attempt, never more than the cap.
+                    let doublings = Double(min(times.count - limit.maximum, 16))
+                    let delay = min(first * pow(2, doublings), Self.maximumDelay)
+                    let remaining = latest.addingTimeInterval(delay).timeIntervalSince(now)
+                    if remaining > 0 { wait = max(wait, remaining, 1) }
+                    continue
+                }
                 // The window frees a place when the attempt that filled it ages out.
                 let freed = times[times.count - limit.maximum].addingTimeInterval(limit.window)
                 wait = max(wait, freed.timeIntervalSince(now), 1)

@@ -5,12 +5,13 @@ import PorticoStore
 /// `portico migrate` calls this so that a deployment that migrates before rolling out servers
 /// has its keys made once, instead of by whichever node starts first.
 public enum SigningKeyProvisioning {
-    /// Creates a current key for each algorithm (RS256, ES256, EdDSA) that has none, and returns
-    /// the algorithms it made keys for.
+    /// Creates a current key for each algorithm (RS256, ES256, EdDSA) that has none, sealed with
+    /// `encryption` (as are keys still stored in plain PEM), and returns the algorithms it made
+    /// keys for.
     @discardableResult
-    public static func ensureKeys(in store: any Store) throws -> [String] {
+    public static func ensureKeys(in store: any Store, encryption: SigningKeyEncryption) throws -> [String] {
         let before = Set(try store.signingKeys().filter { $0.isCurrent && $0.state == .active }.map(\.algorithm))
-        _ = try KeyRing(store: store)
+        _ = try KeyRing(store: store, encryption: encryption)
         return KeyRing.algorithms.map(\.rawValue).filter { !before.contains($0) }
     }
 }

@@ -43,8 +43,11 @@ public enum SigningKeyRotation {
     }
 
     /// Makes a new current key for each of `algorithms` and retires the keys they replace, in
-    /// one transaction with an audit event per algorithm.
-    public static func rotate(algorithms: [String], in store: any Store, now: Date = Date()) throws(AdminError)
+    /// one transaction with an audit event per algorithm; the new keys are stored sealed with
+    /// `encryption`.
+    public static func rotate(
+        algorithms: [String], in store: any Store, encryption: SigningKeyEncryption, now: Date = Date()
+    ) throws(AdminError)
         -> [Rotation]
     {
         var generated: [(String, PorticoCrypto.SigningKey)] = []
@@ -66,7 +69,8 @@ public enum SigningKeyRotation {
                     }
                     try transaction.insert(
                         StoredSigningKey(
-                            id: key.keyID, algorithm: algorithm, privateKeyPEM: key.pemRepresentation,
+                            id: key.keyID, algorithm: algorithm,
+                            privateKeyPEM: try encryption.seal(pem: key.pemRepresentation, keyID: key.keyID),
                             isCurrent: true, createdAt: now))
                     for old in replaced { try transaction.retireSigningKey(id: old.id, at: now) }
                     let previous = replaced.first { $0.isCurrent } ?? replaced.last

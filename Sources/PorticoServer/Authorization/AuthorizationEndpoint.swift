@@ -42,7 +42,8 @@ enum AuthorizationEndpoint {
                 status: request.method == .post ? .seeOther : .found)
         case .valid(let authorization, let client):
             let signedIn = try SignInSession.current(in: request, context: context)
-            let mustConfirm = signedIn.map { ReturnConfirmation.isNeeded(for: $0, in: request) } ?? false
+            let mustConfirm =
+                signedIn.map { ReturnConfirmation.isNeeded(for: $0, in: request, secure: context.usesHTTPS) } ?? false
             var response = try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn, mustSignIn: authorization.forcesLogin,
                 mustConfirm: mustConfirm, context: context, status: request.method == .post ? .seeOther : .found)

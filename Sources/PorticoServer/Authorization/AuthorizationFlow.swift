@@ -31,10 +31,12 @@ enum AuthorizationFlow {
     ///   - mustConfirm: a "keep me signed in" session not yet confirmed in this browser run
     ///     (``ReturnConfirmation``): ask "Continue as …?" first, unless `prompt=none` forbids
     ///     pages (then the session speaks for itself, as any live session does).
+    ///   - personActed: whether the person has just acted on a page for this request (a password,
+    ///     sign-up, or "Continue"); a public app's remembered consent is only replayed then.
     ///   - status: the redirect status: 302 after a GET, 303 after a form post.
     static func next(
         for request: AuthorizationRequest, client: Client, signedIn: SignInSession?, mustSignIn: Bool = false,
-        mustConfirm: Bool = false, context: ProviderContext, status: HTTPStatus = .found
+        mustConfirm: Bool = false, personActed: Bool = false, context: ProviderContext, status: HTTPStatus = .found
     ) throws -> Response {
         if request.isDeviceSignIn {
             // A device login always ends on its own consent page, which shows the code to compare.
@@ -50,10 +52,23 @@ enum AuthorizationFlow {
         }
         let consent = try context.store.read { try $0.consent(userID: signedIn.user.id, clientID: client.id) }
         if let consent, consent.covers(request.scopes), !request.forcesConsent {
+            if asksBeforeReplayingConsent(client) && !personActed {
+                if request.forbidsInteraction { return failure(.interactionRequired, request, context, status) }
+                return try redirect(to: continuePath, carrying: request, context: context, status: status)
+            }
             return try issueCode(for: request, signedIn: signedIn, context: context, status: status)
         }
         if request.forbidsInteraction { return failure(.consentRequired, request, context, status) }
         return try redirect(to: consentPath, carrying: request, context: context, status: status)
+    }
+
+    /// Whether a remembered consent to `client` needs a click ("Continue to <app> as <name>")
+    /// before a code is issued: for public clients, whose identity nothing proves (RFC 8252 §8.6:
+    /// any local program can claim a loopback port or a custom scheme and open the authorize
+    /// URL with its own PKCE pair). Confidential clients, which must present their secret to
+    /// redeem the code, keep the silent path, as in Keycloak and node-oidc-provider.
+    static func asksBeforeReplayingConsent(_ client: Client) -> Bool {
+        client.type == .public
     }
 
     /// Stores a new authorization code for `request` and redirects to the app with it.

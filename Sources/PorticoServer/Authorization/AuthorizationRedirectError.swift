@@ -37,6 +37,11 @@ struct AuthorizationRedirectError: Error, Sendable, Equatable {
         code: "login_required", description: "The user must sign in, and prompt=none forbids showing a page.")
 
     /// `prompt=none`, but the person has not granted every scope asked for.
+    /// `prompt=none`, but a page must be shown: a public app's remembered consent is only
+    /// replayed after a click (RFC 8252 §8.6), which `prompt=none` forbids.
+    static let interactionRequired = AuthorizationRedirectError(
+        code: "interaction_required", description: "the person must confirm before this app signs in")
+
     static let consentRequired = AuthorizationRedirectError(
         code: "consent_required", description: "The user must consent, and prompt=none forbids showing a page.")
 

@@ -17,16 +17,18 @@ enum CSRFProtection {
     static let fieldName = "csrf_token"
 
     /// The browser's CSRF secret, or nil when it has none (or a malformed one).
-    static func secret(in request: Request) -> String? {
-        guard let value = request.cookies[cookieName], SignInSession.isWellFormed(value) else { return nil }
+    static func secret(in request: Request, secure: Bool) -> String? {
+        guard let value = request.cookies[PageCookie.name(cookieName, secure: secure)],
+            SignInSession.isWellFormed(value)
+        else { return nil }
         return value
     }
 
     /// The browser's secret, making a new one (and the cookie that carries it) when it has none.
     static func ensureSecret(in request: Request, secure: Bool) -> (secret: String, cookie: Cookie?) {
-        if let existing = secret(in: request) { return (existing, nil) }
+        if let existing = secret(in: request, secure: secure) { return (existing, nil) }
         let fresh = SecureRandom.token()
-        return (fresh, Cookie(name: cookieName, value: fresh, isSecure: secure))
+        return (fresh, Cookie(name: PageCookie.name(cookieName, secure: secure), value: fresh, isSecure: secure))
     }
 
     /// The token for a form with `purpose` in a browser whose secret is `secret`.
@@ -35,8 +37,8 @@ enum CSRFProtection {
     }
 
     /// Whether `form` carries the right token for `purpose`, compared in constant time.
-    static func verify(_ form: FormParameters, request: Request, purpose: String) -> Bool {
-        guard let secret = secret(in: request), form.values(for: fieldName).count == 1,
+    static func verify(_ form: FormParameters, request: Request, purpose: String, secure: Bool) -> Bool {
+        guard let secret = secret(in: request, secure: secure), form.values(for: fieldName).count == 1,
             let presented = form[fieldName]
         else { return false }
         return ConstantTime.equals(presented, token(secret: secret, purpose: purpose))

@@ -72,10 +72,12 @@ struct LogoutRequest: Sendable {
         }
         if let uri = value("post_logout_redirect_uri") {
             guard let client = request.client else { throw PageProblem.invalidLogoutRequest(appName: nil) }
-            guard client.postLogoutRedirectURIs.contains(uri) else {
+            // Byte for byte, and the registered spelling is where the browser goes.
+            guard let registered = client.postLogoutRedirectURIs.first(where: { RedirectURIPolicy.sameBytes($0, uri) })
+            else {
                 throw PageProblem.redirectNotRegistered(appName: client.name)
             }
-            request.postLogoutRedirectURI = uri
+            request.postLogoutRedirectURI = registered
             if let state = value("state") {
                 guard state.utf8.count <= maximumStateLength else {
                     throw PageProblem.invalidLogoutRequest(appName: client.name)

@@ -45,7 +45,8 @@ struct PostedDecision {
         }
         guard
             CSRFProtection.verify(
-                form, request: request, purpose: purpose(authorization.id, signedIn.session.hashedID))
+                form, request: request, purpose: purpose(authorization.id, signedIn.session.hashedID),
+                secure: context.usesHTTPS)
         else { throw PageProblem.forgedForm(appName: client.name) }
         let decisions = form.values(for: "decision")
         guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }

@@ -2,9 +2,12 @@ import PorticoStore
 
 /// Decides which redirect URI an authorization request may use (RFC 9700 §2.1, RFC 8252).
 ///
-/// URIs match by exact string comparison, with one exception: when the registered URI is a
-/// loopback one (`http://127.0.0.1/…`, `http://[::1]/…`, or `http://localhost/…`), a native app
-/// may name any port, since it listens on whatever port the OS gives it (RFC 8252 §7.3). Custom
+/// URIs match byte for byte (never by Swift's `String ==`, which is Unicode canonical
+/// equivalence: `K` would match U+212A KELVIN SIGN), and the browser is sent to the registered
+/// string. One exception: for a public client whose registered URI is a loopback IP literal
+/// (`http://127.0.0.1/…`, `http://[::1]/…`), the native app may name any port, since it listens
+/// on whatever port the OS gives it (RFC 8252 §7.3); not for `localhost`, which a hosts file or
+/// resolver can point elsewhere (RFC 8252 §8.3), and not for confidential clients. Custom
 /// schemes (`com.example.app:/callback`) are for native apps, so only public clients may use
 /// them; URIs with a fragment are never accepted (RFC 6749 §3.1.2).
 enum RedirectURIPolicy {
@@ -23,10 +26,16 @@ enum RedirectURIPolicy {
     static func resolve(_ requested: String?, for client: Client) throws(Problem) -> String {
         let uri: String
         if let requested {
-            guard client.redirectURIs.contains(where: { matches(requested, registered: $0) }) else {
+            if let registered = client.redirectURIs.first(where: { sameBytes($0, requested) }) {
+                uri = registered
+            } else if client.type == .public,
+                client.redirectURIs.contains(where: { matchesOnAnotherPort(requested, registered: $0) })
+            {
+                // Equal but for the port, byte for byte: the requested URI carries the app's port.
+                uri = requested
+            } else {
                 throw .notRegistered
             }
-            uri = requested
         } else {
             guard client.redirectURIs.count == 1, let only = client.redirectURIs.first else { throw .missing }
             uri = only
@@ -35,20 +44,29 @@ enum RedirectURIPolicy {
         return uri
     }
 
-    /// Whether `requested` matches the registered URI: exactly, or as the same loopback URI on
-    /// another port.
-    static func matches(_ requested: String, registered: String) -> Bool {
-        if requested == registered { return true }
+    /// Whether two strings are the same bytes (their UTF-8), not merely canonically equivalent.
+    static func sameBytes(_ left: String, _ right: String) -> Bool {
+        left.utf8.elementsEqual(right.utf8)
+    }
+
+    /// Whether `requested` is the registered loopback IP-literal URI on another port.
+    static func matchesOnAnotherPort(_ requested: String, registered: String) -> Bool {
         guard let registeredParts = LoopbackURI(registered), let requestedParts = LoopbackURI(requested) else {
             return false
         }
-        return registeredParts.host == requestedParts.host && registeredParts.remainder == requestedParts.remainder
+        return registeredParts.host == requestedParts.host
+            && registeredParts.remainder.utf8.elementsEqual(requestedParts.remainder.utf8)
     }
 
     /// Whether `uri` is a URI this client may receive codes at.
     private static func isAcceptable(_ uri: String, for client: Client) -> Bool {
-        guard !uri.contains("#"), let colon = uri.firstIndex(of: ":"), colon != uri.startIndex else { return false }
-        let scheme = uri[..<colon].lowercased()
+        // Scalars, not Characters: a "prepend" character such as U+0600 joins the `#` or `:` after
+        // it into one grapheme, which a Character search would not find (found by fuzzing).
+        let scalars = uri.unicodeScalars
+        guard !scalars.contains("#"), let colon = scalars.firstIndex(of: ":"), colon != scalars.startIndex else {
+            return false
+        }
+        let scheme = String(scalars[..<colon]).lowercased()
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
             scheme.unicodeScalars.allSatisfy({
                 $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
@@ -67,18 +85,20 @@ enum RedirectURIPolicy {
 
 /// The parts of an `http` loopback URI that must match when the port may differ.
 private struct LoopbackURI {
-    /// `127.0.0.1`, `[::1]` or `localhost`, lowercased.
+    /// `127.0.0.1` or `[::1]`.
     let host: String
     /// Everything after the authority: path, query.
     let remainder: Substring
 
-    private static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]", "localhost"]
+    private static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]"]
 
     init?(_ uri: String) {
-        guard uri.utf8.count > 7, uri.prefix(7).lowercased() == "http://" else { return nil }
-        let afterScheme = uri.dropFirst(7)
+        let scalars = uri.unicodeScalars
+        guard scalars.count > 7, String(scalars.prefix(7)).lowercased() == "http://" else { return nil }
+        // Where the authority ends, found by scalars (see `isAcceptable`).
+        let afterScheme = scalars.dropFirst(7)
         let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
-        let authority = afterScheme[..<authorityEnd]
+        let authority = Substring(afterScheme[..<authorityEnd])
         guard !authority.contains("@") else { return nil }
         var host = authority
         if authority.hasPrefix("[") {
@@ -90,10 +110,10 @@ private struct LoopbackURI {
             host = authority[..<colon]
             guard Self.isPort(authority[colon...]) else { return nil }
         }
-        let lowered = host.lowercased()
-        guard Self.loopbackHosts.contains(lowered) else { return nil }
-        self.host = lowered
-        self.remainder = afterScheme[authorityEnd...]
+        let literal = String(host)
+        guard Self.loopbackHosts.contains(literal) else { return nil }
+        self.host = literal
+        self.remainder = Substring(afterScheme[authorityEnd...])
     }
 
     /// `:` followed by one to five digits.

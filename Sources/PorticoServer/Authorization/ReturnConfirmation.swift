@@ -17,20 +17,20 @@ enum ReturnConfirmation {
 
     /// Whether the authorization endpoint must ask "Continue as …?" before going on: the
     /// session is persistent and not confirmed in this browser run.
-    static func isNeeded(for signedIn: SignInSession, in request: Request) -> Bool {
+    static func isNeeded(for signedIn: SignInSession, in request: Request, secure: Bool) -> Bool {
         guard signedIn.session.isPersistent else { return false }
-        guard let presented = request.cookies[cookieName] else { return true }
+        guard let presented = request.cookies[PageCookie.name(cookieName, secure: secure)] else { return true }
         return !ConstantTime.equals(presented, value(for: signedIn.token))
     }
 
     /// The browser-session cookie that marks `signedIn` as confirmed.
     static func cookie(for signedIn: SignInSession, secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: value(for: signedIn.token), isSecure: secure)
+        Cookie(name: PageCookie.name(cookieName, secure: secure), value: value(for: signedIn.token), isSecure: secure)
     }
 
     /// The cookie that deletes the mark (sign-out).
     static func expiredCookie(secure: Bool) -> Cookie {
-        var cookie = Cookie.expired(name: cookieName)
+        var cookie = Cookie.expired(name: PageCookie.name(cookieName, secure: secure))
         cookie.isSecure = secure
         return cookie
     }

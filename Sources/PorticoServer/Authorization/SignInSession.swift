@@ -28,7 +28,7 @@ struct SignInSession: Sendable {
 
     /// The live session of `request`'s browser with an enabled user, or nil.
     static func current(in request: Request, context: ProviderContext) throws -> SignInSession? {
-        guard let token = request.cookies[cookieName], isWellFormed(token) else { return nil }
+        guard let token = request.cookies[cookieName(context)], isWellFormed(token) else { return nil }
         let now = context.now()
         return try context.store.read { transaction in
             guard let session = try transaction.session(token: token, now: now),
@@ -60,7 +60,7 @@ struct SignInSession: Sendable {
         let cookie =
             persistent
             ? persistentCookie(token: token, expiresAt: expiresAt, now: now, context: context)
-            : Cookie(name: cookieName, value: token, isSecure: context.usesHTTPS)
+            : Cookie(name: cookieName(context), value: token, isSecure: context.usesHTTPS)
         return (SignInSession(token: token, session: stored, user: user), cookie)
     }
 
@@ -98,13 +98,14 @@ struct SignInSession: Sendable {
         -> Cookie
     {
         Cookie(
-            name: cookieName, value: token, maxAge: max(1, Int(expiresAt.timeIntervalSince(now).rounded(.down))),
+            name: cookieName(context), value: token,
+            maxAge: max(1, Int(expiresAt.timeIntervalSince(now).rounded(.down))),
             expires: expiresAt, isSecure: context.usesHTTPS)
     }
 
     /// Ends the browser's session (if any) and returns the cookie that deletes it.
     static func end(in request: Request, context: ProviderContext) throws -> Cookie {
-        if let token = request.cookies[cookieName], isWellFormed(token) {
+        if let token = request.cookies[cookieName(context)], isWellFormed(token) {
             let now = context.now()
             _ = try context.store.transaction { transaction in
                 // Native SSO sessions begun in this browser end with it (every app's tokens).
@@ -112,9 +113,14 @@ struct SignInSession: Sendable {
                 return try transaction.deleteSession(token: token)
             }
         }
-        var cookie = Cookie.expired(name: cookieName)
+        var cookie = Cookie.expired(name: cookieName(context))
         cookie.isSecure = context.usesHTTPS
         return cookie
+    }
+
+    /// The session cookie's name for `context`'s issuer (``PageCookie``).
+    static func cookieName(_ context: ProviderContext) -> String {
+        PageCookie.name(cookieName, secure: context.usesHTTPS)
     }
 
     /// Whether a cookie value could be a session token (43 base64url characters), so junk

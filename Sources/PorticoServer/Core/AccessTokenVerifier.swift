@@ -50,7 +50,8 @@ final class AccessTokenVerifier: Sendable {
     private let keys: KeyRing
     private let issuer: IssuerIdentifier
     private let now: @Sendable () -> Date
-    private let cache = Mutex([String: VerifiedAccessToken]())
+    /// Verified tokens with the generation of the keys that verified them (``KeyRing/generation``).
+    private let cache = Mutex([String: (token: VerifiedAccessToken, keys: Int)]())
 
     /// A verifier for tokens signed by `keys` for `issuer`.
     init(keys: KeyRing, issuer: IssuerIdentifier, now: @escaping @Sendable () -> Date, capacity: Int = 20_000) {
@@ -66,14 +67,16 @@ final class AccessTokenVerifier: Sendable {
     /// - Throws: `invalid_token` for anything that is not a live access token of this provider.
     func verify(_ token: String) throws(OAuthError) -> VerifiedAccessToken {
         let now = now()
-        if let cached = cache.withLock({ $0[token] }) {
-            guard now < cached.expiresAt else { throw .invalidToken("The access token has expired.") }
-            return cached
+        let (keyVerifier, generation) = keys.verifierAndGeneration
+        // Only trusted while the keys are the ones that verified it (a revoked key drops out).
+        if let cached = cache.withLock({ $0[token] }), cached.keys == generation {
+            guard now < cached.token.expiresAt else { throw .invalidToken("The access token has expired.") }
+            return cached.token
         }
         let validator = JWTValidator(issuer: issuer.current, clockSkew: 5, now: { now })
         let claims: JWTClaims
         do {
-            claims = try keys.verifier.verifyJWT(
+            claims = try keyVerifier.verifyJWT(
                 token, algorithms: [TokenIssuer.accessTokenAlgorithm], type: TokenIssuer.accessTokenType,
                 validator: validator)
         } catch JOSEError.expired {
@@ -85,7 +88,7 @@ final class AccessTokenVerifier: Sendable {
             throw .invalidToken("The access token is not valid.")
         }
         guard now < verified.expiresAt else { throw .invalidToken("The access token has expired.") }
-        remember(verified, for: token, now: now)
+        remember(verified, for: token, keys: generation, now: now)
         return verified
     }
 
@@ -131,13 +134,13 @@ final class AccessTokenVerifier: Sendable {
         return verified
     }
 
-    private func remember(_ verified: VerifiedAccessToken, for token: String, now: Date) {
+    private func remember(_ verified: VerifiedAccessToken, for token: String, keys: Int, now: Date) {
         cache.withLock { entries in
             if entries.count >= capacity {
-                entries = entries.filter { now < $0.value.expiresAt }
+                entries = entries.filter { now < $0.value.token.expiresAt && $0.value.keys == keys }
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             }
-            entries[token] = verified
+            entries[token] = (verified, keys)
         }
     }
 }

@@ -22,16 +22,28 @@ final class KeyRing: Sendable {
         var jwksJSON = #"{"keys":[]}"#
         /// What was loaded, as compared by ``reloadIfChanged()``.
         var fingerprint: [String] = []
+        /// Counts loads, so caches of verified tokens know when the keys changed.
+        var generation = 0
     }
 
     private let store: any Store
+    private let encryption: SigningKeyEncryption
     private let state = Mutex(State())
 
-    /// Loads the keys, creating a current key for each algorithm that has none.
-    init(store: any Store) throws {
+    /// Loads the keys, creating a current key for each algorithm that has none and sealing any
+    /// still stored as plain PEM (a database from before keys were encrypted).
+    init(store: any Store, encryption: SigningKeyEncryption) throws {
         self.store = store
+        self.encryption = encryption
         try ensureCurrentKeys()
+        try encryption.sealPlainKeys(in: store)
         try reload()
+    }
+
+    /// Keys sealed with a key that lives only in this process: for a store that does too (tests
+    /// that build a provider by hand; an in-memory database).
+    convenience init(store: any Store) throws {
+        try self.init(store: store, encryption: .ephemeral())
     }
 
     /// Makes a key for every algorithm that lacks a current signer (the first start).
@@ -42,7 +54,8 @@ final class KeyRing: Sendable {
                 let key = try PorticoCrypto.SigningKey.generate(algorithm)
                 try transaction.insert(
                     StoredSigningKey(
-                        id: key.keyID, algorithm: algorithm.rawValue, privateKeyPEM: key.pemRepresentation,
+                        id: key.keyID, algorithm: algorithm.rawValue,
+                        privateKeyPEM: try encryption.seal(pem: key.pemRepresentation, keyID: key.keyID),
                         isCurrent: true))
             }
         }
@@ -73,7 +86,7 @@ final class KeyRing: Sendable {
         var published: [PorticoCrypto.SigningKey] = []
         for record in stored {
             guard let algorithm = SignatureAlgorithm(rawValue: record.algorithm) else { continue }
-            let key = try PorticoCrypto.SigningKey(pem: record.privateKeyPEM, keyID: record.id)
+            let key = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: record), keyID: record.id)
             published.append(key)
             if record.isCurrent && record.state == .active { signers[algorithm] = key }
         }
@@ -81,7 +94,9 @@ final class KeyRing: Sendable {
         let jwks = JWKSet(signingKeys: published).jsonString
         let fingerprint = Self.fingerprint(of: stored)
         state.withLock {
-            $0 = State(signers: signers, verifier: verifier, jwksJSON: jwks, fingerprint: fingerprint)
+            $0 = State(
+                signers: signers, verifier: verifier, jwksJSON: jwks, fingerprint: fingerprint,
+                generation: $0.generation + 1)
         }
     }
 
@@ -93,6 +108,18 @@ final class KeyRing: Sendable {
     /// A verifier that knows every published key, for tokens this provider issued.
     var verifier: JWSVerifier {
         state.withLock { $0.verifier }
+    }
+
+    /// Which load of the keys is in use; it changes whenever a key is added, retired or removed,
+    /// so that anything verified with the old set (``AccessTokenVerifier``'s cache) is checked
+    /// again: a revoked key must stop vouching for its tokens at once.
+    var generation: Int {
+        state.withLock { $0.generation }
+    }
+
+    /// The verifier together with the generation it belongs to.
+    var verifierAndGeneration: (JWSVerifier, Int) {
+        state.withLock { ($0.verifier, $0.generation) }
     }
 
     /// The JWKS document (`/oauth/jwks`), prebuilt.

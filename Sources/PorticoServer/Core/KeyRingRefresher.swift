@@ -43,4 +43,11 @@ final class KeyRingRefresher: Sendable {
     func stop() {
         task.cancel()
     }
+
+    /// Stops refreshing and waits until a refresh under way has finished, so that the store
+    /// can be closed after.
+    func stopAndWait() async {
+        task.cancel()
+        await task.value
+    }
 }

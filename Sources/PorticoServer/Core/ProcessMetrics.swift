@@ -57,11 +57,13 @@ enum ProcessMetrics {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
         var count = 0
+        // Only the name's first byte is read, through the pointer: copying `entry.pointee` would
+        // read a whole `struct dirent`, past the end of a shorter record at the end of libc's
+        // buffer (a crash when that buffer ends at a page boundary).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
         while let entry = readdir(directory) {
-            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                name[0] == UInt8(ascii: ".")
-            }
-            if !isDot { count += 1 }
+            let first = UnsafeRawPointer(entry).load(fromByteOffset: nameOffset, as: UInt8.self)
+            if first != UInt8(ascii: ".") { count += 1 }
         }
         return Double(max(0, count - 1))
     }

@@ -13,6 +13,9 @@ enum DemoRoutes {
         router.get("/demo") { request in app.home(request) }
         router.getAsync("/demo/login") { request in await app.startLogin(request) }
         router.getAsync("/demo/callback") { request in await app.callback(request) }
+        // Both act on GET (start a login, redeem a code): no HEAD.
+        router.refuseHead("/demo/login", allowing: "GET")
+        router.refuseHead("/demo/callback", allowing: "GET")
         router.get("/demo/privacy") { _ in DemoPages.privacy() }
         router.get(DemoSeed.signedOutPath) { request in app.signedOut(request) }
         router.get("/demo/demo.css") { _ in DemoStylesheet.response }

@@ -99,7 +99,7 @@ struct AuthorizationCodeGrant: TokenGrant {
         guard code.clientID == client.client.id else {
             throw OAuthError.invalidGrant("The authorization code was issued to another client.")
         }
-        guard code.redirectURI == redirectURI else {
+        guard RedirectURIPolicy.sameBytes(code.redirectURI, redirectURI) else {
             throw OAuthError.invalidGrant("The redirect_uri does not match the authorization request.")
         }
         guard PKCE.verify(verifier, matches: code.codeChallenge) else {
@@ -139,6 +139,10 @@ struct AuthorizationCodeGrant: TokenGrant {
             let expiresAt = code.issuedAccessTokenExpiresAt ?? now.addingTimeInterval(lifetimes.accessToken)
             try transaction.revokeAccessToken(id: tokenID, expiresAt: expiresAt)
         }
+        // And the access tokens its refresh family minted since (they are listed nowhere).
+        try GrantRevocation.revokeAccessTokens(
+            userID: code.userID, clientID: code.clientID, now: now, accessTokenLifetime: lifetimes.accessToken,
+            in: transaction)
         let details: JSONValue = [
             "client_id": .string(code.clientID), "presented_by": .string(clientID),
             "revoked_access_token": .bool(code.issuedAccessTokenID != nil),

@@ -27,7 +27,7 @@ struct MetricsEndpoint: Sendable {
 
     /// The metrics for a loopback peer, 403 for anyone else.
     func respond(to request: Request) -> Response {
-        guard Self.isLoopback(request.remoteAddress),
+        guard Self.isLoopback(request.peerAddress),
             !Self.forwardingHeaders.contains(where: { request.headers[$0] != nil })
         else {
             var refused = Response.text("/metrics is only served to loopback clients.\n", status: .forbidden)

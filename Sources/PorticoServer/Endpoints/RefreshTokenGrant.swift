@@ -131,6 +131,10 @@ struct RefreshTokenGrant: TokenGrant {
         _ family: RefreshFamily, presentedBy clientID: String, in transaction: any StoreTransaction, now: Date
     ) throws {
         try transaction.revokeRefreshFamily(id: family.id, now: now)
+        // The access tokens the family minted may be in the thief's hands too.
+        try GrantRevocation.revokeAccessTokens(
+            userID: family.userID, clientID: family.clientID, now: now,
+            accessTokenLifetime: lifetimes.accessToken, in: transaction)
         let details: JSONValue = ["client_id": .string(family.clientID), "presented_by": .string(clientID)]
         try transaction.append(
             AuditEvent(

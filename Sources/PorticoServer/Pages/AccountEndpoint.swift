@@ -29,7 +29,7 @@ struct AccountEndpoint: Sendable {
 
     /// Adds `GET` and `POST /account`, both async (they read and write the store).
     func register(on router: Router) {
-        router.page(Self.path, show: { try show($0) }, submit: { try act($0) })
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try act($0) })
     }
 
     /// Where a browser without a session goes: the sign-in page, returning here.
@@ -79,7 +79,7 @@ struct AccountEndpoint: Sendable {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
         }
         let purpose = CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
+        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let actions = ["revoke", "end_session", "end_others", "sign_out"].filter { !form.values(for: $0).isEmpty }

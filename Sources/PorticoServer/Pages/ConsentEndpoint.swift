@@ -13,7 +13,7 @@ struct ConsentEndpoint: Sendable {
 
     /// Adds `GET` and `POST /consent`, both async.
     func register(on router: Router) {
-        router.page(AuthorizationFlow.consentPath, show: { try show($0) }, submit: { try decide($0) })
+        router.page(AuthorizationFlow.consentPath, context: context, show: { try show($0) }, submit: { try decide($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -46,7 +46,8 @@ struct ConsentEndpoint: Sendable {
         if asking.isEmpty {
             return try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn,
-                mustConfirm: ReturnConfirmation.isNeeded(for: signedIn, in: request), context: context)
+                mustConfirm: ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: context.usesHTTPS),
+                context: context)
         }
         let already = authorization.scopes.filter { !asking.contains($0) }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)

@@ -3,6 +3,10 @@ import PorticoStore
 
 /// `GET /continue` shows "Continue as …"; `POST /continue` continues or signs out ("Not you?").
 ///
+/// It is shown for a "keep me signed in" session not yet confirmed in this browser run, and
+/// whenever a public app would otherwise get a code from a remembered consent without a click
+/// (``AuthorizationFlow/asksBeforeReplayingConsent(_:)``).
+///
 /// Continue marks the session confirmed for this browser run (``ReturnConfirmation``), slides
 /// its expiry, and goes on with the request as the authorization endpoint would have: consent
 /// if the app asks for something new, else straight back to the app. "Not you?" ends the
@@ -13,7 +17,8 @@ struct ContinueEndpoint: Sendable {
 
     /// Adds `GET` and `POST /continue`, both async (they read the store).
     func register(on router: Router) {
-        router.page(AuthorizationFlow.continuePath, show: { try show($0) }, submit: { try decide($0) })
+        router.page(
+            AuthorizationFlow.continuePath, context: context, show: { try show($0) }, submit: { try decide($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -27,7 +32,8 @@ struct ContinueEndpoint: Sendable {
             return try AuthorizationFlow.redirect(
                 to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .found)
         }
-        guard ReturnConfirmation.isNeeded(for: signedIn, in: request) else {
+        let keptSignedIn = ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: context.usesHTTPS)
+        guard keptSignedIn || AuthorizationFlow.asksBeforeReplayingConsent(client) else {
             // Already confirmed (another tab, the back button): nothing to ask.
             return try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn, context: context)
@@ -39,7 +45,7 @@ struct ContinueEndpoint: Sendable {
                 secret: secret,
                 purpose: CSRFProtection.continuePurpose(
                     requestID: authorization.id, sessionHashedID: signedIn.session.hashedID)),
-            language: request.pageLanguage(pending: authorization.language))
+            language: request.pageLanguage(pending: authorization.language), keptSignedIn: keptSignedIn)
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -57,7 +63,8 @@ struct ContinueEndpoint: Sendable {
         switch decision.value {
         case "continue":
             var response = try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: signedIn, context: context, status: .seeOther)
+                for: authorization, client: client, signedIn: signedIn, personActed: true, context: context,
+                status: .seeOther)
             response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
             if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }
             return response

@@ -20,17 +20,24 @@ struct ContinuePage {
 
     /// The language of the page.
     var language: PageLanguage
+    /// Why the page is shown: a kept session to confirm (true), or a public app's remembered
+    /// consent to replay only after a click (false).
+    var keptSignedIn: Bool = true
 
     /// The page as a response.
     func response() -> Response {
         let name = HTML.escape(user.name)
         let text = ContinueText.self
         let lang = language
+        let isPublic = AuthorizationFlow.asksBeforeReplayingConsent(client)
+        let title = isPublic ? text.title(name, app: HTML.escape(client.name)) : text.title(name)
+        let plainTitle = isPublic ? text.title(user.name, app: client.name) : text.title(user.name)
+        let reason = keptSignedIn ? text.kept[lang] : text.allowedBefore[lang]
         let html = """
             <div class="app">\(AppLogo.html(for: client))<div><div class="app-name">\(HTML.escape(client.name))</div>\
             <div class="small">\(text.wants[lang])</div></div></div>
-            <h1 id="continue-as">\(text.title(name)[lang])</h1>
-            <p class="lead">\(text.signedInAs(HTML.escape(user.email))[lang]) \(text.kept[lang])</p>
+            <h1 id="continue-as">\(title[lang])</h1>
+            <p class="lead">\(text.signedInAs(HTML.escape(user.email))[lang]) \(reason)</p>
             <form method="post" action="\(AuthorizationFlow.continuePath)">
             \(HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken))
             \(HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest))
@@ -42,7 +49,7 @@ struct ContinuePage {
 
             """
         return PageLayout.page(
-            title: text.title(user.name)[lang], content: html,
+            title: plainTitle[lang], content: html,
             account: "<div class=\"account\"><span class=\"who\">\(name)</span></div>", language: lang)
     }
 }

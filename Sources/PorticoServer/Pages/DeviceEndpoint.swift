@@ -23,7 +23,7 @@ struct DeviceEndpoint: Sendable {
 
     /// Adds `GET` and `POST /device`, both async (they read and write the store).
     func register(on router: Router) {
-        router.page(AuthorizationFlow.devicePath, show: { try show($0) }, submit: { try submit($0) })
+        router.page(AuthorizationFlow.devicePath, context: context, show: { try show($0) }, submit: { try submit($0) })
     }
 
     // MARK: Requests
@@ -41,7 +41,8 @@ struct DeviceEndpoint: Sendable {
     private func submit(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         if form[AuthorizationFlow.requestField] != nil { return try decide(form, request: request) }
-        guard CSRFProtection.verify(form, request: request, purpose: Self.entryPurpose) else {
+        guard CSRFProtection.verify(form, request: request, purpose: Self.entryPurpose, secure: context.usesHTTPS)
+        else {
             throw PageProblem.forgedForm(appName: nil)
         }
         return try enter(form["user_code"] ?? "", request: request, status: .seeOther)
@@ -57,7 +58,8 @@ struct DeviceEndpoint: Sendable {
         let throttle = AttemptThrottle(context: context)
         let limits = [
             AttemptThrottle.Limit(
-                key: "device-code:address:" + address, maximum: Self.throttleLimit, window: Self.throttleWindow)
+                key: "device-code:address:" + ThrottleAddress.bucket(address), maximum: Self.throttleLimit,
+                window: Self.throttleWindow)
         ]
         let counted: [ThrottleAttempt]
         switch try throttle.attempt(limits) {

@@ -32,7 +32,7 @@ struct LoginEndpoint: Sendable {
 
     /// Adds `GET` and `POST /login`, both async.
     func register(on router: Router) {
-        router.page(AuthorizationFlow.loginPath, show: { try show($0) }, submit: { try signIn($0) })
+        router.page(AuthorizationFlow.loginPath, context: context, show: { try show($0) }, submit: { try signIn($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -57,7 +57,7 @@ struct LoginEndpoint: Sendable {
         let seal = form[AuthorizationFlow.requestField]
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
         let purpose = CSRFProtection.loginPurpose(requestID: pending?.request.id)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose) else {
+        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: pending?.client.name)
         }
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -105,12 +105,14 @@ struct LoginEndpoint: Sendable {
         }
         try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName], request: request,
+            for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName(context)],
+            request: request,
             context: context)
         var response: Response
         if let pending {
             response = try AuthorizationFlow.next(
-                for: pending.request, client: pending.client, signedIn: signedIn, context: context, status: .seeOther)
+                for: pending.request, client: pending.client, signedIn: signedIn, personActed: true,
+                context: context, status: .seeOther)
         } else {
             let target = ReturnPath.validated(form[ReturnPath.field]) ?? ReturnPath.fallback
             response = PageLayout.redirect(to: target, status: .seeOther)

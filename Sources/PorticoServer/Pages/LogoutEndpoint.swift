@@ -46,7 +46,9 @@ struct LogoutEndpoint: Sendable {
         let decisions = parameters.values(for: "decision")
         if request.method == .post && !decisions.isEmpty {
             let purpose = CSRFProtection.logoutPurpose(sessionHashedID: signedIn.session.hashedID)
-            guard decisions.count == 1, CSRFProtection.verify(parameters, request: request, purpose: purpose) else {
+            guard decisions.count == 1,
+                CSRFProtection.verify(parameters, request: request, purpose: purpose, secure: context.usesHTTPS)
+            else {
                 throw PageProblem.forgedForm(appName: logout.client?.name)
             }
             switch decisions[0] {

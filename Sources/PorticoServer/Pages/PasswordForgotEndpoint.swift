@@ -22,7 +22,7 @@ struct PasswordForgotEndpoint: Sendable {
 
     /// Adds `GET` and `POST /password/forgot`, both async.
     func register(on router: Router) {
-        router.page(Self.path, show: { try show($0) }, submit: { try requestLink($0) })
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try requestLink($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -40,7 +40,7 @@ struct PasswordForgotEndpoint: Sendable {
     private func requestLink(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let (seal, pending) = carried(form[AuthorizationFlow.requestField])
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose) else {
+        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let email = String((form["email"] ?? "").trimmingSpaces.prefix(254))

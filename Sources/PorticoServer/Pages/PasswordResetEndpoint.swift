@@ -20,7 +20,7 @@ struct PasswordResetEndpoint: Sendable {
 
     /// Adds `GET` and `POST /password/reset`, both async.
     func register(on router: Router) {
-        router.page(Self.path, show: { try show($0) }, submit: { try change($0) })
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try change($0) })
     }
 
     private var minutes: Int { Int(PasswordForgotEndpoint.linkLifetime / 60) }
@@ -44,7 +44,10 @@ struct PasswordResetEndpoint: Sendable {
     private func change(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let token = form["token"] ?? ""
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(token: token)) else {
+        guard
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(token: token), secure: context.usesHTTPS)
+        else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let language = request.pageLanguage()
@@ -91,6 +94,8 @@ struct PasswordResetEndpoint: Sendable {
                 if try transaction.revokeRefreshFamily(id: family.id, now: now) { families += 1 }
             }
             try transaction.deletePasswordResets(userID: account.id)
+            try GrantRevocation.revokeAllAccessTokens(
+                userID: account.id, now: now, accessTokenLifetime: context.lifetimes.accessToken, in: transaction)
             for limit in AttemptThrottle.signInLimits(email: account.email, address: "").prefix(1) {
                 try transaction.deleteThrottleAttempts(key: limit.key)
             }
@@ -102,7 +107,7 @@ struct PasswordResetEndpoint: Sendable {
         }
         guard changed else { return ResetPasswordPage.dead(minutes: minutes, language: language) }
         var response = ResetPasswordPage.done(sealedRequest: seal, language: language)
-        var expired = Cookie.expired(name: SignInSession.cookieName)
+        var expired = Cookie.expired(name: SignInSession.cookieName(context))
         expired.isSecure = context.usesHTTPS
         response.setCookie(expired)
         return response

@@ -3,12 +3,35 @@ import PorticoHTTP
 extension Router {
     /// A page at `path`: `GET` shows it and `POST` takes its form, both off the HTTP threads (pages
     /// read the store and may hash passwords) and both guarded, so a thrown ``PageProblem``
-    /// becomes its error page in the person's language and nothing answers a bare 500.
+    /// becomes its error page in the person's language and nothing answers a bare 500. `HEAD` is
+    /// refused (``refuseHead(_:allowing:)``): several pages' `GET` acts.
+    ///
+    /// Every form post must come from this provider's own origin (``FormOrigin``), and on an
+    /// https issuer every page carries `Strict-Transport-Security`.
     func page(
-        _ path: String, show: @escaping @Sendable (Request) throws -> Response,
+        _ path: String, context: ProviderContext, show: @escaping @Sendable (Request) throws -> Response,
         submit: @escaping @Sendable (Request) throws -> Response
     ) {
-        getAsync(path) { request in await ErrorPage.guarding(request) { try show(request) } }
-        postAsync(path) { request in await ErrorPage.guarding(request) { try submit(request) } }
+        getAsync(path) { request in
+            Self.secured(await ErrorPage.guarding(request) { try show(request) }, context: context)
+        }
+        postAsync(path) { request in
+            Self.secured(
+                await ErrorPage.guarding(request) {
+                    guard FormOrigin.isSameOrigin(request, issuer: context.issuer) else {
+                        throw PageProblem.forgedForm(appName: nil)
+                    }
+                    return try submit(request)
+                }, context: context)
+        }
+        refuseHead(path)
+    }
+
+    /// `response` with HSTS when the issuer is https.
+    static func secured(_ response: Response, context: ProviderContext) -> Response {
+        guard context.usesHTTPS else { return response }
+        var response = response
+        response.headers["Strict-Transport-Security"] = FormOrigin.strictTransportSecurity
+        return response
     }
 }

@@ -18,7 +18,7 @@ struct SignupEndpoint: Sendable {
 
     /// Adds `GET` and `POST /signup`, both async.
     func register(on router: Router) {
-        router.page(Self.path, show: { try show($0) }, submit: { try create($0) })
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try create($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -39,7 +39,10 @@ struct SignupEndpoint: Sendable {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
         let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose(requestID: pending?.request.id))
+        guard
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(requestID: pending?.request.id),
+                secure: context.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: pending?.client.name)
         }
@@ -57,6 +60,16 @@ struct SignupEndpoint: Sendable {
         }
         let errors = Self.problems(values: values, password: password, form: form)
         guard errors.isEmpty else { return again(errors) }
+        // Counted before the password is hashed: a flood of sign-ups must not buy Argon2id time
+        // on the workers that serve every page.
+        if case .refused(let wait) = try AttemptThrottle(context: context).attempt(
+            AttemptThrottle.signUpLimits(address: request.remoteAddress))
+        {
+            var response = again(["email": AttemptThrottle.refusal(retryAfter: wait)])
+            response.status = .tooManyRequests
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return response
+        }
 
         let registration = UserRegistration(
             email: values.email, name: values.name, postalCode: values.postalCode.isEmpty ? nil : values.postalCode,
@@ -74,12 +87,14 @@ struct SignupEndpoint: Sendable {
             throw PageProblem.serverFailure
         }
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName], request: request,
+            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(context)],
+            request: request,
             context: context)
         var response: Response
         if let pending {
             response = try AuthorizationFlow.next(
-                for: pending.request, client: pending.client, signedIn: signedIn, context: context, status: .seeOther)
+                for: pending.request, client: pending.client, signedIn: signedIn, personActed: true,
+                context: context, status: .seeOther)
         } else {
             response = SignupPage.ready(name: user.name, email: user.email, language: language)
         }

@@ -59,6 +59,8 @@ import Testing
                 path: database.directory.appendingPathComponent("portico.db").path, busyTimeoutMilliseconds: 1000)
             #expect(try SQLiteSchema.migrate(connection, upTo: 4) == [1, 2, 3, 4])
         }
+        // An older Portico made the file with the umask; owners chmod it on upgrade.
+        #expect(chmod(database.directory.appendingPathComponent("portico.db").path, 0o600) == 0)
         let migrated = try database.portico(["migrate"])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(migrated.stdout.hasPrefix("applied migration 5; schema version 5\n"), "\(migrated.stdout)")

@@ -433,8 +433,6 @@ extension ProviderHarness {
         for (name, value) in changes {
             if name == "iss" { claims.issuer = value.stringValue } else { claims[name] = value }
         }
-        let keys = try KeyRing(store: store)
-        let key = try #require(keys.signer(for: .rs256))
-        return JWS.sign(claims: claims, key: key, type: "JWT")
+        return try signWithProviderKey(claims)
     }
 }

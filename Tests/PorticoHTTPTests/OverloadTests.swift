@@ -1,0 +1,156 @@
+import Foundation
+import PorticoTesting
+import Testing
+
+@testable import PorticoHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Limits that keep one client, or too many, from taking the server: a bounded async queue,
+/// a per-client connection cap and body limits by kind and route, over real sockets.
+@Suite struct OverloadTests {
+    /// With the async queue full, the next async request gets 503 with `Retry-After` at once
+    /// (it does not wait behind the others), synchronous routes still answer, and the queued
+    /// requests complete once they can.
+    @Test func fullAsyncQueueAnswers503WithRetryAfterAtOnce() async throws {
+        let gate = Gate()
+        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
+        configuration.maxPendingAsyncRequests = 2
+        let server = try startServer(configuration: configuration) { router in
+            router.postAsync("/park") { _ in
+                await gate.wait()
+                return .text("parked")
+            }
+        }
+        defer { server.shutdown() }
+        let parked = (0..<2).map { _ in Task { try await fetch(server, "/park", method: "POST") } }
+        #expect(await eventually { gate.arrivals == 2 })
+
+        let refused = try await fetch(server, "/park", method: "POST")
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(try await fetch(server, "/healthz").status == 200)
+        #expect(gate.arrivals == 2)  // the refused one never ran
+
+        gate.open()
+        for task in parked {
+            #expect(try await task.value.status == 200)
+        }
+        #expect(try await fetch(server, "/park", method: "POST").status == 200)
+    }
+
+    /// One address holding `maxConnectionsPerClient` connections gets no more, while another
+    /// address is still served.
+    @Test func perClientConnectionCapRefusesOnlyThatClient() async throws {
+        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false)
+        configuration.maxConnectionsPerClient = 4
+        let server = try startServer(configuration: configuration)
+        defer { server.shutdown() }
+        // Four half-sent requests from 127.0.0.1 hold their connections.
+        let held = (0..<4).map { _ in LoopbackSocket(port: server.port, from: "127.0.0.1") }
+        for socket in held { socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
+        #expect(await eventually { (server.connectionCount ?? 0) >= 4 })
+
+        let fifth = LoopbackSocket(port: server.port, from: "127.0.0.1")
+        fifth.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(fifth.readAll() == "")  // accepted and closed at once, unanswered
+
+        let other = LoopbackSocket(port: server.port, from: "127.0.0.2")
+        other.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(other.readAll().hasPrefix("HTTP/1.1 200"))
+
+        // Freed slots can be used again.
+        for socket in held { socket.close() }
+        #expect(await eventually { (server.connectionCount ?? 99) == 0 })
+        let again = LoopbackSocket(port: server.port, from: "127.0.0.1")
+        again.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(again.readAll().hasPrefix("HTTP/1.1 200"))
+    }
+
+    /// A form body over `maxFormBodySize` gets 413 though it is far below `maxBodySize`; other
+    /// bodies keep the large limit; a route's own limit replaces both.
+    @Test func formAndRouteBodyLimits() async throws {
+        let server = try startServer { router in
+            router.post("/echo") { request in .text("\(request.body.count)") }
+            router.post("/small") { request in .text("\(request.body.count)") }
+            router.limitBodySize(100, for: "/small")
+        }
+        defer { server.shutdown() }
+        let form = ["Content-Type": "application/x-www-form-urlencoded"]
+        let bytes = Data(repeating: UInt8(ascii: "a"), count: 64 * 1_024 + 1)
+        #expect(try await fetch(server, "/echo", method: "POST", headers: form, body: bytes).status == 413)
+        let atLimit = bytes.dropLast()
+        #expect(try await fetch(server, "/echo", method: "POST", headers: form, body: atLimit).text == "65536")
+        let octets = ["Content-Type": "application/octet-stream"]
+        #expect(try await fetch(server, "/echo", method: "POST", headers: octets, body: bytes).status == 200)
+        let upper = ["Content-Type": "Application/X-WWW-Form-Urlencoded; charset=utf-8"]
+        #expect(try await fetch(server, "/echo", method: "POST", headers: upper, body: bytes).status == 413)
+
+        #expect(try await fetch(server, "/small", method: "POST", body: Data(count: 101)).status == 413)
+        #expect(try await fetch(server, "/small", method: "POST", body: Data(count: 100)).text == "100")
+        // Without Content-Length (chunked), the limit applies to what arrives.
+        let chunked =
+            "POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            + "c8\r\n" + String(repeating: "b", count: 200) + "\r\n0\r\n\r\n"
+        #expect(RawHTTPClient.exchange(port: server.port, chunked).hasPrefix("HTTP/1.1 413"))
+    }
+}
+
+/// A TCP connection to the server from a chosen loopback address (Linux routes all of
+/// 127.0.0.0/8 to the loopback interface), with timeouts so no test can hang.
+final class LoopbackSocket {
+    private var socket: Int32
+
+    init(port: UInt16, from source: String, timeoutSeconds: Int = 10) {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        _ = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Everything until the server closes (or the timeout).
+    func readAll() -> String {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(socket, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            received.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    func close() {
+        guard socket >= 0 else { return }
+        Glibc.close(socket)
+        socket = -1
+    }
+}
