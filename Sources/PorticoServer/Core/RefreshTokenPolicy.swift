@@ -90,8 +90,16 @@ extension StoreTransaction {
             try rotateRefreshToken(
                 familyID: family.id, from: hash, to: successorHash, issuedAt: now, expiresAt: expiresAt)
         else {
-            // Another rotation of the same token won the swap: this one is a second use.
-            return .reused(family: family)
+            // Another rotation of the same token won the swap between the read and the write (a
+            // backend that does not serialise writers, PostgreSQL at READ COMMITTED): read again,
+            // so that this request sees what it would have seen a moment later — the token it
+            // presented is now the one replaced (the grace period), exactly as on SQLite.
+            guard let (again, _, standingNow, _) = try self.standing(of: presented) else { return .notFound }
+            if again.family.isRevoked { return .revoked(family: again.family) }
+            switch standingNow {
+            case .previous(let rotatedAt): return .previous(family: again.family, rotatedAt: rotatedAt)
+            case .older, .current: return .reused(family: again.family)
+            }
         }
         return .rotated(
             family: family,
