@@ -36,6 +36,9 @@ public struct AuthorizationCode: Sendable, Hashable {
     public var issuedAccessTokenID: String?
     /// When that access token expires (how long its revocation must be remembered).
     public var issuedAccessTokenExpiresAt: Date?
+    /// The resource server (RFC 8707) the authorization request named: the access token's
+    /// `aud`; nil for tokens meant for the provider.
+    public var resource: String? = nil
 
     /// A code ready to insert for the plain `code`; only its hash is kept.
     public init(

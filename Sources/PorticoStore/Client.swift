@@ -31,6 +31,16 @@ public struct Client: Sendable, Hashable {
     public var postLogoutRedirectURIs: [String]
     /// When the client was registered.
     public var createdAt: Date
+    /// The Native SSO group (`--sso-group`): apps of one vendor that may share a device
+    /// session; nil for an app of its own.
+    public var ssoGroup: String? = nil
+    /// The resource servers (RFC 8707 `resource` URIs) its access tokens may be meant for.
+    public var resources: [String] = []
+    /// Which `sub` it sees for a person.
+    public var subjectType: SubjectType = .public
+    /// The sector its pairwise subjects derive from (`--sector`, or its redirect URIs' host);
+    /// nil for public subjects.
+    public var sectorIdentifier: String? = nil
 
     /// A client ready to insert; pass the plain `secret` of a confidential client and only its
     /// hash is kept.

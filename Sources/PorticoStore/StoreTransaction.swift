@@ -49,5 +49,6 @@ import Foundation
 public protocol StoreTransaction:
     UserStorage, ClientStorage, ProductScopeStorage, SigningKeyStorage, SessionStorage, AuthorizationCodeStorage,
     ConsentStorage, RefreshTokenStorage, AccessTokenRevocationStorage, DeviceAuthorizationStorage,
-    AccountLinkStorage, PasswordResetStorage, ThrottleStorage, AuditLogStorage, PurgeStorage
+    AccountLinkStorage, PasswordResetStorage, ThrottleStorage, AuditLogStorage, PurgeStorage,
+    DeviceSessionStorage, PairwiseSubjectStorage
 {}

@@ -25,6 +25,7 @@ enum PostgresSchema {
         Migration(version: 2, statements: version2),
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
+        Migration(version: 5, statements: version5),
     ]
 
     /// The newest version this build understands.
@@ -346,6 +347,58 @@ enum PostgresSchema {
         CREATE TABLE purge_positions (
             name text PRIMARY KEY,
             last_key text NOT NULL
+        )
+        """,
+    ]
+
+    /// Version 5, token exchange: as SQLite's version 5 (clients' SSO group, resources, subject
+    /// type and sector; product scopes' and codes' resource; Native SSO device sessions and
+    /// their refresh families; pairwise subjects; the provider's secrets).
+    private static let version5 = [
+        "ALTER TABLE clients ADD COLUMN sso_group text",
+        "ALTER TABLE clients ADD COLUMN resources text NOT NULL DEFAULT '[]'",
+        "ALTER TABLE clients ADD COLUMN subject_type text NOT NULL DEFAULT 'public'",
+        "ALTER TABLE clients ADD COLUMN sector_identifier text",
+        "ALTER TABLE product_scopes ADD COLUMN resource text",
+        "ALTER TABLE authorization_codes ADD COLUMN resource text",
+        """
+        CREATE TABLE device_sessions (
+            id text PRIMARY KEY,
+            secret_hash bytea NOT NULL UNIQUE,
+            user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            sso_group text NOT NULL,
+            browser_session_hash bytea,
+            scopes text NOT NULL,
+            auth_time bigint NOT NULL,
+            created_at bigint NOT NULL,
+            revoked_at bigint
+        )
+        """,
+        "CREATE INDEX device_sessions_user ON device_sessions (user_id)",
+        """
+        CREATE INDEX device_sessions_browser ON device_sessions (browser_session_hash)
+        WHERE browser_session_hash IS NOT NULL
+        """,
+        """
+        CREATE TABLE device_session_families (
+            family_id text PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            device_session_id text NOT NULL REFERENCES device_sessions (id) ON DELETE CASCADE
+        )
+        """,
+        "CREATE INDEX device_session_families_session ON device_session_families (device_session_id)",
+        """
+        CREATE TABLE pairwise_subjects (
+            sector text NOT NULL,
+            subject text NOT NULL,
+            user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            PRIMARY KEY (sector, subject)
+        )
+        """,
+        "CREATE INDEX pairwise_subjects_user ON pairwise_subjects (user_id)",
+        """
+        CREATE TABLE provider_secrets (
+            name text PRIMARY KEY,
+            value bytea NOT NULL
         )
         """,
     ]

@@ -157,7 +157,8 @@ final class PostgresTransaction: StoreTransaction {
 
     private static let clientColumns = """
         id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
-        id_token_signing_alg, post_logout_redirect_uris, created_at
+        id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
+        sector_identifier
         """
 
     private static func decodeClient(_ row: PostgresRow) throws -> Client {
@@ -165,11 +166,20 @@ final class PostgresTransaction: StoreTransaction {
         guard let type = ClientType(rawValue: typeName) else {
             throw StoreError.corrupt("unknown client type '\(typeName)'")
         }
-        return Client(
+        var client = Client(
             id: row.text(0), name: row.text(1), type: type, secretHash: try row.optionalBytes(3),
             redirectURIs: try row.list(4), allowedScopes: try row.list(5), allowedGrantTypes: try row.list(6),
             logoURL: row.optionalText(7), privacyURL: row.optionalText(8), idTokenSigningAlgorithm: row.text(9),
             postLogoutRedirectURIs: try row.list(10), createdAt: try row.date(11))
+        client.ssoGroup = row.optionalText(12)
+        client.resources = try row.list(13)
+        let subjectType = row.text(14)
+        guard let subject = SubjectType(rawValue: subjectType) else {
+            throw StoreError.corrupt("unknown subject type '\(subjectType)'")
+        }
+        client.subjectType = subject
+        client.sectorIdentifier = row.optionalText(15)
+        return client
     }
 
     private static func clientValues(_ client: Client) throws -> [PostgresValue] {
@@ -180,7 +190,8 @@ final class PostgresTransaction: StoreTransaction {
             .text(client.name), .text(client.type.rawValue), .bytes(client.secretHash),
             .list(client.redirectURIs), .list(client.allowedScopes), .list(client.allowedGrantTypes),
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
-            .list(client.postLogoutRedirectURIs),
+            .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
+            .text(client.subjectType.rawValue), .text(client.sectorIdentifier),
         ]
     }
 
@@ -188,8 +199,9 @@ final class PostgresTransaction: StoreTransaction {
         try write(
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
-                privacy_url, id_token_signing_alg, post_logout_redirect_uris, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
+                sector_identifier, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
     }
@@ -207,7 +219,7 @@ final class PostgresTransaction: StoreTransaction {
             """
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
-                post_logout_redirect_uris = ?
+                post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])
@@ -221,28 +233,31 @@ final class PostgresTransaction: StoreTransaction {
     // MARK: Product scopes
 
     private static func decodeScope(_ row: PostgresRow) throws -> ProductScope {
-        ProductScope(name: row.text(0), description: row.text(1), createdAt: try row.date(2))
+        ProductScope(
+            name: row.text(0), description: row.text(1), createdAt: try row.date(2), resource: row.optionalText(3))
     }
 
     func insert(_ scope: ProductScope) throws {
         try write(
-            "INSERT INTO product_scopes (name, description, created_at) VALUES (?, ?, ?)",
-            [.text(scope.name), .text(scope.description), .date(scope.createdAt)])
+            "INSERT INTO product_scopes (name, description, created_at, resource) VALUES (?, ?, ?, ?)",
+            [.text(scope.name), .text(scope.description), .date(scope.createdAt), .text(scope.resource)])
     }
 
     func productScope(name: String) throws -> ProductScope? {
         try first(
-            "SELECT name, description, created_at FROM product_scopes WHERE name = ?", [.text(name)],
+            "SELECT name, description, created_at, resource FROM product_scopes WHERE name = ?", [.text(name)],
             Self.decodeScope)
     }
 
     func productScopes() throws -> [ProductScope] {
-        try all("SELECT name, description, created_at FROM product_scopes ORDER BY name", [], Self.decodeScope)
+        try all(
+            "SELECT name, description, created_at, resource FROM product_scopes ORDER BY name", [], Self.decodeScope)
     }
 
     func update(_ scope: ProductScope) throws {
         let changed = try write(
-            "UPDATE product_scopes SET description = ? WHERE name = ?", [.text(scope.description), .text(scope.name)])
+            "UPDATE product_scopes SET description = ?, resource = ? WHERE name = ?",
+            [.text(scope.description), .text(scope.resource), .text(scope.name)])
         if changed == 0 { throw StoreError.notFound(entity: "scope", id: scope.name) }
     }
 

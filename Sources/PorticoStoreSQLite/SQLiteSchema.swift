@@ -18,6 +18,7 @@ enum SQLiteSchema {
         Migration(version: 2, statements: version2),
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
+        Migration(version: 5, statements: version5),
     ]
 
     /// The newest version this build understands.
@@ -337,5 +338,60 @@ enum SQLiteSchema {
         ) WITHOUT ROWID
         """,
         "PRAGMA user_version = 4",
+    ]
+
+    /// Version 5, token exchange (RFC 8693): what a client may ask for (its Native SSO group,
+    /// resource servers, subject type), product scopes' resource servers, the resource an
+    /// authorization code was bound to (RFC 8707), Native SSO device sessions and the refresh
+    /// families issued in them, pairwise subjects (OIDC Core §8.1) and the provider's own secrets
+    /// (the pairwise salt). New columns have defaults, so every existing row keeps its meaning.
+    private static let version5 = [
+        "ALTER TABLE clients ADD COLUMN sso_group TEXT",
+        "ALTER TABLE clients ADD COLUMN resources TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE clients ADD COLUMN subject_type TEXT NOT NULL DEFAULT 'public'",
+        "ALTER TABLE clients ADD COLUMN sector_identifier TEXT",
+        "ALTER TABLE product_scopes ADD COLUMN resource TEXT",
+        "ALTER TABLE authorization_codes ADD COLUMN resource TEXT",
+        """
+        CREATE TABLE device_sessions (
+            id TEXT PRIMARY KEY,
+            secret_hash BLOB NOT NULL UNIQUE,
+            user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            sso_group TEXT NOT NULL,
+            browser_session_hash BLOB,
+            scopes TEXT NOT NULL,
+            auth_time INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            revoked_at INTEGER
+        )
+        """,
+        "CREATE INDEX device_sessions_user ON device_sessions (user_id)",
+        """
+        CREATE INDEX device_sessions_browser ON device_sessions (browser_session_hash)
+        WHERE browser_session_hash IS NOT NULL
+        """,
+        """
+        CREATE TABLE device_session_families (
+            family_id TEXT PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            device_session_id TEXT NOT NULL REFERENCES device_sessions (id) ON DELETE CASCADE
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX device_session_families_session ON device_session_families (device_session_id)",
+        """
+        CREATE TABLE pairwise_subjects (
+            sector TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            PRIMARY KEY (sector, subject)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX pairwise_subjects_user ON pairwise_subjects (user_id)",
+        """
+        CREATE TABLE provider_secrets (
+            name TEXT PRIMARY KEY,
+            value BLOB NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "PRAGMA user_version = 5",
     ]
 }

@@ -60,27 +60,30 @@ extension SQLiteTransaction {
 
     private static let codeColumns = """
         code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, nonce, auth_time, session_hash,
-        created_at, expires_at, consumed_at, issued_family_id, issued_access_token_id, issued_access_token_expires_at
+        created_at, expires_at, consumed_at, issued_family_id, issued_access_token_id, issued_access_token_expires_at,
+        resource
         """
 
     private static func decodeCode(_ row: SQLiteRow) throws -> AuthorizationCode {
-        AuthorizationCode(
+        var code = AuthorizationCode(
             hashedCode: row.hashReference(0), clientID: row.text(1), userID: row.text(2), redirectURI: row.text(3),
             scopes: try row.list(4), codeChallenge: row.text(5), nonce: row.optionalText(6), authTime: row.date(7),
             sessionHashedID: row.optionalHashReference(8), createdAt: row.date(9), expiresAt: row.date(10),
             consumedAt: row.optionalDate(11), issuedRefreshFamilyID: row.optionalText(12),
             issuedAccessTokenID: row.optionalText(13), issuedAccessTokenExpiresAt: row.optionalDate(14))
+        code.resource = row.optionalText(15)
+        return code
     }
 
     func insert(_ code: AuthorizationCode) throws {
         try write(
-            "INSERT INTO authorization_codes (\(Self.codeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO authorization_codes (\(Self.codeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .hash(reference: code.hashedCode), .text(code.clientID), .text(code.userID), .text(code.redirectURI),
                 .list(code.scopes), .text(code.codeChallenge), .text(code.nonce), .date(code.authTime),
                 .hash(reference: code.sessionHashedID), .date(code.createdAt), .date(code.expiresAt),
                 .date(code.consumedAt), .text(code.issuedRefreshFamilyID), .text(code.issuedAccessTokenID),
-                .date(code.issuedAccessTokenExpiresAt),
+                .date(code.issuedAccessTokenExpiresAt), .text(code.resource),
             ], referring: "client or user")
     }
 

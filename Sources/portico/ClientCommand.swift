@@ -9,7 +9,9 @@ enum ClientCommand {
                                   [--public] [--scope S ...] [--grant G ...]
                                   [--logo-url URL] [--privacy-url URL]
                                   [--id-token-alg RS256|ES256|EdDSA]
-                                  [--post-logout-redirect-uri URI ...] [--json] [--database URL]
+                                  [--post-logout-redirect-uri URI ...] [--sso-group NAME]
+                                  [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
+                                  [--json] [--database URL]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
 
@@ -26,6 +28,13 @@ enum ClientCommand {
                   --logo-url URL       logo on the consent page (https)
                   --privacy-url URL    privacy policy linked from the consent page (https)
                   --id-token-alg ALG   ID token signature (default RS256)
+                  --sso-group NAME     one vendor's apps: Native SSO on a device (scope
+                                       device_sso, grant token-exchange)
+                  --resource URI       a resource server its access tokens may be meant for
+                                       (RFC 8707 resource); repeatable
+                  --subject-type T     public (default: the account id) or pairwise (an id
+                                       of its own per person, OIDC Core §8.1)
+                  --sector NAME        the pairwise sector (default the redirect URIs' host)
                   --json               print {"client_id": "...", "client_secret": "..."}
         list    shows every app: id, name, type and redirect URIs (never secrets)
         remove  removes an app and everything issued to it
@@ -62,6 +71,10 @@ enum ClientCommand {
         registration.privacyURL = try arguments.value("privacy-url")
         registration.idTokenSigningAlgorithm = try arguments.value("id-token-alg") ?? "RS256"
         registration.postLogoutRedirectURIs = try arguments.values("post-logout-redirect-uri")
+        registration.ssoGroup = try arguments.value("sso-group")
+        registration.resources = try arguments.values("resource")
+        registration.subjectType = try arguments.value("subject-type") ?? "public"
+        registration.sector = try arguments.value("sector")
         let json = arguments.flag("json")
         try arguments.finish()
 

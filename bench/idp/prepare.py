@@ -8,6 +8,10 @@
                                               (sealed request, CSRF token and cookie) as
                                               shell assignments; then check that one POST
                                               /login with them signs in (303)
+  prepare.py sso     BASE SEED_DIR OUT_FILE   redeem the Native SSO codes of the seed for
+                                              the group's first app and write, one per
+                                              line, the form fragment its ID token and
+                                              device secret make for the exchange
 
 The sealed pending request and the CSRF token are stateless on the server (a signed
 request and an HMAC of the browser's CSRF cookie), so wrk can post the same form over
@@ -45,9 +49,11 @@ def basic(env):
     return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
 
 
-def mint_tokens(base, seed_dir, out_file):
+def mint_tokens(base, seed_dir, out_file, codes_file="spare-codes.txt", client=("CLIENT_ID", "CLIENT_SECRET")):
     env = read_env(seed_dir)
-    with open(f"{seed_dir}/spare-codes.txt") as handle:
+    authorization = basic({"CLIENT_ID": env[client[0]], "CLIENT_SECRET": env[client[1]]})
+    sso = codes_file == "codes-sso.txt"
+    with open(f"{seed_dir}/{codes_file}") as handle:
         codes = [line.strip() for line in handle if line.strip()]
     connection = connect(base)
     tokens = []
@@ -57,16 +63,25 @@ def mint_tokens(base, seed_dir, out_file):
             "redirect_uri": env["REDIRECT_URI"], "code_verifier": env["CODE_VERIFIER"],
         })
         connection.request("POST", "/oauth/token", body, {
-            "Authorization": basic(env), "Content-Type": "application/x-www-form-urlencoded",
+            "Authorization": authorization, "Content-Type": "application/x-www-form-urlencoded",
         })
         response = connection.getresponse()
         payload = response.read()
         if response.status != 200:
             sys.exit(f"prepare.py: code redemption answered {response.status}: {payload[:300]!r}")
-        tokens.append(json.loads(payload)["access_token"])
+        answer = json.loads(payload)
+        if sso:
+            tokens.append(urllib.parse.urlencode({
+                "subject_token": answer["id_token"], "actor_token": answer["device_secret"]}))
+        else:
+            tokens.append(answer["access_token"])
     with open(out_file, "w") as handle:
         handle.write("\n".join(tokens) + "\n")
-    print(f"minted {len(tokens)} access tokens", file=sys.stderr)
+    print(f"minted {len(tokens)} {'Native SSO sign-ins' if sso else 'access tokens'}", file=sys.stderr)
+
+
+def sso_sign_ins(base, seed_dir, out_file):
+    mint_tokens(base, seed_dir, out_file, "codes-sso.txt", ("SSO_FIRST_ID", "SSO_SECRET"))
 
 
 class FormFields(html.parser.HTMLParser):
@@ -147,10 +162,11 @@ def login_form(base, seed_dir, out_file):
 
 
 def main():
-    if len(sys.argv) != 5 or sys.argv[1] not in ("tokens", "login"):
+    actions = {"tokens": mint_tokens, "login": login_form, "sso": sso_sign_ins}
+    if len(sys.argv) != 5 or sys.argv[1] not in actions:
         sys.exit(__doc__)
     _, action, base, seed_dir, out_file = sys.argv
-    (mint_tokens if action == "tokens" else login_form)(base, seed_dir, out_file)
+    actions[action](base, seed_dir, out_file)
 
 
 if __name__ == "__main__":

@@ -96,7 +96,7 @@ echo "seeding $scale users and $scale refresh families (plus pre-minted codes an
     --codes $((codes_per_second * seconds * rounds)) --spare-codes 1000 \
     --refresh-tokens $((refresh_per_second * seconds * rounds)) \
     --openid-refresh-tokens $((codes_per_second * seconds * rounds)) \
-    --es256-codes $((codes_per_second * seconds * rounds))
+    --es256-codes $((codes_per_second * seconds * rounds)) --sso-codes 1000
 set -a
 # shellcheck disable=SC1091
 . "$tmp/seed/seed.env"
@@ -134,6 +134,7 @@ wait_for "http://127.0.0.1:$static_port/oauth/jwks"
 # Pre-steps over HTTP: access tokens for userinfo and introspection, and the sign-in form.
 python3 "$here/prepare.py" tokens "$base" "$tmp/seed" "$tmp/access.txt"
 python3 "$here/prepare.py" login "$base" "$tmp/seed" "$tmp/login.env"
+python3 "$here/prepare.py" sso "$base" "$tmp/seed" "$tmp/sso.txt"
 set -a
 # shellcheck disable=SC1091
 . "$tmp/login.env"
@@ -141,6 +142,10 @@ set +a
 export BENCH_IDP_DIR="$here"
 export AUTHORIZATION="Basic $(printf '%s:%s' "$CLIENT_ID" "$CLIENT_SECRET" | base64 -w0)"
 AUTHORIZATION_ES256="Basic $(printf '%s:%s' "$CLIENT_ID_ES256" "$CLIENT_SECRET_ES256" | base64 -w0)"
+AUTHORIZATION_SSO="Basic $(printf '%s:%s' "$SSO_SECOND_ID" "$SSO_SECRET" | base64 -w0)"
+exchange="urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange"
+token_type="urn%3Aietf%3Aparams%3Aoauth%3Atoken-type"
+issuer_encoded="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$base")"
 redirect_encoded="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$REDIRECT_URI")"
 
 # ---- reading wrk's output ---------------------------------------------------------------
@@ -232,6 +237,18 @@ scenarios() {
     ITEMS_FILE="$tmp/access.txt" METHOD=POST PATH_=/oauth/introspect BODY="token={}" \
         run introspection "$round" 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
 
+    # Narrowing (RFC 8693): the bench client trades its access token for one with scope
+    # profile (ES256 verify + ES256 sign, no store write). Native SSO: the group's second app
+    # trades the first app's ID token and device secret for its own tokens (RS256 verify, a
+    # device-secret lookup, a new refresh family, ES256 access + RS256 ID token signed).
+    ITEMS_FILE="$tmp/access.txt" METHOD=POST PATH_=/oauth/token \
+        BODY="grant_type=$exchange&subject_token={}&subject_token_type=$token_type%3Aaccess_token&scope=profile" \
+        run narrowing-exchange "$round" 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
+
+    ITEMS_FILE="$tmp/sso.txt" METHOD=POST PATH_=/oauth/token AUTHORIZATION="$AUTHORIZATION_SSO" \
+        BODY="grant_type=$exchange&{}&subject_token_type=$token_type%3Aid_token&actor_token_type=urn%3Aopenid%3Aparams%3Atoken-type%3Adevice-secret&audience=$issuer_encoded" \
+        run native-sso-exchange "$round" 2 "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
+
     ITEMS_FILE="$tmp/seed/codes.r$round.txt" \
         BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect_encoded&code_verifier=$CODE_VERIFIER" \
         run code-redemption "$round" 0 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
@@ -283,7 +300,8 @@ best_round() {
     echo "$best"
 }
 for name in portico-healthz discovery jwks c-baseline c-discovery c-jwks client-credentials userinfo introspection \
-    code-redemption code-redemption-es256 refresh-rotation refresh-rotation-openid sign-in; do
+    code-redemption code-redemption-es256 refresh-rotation refresh-rotation-openid narrowing-exchange \
+    native-sso-exchange sign-in; do
     cp "$out_dir/$name-r$(best_round "$name").txt" "$out_dir/$name.txt"
 done
 storm_round="$(best_round storm-discovery)"
@@ -330,6 +348,10 @@ rsa_ceiling="$(awk -v c="$cores" -v r="${rsa_signs:-0}" 'BEGIN { printf "%.0f", 
     row code-redemption-es256 "authorization_code, ES256 ID" ">= 2000/s (RS256 asked)" \
         "$(at_least "$(ok_rate code-redemption-es256)" 2000) (client with ES256 ID tokens)"
     row userinfo "userinfo (JWT)" ">= 12000/s" "$(at_least "$(ok_rate userinfo)" 12000)"
+    row narrowing-exchange "token exchange: narrowing" ">= 8000/s" "$(at_least "$(ok_rate narrowing-exchange)" 8000)"
+    sso_ratio="$(ratio "$(ok_rate native-sso-exchange)" "$rsa_ceiling")"
+    row native-sso-exchange "token exchange: Native SSO" ">= 0.6 x RS256 ceiling" \
+        "$sso_ratio x RS256 ceiling: $(at_least "$sso_ratio" 0.6)"
     row introspection "introspection" "-" "-"
     signin_ratio="$(ratio "$(ok_rate sign-in)" "$ceiling")"
     row sign-in "sign-ins (POST /login)" ">= 0.80 x $ceiling/s ceiling" \

@@ -1,3 +1,4 @@
+import Foundation
 import PorticoCrypto
 import PorticoStore
 
@@ -35,6 +36,14 @@ public struct ClientRegistration: Sendable {
     public var idTokenSigningAlgorithm: String
     /// Where RP-initiated logout may return to.
     public var postLogoutRedirectURIs: [String]
+    /// The Native SSO group (`--sso-group`): apps of one vendor sharing sign-in on a device.
+    public var ssoGroup: String? = nil
+    /// Resource servers its access tokens may be meant for (`--resource`, RFC 8707).
+    public var resources: [String] = []
+    /// `public` or `pairwise` (`--subject-type`).
+    public var subjectType: String = SubjectType.public.rawValue
+    /// The sector of pairwise subjects (`--sector`); by default the redirect URIs' host.
+    public var sector: String? = nil
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -153,12 +162,64 @@ public struct ClientRegistration: Sendable {
                 "ID token algorithm '\(idTokenSigningAlgorithm)' is not one of \(Self.idTokenAlgorithms.joined(separator: ", "))"
             )
         }
-        let scopes = self.scopes.isEmpty ? ScopeCatalog.builtIn.map(\.name) : unique(self.scopes)
-        return Client(
+        let group = try ssoGroup.map { group throws(AdminError) -> String in
+            guard Self.isName(group, maximumLength: 64) else {
+                throw .invalid("SSO group '\(group)' must be 1 to 64 letters, digits, '.', '_' or '-'")
+            }
+            return group
+        }
+        let builtIn = ScopeCatalog.builtIn.map(\.name).filter { $0 != NativeSSO.scope || group != nil }
+        let scopes = self.scopes.isEmpty ? builtIn : unique(self.scopes)
+        if scopes.contains(NativeSSO.scope) && group == nil {
+            throw .invalid("the device_sso scope needs --sso-group: it shares sign-in within a group of apps")
+        }
+        for resource in resources where !ResourceIndicators.isWellFormed(resource) {
+            throw .invalid("resource '\(resource)' is not an absolute URI without a fragment")
+        }
+        var client = Client(
             id: id, name: name, type: isPublic ? .public : .confidential, secret: secret,
             redirectURIs: unique(redirectURIs), allowedScopes: scopes, allowedGrantTypes: grants, logoURL: logoURL,
             privacyURL: privacyURL, idTokenSigningAlgorithm: algorithm,
             postLogoutRedirectURIs: unique(postLogoutRedirectURIs))
+        client.ssoGroup = group
+        client.resources = unique(resources)
+        guard let subject = SubjectType(rawValue: subjectType.lowercased()) else {
+            throw .invalid("subject type '\(subjectType)' is not public or pairwise")
+        }
+        client.subjectType = subject
+        client.sectorIdentifier = try sectorIdentifier(for: subject)
+        return client
+    }
+
+    /// The sector of pairwise subjects: `--sector`, else the one host of the redirect URIs
+    /// (OIDC Core §8.1); nil for public subjects.
+    private func sectorIdentifier(for subject: SubjectType) throws(AdminError) -> String? {
+        guard subject == .pairwise else {
+            if sector != nil { throw .invalid("--sector needs --subject-type pairwise") }
+            return nil
+        }
+        if let sector {
+            guard Self.isName(sector.lowercased(), maximumLength: 253) else {
+                throw .invalid("sector '\(sector)' must be a host name (letters, digits, '.', '-')")
+            }
+            return sector.lowercased()
+        }
+        let hosts = Set(
+            redirectURIs.compactMap { URLComponents(string: $0)?.host?.lowercased() }.filter { !$0.isEmpty })
+        guard hosts.count == 1, let host = hosts.first else {
+            throw .invalid(
+                "a pairwise client whose redirect URIs do not share one host needs --sector NAME (OIDC Core §8.1)")
+        }
+        return host
+    }
+
+    /// Whether `text` is 1 to `maximumLength` ASCII letters, digits, `.`, `_` or `-`.
+    private static func isName(_ text: String, maximumLength: Int) -> Bool {
+        !text.isEmpty && text.utf8.count <= maximumLength
+            && text.utf8.allSatisfy {
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                    || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D
+            }
     }
 
     /// Every scope must be built in or a product scope already added with `portico scope add`.

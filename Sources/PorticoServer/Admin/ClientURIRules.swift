@@ -18,7 +18,9 @@ enum ClientURIRules {
         let (scheme, components) = try parse(text, label: label)
         // Scalars, not Characters: a "prepend" character such as U+0600 joins the `#` after it
         // into one grapheme, which `String.contains("#")` would not see.
-        guard !text.unicodeScalars.contains("#") else { throw .invalid("\(label) '\(text)' must not have a fragment (#…)") }
+        guard !text.unicodeScalars.contains("#") else {
+            throw .invalid("\(label) '\(text)' must not have a fragment (#…)")
+        }
         switch scheme {
         case "https":
             try requireHost(components, text: text, label: label)

@@ -7,11 +7,15 @@ public struct ProductScopeRegistration: Sendable {
     public var name: String
     /// What it lets an app do, in the words the consent page shows.
     public var description: String
+    /// The resource server (RFC 8707) that accepts it (`--resource`): apps allowed the scope may
+    /// ask for tokens meant for that server.
+    public var resource: String?
 
     /// A registration of these values.
-    public init(name: String, description: String) {
+    public init(name: String, description: String, resource: String? = nil) {
         self.name = name
         self.description = description
+        self.resource = resource
     }
 
     /// Validates and stores the scope.
@@ -26,7 +30,10 @@ public struct ProductScopeRegistration: Sendable {
             throw .invalid("'\(name)' is a built-in scope; pick another name")
         }
         let description = try AdminText.checked(description, field: "scope description", maximumLength: 200)
-        let scope = ProductScope(name: name, description: description)
+        if let resource, !ResourceIndicators.isWellFormed(resource) {
+            throw .invalid("resource '\(resource)' is not an absolute URI without a fragment")
+        }
+        let scope = ProductScope(name: name, description: description, resource: resource)
         do {
             try store.transaction { transaction in
                 try transaction.insert(scope)

@@ -72,6 +72,7 @@ public enum UserAdministration {
                 user.updatedAt = now
                 try transaction.update(user)
                 let ended = disabled ? try transaction.deleteSessions(userID: user.id) : 0
+                if disabled { try NativeSSO.endSessions(userID: user.id, now: now, in: transaction) }
                 try transaction.append(
                     AuditEvent(
                         occurredAt: now, actor: "cli", action: disabled ? "user.disable" : "user.enable",

@@ -78,15 +78,14 @@ enum AuthorizationFlow {
         guard !request.isDeviceSignIn else { throw PageProblem.invalidRequest }
         let now = context.now()
         let code = SecureRandom.token()
-        try context.store.transaction { transaction in
-            try transaction.insert(
-                AuthorizationCode(
-                    code: code, clientID: request.clientID, userID: signedIn.user.id,
-                    redirectURI: request.redirectURI, scopes: request.scopes, codeChallenge: request.codeChallenge,
-                    nonce: request.nonce, authTime: signedIn.session.authTime,
-                    sessionHashedID: signedIn.session.hashedID, createdAt: now,
-                    expiresAt: now.addingTimeInterval(context.lifetimes.authorizationCode)))
-        }
+        var stored = AuthorizationCode(
+            code: code, clientID: request.clientID, userID: signedIn.user.id,
+            redirectURI: request.redirectURI, scopes: request.scopes, codeChallenge: request.codeChallenge,
+            nonce: request.nonce, authTime: signedIn.session.authTime,
+            sessionHashedID: signedIn.session.hashedID, createdAt: now,
+            expiresAt: now.addingTimeInterval(context.lifetimes.authorizationCode))
+        stored.resource = request.resource
+        try context.store.transaction { transaction in try transaction.insert(stored) }
         return AuthorizationResponse.success(code: code, request: request, issuer: context.issuer, status: status)
     }
 

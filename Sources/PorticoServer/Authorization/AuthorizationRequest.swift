@@ -36,6 +36,8 @@ struct AuthorizationRequest: Sendable, Equatable {
     var issuedAt: Date
     /// When the sign-in pages stop accepting it.
     var expiresAt: Date
+    /// The resource server (RFC 8707) the access token is meant for, if the app named one.
+    var resource: String? = nil
     /// Set when the sign-in serves a device login (RFC 8628) instead of a redirect: the
     /// normalized user code being approved. Sign-in then returns to `/device` for the device's
     /// own consent page, and no authorization code can be issued for the request.

@@ -22,7 +22,7 @@ struct AuthorizationRequestValidator {
     static let singleValued: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge",
         "code_challenge_method", "nonce", "prompt", "max_age", "login_hint", "response_mode", "request",
-        "request_uri", "display", "ui_locales", "id_token_hint", "acr_values", "claims",
+        "request_uri", "display", "ui_locales", "id_token_hint", "acr_values", "claims", "resource",
     ]
 
     /// Longest `state` echoed back; longer ones are refused rather than truncated.
@@ -103,6 +103,17 @@ struct AuthorizationRequestValidator {
         if let refused = scopes.first(where: { !allowed.contains($0) }) {
             return fail(.invalidScope("This client may not request the scope \(refused)."))
         }
+        if scopes.contains(NativeSSO.scope), client.ssoGroup == nil || !scopes.contains("openid") {
+            return fail(.invalidScope("device_sso needs openid and a client in an SSO group (--sso-group)."))
+        }
+        var resource: String?
+        if let requested = single("resource") {
+            do {
+                resource = try context.store.read { try ResourceIndicators.check(requested, for: client, in: $0) }
+            } catch let error as OAuthError {
+                return fail(AuthorizationRedirectError(code: error.code, description: error.description))
+            }
+        }
         var prompts = Set<Prompt>()
         for value in (single("prompt") ?? "").split(separator: " ") {
             guard let prompt = Prompt(rawValue: String(value)) else {
@@ -137,7 +148,7 @@ struct AuthorizationRequestValidator {
             state: state.flatMap { $0.isEmpty ? nil : $0 }, nonce: nonce, codeChallenge: challenge, prompts: prompts,
             loginHint: loginHint, authenticatedSince: since,
             language: PageLanguage.preferred(uiLocales: single("ui_locales")), issuedAt: arrival,
-            expiresAt: arrival.addingTimeInterval(PendingRequestSeal.lifetime))
+            expiresAt: arrival.addingTimeInterval(PendingRequestSeal.lifetime), resource: resource)
         return .valid(request, client)
     }
 }

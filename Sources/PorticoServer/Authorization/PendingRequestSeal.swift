@@ -46,6 +46,7 @@ enum PendingRequestSeal {
             claims["prompt"] = .string(request.prompts.map(\.rawValue).sorted().joined(separator: " "))
         }
         if let userCode = request.deviceUserCode { claims["device_user_code"] = .string(userCode) }
+        if let resource = request.resource { claims["resource"] = .string(resource) }
         if let since = request.authenticatedSince {
             claims["auth_since"] = .integer(Int64(since.timeIntervalSince1970.rounded(.down)))
         }
@@ -81,6 +82,7 @@ enum PendingRequestSeal {
             state: claims["state"]?.stringValue, nonce: claims["nonce"]?.stringValue, codeChallenge: challenge,
             prompts: prompts, loginHint: claims["login_hint"]?.stringValue, authenticatedSince: since,
             language: claims["ui_locales"]?.stringValue.flatMap(PageLanguage.init(rawValue:)), issuedAt: issuedAt,
-            expiresAt: expiresAt, deviceUserCode: claims["device_user_code"]?.stringValue)
+            expiresAt: expiresAt, resource: claims["resource"]?.stringValue,
+            deviceUserCode: claims["device_user_code"]?.stringValue)
     }
 }

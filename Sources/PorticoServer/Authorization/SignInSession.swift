@@ -106,7 +106,12 @@ struct SignInSession: Sendable {
     /// Ends the browser's session (if any) and returns the cookie that deletes it.
     static func end(in request: Request, context: ProviderContext) throws -> Cookie {
         if let token = request.cookies[cookieName(context)], isWellFormed(token) {
-            _ = try context.store.transaction { try $0.deleteSession(token: token) }
+            let now = context.now()
+            _ = try context.store.transaction { transaction in
+                // Native SSO sessions begun in this browser end with it (every app's tokens).
+                try NativeSSO.endSessions(browserSessionToken: token, now: now, in: transaction)
+                return try transaction.deleteSession(token: token)
+            }
         }
         var cookie = Cookie.expired(name: cookieName(context))
         cookie.isSecure = context.usesHTTPS

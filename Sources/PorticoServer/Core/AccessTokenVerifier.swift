@@ -21,6 +21,8 @@ struct VerifiedAccessToken: Sendable {
     let expiresAt: Date
     /// `auth_time`; nil for tokens that speak for a client rather than a person.
     let authTime: Date?
+    /// `sid`: the Native SSO device session it was issued in, if any.
+    var sessionID: String? = nil
 
     /// Whether the token speaks for a person (it was issued through a user's authorization).
     var hasUser: Bool { authTime != nil }
@@ -94,9 +96,21 @@ final class AccessTokenVerifier: Sendable {
     ///
     /// Revoked means: the token itself (RFC 7009), or the person removed the app in Your Account
     /// at or after the token was issued.
-    func isRevoked(_ token: VerifiedAccessToken, in transaction: any StoreTransaction) throws -> Bool {
-        try transaction.isAccessTokenRevoked(
-            id: token.tokenID, userID: token.subject, clientID: token.clientID, issuedAt: token.issuedAt)
+    ///
+    /// `userID` is the person the token speaks for when its `sub` is not the account id (a
+    /// pairwise subject, see ``PairwiseSubjects``). A token issued in a Native SSO device
+    /// session is also revoked once that session ends (its device secret revoked, the browser
+    /// signed out, the person disabled).
+    func isRevoked(_ token: VerifiedAccessToken, userID: String? = nil, in transaction: any StoreTransaction) throws
+        -> Bool
+    {
+        if try transaction.isAccessTokenRevoked(
+            id: token.tokenID, userID: userID ?? token.subject, clientID: token.clientID, issuedAt: token.issuedAt)
+        {
+            return true
+        }
+        guard let sessionID = token.sessionID else { return false }
+        return try transaction.deviceSession(id: sessionID)?.isRevoked ?? true
     }
 
     /// The typed claims, or nil when one the provider always writes is missing or malformed.
@@ -110,9 +124,14 @@ final class AccessTokenVerifier: Sendable {
             guard let seconds = value.integerValue else { return nil }
             authTime = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
-        return VerifiedAccessToken(
+        var verified = VerifiedAccessToken(
             tokenID: tokenID, subject: subject, clientID: clientID, scopes: ScopeCatalog.parse(scope),
             audience: claims.audience, issuedAt: issuedAt, expiresAt: expiresAt, authTime: authTime)
+        if let value = claims["sid"] {
+            guard let sessionID = value.stringValue else { return nil }
+            verified.sessionID = sessionID
+        }
+        return verified
     }
 
     private func remember(_ verified: VerifiedAccessToken, for token: String, keys: Int, now: Date) {

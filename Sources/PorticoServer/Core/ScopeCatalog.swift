@@ -36,6 +36,11 @@ enum ScopeCatalog {
             description: Localized("See your e-mail address and whether it is verified", zh: "查看您的电子邮件地址及其是否已验证"),
             claims: ["email", "email_verified"]),
         Entry(
+            name: "device_sso",
+            description: Localized(
+                "Keep you signed in across this company's apps on this device", zh: "在此设备上让您在该公司的各个应用中保持登录"),
+            claims: []),
+        Entry(
             name: "offline_access",
             description: Localized("Stay connected when you are not using the app", zh: "在您不使用该应用时保持连接"),
             claims: []),
@@ -46,7 +51,7 @@ enum ScopeCatalog {
 
     /// Every claim any scope can release, for discovery's `claims_supported`.
     static let claimsSupported: [String] = {
-        var seen: [String] = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash"]
+        var seen: [String] = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "sid", "ds_hash"]
         for entry in builtIn { for claim in entry.claims where !seen.contains(claim) { seen.append(claim) } }
         return seen
     }()

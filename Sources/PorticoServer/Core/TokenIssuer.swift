@@ -17,8 +17,9 @@ struct TokenIssuer: Sendable {
 
     /// What an access token says: who, for which client, which scopes, until when.
     struct AccessTokenGrant: Sendable {
-        /// `sub`: the user id, or the client id for client credentials.
-        let subject: String
+        /// `sub`: the user id (a pairwise subject for such clients), or the client id for client
+        /// credentials.
+        var subject: String
         /// `client_id`: the client it was issued to.
         let clientID: String
         /// `scope`: the granted scopes, in order.
@@ -51,6 +52,10 @@ struct TokenIssuer: Sendable {
         let authTime: Date
         /// The `nonce` of the authorization request, if any.
         let nonce: String?
+        /// `sub` when it is not the account id (a pairwise subject, OIDC Core §8.1).
+        var subject: String? = nil
+        /// Claims a grant adds (Native SSO's `sid` and `ds_hash`); never replacing standard ones.
+        var additionalClaims: [String: JSONValue] = [:]
     }
 
     /// The keys that sign.
@@ -94,10 +99,13 @@ struct TokenIssuer: Sendable {
         let algorithm = SignatureAlgorithm(rawValue: identity.client.idTokenSigningAlgorithm) ?? .rs256
         guard let key = keys.signer(for: algorithm) else { throw .serverError() }
         let now = now()
+        let subject = identity.subject ?? identity.user.id
         var claims = JWTClaims(
-            issuer: issuer.current, subject: identity.user.id, audience: [identity.client.id],
+            issuer: issuer.current, subject: subject, audience: [identity.client.id],
             expiresAt: now.addingTimeInterval(lifetimes.idToken), issuedAt: now)
-        for (name, value) in UserClaims.released(about: identity.user, scopes: identity.scopes) where name != "sub" {
+        for (name, value) in identity.additionalClaims { claims[name] = value }
+        for (name, value) in UserClaims.released(about: identity.user, scopes: identity.scopes, subject: subject)
+        where name != "sub" {
             claims[name] = value
         }
         claims["auth_time"] = .integer(Self.seconds(identity.authTime))

@@ -10,13 +10,22 @@ import PorticoStore
 enum UserClaims {
     /// The claims `scopes` release about `user`, by claim name. `sub` is included when
     /// `openid` is granted; claims without a value (no postal code) are left out.
-    static func released(about user: UserRecord, scopes: some Sequence<String>) -> [String: JSONValue] {
+    ///
+    /// `subject` is what this client knows the person as (`sub` and `user_id`): a pairwise
+    /// subject (OIDC Core §8.1), or the account id when nil.
+    static func released(about user: UserRecord, scopes: some Sequence<String>, subject: String? = nil) -> [String:
+        JSONValue]
+    {
         var claims: [String: JSONValue] = [:]
         for scope in scopes {
             guard let entry = ScopeCatalog.builtIn.first(where: { $0.name == scope }) else { continue }
             for name in entry.claims {
                 if let value = value(of: name, for: user) { claims[name] = value }
             }
+        }
+        if let subject {
+            if claims["sub"] != nil { claims["sub"] = .string(subject) }
+            if claims["user_id"] != nil { claims["user_id"] = .string(subject) }
         }
         return claims
     }

@@ -43,6 +43,8 @@ struct AuthorizationCodeGrant: TokenGrant {
         let user: UserRecord
         let accessToken: TokenIssuer.AccessTokenGrant
         let refreshToken: String?
+        /// The Native SSO session begun, with its device secret.
+        var deviceSession: (session: DeviceSession, secret: String)? = nil
     }
 
     /// Redeems the `code` of the request for its client.
@@ -76,12 +78,16 @@ struct AuthorizationCodeGrant: TokenGrant {
         case .replayed:
             throw OAuthError.invalidGrant("The authorization code has already been used.")
         case .issue(let issue):
-            return TokenIssuance(
+            var issuance = TokenIssuance(
                 accessToken: issue.accessToken,
                 identity: TokenIssuer.IdentityGrant(
                     user: issue.user, client: client.client, scopes: issue.code.scopes,
                     authTime: issue.code.authTime, nonce: issue.code.nonce),
                 refreshToken: issue.refreshToken)
+            if let device = issue.deviceSession {
+                NativeSSO.mark(&issuance, session: device.session, newSecret: device.secret)
+            }
+            return issuance
         }
     }
 
@@ -102,15 +108,23 @@ struct AuthorizationCodeGrant: TokenGrant {
         guard let user = try transaction.user(id: code.userID), !user.isDisabled else {
             throw OAuthError.invalidGrant("The account is not available.")
         }
-        let accessToken = issuer.accessTokenGrant(
+        var accessToken = issuer.accessTokenGrant(
             subject: user.id, clientID: client.client.id, scopes: code.scopes, authTime: code.authTime)
+        if let resource = code.resource { accessToken.audience = [resource] }
         let family = try RefreshFamilies.begin(
             for: client.client, userID: user.id, scopes: code.scopes, authTime: code.authTime, now: now,
             lifetime: lifetimes.refreshToken, in: transaction)
+        var deviceSession: (session: DeviceSession, secret: String)?
+        if let family, NativeSSO.begins(for: client.client, scopes: code.scopes) {
+            deviceSession = try NativeSSO.begin(
+                for: client.client, userID: user.id, scopes: code.scopes, authTime: code.authTime,
+                browserSessionHashedID: code.sessionHashedID, familyID: family.familyID, now: now, in: transaction)
+        }
         try transaction.recordIssuance(
             forCode: code.hashedCode, refreshFamilyID: family?.familyID, accessTokenID: accessToken.tokenID,
             accessTokenExpiresAt: accessToken.expiresAt)
-        return Issue(code: code, user: user, accessToken: accessToken, refreshToken: family?.token)
+        return Issue(
+            code: code, user: user, accessToken: accessToken, refreshToken: family?.token, deviceSession: deviceSession)
     }
 
     /// A replayed code (OAuth 2.1 §4.1.3): revoke the refresh family and access token its first

@@ -21,6 +21,8 @@ struct IntrospectionEndpoint {
     let issuer: IssuerIdentifier
     /// The clock.
     let now: @Sendable () -> Date
+    /// Finds the person behind a pairwise `sub`.
+    var subjects: PairwiseSubjects? = nil
 
     private static let inactive: [String: JSONValue] = ["active": false]
 
@@ -40,17 +42,22 @@ struct IntrospectionEndpoint {
             let token = try parameters.required("token")
             let members =
                 PresentedToken.looksLikeJWT(token)
-                ? try accessTokenMembers(token) : try refreshTokenMembers(token, clientID: client.client.id)
+                ? try accessTokenMembers(token)
+                : try refreshTokenMembers(token, client: client.client)
+                    ?? deviceSecretMembers(token, client: client.client)
             return OAuthEndpoint.json(members ?? Self.inactive)
         }
     }
 
     private func accessTokenMembers(_ token: String) throws -> [String: JSONValue]? {
         guard let verified = try? verifier.verify(token) else { return nil }
+        let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
         let active = try store.read { transaction -> Bool in
-            guard try !verifier.isRevoked(verified, in: transaction) else { return false }
-            guard verified.hasUser else { return true }
-            guard let user = try transaction.user(id: verified.subject) else { return false }
+            guard verified.hasUser else { return try !verifier.isRevoked(verified, in: transaction) }
+            let userID = try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction)
+            guard let userID, try !verifier.isRevoked(verified, userID: userID, in: transaction),
+                let user = try transaction.user(id: userID)
+            else { return false }
             return !user.isDisabled
         }
         guard active else { return nil }
@@ -64,9 +71,36 @@ struct IntrospectionEndpoint {
         ]
     }
 
-    private func refreshTokenMembers(_ token: String, clientID: String) throws -> [String: JSONValue]? {
+    /// A Native SSO device secret, active while its session lives; shown only to apps of the
+    /// session's SSO group.
+    private func deviceSecretMembers(_ token: String, client: Client) throws -> [String: JSONValue]? {
         let now = now()
-        return try store.read { transaction -> [String: JSONValue]? in
+        let members = try store.read { transaction -> [String: JSONValue]? in
+            guard let session = try transaction.deviceSession(secret: token), session.ssoGroup == client.ssoGroup,
+                try NativeSSO.isAlive(session, now: now, in: transaction),
+                let user = try transaction.user(id: session.userID), !user.isDisabled
+            else { return nil }
+            return [
+                "active": true, "token_type": "device_secret", "sid": .string(session.id), "sub": .string(user.id),
+                "scope": .string(session.scopes.joined(separator: " ")),
+                "iat": .integer(TokenIssuer.seconds(session.createdAt)), "iss": .string(issuer.current),
+            ]
+        }
+        return try withClientSubject(members, client: client)
+    }
+
+    /// `members` with `sub` as `client` knows the person (a pairwise subject for such clients),
+    /// computed after the read transaction, since the first use of the salt writes.
+    private func withClientSubject(_ members: [String: JSONValue]?, client: Client) throws -> [String: JSONValue]? {
+        guard var members, let userID = members["sub"]?.stringValue, let subjects else { return members }
+        members["sub"] = .string(try subjects.subject(for: userID, client: client))
+        return members
+    }
+
+    private func refreshTokenMembers(_ token: String, client: Client) throws -> [String: JSONValue]? {
+        let now = now()
+        let clientID = client.id
+        let members = try store.read { transaction -> [String: JSONValue]? in
             guard let record = try transaction.refreshToken(token), record.rotatedAt == nil, now < record.expiresAt,
                 let family = try transaction.refreshFamily(id: record.familyID), !family.isRevoked,
                 family.clientID == clientID, let user = try transaction.user(id: family.userID), !user.isDisabled
@@ -79,5 +113,6 @@ struct IntrospectionEndpoint {
                 "iss": .string(issuer.current), "aud": .string(family.clientID),
             ]
         }
+        return try withClientSubject(members, client: client)
     }
 }

@@ -27,7 +27,7 @@ struct ProfileEndpoint {
             let token = try ProtectedResource.bearerToken(in: request, formParameter: false)
             let (verified, user) = try resource.admit(
                 token, acceptedScopes: Self.acceptedScopes, challengeScope: "profile")
-            let claims = UserClaims.released(about: user, scopes: verified.scopes).filter {
+            let claims = UserClaims.released(about: user, scopes: verified.scopes, subject: verified.subject).filter {
                 Self.fields.contains($0.key)
             }
             return OAuthEndpoint.json(claims)

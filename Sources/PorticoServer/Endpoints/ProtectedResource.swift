@@ -13,6 +13,10 @@ struct ProtectedResource {
     let store: any Store
     /// The shared, caching verifier.
     let verifier: AccessTokenVerifier
+    /// Finds the person behind a pairwise `sub`.
+    var subjects: PairwiseSubjects? = nil
+    /// The provider's issuer: the `aud` of tokens meant for these endpoints (RFC 8707).
+    var issuer: IssuerIdentifier? = nil
 
     /// The token sent in `Authorization: Bearer`, or (when `formParameter` is set, for POSTed
     /// userinfo) in the form body; sending both is an error (RFC 6750 §2).
@@ -63,9 +67,17 @@ struct ProtectedResource {
         VerifiedAccessToken, UserRecord
     ) {
         let verified = try verifier.verify(token)
+        if let issuer, !verified.audience.contains(issuer.current) {
+            throw OAuthError.invalidToken("The access token is meant for another resource server.")
+        }
+        let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
         let (revoked, user) = try store.read { transaction in
-            let revoked = try verifier.isRevoked(verified, in: transaction)
-            return (revoked, revoked || !verified.hasUser ? nil : try transaction.user(id: verified.subject))
+            let userID =
+                verified.hasUser
+                ? try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction) : nil
+            let revoked = try verifier.isRevoked(verified, userID: userID, in: transaction)
+            guard !revoked, let userID else { return (revoked, nil as UserRecord?) }
+            return (revoked, try transaction.user(id: userID))
         }
         guard !revoked else { throw OAuthError.invalidToken("The access token has been revoked.") }
         guard verified.grantsAny(of: acceptedScopes) else {

@@ -20,20 +20,25 @@ enum ProtocolRoutes {
             with: TokenGrantDependencies(
                 store: context.store, tokens: tokens, accessTokens: verifier, lifetimes: context.lifetimes,
                 now: context.now, metrics: context.metrics))
-        TokenEndpoint(grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics)
-            .register(on: router, execution: execution)
+        let subjects = PairwiseSubjects(store: context.store, clients: context.clients)
+        TokenEndpoint(
+            grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics,
+            store: context.store,
+            subjects: subjects
+        ).register(on: router, execution: execution)
         DeviceAuthorizationEndpoint(
             store: context.store, authenticator: authenticator, lifetimes: context.lifetimes, now: context.now,
             issuer: context.issuerIdentifier
         ).register(on: router, execution: execution)
-        let resource = ProtectedResource(store: context.store, verifier: verifier)
+        let resource = ProtectedResource(
+            store: context.store, verifier: verifier, subjects: subjects, issuer: context.issuerIdentifier)
         UserInfoEndpoint(resource: resource).register(on: router, execution: execution)
         ProfileEndpoint(resource: resource).register(on: router, execution: execution)
         RevocationEndpoint(store: context.store, authenticator: authenticator, verifier: verifier, now: context.now)
             .register(on: router, execution: execution)
         IntrospectionEndpoint(
             store: context.store, authenticator: authenticator, verifier: verifier, issuer: context.issuerIdentifier,
-            now: context.now
+            now: context.now, subjects: subjects
         ).register(on: router, execution: execution)
     }
 }

@@ -49,6 +49,8 @@ struct RefreshTokenGrant: TokenGrant {
         let scopes: [String]
         let refreshToken: String
         let accessToken: TokenIssuer.AccessTokenGrant
+        /// The Native SSO session the family was issued in, if any.
+        var deviceSession: DeviceSession? = nil
     }
 
     /// Rotates the `refresh_token` of the request for its client.
@@ -106,18 +108,22 @@ struct RefreshTokenGrant: TokenGrant {
             let accessToken = issuer.accessTokenGrant(
                 subject: user.id, clientID: client.client.id, scopes: scopes, authTime: family.authTime)
             return .issue(
-                Issue(family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken))
+                Issue(
+                    family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken,
+                    deviceSession: try NativeSSO.session(of: family, in: transaction)))
         }
         guard case .issue(let issue) = outcome else {
             metrics.recordRefreshReuse()
             throw OAuthError.invalidGrant("The refresh token has already been used; its grant is now revoked.")
         }
-        return TokenIssuance(
+        var issuance = TokenIssuance(
             accessToken: issue.accessToken,
             identity: TokenIssuer.IdentityGrant(
                 user: issue.user, client: client.client, scopes: issue.scopes, authTime: issue.family.authTime,
                 nonce: nil),
             refreshToken: issue.refreshToken)
+        if let session = issue.deviceSession { NativeSSO.mark(&issuance, session: session, newSecret: nil) }
+        return issuance
     }
 
     /// Reuse detected (RFC 9700 §4.14.2): revoke the family and record it.

@@ -31,12 +31,25 @@ struct RevocationEndpoint {
             let parameters = try OAuthParameters(formOf: request)
             let client = try authenticator.authenticate(request, parameters: parameters)
             let token = try parameters.required("token")
-            if parameters["token_type_hint"] == "refresh_token" {
-                if try !revokeRefreshToken(token, of: client.client.id) {
+            switch parameters["token_type_hint"] {
+            case "device_secret":
+                if try !revokeDeviceSecret(token, of: client.client),
+                    try !revokeRefreshToken(token, of: client.client.id)
+                {
                     try revokeAccessToken(token, of: client.client.id)
                 }
-            } else if try !revokeAccessToken(token, of: client.client.id) {
-                try revokeRefreshToken(token, of: client.client.id)
+            case "refresh_token":
+                if try !revokeRefreshToken(token, of: client.client.id),
+                    try !revokeAccessToken(token, of: client.client.id)
+                {
+                    try revokeDeviceSecret(token, of: client.client)
+                }
+            default:
+                if try !revokeAccessToken(token, of: client.client.id),
+                    try !revokeRefreshToken(token, of: client.client.id)
+                {
+                    try revokeDeviceSecret(token, of: client.client)
+                }
             }
             var response = Response(status: .ok)
             response.headers["Cache-Control"] = "no-store"
@@ -68,6 +81,22 @@ struct RevocationEndpoint {
                 let family = try transaction.refreshFamily(id: record.familyID)
             else { return false }
             if family.clientID == clientID { try transaction.revokeRefreshFamily(id: family.id, now: now) }
+            return true
+        }
+    }
+}
+
+extension RevocationEndpoint {
+    /// Ends the Native SSO session of the device secret `token` if `client` is an app of its SSO
+    /// group: the session and every refresh family issued in it are revoked, and access tokens
+    /// carrying its `sid` are refused from then on. True if it was a device secret at all.
+    @discardableResult
+    fileprivate func revokeDeviceSecret(_ token: String, of client: Client) throws -> Bool {
+        guard !PresentedToken.looksLikeJWT(token) else { return false }
+        let now = now()
+        return try store.transaction { transaction in
+            guard let session = try transaction.deviceSession(secret: token) else { return false }
+            if session.ssoGroup == client.ssoGroup { try NativeSSO.end(session, now: now, in: transaction) }
             return true
         }
     }

@@ -20,10 +20,15 @@ struct TokenEndpoint: Sendable {
     private let tokens: TokenIssuer
     /// Counts issued tokens and errors.
     private let metrics: ProviderMetrics
+    /// Where resource indicators are checked (RFC 8707); nil only in tests of the dispatch.
+    private let store: (any Store)?
+    /// What `sub` each client sees.
+    private let subjects: PairwiseSubjects?
 
     /// A token endpoint for `grants`.
     init(
-        grants: [any TokenGrant], authenticator: ClientAuthenticator, tokens: TokenIssuer, metrics: ProviderMetrics
+        grants: [any TokenGrant], authenticator: ClientAuthenticator, tokens: TokenIssuer, metrics: ProviderMetrics,
+        store: (any Store)? = nil, subjects: PairwiseSubjects? = nil
     ) {
         var byType: [String: any TokenGrant] = [:]
         for grant in grants {
@@ -34,6 +39,8 @@ struct TokenEndpoint: Sendable {
         self.authenticator = authenticator
         self.tokens = tokens
         self.metrics = metrics
+        self.store = store
+        self.subjects = subjects
     }
 
     /// Registers the route.
@@ -79,8 +86,17 @@ struct TokenEndpoint: Sendable {
                 "Only \(clientType == .public ? "confidential" : "public") clients may use the \(kind.grantType) grant."
             )
         }
-        let issuance = try grant.exchange(
+        var issuance = try grant.exchange(
             TokenRequest(parameters: parameters, client: authenticated, grantType: grantType))
+        if let store {
+            try ResourceIndicators.apply(parameters, to: &issuance, client: authenticated.client, store: store)
+        }
+        if let subjects, authenticated.client.subjectType == .pairwise, issuance.accessToken.authTime != nil {
+            // Grants speak of people by account id; a pairwise client sees its own subject.
+            let subject = try subjects.recordedSubject(for: issuance.accessToken.subject, client: authenticated.client)
+            issuance.accessToken.subject = subject
+            issuance.identity?.subject = subject
+        }
         return (try tokens.response(for: issuance).response(), grant)
     }
 }

@@ -15,6 +15,7 @@ enum TokenGrantRegistry {
         RefreshTokenGrant.self,
         ClientCredentialsGrant.self,
         DeviceCodeGrant.self,
+        TokenExchangeGrant.self,
     ]
 
     /// The standard grant type of every grant, in registry order.

@@ -19,8 +19,9 @@ struct UserInfoEndpoint {
         OAuthEndpoint.respond {
             let token = try ProtectedResource.bearerToken(in: request, formParameter: true)
             let (verified, user) = try resource.admit(token, acceptedScopes: ["openid"], challengeScope: "openid")
-            var claims = UserClaims.released(about: user, scopes: verified.scopes)
-            claims["sub"] = .string(user.id)
+            // `sub` as the token says: the account id, or the client's pairwise subject.
+            var claims = UserClaims.released(about: user, scopes: verified.scopes, subject: verified.subject)
+            claims["sub"] = .string(verified.subject)
             return OAuthEndpoint.json(claims)
         }
     }

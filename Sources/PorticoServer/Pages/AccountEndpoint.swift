@@ -137,7 +137,9 @@ struct AccountEndpoint: Sendable {
                 session.hashedID != signedIn.session.hashedID
                     && ConstantTime.equals(handle, self.handle(of: session, for: signedIn))
             }
-            guard let target, try transaction.deleteSession(hashedID: target.hashedID) else { return }
+            guard let target else { return }
+            try NativeSSO.endSessions(browserSessionHashedID: target.hashedID, now: now, in: transaction)
+            guard try transaction.deleteSession(hashedID: target.hashedID) else { return }
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: signedIn.user.id, action: "session.end_other", subject: signedIn.user.id,
@@ -152,6 +154,7 @@ struct AccountEndpoint: Sendable {
             var ended = 0
             for session in try transaction.sessions(userID: signedIn.user.id)
             where session.hashedID != signedIn.session.hashedID {
+                try NativeSSO.endSessions(browserSessionHashedID: session.hashedID, now: now, in: transaction)
                 if try transaction.deleteSession(hashedID: session.hashedID) { ended += 1 }
             }
             guard ended > 0 else { return }

@@ -88,6 +88,7 @@ struct PasswordResetEndpoint: Sendable {
             account.updatedAt = now
             try transaction.update(account)
             let sessions = try transaction.deleteSessions(userID: account.id)
+            try NativeSSO.endSessions(userID: account.id, now: now, in: transaction)
             var families = 0
             for family in try transaction.refreshFamilies(userID: account.id, includeRevoked: false) {
                 if try transaction.revokeRefreshFamily(id: family.id, now: now) { families += 1 }

@@ -47,7 +47,7 @@ public enum StoreConformance {
     /// Every check, in a stable order.
     public static var checks: [Check] {
         UserAndClientChecks.all + SessionCodeConsentChecks.all + TokenChecks.all + AccountRecoveryChecks.all
-            + PurgeChecks.all + RaceChecks.all + PrimitiveChecks.all
+            + PurgeChecks.all + RaceChecks.all + PrimitiveChecks.all + DeviceSessionChecks.all
     }
 }
 

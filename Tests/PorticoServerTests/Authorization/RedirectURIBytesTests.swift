@@ -19,11 +19,13 @@ import Testing
             let client = try provider.addClient(redirectURIs: [Self.plain])
             let browser = TestBrowser(base: provider.base)
             let lookalike = try await browser.get(
-                TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": Self.kelvin, "response_type": "token"]))
+                TestBrowser.authorizePath(
+                    client: client, overrides: ["redirect_uri": Self.kelvin, "response_type": "token"]))
             #expect(lookalike.status == 400)
             #expect(lookalike.location == nil)
             let exact = try await browser.get(
-                TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": Self.plain, "response_type": "token"]))
+                TestBrowser.authorizePath(
+                    client: client, overrides: ["redirect_uri": Self.plain, "response_type": "token"]))
             #expect(exact.status == 302)
             #expect(exact.location?.hasPrefix(Self.plain + "?") == true)
         }
@@ -61,7 +63,8 @@ import Testing
                 (nativeIP, "http://127.0.0.1:51234/callback", true),
             ] {
                 let reply = try await browser.get(
-                    TestBrowser.authorizePath(client: client, overrides: ["redirect_uri": uri, "response_type": "token"]))
+                    TestBrowser.authorizePath(
+                        client: client, overrides: ["redirect_uri": uri, "response_type": "token"]))
                 #expect((reply.status == 302) == allowed, "\(client.type) \(uri): \(reply.status)")
                 if allowed { #expect(reply.location?.hasPrefix(uri + "?") == true) }
             }
@@ -78,7 +81,8 @@ import Testing
         let client = Client(id: "app", name: "App", type: .public, redirectURIs: [uri])
         #expect(throws: RedirectURIPolicy.Problem.notAllowed) { try RedirectURIPolicy.resolve(uri, for: client) }
         let loopback = Client(id: "cli", name: "CLI", type: .public, redirectURIs: ["http://127.0.0.1/cb"])
-        #expect(!RedirectURIPolicy.matchesOnAnotherPort("http://127.0.0.1\u{600}/cb", registered: "http://127.0.0.1/cb"))
+        #expect(
+            !RedirectURIPolicy.matchesOnAnotherPort("http://127.0.0.1\u{600}/cb", registered: "http://127.0.0.1/cb"))
         #expect(try RedirectURIPolicy.resolve("http://127.0.0.1:5000/cb", for: loopback) == "http://127.0.0.1:5000/cb")
     }
 }

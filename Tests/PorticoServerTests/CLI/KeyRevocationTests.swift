@@ -18,7 +18,8 @@ import Testing
     }
 
     @Test func aRevokedKeyIsGoneAtOnceAndItsTokensStopVerifying() async throws {
-        try await ProviderHarness.with(configuration: .testing { $0.keyRefreshInterval = .milliseconds(100) }) { harness in
+        try await ProviderHarness.with(configuration: .testing { $0.keyRefreshInterval = .milliseconds(100) }) {
+            harness in
             let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
             let signedIn = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])

@@ -51,20 +51,20 @@ import Testing
     }
 
     /// An operator upgrading finds out what `migrate` did: a database an older Portico left at
-    /// version 3 gets the one missing step, named in the singular.
+    /// version 4 gets the one missing step, named in the singular.
     @Test func migrateUpgradesAnOlderDatabaseOneStep() throws {
         let database = try CLIDatabase()
         do {
             let connection = try SQLiteConnection(
                 path: database.directory.appendingPathComponent("portico.db").path, busyTimeoutMilliseconds: 1000)
-            #expect(try SQLiteSchema.migrate(connection, upTo: 3) == [1, 2, 3])
+            #expect(try SQLiteSchema.migrate(connection, upTo: 4) == [1, 2, 3, 4])
         }
         // An older Portico made the file with the umask; owners chmod it on upgrade.
         #expect(chmod(database.directory.appendingPathComponent("portico.db").path, 0o600) == 0)
         let migrated = try database.portico(["migrate"])
         #expect(migrated.status == 0, "\(migrated.stderr)")
-        #expect(migrated.stdout.hasPrefix("applied migration 4; schema version 4\n"), "\(migrated.stdout)")
-        #expect(try database.portico(["migrate"]).stdout.hasPrefix("schema is current (version 4)"))
+        #expect(migrated.stdout.hasPrefix("applied migration 5; schema version 5\n"), "\(migrated.stdout)")
+        #expect(try database.portico(["migrate"]).stdout.hasPrefix("schema is current (version 5)"))
     }
 
     @Test func migrateMakesOneKeyPerAlgorithmAndKeysListShowsThem() throws {

@@ -33,7 +33,7 @@ import Testing
             #expect(
                 document["grant_types_supported"] == [
                     "authorization_code", "refresh_token", "client_credentials",
-                    "urn:ietf:params:oauth:grant-type:device_code",
+                    "urn:ietf:params:oauth:grant-type:device_code", "urn:ietf:params:oauth:grant-type:token-exchange",
                 ])
             #expect(
                 document["token_endpoint_auth_methods_supported"] == [
@@ -44,7 +44,8 @@ import Testing
                     "client_secret_basic", "client_secret_post",
                 ])
             #expect(document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.count == 3)
-            #expect(document["subject_types_supported"] == ["public"])
+            #expect(document["subject_types_supported"] == ["public", "pairwise"])
+            #expect(document["native_sso_supported"] == true)
             #expect(document["id_token_signing_alg_values_supported"] == ["RS256", "ES256", "EdDSA"])
             #expect(document["authorization_response_iss_parameter_supported"] == true)
             #expect(document["request_parameter_supported"] == false)

@@ -9,7 +9,7 @@ struct SeedOptions {
     static let usage = """
         usage: portico-bench-seed --database sqlite:PATH --out DIR [--users N] [--families N]
                                   [--codes N] [--spare-codes N] [--refresh-tokens N]
-                                  [--openid-refresh-tokens N] [--es256-codes N]
+                                  [--openid-refresh-tokens N] [--es256-codes N] [--sso-codes N]
                                   [--hash-samples N]
                portico-bench-seed --time-hashes N
 
@@ -29,6 +29,8 @@ struct SeedOptions {
           codes-es256.txt   codes like codes.txt for a second client whose ID tokens are
                             ES256 (CLIENT_ID_ES256 / CLIENT_SECRET_ES256 in seed.env), to
                             tell Portico's own cost from RSA's (--es256-codes)
+          codes-sso.txt     codes of the SSO group's first app, whose people allowed it
+                            openid profile device_sso (--sso-codes)
 
         --time-hashes N only times N Argon2id hashes at the default costs and prints
         HASH_MS=<median milliseconds>, touching no database (run.sh measures just before
@@ -53,6 +55,9 @@ struct SeedOptions {
     var openIDRefreshTokens = 0
     /// Authorization codes for the second client, whose ID tokens are ES256.
     var es256Codes = 0
+    /// Codes (scope `openid profile device_sso`) of the first app of an SSO group, redeemed by
+    /// a pre-step for the ID tokens and device secrets the Native SSO exchange sends.
+    var ssoCodes = 0
     /// How many Argon2id hashes to time for `HASH_MS` (the median is reported).
     var hashSamples = 5
     /// With `--time-hashes N`: only time N hashes and print the median.
@@ -89,6 +94,7 @@ struct SeedOptions {
             case "--refresh-tokens": refreshTokens = try Self.count(value, flag: flag, minimum: 0)
             case "--openid-refresh-tokens": openIDRefreshTokens = try Self.count(value, flag: flag, minimum: 0)
             case "--es256-codes": es256Codes = try Self.count(value, flag: flag, minimum: 0)
+            case "--sso-codes": ssoCodes = try Self.count(value, flag: flag, minimum: 0)
             case "--hash-samples": hashSamples = try Self.count(value, flag: flag, minimum: 1)
             case "--time-hashes": timeHashesOnly = try Self.count(value, flag: flag, minimum: 1)
             default: throw .usage("unknown option \(flag)")

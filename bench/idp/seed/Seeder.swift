@@ -21,6 +21,10 @@ struct Seeder {
     static let emailDomain = "bench.example"
     /// The product scope the client-credentials scenario asks for.
     static let productScope = "bench.read"
+    /// The token exchange grant (RFC 8693): the narrowing and Native SSO scenarios.
+    static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+    /// The scopes of the Native SSO apps and their codes.
+    static let ssoScopes = ["openid", "profile", "device_sso"]
     /// The scopes of pre-minted codes, background families and `refresh-openid.txt` families.
     static let grantedScopes = ["openid", "profile"]
     /// The scopes of `refresh.txt` families: without `openid`, a rotation issues an access
@@ -43,6 +47,7 @@ struct Seeder {
         static let refreshTokens = "refresh.txt"
         static let openIDRefreshTokens = "refresh-openid.txt"
         static let es256Codes = "codes-es256.txt"
+        static let ssoCodes = "codes-sso.txt"
     }
 
     /// Seeds everything and writes the output files.
@@ -63,7 +68,7 @@ struct Seeder {
         let client = Client(
             name: "Portico Bench", type: .confidential, secret: clientSecret, redirectURIs: [Self.redirectURI],
             allowedScopes: ["openid", "profile", "email", "postal_code", Self.productScope],
-            allowedGrantTypes: ["authorization_code", "refresh_token", "client_credentials"])
+            allowedGrantTypes: ["authorization_code", "refresh_token", "client_credentials", Self.tokenExchange])
         // The same client once more, but with ES256 ID tokens: redeeming its codes shows what
         // the server does when an RSA signature is not the cost of every request.
         let es256Secret = SecureRandom.token()
@@ -71,7 +76,21 @@ struct Seeder {
             name: "Portico Bench ES256", type: .confidential, secret: es256Secret, redirectURIs: [Self.redirectURI],
             allowedScopes: client.allowedScopes, allowedGrantTypes: client.allowedGrantTypes,
             idTokenSigningAlgorithm: "ES256")
+        // Two apps of one vendor for Native SSO: people sign in to the first (codes-sso.txt), the
+        // second exchanges that sign-in.
+        let ssoSecret = SecureRandom.token()
+        var ssoFirst = Client(
+            name: "Portico Bench Mail", type: .confidential, secret: ssoSecret, redirectURIs: [Self.redirectURI],
+            allowedScopes: Self.ssoScopes,
+            allowedGrantTypes: ["authorization_code", "refresh_token", Self.tokenExchange])
+        ssoFirst.ssoGroup = "bench-vendor"
+        var ssoSecond = Client(
+            name: "Portico Bench Calendar", type: .confidential, secret: ssoSecret, redirectURIs: [Self.redirectURI],
+            allowedScopes: Self.ssoScopes, allowedGrantTypes: ssoFirst.allowedGrantTypes)
+        ssoSecond.ssoGroup = "bench-vendor"
         try store.transaction { transaction in
+            try transaction.insert(ssoFirst)
+            try transaction.insert(ssoSecond)
             if try transaction.productScope(name: Self.productScope) == nil {
                 try transaction.insert(
                     ProductScope(name: Self.productScope, description: "Read the benchmark's resources"))
@@ -104,7 +123,14 @@ struct Seeder {
             try insertCodes(options.es256Codes, clientID: es256Client.id, challenge: challenge, userIDs: userIDs)
         }
 
+        let ssoCodes = try timed("authorization codes, Native SSO", count: options.ssoCodes) {
+            try insertCodes(
+                options.ssoCodes, clientID: ssoFirst.id, challenge: challenge, userIDs: userIDs,
+                scopes: Self.ssoScopes, consent: true)
+        }
+
         try write(lines: codes.prefix(options.codes), to: directory.appendingPathComponent(Output.codes))
+        try write(lines: ssoCodes[...], to: directory.appendingPathComponent(Output.ssoCodes))
         try write(lines: es256Codes[...], to: directory.appendingPathComponent(Output.es256Codes))
         try write(lines: codes.dropFirst(options.codes), to: directory.appendingPathComponent(Output.spareCodes))
         try write(lines: refreshTokens[...], to: directory.appendingPathComponent(Output.refreshTokens))
@@ -115,6 +141,9 @@ struct Seeder {
             "CLIENT_SECRET=\(clientSecret)",
             "CLIENT_ID_ES256=\(es256Client.id)",
             "CLIENT_SECRET_ES256=\(es256Secret)",
+            "SSO_FIRST_ID=\(ssoFirst.id)",
+            "SSO_SECOND_ID=\(ssoSecond.id)",
+            "SSO_SECRET=\(ssoSecret)",
             "REDIRECT_URI=\(Self.redirectURI)",
             "CODE_VERIFIER=\(verifier)",
             "PRODUCT_SCOPE=\(Self.productScope)",
@@ -191,19 +220,26 @@ struct Seeder {
         return tokens
     }
 
-    private func insertCodes(_ count: Int, clientID: String, challenge: String, userIDs: [String]) throws
-        -> [String]
-    {
+    /// Inserts `count` codes for `scopes`; with `consent`, each person also allowed them to the
+    /// client (as the consent page would have recorded).
+    private func insertCodes(
+        _ count: Int, clientID: String, challenge: String, userIDs: [String], scopes: [String] = grantedScopes,
+        consent: Bool = false
+    ) throws -> [String] {
         var codes: [String] = []
         codes.reserveCapacity(count)
         let now = Date()
         try inBatches(count) { transaction, range in
             for index in range {
                 let code = SecureRandom.token()
+                let userID = userIDs[(index * 7919) % userIDs.count]
+                if consent {
+                    try transaction.saveConsent(userID: userID, clientID: clientID, scopes: Set(scopes), now: now)
+                }
                 try transaction.insert(
                     AuthorizationCode(
-                        code: code, clientID: clientID, userID: userIDs[(index * 7919) % userIDs.count],
-                        redirectURI: Self.redirectURI, scopes: Self.grantedScopes, codeChallenge: challenge,
+                        code: code, clientID: clientID, userID: userID,
+                        redirectURI: Self.redirectURI, scopes: scopes, codeChallenge: challenge,
                         nonce: "bench-nonce", authTime: now, createdAt: now,
                         expiresAt: now.addingTimeInterval(Self.codeLifetime)))
                 codes.append(code)

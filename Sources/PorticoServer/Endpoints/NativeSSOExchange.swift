@@ -1,0 +1,143 @@
+import Foundation
+import PorticoCrypto
+import PorticoStore
+
+/// Token exchange's Native SSO profile (OpenID Connect Native SSO for Mobile Apps 1.0 §4): an
+/// app of an SSO group trades the ID token and device secret another app of its group received
+/// for tokens of its own, in the same device session, without a page.
+///
+/// Every check of the spec's §4.3 comes before anything is issued: the device secret is live;
+/// the ID token was signed by this provider (an expired one is fine: the app may have slept);
+/// its `ds_hash` matches the device secret and its `sid` names the secret's session, which is
+/// still alive; the ID token's app, the session and the asking app are one SSO group; and the
+/// scopes need no new consent — what the person allowed any app of the group covers the same
+/// scopes for the others, anything beyond is `interaction_required`. A failed check is
+/// `invalid_grant` (`invalid_request` for a token that is not an ID token at all).
+struct NativeSSOExchange {
+    private let store: any Store
+    private let tokens: TokenIssuer
+    private let lifetimes: TokenLifetimes
+    private let now: @Sendable () -> Date
+
+    /// What ID tokens may be signed with (a client's choice, see `--id-token-alg`).
+    private static let idTokenAlgorithms: Set<SignatureAlgorithm> = [.rs256, .es256, .edDSA]
+
+    init(_ dependencies: TokenGrantDependencies) {
+        store = dependencies.store
+        tokens = dependencies.tokens
+        lifetimes = dependencies.lifetimes
+        now = dependencies.now
+    }
+
+    /// What the transaction decided.
+    private struct Issue {
+        let user: UserRecord
+        let session: DeviceSession
+        let scopes: [String]
+        let refreshToken: String?
+    }
+
+    func exchange(_ parameters: TokenExchangeGrant.Parameters, deviceSecret: String, client: AuthenticatedClient)
+        throws -> TokenIssuance
+    {
+        let client = client.client
+        guard let group = client.ssoGroup else {
+            throw OAuthError.unauthorizedClient("This client is in no SSO group (register it with --sso-group).")
+        }
+        let issuer = tokens.issuer.current
+        guard let audience = parameters.audience else {
+            throw OAuthError.invalidRequest("The parameter audience is missing (Native SSO asks for the issuer).")
+        }
+        guard audience == issuer else { throw OAuthError.invalidTarget("The audience must be the issuer, \(issuer).") }
+        let idToken = try verifiedIDToken(parameters.subjectToken, issuer: issuer)
+        guard let presentedHash = idToken["ds_hash"]?.stringValue,
+            ConstantTime.equals(Array(presentedHash.utf8), Array(NativeSSO.deviceSecretHash(secret: deviceSecret).utf8))
+        else { throw OAuthError.invalidGrant("The ID token's ds_hash does not match the device secret.") }
+        let now = now()
+        let lifetimes = lifetimes
+        let issue = try store.transaction { transaction throws -> Issue in
+            guard let session = try transaction.deviceSession(secret: deviceSecret) else {
+                throw OAuthError.invalidGrant("The device secret is not valid.")
+            }
+            guard try NativeSSO.isAlive(session, now: now, in: transaction) else {
+                throw OAuthError.invalidGrant("The device secret's session has ended.")
+            }
+            guard idToken["sid"]?.stringValue == session.id else {
+                throw OAuthError.invalidGrant("The ID token was not issued in the device secret's session.")
+            }
+            guard let first = idToken.audience.first, idToken.audience.count == 1,
+                let firstClient = try transaction.client(id: first), firstClient.ssoGroup == session.ssoGroup,
+                session.ssoGroup == group
+            else { throw OAuthError.invalidGrant("The ID token's app and this client are not in one SSO group.") }
+            guard try Self.subject(idToken.subject, of: firstClient, is: session.userID, in: transaction) else {
+                throw OAuthError.invalidGrant("The ID token does not speak for the device session's account.")
+            }
+            guard let user = try transaction.user(id: session.userID), !user.isDisabled else {
+                throw OAuthError.invalidGrant("The account is not available.")
+            }
+            let allowed = Set(client.allowedScopes)
+            let scopes = parameters.scopes ?? session.scopes.filter(allowed.contains)
+            guard !scopes.isEmpty, scopes.allSatisfy(allowed.contains) else {
+                throw OAuthError.invalidScope("This client may not request one of these scopes.")
+            }
+            var consented = Set<String>()
+            var ownConsentCovers = false
+            for consent in try transaction.consents(userID: user.id) {
+                if consent.clientID == client.id {
+                    consented.formUnion(consent.scopes)
+                    ownConsentCovers = consent.covers(scopes)
+                } else if let other = try transaction.client(id: consent.clientID), other.ssoGroup == group {
+                    consented.formUnion(consent.scopes)
+                }
+            }
+            guard scopes.allSatisfy(consented.contains) else {
+                throw OAuthError.interactionRequired(
+                    "The person has not allowed these scopes to any app of the group; send them to /oauth/authorize.")
+            }
+            // Recorded for this app too (Your Account lists it), unless it already is.
+            if !ownConsentCovers {
+                try transaction.grantConsent(userID: user.id, clientID: client.id, scopes: Set(scopes), now: now)
+            }
+            let family = try RefreshFamilies.begin(
+                for: client, userID: user.id, scopes: scopes, authTime: session.authTime, now: now,
+                lifetime: lifetimes.refreshToken, in: transaction)
+            if let family { try transaction.linkRefreshFamily(family.familyID, toDeviceSession: session.id) }
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: now, actor: client.id, action: "token.native_sso", subject: user.id,
+                    details: (["sid": .string(session.id), "from_client_id": .string(first)] as JSONValue).jsonString))
+            return Issue(user: user, session: session, scopes: scopes, refreshToken: family?.token)
+        }
+        var issuance = TokenIssuance(
+            accessToken: tokens.accessTokenGrant(
+                subject: issue.user.id, clientID: client.id, scopes: issue.scopes, authTime: issue.session.authTime),
+            identity: TokenIssuer.IdentityGrant(
+                user: issue.user, client: client, scopes: issue.scopes, authTime: issue.session.authTime, nonce: nil),
+            refreshToken: issue.refreshToken)
+        NativeSSO.mark(&issuance, session: issue.session, newSecret: nil)
+        return issuance
+    }
+
+    /// The claims of an ID token this provider signed, expired or not.
+    private func verifiedIDToken(_ token: String, issuer: String) throws -> JWTClaims {
+        let claims: JWTClaims
+        do {
+            claims = try tokens.keys.verifier.verify(token, algorithms: Self.idTokenAlgorithms, type: "JWT").claims()
+        } catch .invalidSignature, .unknownKeyID, .keyAlgorithmMismatch, .invalidSignatureLength {
+            throw OAuthError.invalidGrant("The ID token's signature does not verify with this provider's keys.")
+        } catch {
+            throw OAuthError.invalidRequest("The subject_token is not an ID token.")
+        }
+        guard claims.issuer == issuer else { throw OAuthError.invalidGrant("The ID token was not issued here.") }
+        return claims
+    }
+
+    /// Whether `subject`, the `sub` of an ID token issued to `client`, is the account `userID`.
+    private static func subject(
+        _ subject: String?, of client: Client, is userID: String, in transaction: any StoreTransaction
+    ) throws -> Bool {
+        guard let subject else { return false }
+        guard client.subjectType == .pairwise else { return subject == userID }
+        return try transaction.userID(pairwiseSubject: subject, sector: client.sectorIdentifier ?? client.id) == userID
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import PorticoStore
+import Testing
+
+/// Native SSO device sessions and pairwise subjects: the primitives the provider's token
+/// exchange relies on, with the same meaning on every backend.
+struct DeviceSessionTests: ConformanceChecks {
+    let open: StoreConformance.Opener
+
+    func deviceSessionsAreFoundByTheirSecretAndEndWithTheirFamilies() throws {
+        try withStore { store throws in
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            let now = referenceTime
+            let browser = BrowserSession(token: "browser", userID: user.id, expiresAt: now.addingTimeInterval(3600))
+            let session = DeviceSession(
+                secret: "device-secret", userID: user.id, ssoGroup: "vendor", browserSessionHashedID: browser.hashedID,
+                scopes: ["openid", "device_sso"], authTime: now, createdAt: now)
+            let family = RefreshFamily(
+                clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
+            try store.transaction { transaction throws in
+                try transaction.insert(browser)
+                try transaction.insert(session)
+                try transaction.insert(family, token: "refresh", expiresAt: now.addingTimeInterval(60))
+                try transaction.linkRefreshFamily(family.id, toDeviceSession: session.id)
+            }
+            try store.read { transaction throws in
+                #expect(try transaction.deviceSession(secret: "device-secret") == session)
+                #expect(try transaction.deviceSession(secret: "other") == nil)
+                #expect(try transaction.deviceSession(id: session.id) == session)
+                #expect(try transaction.deviceSessionID(refreshFamilyID: family.id) == session.id)
+                #expect(try transaction.hasLiveRefreshFamily(deviceSessionID: session.id, now: now))
+                // Alive while the family's token is unexpired.
+                #expect(try !transaction.hasLiveRefreshFamily(deviceSessionID: session.id, now: now + 60))
+                #expect(try transaction.deviceSessions(browserSessionHashedID: browser.hashedID) == [session])
+                #expect(try transaction.deviceSessions(userID: user.id) == [session])
+            }
+            try store.transaction { transaction throws in
+                #expect(try transaction.revokeRefreshFamilies(deviceSessionID: session.id, now: now) == 1)
+                #expect(try transaction.revokeRefreshFamilies(deviceSessionID: session.id, now: now) == 0)
+                #expect(try !transaction.hasLiveRefreshFamily(deviceSessionID: session.id, now: now))
+                #expect(try transaction.revokeDeviceSession(id: session.id, now: now))
+                #expect(try !transaction.revokeDeviceSession(id: session.id, now: now))
+                #expect(try transaction.deviceSession(id: session.id)?.isRevoked == true)
+                #expect(try transaction.deviceSessions(userID: user.id).isEmpty)
+                #expect(try transaction.deviceSessions(browserSessionHashedID: browser.hashedID).isEmpty)
+            }
+        }
+    }
+
+    func pairwiseSubjectsAndProviderSecrets() throws {
+        try withStore { store throws in
+            let (user, _) = try StoreFixtures.userAndClient(in: store)
+            try store.transaction { transaction throws in
+                #expect(try transaction.providerSecret(name: "salt", candidate: [1, 2, 3]) == [1, 2, 3])
+                #expect(try transaction.providerSecret(name: "salt", candidate: [9]) == [1, 2, 3])
+                try transaction.recordPairwiseSubject("sub-a", sector: "shop.example", userID: user.id)
+                try transaction.recordPairwiseSubject("sub-a", sector: "shop.example", userID: user.id)
+            }
+            try store.read { transaction throws in
+                #expect(try transaction.userID(pairwiseSubject: "sub-a", sector: "shop.example") == user.id)
+                #expect(try transaction.userID(pairwiseSubject: "sub-a", sector: "news.example") == nil)
+            }
+        }
+    }
+}
+
+/// The checks of this file, named as the tests they are.
+enum DeviceSessionChecks {
+    static var all: [StoreConformance.Check] {
+        [
+            .init("DeviceSessionTests.deviceSessionsAreFoundByTheirSecretAndEndWithTheirFamilies") {
+                try DeviceSessionTests(open: $0).deviceSessionsAreFoundByTheirSecretAndEndWithTheirFamilies()
+            },
+            .init("DeviceSessionTests.pairwiseSubjectsAndProviderSecrets") {
+                try DeviceSessionTests(open: $0).pairwiseSubjectsAndProviderSecrets()
+            },
+        ]
+    }
+}
