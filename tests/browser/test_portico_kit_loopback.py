@@ -64,7 +64,9 @@ def test_portico_demo_signs_in_through_chromium(demo_server, portico_binary, siz
 
             # The consent page has an h1 too: wait until the browser is at the app's loopback
             # listener, or the heading read could be the consent page's, gone stale meanwhile.
-            WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith("http://127.0.0.1:"))
+            # The provider is on 127.0.0.1 too: the app's listener is the one at /callback.
+            WebDriverWait(driver, 20).until(
+                lambda d: "/callback?" in d.current_url and not d.current_url.startswith(demo_server.url))
             heading = wait_for(driver, (By.TAG_NAME, "h1"))
             assert heading.text == "You are signed in"
             assert driver.current_url.startswith("http://127.0.0.1:")
