@@ -1,5 +1,6 @@
 import Foundation
 import PorticoCrypto
+import PorticoTesting
 import Testing
 
 @testable import PorticoStorePostgres
@@ -73,7 +74,7 @@ import Testing
     @Test func serveIssuesTokensFromPostgres() async throws {
         let database = try TemporaryDatabase()
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = PorticoProcess.executable
         process.environment = Self.environment
         process.arguments = ["serve", "--port", "0", "--quiet", "--database", database.url, "--database-pool", "2"]
         let output = Pipe()
@@ -116,7 +117,7 @@ import Testing
     @Test func whileTheDatabaseIsAwayTheTokenEndpointSays503ThenRecovers() async throws {
         let database = try TemporaryDatabase()
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = PorticoProcess.executable
         process.environment = Self.environment
         process.arguments = ["serve", "--port", "0", "--quiet", "--database", database.url, "--database-pool", "2"]
         let output = Pipe()
@@ -180,42 +181,12 @@ import Testing
         }
     }
 
-    private func executable() throws -> URL {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let found = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("portico") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "no portico binary next to \(bundle.path)")
-    }
 
-    /// Runs the `portico` built next to the test bundle, bounded by a minute.
+    /// Runs the `portico` built next to the test bundle with the key file a shared database needs.
     private func portico(_ arguments: [String], stdin: String? = nil) throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let process = Process()
-        process.executableURL = try executable()
-        process.environment = Self.environment
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        if let stdin {
-            // A child that exits before reading its input (a usage error) must fail the test's
-            // assertions, not kill the whole test process with SIGPIPE.
-            signal(SIGPIPE, SIG_IGN)
-            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-        }
-        try input.fileHandleForWriting.close()
-        let deadline = Date(timeIntervalSinceNow: 60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, stdout, stderr)
+        try PorticoProcess.run(arguments, environment: ["PORTICO_KEY_FILE": Self.keyFile], stdin: stdin)
     }
 
     /// The environment of every `portico` run: a database shared by several nodes needs the key

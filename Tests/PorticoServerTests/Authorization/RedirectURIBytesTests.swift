@@ -71,8 +71,10 @@ import Testing
         }
     }
 
-    /// U+0600 (a "prepend" character) joins the `#` after it into one grapheme, so a Character
-    /// search missed the fragment (found by fuzzing); neither registration nor the policy may.
+    /// U+0600 (a "prepend" character) joins the `#` after it into one grapheme, which a Character
+    /// search does not find. The policy searches scalars; before, it was right only because
+    /// Foundation's `contains(_:)` overload (a UTF-16 substring search) won over the standard
+    /// library's, so this pins the behaviour rather than having failed before.
     @Test func aFragmentAfterAPrependCharacterIsStillAFragment() throws {
         let uri = "com.example.app:/cb\u{600}#code=stolen"
         #expect(throws: AdminError.self) {

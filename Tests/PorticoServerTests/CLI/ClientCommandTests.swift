@@ -2,6 +2,7 @@ import Foundation
 import PorticoCrypto
 import PorticoServer
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// `portico client add | list | remove` through the real binary and a real SQLite file.

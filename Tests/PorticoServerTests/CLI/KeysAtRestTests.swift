@@ -2,6 +2,7 @@ import Foundation
 import PorticoCrypto
 import PorticoServer
 import PorticoStore
+import PorticoTesting
 import Testing
 
 /// Private signing keys at rest: sealed with a key file that is not in the database, so a copy
