@@ -20,7 +20,9 @@ enum ServeCommand {
           --issuer URL      issuer identifier (PORTICO_ISSUER, default http://HOST:PORT)
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
-          --database-pool N most PostgreSQL connections (default: the worker threads, two per core)
+          --database-pool N
+                            most PostgreSQL connections (default: the worker threads,
+                            two per core)
           --threads N       HTTP threads (default: one per core)
           --quiet           no per-request log line on stderr
           --demo            add a demo app and person, and a /demo/callback page
@@ -33,9 +35,11 @@ enum ServeCommand {
                             (PORTICO_KEY_FILE; default DATABASE.key beside an SQLite
                             database, made 0600 on the first start); give every node on
                             one database the same file
-          --allowed-host HOST  a host name answered besides the issuer's (repeatable);
+          --allowed-host HOST
+                            a host name answered besides the issuer's (repeatable);
                             requests naming any other Host get 421 (DNS rebinding)
-          --trusted-proxy CIDR a reverse proxy (address or range, repeatable) whose
+          --trusted-proxy CIDR
+                            a reverse proxy (address or range, repeatable) whose
                             Forwarded / X-Forwarded-For names the client for throttles,
                             sessions and audit; nobody's is believed by default
         """

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import PorticoTesting
+import Synchronization
 import Testing
 
 /// The real `portico serve`, loaded and stopped with SIGTERM again and again, exits 0 by

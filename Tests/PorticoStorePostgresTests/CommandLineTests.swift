@@ -181,7 +181,6 @@ import Testing
         }
     }
 
-
     /// Runs the `portico` built next to the test bundle with the key file a shared database needs.
     private func portico(_ arguments: [String], stdin: String? = nil) throws
         -> (status: Int32, stdout: String, stderr: String)
