@@ -11,7 +11,7 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--json] [--database URL]
+                                  [--backchannel-logout-uri URI] [--json] [--database URL]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
 
@@ -35,6 +35,9 @@ enum ClientCommand {
                   --subject-type T     public (default: the account id) or pairwise (an id
                                        of its own per person, OIDC Core §8.1)
                   --sector NAME        the pairwise sector (default the redirect URIs' host)
+                  --backchannel-logout-uri URI
+                                       where its backend hears of sign-outs (OpenID Connect
+                                       Back-Channel Logout): https, or http on loopback
                   --json               print {"client_id": "...", "client_secret": "..."}
         list    shows every app: id, name, type and redirect URIs (never secrets)
         remove  removes an app and everything issued to it
@@ -75,6 +78,7 @@ enum ClientCommand {
         registration.resources = try arguments.values("resource")
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
+        registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
         let json = arguments.flag("json")
         try arguments.finish()
 
@@ -114,7 +118,9 @@ enum ClientCommand {
                     + "\"type\": \(JSONLine.quoted(client.type.rawValue)), "
                     + "\"redirect_uris\": \(JSONLine.array(client.redirectURIs)), "
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
-                    + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes))}"
+                    + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes))"
+                    + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
+                    + "}"
             }
             print("[" + objects.joined(separator: ", ") + "]")
             return
@@ -126,6 +132,7 @@ enum ClientCommand {
         for client in clients {
             print("\(client.id)  \(client.type.rawValue)  \(client.name)")
             for uri in client.redirectURIs { print("    redirect \(uri)") }
+            if let uri = client.backchannelLogoutURI { print("    backchannel-logout \(uri)") }
         }
     }
 

@@ -49,7 +49,7 @@ import Testing
         #expect(throws: expected) { try database.store(migrate: false) }
         #expect(
             expected.description
-                == "database schema version 999 is newer than this portico understands (5); upgrade portico")
+                == "database schema version 999 is newer than this portico understands (\(PostgresStore.supportedSchemaVersion)); upgrade portico")
     }
 
     /// Two nodes starting on an empty database: each migration is applied once, both open.
