@@ -90,7 +90,7 @@ import Testing
         #expect(try PostgresSchema.version(of: connection) == 2)
         #expect(try connection.scalar("SELECT to_regclass('legacy_refresh_tokens') IS NULL") == "t")
         try connection.execute("DROP TABLE grant_revocations")
-        #expect(try PostgresSchema.migrate(connection) == [3, 4, 5])
+        #expect(try PostgresSchema.migrate(connection) == PostgresSchema.migrations.map(\.version).filter { $0 >= 3 })
     }
 
     /// Version 4 moves refresh tokens into their family's row exactly as SQLite's does: the
@@ -118,7 +118,7 @@ import Testing
         try connection.run(
             insertToken, [.bytes([2]), .text("f1"), .integer(200), .integer(1100), .integer(300), .bytes([3])])
         try connection.run(insertToken, [.bytes([3]), .text("f1"), .integer(300), .integer(1200), .null, .null])
-        #expect(try PostgresSchema.migrate(connection) == [4, 5])
+        #expect(try PostgresSchema.migrate(connection) == PostgresSchema.migrations.map(\.version).filter { $0 >= 4 })
         var family: ([UInt8]?, Int64?, Int64?, [UInt8]?, Int64?)?
         try connection.run(
             "SELECT token_hash, token_issued_at, token_expires_at, previous_token_hash, rotated_at FROM refresh_families",
