@@ -99,10 +99,10 @@ public final class LogoutReceiver: Sendable {
 /// Waits until `condition` holds, checking every 20 ms, and fails (naming `what`) if it does
 /// not within `timeout`: how tests wait for background work without sleeping a fixed time.
 public func waitUntil(
-    _ what: String, timeout: Duration = .seconds(30), _ condition: @Sendable () throws -> Bool
+    _ what: String, timeout: Duration = .seconds(30), _ condition: @Sendable () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
-    while try !condition() {
+    while try await !condition() {
         guard ContinuousClock.now < deadline else { throw HarnessFailure("timed out waiting for \(what)") }
         try await Task.sleep(for: .milliseconds(20))
     }
