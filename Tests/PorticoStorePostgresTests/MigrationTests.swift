@@ -49,7 +49,8 @@ import Testing
         #expect(throws: expected) { try database.store(migrate: false) }
         #expect(
             expected.description
-                == "database schema version 999 is newer than this portico understands (\(PostgresStore.supportedSchemaVersion)); upgrade portico")
+                == "database schema version 999 is newer than this portico understands (\(PostgresStore.supportedSchemaVersion)); upgrade portico"
+        )
     }
 
     /// Two nodes starting on an empty database: each migration is applied once, both open.
@@ -75,7 +76,9 @@ import Testing
         let applied = results.values.compactMap { try? $0.get() }
         #expect(applied.count == 2)
         #expect(applied.sorted { $0.count < $1.count } == [[], PostgresSchema.migrations.map(\.version)])
-        #expect(try database.connection().scalar("SELECT count(*) FROM schema_migrations") == String(PostgresSchema.migrations.count))
+        #expect(
+            try database.connection().scalar("SELECT count(*) FROM schema_migrations")
+                == String(PostgresSchema.migrations.count))
     }
 
     /// A migration that fails leaves nothing behind (DDL is transactional), and the next run

@@ -115,11 +115,13 @@ import Testing
             let shopSubject = try await provider.idTokenClaims(try #require(shopTokens["id_token"]?.stringValue))
                 .subject
 
-            _ = try UserAdministration.setDisabled(true, reference: user.email, in: provider.store, now: provider.clock.now)
+            _ = try UserAdministration.setDisabled(
+                true, reference: user.email, in: provider.store, now: provider.clock.now)
             let disabled = try await receiver.tokens(atLeast: 2)
             try await provider.waitForEmptyOutbox()
             #expect(Set(audiences(disabled)) == [shop.id, news.id])
-            _ = try UserAdministration.setDisabled(false, reference: user.id, in: provider.store, now: provider.clock.now)
+            _ = try UserAdministration.setDisabled(
+                false, reference: user.id, in: provider.store, now: provider.clock.now)
 
             _ = try UserAdministration.remove(user.id, in: provider.store, now: provider.clock.now)
             let all = try await receiver.tokens(atLeast: 4)
@@ -156,7 +158,8 @@ import Testing
             #expect(receiver.tokens.count == 2)
             #expect(Set(audiences(tokens)) == [shop.id, news.id])
             for token in tokens {
-                _ = try await provider.verifiedLogoutToken(token, for: audiences([token]).first == shop.id ? shop : news)
+                _ = try await provider.verifiedLogoutToken(
+                    token, for: audiences([token]).first == shop.id ? shop : news)
             }
         }
     }

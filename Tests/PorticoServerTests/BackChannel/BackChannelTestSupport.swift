@@ -25,7 +25,8 @@ extension ProviderHarness {
         name: String, receiver: LogoutReceiver, idTokenAlgorithm: String = "RS256", pairwise: Bool = false
     ) throws -> Client {
         var client = Client(
-            name: name, type: .confidential, secret: "secret", redirectURIs: ["https://\(name.lowercased()).example/cb"],
+            name: name, type: .confidential, secret: "secret",
+            redirectURIs: ["https://\(name.lowercased()).example/cb"],
             allowedScopes: ProviderHarness.allScopes, idTokenSigningAlgorithm: idTokenAlgorithm,
             postLogoutRedirectURIs: ["https://\(name.lowercased()).example/bye"])
         client.backchannelLogoutURI = receiver.uri
