@@ -99,6 +99,11 @@ struct CompanionTests: ConformanceChecks {
                         == nil)
                 #expect(try transaction.consumeCompanionTicket("unknown", sessionID: session.id, now: referenceTime) == nil)
             }
+            // Purged once expired, used or not.
+            try store.transaction { transaction throws in
+                #expect(try transaction.purgeExpired(now: referenceTime + 299).companionTickets == 0)
+                #expect(try transaction.purgeExpired(now: referenceTime + 300).companionTickets == 2)
+            }
         }
     }
 }
