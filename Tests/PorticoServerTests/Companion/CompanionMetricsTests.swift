@@ -32,7 +32,8 @@ import Testing
             let again = try await agent.authorize(TestCompanion.request(for: notes, pkce: PKCEPair()))
             _ = try await agent.decide(try #require(again.string("ticket")), "deny")  // continue, deny
             _ = try await agent.decide("nothing", "allow")  // refused
-            _ = try await agent.authorize(TestCompanion.request(for: shop, pkce: PKCEPair(), extra: [("prompt", "login")]))
+            _ = try await agent.authorize(
+                TestCompanion.request(for: shop, pkce: PKCEPair(), extra: [("prompt", "login")]))
             _ = try await agent.authorize(TestCompanion.request(for: shop, pkce: PKCEPair()), bearer: "bad")
 
             let after = try await Self.samples(harness)
