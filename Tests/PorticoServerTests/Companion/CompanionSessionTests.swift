@@ -24,7 +24,9 @@ import Testing
             #expect(page.status == 200)
             #expect(page.text.contains("Portico agent on build-box"))
             #expect(page.text.contains("Portico agent on laptop"))
-            let sessions = try harness.store.read { try $0.liveCompanionSessions(userID: ann.id) }
+            let sessions = try harness.store.read {
+                try $0.liveCompanionSessions(userID: ann.id, now: harness.clock.now)
+            }
             #expect(sessions.count == 2)
             let session = try #require(sessions.first { $0.hostName == "build-box" })
             #expect(page.text.contains(#"name="end_companion" value="\#(session.id)""#))
@@ -146,7 +148,8 @@ import Testing
                 refreshToken: try #require(tokens.string("refresh_token")))
             let claims = try (try await harness.jwksVerifier()).verify(agent.accessToken, algorithms: [.es256])
                 .claims()
-            let session = try #require(try harness.store.read { try $0.liveCompanionSessions(userID: ann.id) }.first)
+            let session = try #require(
+                try harness.store.read { try $0.liveCompanionSessions(userID: ann.id, now: harness.clock.now) }.first)
             #expect(claims["companion_session"] == .string(session.id))
             #expect(session.hostName == "loop-box")
             let form = TestCompanion.request(for: app, pkce: PKCEPair())
@@ -177,7 +180,9 @@ import Testing
                 agent.refreshToken, client: .id(companion.id))
             let renewed = agent.with(accessToken: try #require(refreshed.string("access_token")))
             #expect(try await renewed.authorize(TestCompanion.request(for: app, pkce: PKCEPair())).status == 200)
-            let sessions = try harness.store.read { try $0.liveCompanionSessions(userID: ann.id) }
+            let sessions = try harness.store.read {
+                try $0.liveCompanionSessions(userID: ann.id, now: harness.clock.now)
+            }
             #expect(sessions.count == 2)
             let named = try #require(sessions.first { $0.hostName != nil })
             #expect(named.hostName == "<b>desk top</b> " + String(repeating: "x", count: 48))  // 64 in all
