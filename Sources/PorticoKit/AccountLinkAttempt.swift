@@ -27,21 +27,13 @@ final class AccountLinkAttempt: Sendable {
     }
 
     /// Starts the work and the deadline.
-    func start(
-        deadline: Duration, authorize: @escaping @Sendable () async throws -> AuthorizeResult,
-        redeem: @escaping @Sendable (AuthorizeResult) async throws -> AuthModel
-    ) {
+    func start(deadline: Duration, fetch: @escaping @Sendable (AccountLinkProgress) async throws -> AuthModel) {
+        let progress = AccountLinkProgress { [weak self] in self?.state.withLock { $0.authorized = true } }
         let work = Task {
-            let result: AuthorizeResult
-            do { result = try await authorize() } catch {
+            do { self.finish(.success(try await fetch(progress))) } catch let error as AuthorizationError {
                 self.finish(.failure(AccountLinkError.authorization(error)))
-                return
-            }
-            self.state.withLock { $0.authorized = true }
-            do {
-                self.finish(.success(try await redeem(result)))
             } catch {
-                self.finish(.failure(AccountLinkError.hostBackend(error, "the host backend did not answer the model")))
+                self.finish(.failure(AccountLinkError.hostBackend(error, "the auth model could not be fetched")))
             }
         }
         let timer = Task {

@@ -41,8 +41,7 @@ public actor AccountLinkSession {
     /// not fail in flight.
     static let expiryMargin: TimeInterval = 60
 
-    private let authorize: @Sendable () async throws -> AuthorizeResult
-    private let redeem: @Sendable (AuthorizeResult) async throws -> AuthModel
+    private let fetch: @Sendable (AccountLinkProgress) async throws -> AuthModel
     private let unbindAtHost: @Sendable (AuthModel?) async throws -> Void
     private let now: @Sendable () -> Date
     private nonisolated let current = AttemptSlot()
@@ -53,7 +52,7 @@ public actor AccountLinkSession {
     /// Bumped by logout and unbind: a fetch started before never writes its model afterwards.
     private var generation = 0
 
-    /// A session whose fetch runs the host's own two steps.
+    /// A session whose fetch runs the host's own closure.
     ///
     /// - Parameters:
     ///   - store: where the model is kept between runs.
@@ -61,16 +60,16 @@ public actor AccountLinkSession {
     ///   - returnGrace: how long a result may lag behind the app becoming active (3 s).
     ///   - timeout: the longest one fetch may take (5 minutes).
     ///   - clock: the time expiry is judged by; the system's by default.
-    ///   - authorize: the platform's authorization with `grantType: .authorizationCode`.
-    ///   - redeem: sends the code, its PKCE verifier and redirect URI to the host backend, which
-    ///     redeems them, links the account and answers the model.
+    ///   - fetch: the platform's authorization (`grantType: .authorizationCode`), then the host
+    ///     backend, which redeems the code, links the account and answers the model. It calls
+    ///     ``AccountLinkProgress/authorizationFinished()`` between the two, so that a slow
+    ///     backend is not taken for a person who did nothing.
     ///   - unbind: tells the host backend to unbind the person (it calls the provider's
     ///     `DELETE /oauth/account-links/{id}`); given the model forgotten, if there was one.
     public init(
         store: any TokenStore, storeKey: TokenStoreKey, returnGrace: Duration = .seconds(3),
         timeout: Duration = .seconds(300), clock: @escaping @Sendable () -> Date = { Date() },
-        authorize: @escaping @Sendable () async throws -> AuthorizeResult,
-        redeem: @escaping @Sendable (AuthorizeResult) async throws -> AuthModel,
+        fetch: @escaping @Sendable (AccountLinkProgress) async throws -> AuthModel,
         unbind: @escaping @Sendable (AuthModel?) async throws -> Void
     ) {
         self.store = store
@@ -78,8 +77,7 @@ public actor AccountLinkSession {
         self.returnGrace = returnGrace
         self.timeout = timeout
         self.now = clock
-        self.authorize = authorize
-        self.redeem = redeem
+        self.fetch = fetch
         self.unbindAtHost = unbind
         let current = current
         activation.start { current.attempt?.becameActive() }
@@ -105,7 +103,17 @@ public actor AccountLinkSession {
             scopes: scopes.contains(.accountLink) ? scopes : scopes + [.accountLink], grantType: .authorizationCode)
         self.init(
             store: manager.store, storeKey: Self.storeKey(for: manager), returnGrace: returnGrace, timeout: timeout,
-            clock: manager.now, authorize: { try await manager.authorize(request) }, redeem: redeem, unbind: unbind)
+            clock: manager.now,
+            fetch: { progress in
+                let result: AuthorizeResult
+                do { result = try await manager.authorize(request) } catch {
+                    throw AccountLinkError.authorization(error)
+                }
+                progress.authorizationFinished()
+                do { return try await redeem(result) } catch {
+                    throw AccountLinkError.hostBackend(error, "the host backend did not answer the model")
+                }
+            }, unbind: unbind)
     }
 
     /// The key a session of `manager` keeps its model under: the manager's provider, and its
@@ -128,7 +136,7 @@ public actor AccountLinkSession {
         let epoch = generation
         let attempt = AccountLinkAttempt(grace: returnGrace)
         current.attempt = attempt
-        attempt.start(deadline: timeout, authorize: authorize, redeem: redeem)
+        attempt.start(deadline: timeout, fetch: fetch)
         let task = Task<AuthModel, any Error> {
             let result: Result<AuthModel, any Error>
             do { result = .success(try await attempt.wait()) } catch { result = .failure(error) }
