@@ -1,0 +1,1 @@
+@main struct HostDemo { static func main() {} }
