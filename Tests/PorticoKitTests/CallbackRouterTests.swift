@@ -20,7 +20,7 @@ struct CallbackRouterTests {
             opener: BrowserOpener { url in
                 opened.withLock { $0 = url }
                 signal.fire()
-            })
+            }, timeout: .seconds(30))
         let manager = AuthorizationManager(
             provider: provider, clientID: "host-app", redirectURI: URL(string: "hostapp://safepay/auth"),
             store: InMemoryTokenStore(), userAgent: agent)
