@@ -38,13 +38,13 @@ extension ClientRegistration {
         guard let host = try transaction.client(id: hostID) else {
             throw AdminError.notFound("no client with id \(hostID) to be the host of a mini-program")
         }
+        if try transaction.miniProgram(clientID: hostID) != nil {
+            throw AdminError.invalid("the host \(hostID) is itself a mini-program")
+        }
         guard host.type == .confidential else {
             throw AdminError.invalid(
                 "the host \(hostID) is a public client; a host app must be confidential (it links accounts from its backend)"
             )
-        }
-        if try transaction.miniProgram(clientID: hostID) != nil {
-            throw AdminError.invalid("the host \(hostID) is itself a mini-program")
         }
         try transaction.insert(MiniProgram(clientID: client.id, hostClientID: hostID, createdAt: client.createdAt))
     }
