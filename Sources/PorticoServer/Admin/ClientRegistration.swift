@@ -44,6 +44,8 @@ public struct ClientRegistration: Sendable {
     public var subjectType: String = SubjectType.public.rawValue
     /// The sector of pairwise subjects (`--sector`); by default the redirect URIs' host.
     public var sector: String? = nil
+    /// The host app's client id when this is a mini-program (`--mini-program-of`).
+    public var miniProgramOf: String? = nil
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -104,12 +106,13 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic ? nil : SecureRandom.token()
+        let secret = isPublic || miniProgramOf != nil ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
                 try checkScopes(client.allowedScopes, in: transaction)
                 try transaction.insert(client)
+                try attachMiniProgram(client, in: transaction)
                 try transaction.append(
                     AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
             }
@@ -125,8 +128,11 @@ public struct ClientRegistration: Sendable {
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
+        try checkMiniProgramOptions()
+        let isPublic = isPublic || miniProgramOf != nil
         let grants =
-            grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
+            miniProgramOf != nil
+            ? [] : grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
         var kinds: [any TokenGrant.Type] = []
         for grant in grants {
             guard let kind = TokenGrantRegistry.grant(answering: grant) else {
@@ -168,8 +174,14 @@ public struct ClientRegistration: Sendable {
             }
             return group
         }
-        let builtIn = ScopeCatalog.builtIn.map(\.name).filter { $0 != NativeSSO.scope || group != nil }
-        let scopes = self.scopes.isEmpty ? builtIn : unique(self.scopes)
+        let builtIn = ScopeCatalog.builtIn.map(\.name).filter {
+            ($0 != NativeSSO.scope || group != nil) && ($0 != AccountLinkScope.name || !isPublic)
+        }
+        let scopes =
+            self.scopes.isEmpty ? (miniProgramOf == nil ? builtIn : Self.defaultMiniProgramScopes) : unique(self.scopes)
+        if isPublic && miniProgramOf == nil && scopes.contains(AccountLinkScope.name) {
+            throw .invalid("the account_link scope is for confidential host apps; a --public client cannot have it")
+        }
         if scopes.contains(NativeSSO.scope) && group == nil {
             throw .invalid("the device_sso scope needs --sso-group: it shares sign-in within a group of apps")
         }
@@ -178,7 +190,8 @@ public struct ClientRegistration: Sendable {
         }
         var client = Client(
             id: id, name: name, type: isPublic ? .public : .confidential, secret: secret,
-            redirectURIs: unique(redirectURIs), allowedScopes: scopes, allowedGrantTypes: grants, logoURL: logoURL,
+            redirectURIs: unique(redirectURIs), allowedScopes: scopes,
+            allowedGrantTypes: grants, logoURL: logoURL,
             privacyURL: privacyURL, idTokenSigningAlgorithm: algorithm,
             postLogoutRedirectURIs: unique(postLogoutRedirectURIs))
         client.ssoGroup = group

@@ -62,11 +62,14 @@ struct AccountEndpoint: Sendable {
                 isCurrent: session.hashedID == signedIn.session.hashedID)
         }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
-        let page = AccountPage(
+        var page = AccountPage(
             user: signedIn.user, apps: apps, devices: devices.filter(\.isCurrent) + devices.filter { !$0.isCurrent },
             csrfToken: CSRFProtection.token(
                 secret: secret, purpose: CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)),
             notice: request.query["done"].flatMap(AccountPage.Notice.init(rawValue:)), language: language)
+        page.linkedAccounts = try context.store.read {
+            try LinkedAccountsSection.load(userID: signedIn.user.id, in: $0)
+        }
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }
