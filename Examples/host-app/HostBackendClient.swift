@@ -48,7 +48,9 @@ struct HostBackendClient: Sendable {
 
     /// `POST /host/mini-programs/{id}/token`: the mini-program's own token, by delegation.
     func miniProgramToken(_ clientID: String) async throws -> String {
-        let encoded = clientID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? clientID
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        let encoded = clientID.addingPercentEncoding(withAllowedCharacters: unreserved) ?? clientID
         let json = try await send("POST", "host/mini-programs/\(encoded)/token")
         guard let token = json["access_token"] as? String else {
             throw Failure(status: 0, error: "invalid_response", description: "the backend's answer has no token")

@@ -156,7 +156,12 @@ public final class HostBackend: Sendable {
         guard let token = try request.form()["logout_token"], !token.isEmpty else {
             throw HostBackendError(.badRequest, "invalid_request", "no logout_token")
         }
-        let claims = try await logoutTokens.verify(token)
+        let claims: JWTClaims
+        do { claims = try await logoutTokens.verify(token) } catch {
+            // The provider retries or gives up; the operator should see why it was refused.
+            FileHandle.standardError.write(Data("portico-host-backend: refused a logout token: \(error)\n".utf8))
+            throw error
+        }
         try users.receiveLogout(
             HostUserTable.ReceivedLogout(
                 jwtID: claims.jwtID ?? "", subject: claims.subject, sessionID: claims["sid"]?.stringValue,

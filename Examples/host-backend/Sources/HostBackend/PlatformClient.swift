@@ -60,7 +60,10 @@ public final class PlatformClient: Sendable {
 
     /// `DELETE /oauth/account-links/{linkID}`: unbinds.
     public func unlink(_ linkID: String) async throws -> Reply {
-        let encoded = linkID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? linkID
+        // Unreserved characters stay as they are: link ids are base64url (`-`, `_`).
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        let encoded = linkID.addingPercentEncoding(withAllowedCharacters: unreserved) ?? linkID
         var request = URLRequest(url: accountLinks.appendingPathComponent(encoded))
         request.httpMethod = "DELETE"
         return try await send(request)

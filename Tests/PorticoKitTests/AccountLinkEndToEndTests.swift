@@ -1,0 +1,234 @@
+import Foundation
+import PorticoServer
+import PorticoStore
+import PorticoTesting
+import Synchronization
+import Testing
+
+@testable import PorticoKit
+
+/// `AccountLinkSession` against a real provider and the example host backend, the platform's
+/// pages walked by a robot through the system-browser user agent.
+@Suite("Account link end to end") struct AccountLinkEndToEndTests {
+    @Test("link: the backend redeems and links; the model is cached, also across an app restart")
+    func linkAndCache() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let store = FileTokenStore(directory: world.provider.directory.appendingPathComponent("app-tokens"))
+            let manager = try await world.manager(opener: world.robot().opener, store: store)
+            let fetches = Counter()
+            let session = world.session(manager, app: app, fetches: fetches)
+
+            let model = try await session.authModel()
+            #expect(model.uid == world.person.id)
+            let hostUser = try #require(world.currentBackend.users.users.first)
+            #expect(model.hostUserID == hostUser.hostUserID)
+            #expect(hostUser.link?.platformUserID == world.person.id)
+            // The link exists at the provider.
+            let found = try await world.provider.request(
+                "GET", "/oauth/account-links?host_user_id=\(hostUser.hostUserID)",
+                client: .basic(id: world.host.id, secret: AccountLinkWorld.hostSecret))
+            #expect(found.status == 200, "\(found.text)")
+
+            #expect(try await session.authModel() == model)
+            #expect(fetches.value == 1)
+            // The app restarts: a new session over the same store answers without fetching.
+            let restarted = world.session(manager, app: app, fetches: fetches)
+            #expect(try await restarted.authModel() == model)
+            #expect(fetches.value == 1)
+        }
+    }
+
+    @Test("ten concurrent requests share one fetch; refresh: true fetches again")
+    func concurrentAndRefresh() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let robot = world.robot()
+            let manager = try await world.manager(opener: robot.opener)
+            let fetches = Counter()
+            let session = world.session(manager, app: app, fetches: fetches)
+            let models = try await withThrowingTaskGroup(of: AuthModel.self) { group in
+                for _ in 0..<10 { group.addTask { try await session.authModel() } }
+                return try await group.reduce(into: [AuthModel]()) { $0.append($1) }
+            }
+            #expect(models.count == 10)
+            #expect(Set(models).count == 1)
+            #expect(fetches.value == 1)
+
+            let refreshed = try await session.authModel(refresh: true)
+            #expect(fetches.value == 2)
+            #expect(refreshed.accessToken != models[0].accessToken)
+            #expect(refreshed.uid == models[0].uid)
+            #expect(try await session.authModel() == refreshed)
+        }
+    }
+
+    @Test("an expired model is fetched again")
+    func expiredModelIsFetchedAgain() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let offset = Mutex<TimeInterval>(0)
+            let manager = try await world.manager(
+                opener: world.robot().opener, clock: { Date().addingTimeInterval(offset.withLock { $0 }) })
+            let fetches = Counter()
+            let session = world.session(manager, app: app, fetches: fetches)
+            let first = try await session.authModel()
+            #expect(first.expiresAt != nil)
+            offset.withLock { $0 = 2 * 3600 }
+            let second = try await session.authModel()
+            #expect(fetches.value == 2)
+            #expect(second.accessToken != first.accessToken)
+        }
+    }
+
+    @Test("a person who comes back without acting gets returnedWithoutActing, not a hang")
+    func returnedWithoutActing() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let opened = Signal()
+            let manager = try await world.manager(opener: onlookerOpener(opened: opened))
+            let session = world.session(manager, app: app, returnGrace: .milliseconds(300), timeout: .seconds(120))
+            let request = Task { try await session.authModel() }
+            await opened.wait()
+            session.applicationDidBecomeActive()
+            let error = await #expect(throws: AccountLinkError.self) { _ = try await request.value }
+            #expect(error?.code == .returnedWithoutActing)
+            #expect(try await session.cachedModel() == nil)
+        }
+    }
+
+    @Test("a person who never comes back: timed out at the deadline")
+    func deadline() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let opened = Signal()
+            let manager = try await world.manager(opener: onlookerOpener(opened: opened))
+            let session = world.session(manager, app: app, timeout: .seconds(1))
+            let error = await #expect(throws: AccountLinkError.self) { _ = try await session.authModel() }
+            #expect(error?.code == .timedOut)
+        }
+    }
+
+    @Test("a result that arrives after the app became active is still accepted while the caller waits")
+    func lateResultIsAccepted() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let robot = world.robot()
+            let opened = Signal()
+            let proceed = Signal()
+            let opener = BrowserOpener { url in
+                opened.fire()
+                Task {
+                    await proceed.wait()
+                    try? await robot.signIn(at: url)
+                }
+            }
+            let manager = try await world.manager(opener: opener)
+            let session = world.session(manager, app: app, returnGrace: .seconds(60))
+            let request = Task { try await session.authModel() }
+            await opened.wait()
+            session.applicationDidBecomeActive()
+            proceed.fire()
+            #expect(try await request.value.uid == world.person.id)
+        }
+    }
+
+    @Test("logout clears the model and ends a pending request; the next request authorizes again")
+    func logoutClears() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let manager = try await world.manager(opener: world.robot().opener)
+            let fetches = Counter()
+            let session = world.session(manager, app: app, fetches: fetches)
+            _ = try await session.authModel()
+            try await session.logout()
+            #expect(try await session.cachedModel() == nil)
+            #expect(try manager.store.grant(for: session.storeKey) == nil)
+            _ = try await session.authModel()
+            #expect(fetches.value == 2)
+
+            // A request pending at logout ends with cancelled, and nothing is cached after.
+            let opened = Signal()
+            let pendingManager = try await world.manager(opener: onlookerOpener(opened: opened))
+            let pendingSession = world.session(pendingManager, app: app)
+            let request = Task { try await pendingSession.authModel() }
+            await opened.wait()
+            try await pendingSession.logout()
+            let error = await #expect(throws: AccountLinkError.self) { _ = try await request.value }
+            #expect(error?.code == .cancelled)
+            #expect(try await pendingSession.cachedModel() == nil)
+        }
+    }
+
+    @Test("a mini-program reads the profile with its own delegated token")
+    func miniProgramProfile() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let session = world.session(try await world.manager(opener: world.robot().opener), app: app)
+            _ = try await session.authModel()
+            let exchanged = try await app.miniProgramToken(world.miniProgram.id)
+            #expect(exchanged.status == 200, "\(exchanged.json)")
+            let token = try #require(exchanged.json["access_token"] as? String)
+            let profile = try await world.provider.resource("/user/profile", token: token)
+            #expect(profile.status == 200)
+            #expect(profile.string("name") == "Mei Host")
+        }
+    }
+
+    @Test("unbind revokes at the provider and the host backend receives the logout token")
+    func unbindRevokesAndTellsTheBackend() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let session = world.session(try await world.manager(opener: world.robot().opener), app: app)
+            let model = try await session.authModel()
+            let mini = try #require(try await app.miniProgramToken(world.miniProgram.id).json["access_token"] as? String)
+
+            try await session.unbind()
+            #expect(try await session.cachedModel() == nil)
+            let logouts = try await world.logoutTokens(atLeast: 1)
+            #expect(logouts.contains { $0.subject == model.uid })
+            // Revoked: the link, the host's token, and the mini-program's token from it.
+            let found = try await world.provider.request(
+                "GET", "/oauth/account-links?host_user_id=\(model.hostUserID)",
+                client: .basic(id: world.host.id, secret: AccountLinkWorld.hostSecret))
+            #expect(found.status == 404)
+            #expect(try await world.provider.resource("/user/profile", token: model.accessToken).status == 401)
+            #expect(try await world.provider.resource("/user/profile", token: mini).status == 401)
+        }
+    }
+
+    @Test("a host backend down at unbind time still receives the logout token when back, also across a provider restart")
+    func backendDownAtUnbind() async throws {
+        for restartProvider in [false, true] {
+            try await AccountLinkWorld.with { world in
+                let app = try await world.hostApp()
+                let session = world.session(try await world.manager(opener: world.robot().opener), app: app)
+                let model = try await session.authModel()
+                let hostUser = try #require(world.currentBackend.users.user(model.hostUserID)?.link)
+                try await session.logout()
+                world.stopBackend()
+                // The person unbinds while the backend is down (the host's DELETE, as Your Account does).
+                let unbound = try await world.provider.request(
+                    "DELETE", "/oauth/account-links/\(hostUser.linkID)",
+                    client: .basic(id: world.host.id, secret: AccountLinkWorld.hostSecret))
+                #expect(unbound.status == 204, "\(unbound.text)")
+                try await waitForFailedDelivery(world)
+                if restartProvider { try await world.provider.restart() }
+                try world.restartBackend()
+                let logouts = try await world.logoutTokens(atLeast: 1)
+                #expect(logouts.contains { $0.subject == model.uid })
+                #expect(world.currentBackend.users.user(model.hostUserID)?.link?.accessToken == nil)
+            }
+        }
+    }
+
+    /// Waits until the provider has tried and failed to deliver a logout token at least once.
+    private func waitForFailedDelivery(_ world: AccountLinkWorld) async throws {
+        for _ in 0..<300 {
+            let messages = try world.provider.store.read { try $0.pendingOutboxMessages(topic: "backchannel_logout", limit: 10) }
+            if messages.contains(where: { $0.failedAttempts > 0 }) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw HarnessFailure("no failed delivery attempt was recorded")
+    }
+}
