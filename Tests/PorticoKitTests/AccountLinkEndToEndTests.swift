@@ -81,13 +81,14 @@ import Testing
         }
     }
 
-    @Test("a person who comes back without acting gets returnedWithoutActing, not a hang")
+    // The browser and the session would wait 10 minutes: only the return grace can end this.
+    @Test("a person who comes back without acting gets returnedWithoutActing, not a hang", .timeLimit(.minutes(1)))
     func returnedWithoutActing() async throws {
         try await AccountLinkWorld.with { world in
             let app = try await world.hostApp()
             let opened = Signal()
-            let manager = try await world.manager(opener: onlookerOpener(opened: opened))
-            let session = world.session(manager, app: app, returnGrace: .milliseconds(300), timeout: .seconds(120))
+            let manager = try await world.manager(opener: onlookerOpener(opened: opened), browserTimeout: .seconds(600))
+            let session = world.session(manager, app: app, returnGrace: .milliseconds(300), timeout: .seconds(600))
             let request = Task { try await session.authModel() }
             await opened.wait()
             session.applicationDidBecomeActive()
@@ -97,12 +98,13 @@ import Testing
         }
     }
 
-    @Test("a person who never comes back: timed out at the deadline")
+    // The browser would wait 10 minutes: only the session's deadline can end this.
+    @Test("a person who never comes back: timed out at the deadline", .timeLimit(.minutes(1)))
     func deadline() async throws {
         try await AccountLinkWorld.with { world in
             let app = try await world.hostApp()
             let opened = Signal()
-            let manager = try await world.manager(opener: onlookerOpener(opened: opened))
+            let manager = try await world.manager(opener: onlookerOpener(opened: opened), browserTimeout: .seconds(600))
             let session = world.session(manager, app: app, timeout: .seconds(1))
             let error = await #expect(throws: AccountLinkError.self) { _ = try await session.authModel() }
             #expect(error?.code == .timedOut)
@@ -133,7 +135,7 @@ import Testing
         }
     }
 
-    @Test("logout clears the model and ends a pending request; the next request authorizes again")
+    @Test("logout clears the model and ends a pending request; the next request authorizes again", .timeLimit(.minutes(1)))
     func logoutClears() async throws {
         try await AccountLinkWorld.with { world in
             let app = try await world.hostApp()
@@ -149,7 +151,8 @@ import Testing
 
             // A request pending at logout ends with cancelled, and nothing is cached after.
             let opened = Signal()
-            let pendingManager = try await world.manager(opener: onlookerOpener(opened: opened))
+            let pendingManager = try await world.manager(
+                opener: onlookerOpener(opened: opened), browserTimeout: .seconds(600))
             let pendingSession = world.session(pendingManager, app: app)
             let request = Task { try await pendingSession.authModel() }
             await opened.wait()
@@ -230,5 +233,27 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
         }
         throw HarnessFailure("no failed delivery attempt was recorded")
+    }
+}
+
+/// The host backend's back-channel logout endpoint refuses what is not a logout token.
+@Suite("Host backend logout tokens") struct HostBackendLogoutTokenTests {
+    @Test("an ID token, garbage or nothing is refused with 400 and forgets nobody")
+    func refusesWhatIsNotALogoutToken() async throws {
+        try await AccountLinkWorld.with { world in
+            let code = try world.provider.issueCode(for: world.host, user: world.person, scopes: ["openid"], nonce: "n-1")
+            let tokens = try await world.provider.redeem(
+                code, client: .basic(id: world.host.id, secret: AccountLinkWorld.hostSecret))
+            // Signed by the provider, for this client, with the right iss and aud: only typ,
+            // events and nonce tell it from a logout token.
+            let idToken = try #require(tokens.string("id_token"))
+            let app = HostAppClient(base: world.backendURL)
+            for token in [idToken, "not.a.jwt", ""] {
+                let reply = try await app.send("POST", "backchannel-logout", form: [("logout_token", token)])
+                #expect(reply.status == 400, "\(token.prefix(12))")
+                #expect(reply.json["error"] as? String == "invalid_request")
+            }
+            #expect(world.currentBackend.users.logouts.isEmpty)
+        }
     }
 }

@@ -102,14 +102,13 @@ final class AccountLinkWorld: Sendable {
 
     /// A manager of the host client whose user agent is the system browser driven by `opener`.
     func manager(
-        opener: BrowserOpener, store: any TokenStore = InMemoryTokenStore(), clock: @escaping @Sendable () -> Date = {
-            Date()
-        }
+        opener: BrowserOpener, store: any TokenStore = InMemoryTokenStore(), browserTimeout: Duration = .seconds(60),
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> AuthorizationManager {
         let discovered = try await Provider.discover(issuer: kit.issuer)
         return AuthorizationManager(
             provider: discovered, clientID: host.id, redirectURI: URL(string: host.redirectURIs[0]), store: store,
-            userAgent: SystemBrowserUserAgent(timeout: .seconds(60), opener: opener), clock: clock)
+            userAgent: SystemBrowserUserAgent(timeout: browserTimeout, opener: opener), clock: clock)
     }
 
     /// A robot who signs in as the person and allows.
