@@ -110,7 +110,7 @@ let package = Package(
             name: "PorticoKitTests",
             dependencies: [
                 "PorticoKit", "PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoHTTP", "PorticoTesting",
-                "PorticoHostBackend",
+                "PorticoHostBackend", "PorticoCrypto",
             ]),
     ]
 )

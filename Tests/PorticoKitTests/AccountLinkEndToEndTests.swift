@@ -1,4 +1,6 @@
 import Foundation
+import PorticoCrypto
+import PorticoHostBackend
 import PorticoServer
 import PorticoStore
 import PorticoTesting
@@ -81,14 +83,14 @@ import Testing
         }
     }
 
-    // The browser and the session would wait 10 minutes: only the return grace can end this.
-    @Test("a person who comes back without acting gets returnedWithoutActing, not a hang", .timeLimit(.minutes(1)))
+    // Without the return grace only the session's deadline (30 s) would end this, as timedOut.
+    @Test("a person who comes back without acting gets returnedWithoutActing, not a hang")
     func returnedWithoutActing() async throws {
         try await AccountLinkWorld.with { world in
             let app = try await world.hostApp()
             let opened = Signal()
-            let manager = try await world.manager(opener: onlookerOpener(opened: opened), browserTimeout: .seconds(600))
-            let session = world.session(manager, app: app, returnGrace: .milliseconds(300), timeout: .seconds(600))
+            let manager = try await world.manager(opener: onlookerOpener(opened: opened), browserTimeout: .seconds(60))
+            let session = world.session(manager, app: app, returnGrace: .milliseconds(300), timeout: .seconds(30))
             let request = Task { try await session.authModel() }
             await opened.wait()
             session.applicationDidBecomeActive()
@@ -98,16 +100,18 @@ import Testing
         }
     }
 
-    // The browser would wait 10 minutes: only the session's deadline can end this.
-    @Test("a person who never comes back: timed out at the deadline", .timeLimit(.minutes(1)))
+    // Without the session's deadline, the browser's own (30 s) would end this: told apart by
+    // the browser's error riding along.
+    @Test("a person who never comes back: timed out at the deadline")
     func deadline() async throws {
         try await AccountLinkWorld.with { world in
             let app = try await world.hostApp()
             let opened = Signal()
-            let manager = try await world.manager(opener: onlookerOpener(opened: opened), browserTimeout: .seconds(600))
+            let manager = try await world.manager(opener: onlookerOpener(opened: opened), browserTimeout: .seconds(30))
             let session = world.session(manager, app: app, timeout: .seconds(1))
             let error = await #expect(throws: AccountLinkError.self) { _ = try await session.authModel() }
             #expect(error?.code == .timedOut)
+            #expect(error?.authorizationError == nil)
         }
     }
 
@@ -135,7 +139,8 @@ import Testing
         }
     }
 
-    @Test("logout clears the model and ends a pending request; the next request authorizes again", .timeLimit(.minutes(1)))
+    // Without logout's cancel, only the browser's deadline (30 s) would end the pending request.
+    @Test("logout clears the model and ends a pending request; the next request authorizes again")
     func logoutClears() async throws {
         try await AccountLinkWorld.with { world in
             let app = try await world.hostApp()
@@ -152,7 +157,7 @@ import Testing
             // A request pending at logout ends with cancelled, and nothing is cached after.
             let opened = Signal()
             let pendingManager = try await world.manager(
-                opener: onlookerOpener(opened: opened), browserTimeout: .seconds(600))
+                opener: onlookerOpener(opened: opened), browserTimeout: .seconds(30))
             let pendingSession = world.session(pendingManager, app: app)
             let request = Task { try await pendingSession.authModel() }
             await opened.wait()
@@ -236,24 +241,75 @@ import Testing
     }
 }
 
-/// The host backend's back-channel logout endpoint refuses what is not a logout token.
+/// The host backend's back-channel logout endpoint: tokens signed with the provider's own key,
+/// each with one defect, so only the check under test can refuse it.
 @Suite("Host backend logout tokens") struct HostBackendLogoutTokenTests {
-    @Test("an ID token, garbage or nothing is refused with 400 and forgets nobody")
-    func refusesWhatIsNotALogoutToken() async throws {
+    private func logoutClaims(_ world: AccountLinkWorld) -> JWTClaims {
+        let now = Date()
+        return JWTClaims(
+            issuer: world.provider.issuer, subject: world.person.id, audience: [world.host.id],
+            expiresAt: now.addingTimeInterval(120), issuedAt: now, jwtID: UUID().uuidString,
+            additionalClaims: ["events": .object([LogoutTokenVerifier.event: .object([:])])])
+    }
+
+    private func post(_ token: String, to world: AccountLinkWorld) async throws -> Int {
+        try await HostAppClient(base: world.backendURL).send("POST", "backchannel-logout", form: [("logout_token", token)])
+            .status
+    }
+
+    @Test("a logout token is accepted; one defect each, and it is refused with 400")
+    func checksEveryPart() async throws {
         try await AccountLinkWorld.with { world in
-            let code = try world.provider.issueCode(for: world.host, user: world.person, scopes: ["openid"], nonce: "n-1")
-            let tokens = try await world.provider.redeem(
-                code, client: .basic(id: world.host.id, secret: AccountLinkWorld.hostSecret))
-            // Signed by the provider, for this client, with the right iss and aud: only typ,
-            // events and nonce tell it from a logout token.
-            let idToken = try #require(tokens.string("id_token"))
-            let app = HostAppClient(base: world.backendURL)
-            for token in [idToken, "not.a.jwt", ""] {
-                let reply = try await app.send("POST", "backchannel-logout", form: [("logout_token", token)])
-                #expect(reply.status == 400, "\(token.prefix(12))")
-                #expect(reply.json["error"] as? String == "invalid_request")
+            let good = logoutClaims(world)
+            let token = try world.provider.signed(good, type: "logout+jwt")
+            let accepted = try await post(token, to: world)
+            #expect(accepted == 200)
+            #expect(world.currentBackend.users.logouts.map(\.jwtID) == [good.jwtID])
+
+            var defects: [(String, JWTClaims, String)] = []
+            var claims = logoutClaims(world)
+            defects.append(("typ JWT", claims, "JWT"))
+            claims["nonce"] = "n-1"
+            defects.append(("a nonce", claims, "logout+jwt"))
+            claims = logoutClaims(world)
+            claims["events"] = nil
+            defects.append(("no events", claims, "logout+jwt"))
+            claims = logoutClaims(world)
+            claims.audience = ["another-client"]
+            defects.append(("another audience", claims, "logout+jwt"))
+            claims = logoutClaims(world)
+            claims.issuer = "https://elsewhere.example"
+            defects.append(("another issuer", claims, "logout+jwt"))
+            claims = logoutClaims(world)
+            claims.jwtID = nil
+            defects.append(("no jti", claims, "logout+jwt"))
+            claims = logoutClaims(world)
+            claims.subject = nil
+            defects.append(("neither sub nor sid", claims, "logout+jwt"))
+            claims = logoutClaims(world)
+            claims.expiresAt = Date().addingTimeInterval(-600)
+            defects.append(("expired", claims, "logout+jwt"))
+            for (name, claims, type) in defects {
+                let token = try world.provider.signed(claims, type: type)
+                let status = try await post(token, to: world)
+                #expect(status == 400, "\(name)")
             }
-            #expect(world.currentBackend.users.logouts.isEmpty)
+            for garbage in ["not.a.jwt", ""] {
+                let status = try await post(garbage, to: world)
+                #expect(status == 400)
+            }
+            #expect(world.currentBackend.users.logouts.count == 1)
         }
+    }
+}
+
+extension ProviderHarness {
+    /// `claims` signed with the provider's current RS256 key, `typ` set to `type`.
+    func signed(_ claims: JWTClaims, type: String) throws -> String {
+        let stored = try #require(try store.read { try $0.currentSigningKey(algorithm: "RS256") })
+        let encryption = try SigningKeyEncryption.load(
+            keyFile: nil, databaseURL: try DatabaseURL(parsing: "sqlite:\(directory.path)/portico.db"), store: store)
+        let key = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: stored), keyID: stored.id)
+        return JWS.sign(claims: claims, key: key, type: type)
     }
 }
