@@ -36,7 +36,9 @@ struct HostBackendClient: Sendable {
             form: [("code", code), ("code_verifier", verifier), ("redirect_uri", redirectURI.absoluteString)])
         guard let uid = json["uid"] as? String, let token = json["access_token"] as? String,
             let hostUserID = json["host_user_id"] as? String
-        else { throw Failure(status: 0, error: "invalid_response", description: "the backend's answer is no auth model") }
+        else {
+            throw Failure(status: 0, error: "invalid_response", description: "the backend's answer is no auth model")
+        }
         let expiresAt = (json["expires_at"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
         return AuthModel(uid: uid, accessToken: token, hostUserID: hostUserID, expiresAt: expiresAt)
     }

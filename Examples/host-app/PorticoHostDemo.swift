@@ -49,7 +49,8 @@ struct PorticoHostDemo {
         }
         guard let hostSession = try store.grant(for: hostSessionKey) else {
             throw HostBackendClient.Failure(
-                status: 0, error: "login_required", description: "sign in to the host first: portico-host-demo login-host USER")
+                status: 0, error: "login_required",
+                description: "sign in to the host first: portico-host-demo login-host USER")
         }
         let backend = HostBackendClient(base: options.backend, session: hostSession.accessToken)
         let provider = try await Provider.discover(issuer: options.issuer)
@@ -71,7 +72,8 @@ struct PorticoHostDemo {
             if device {
                 throw HostBackendClient.Failure(
                     status: 0, error: "unsupported",
-                    description: "link --device is not available yet: a device login yields tokens, not a code for the backend")
+                    description:
+                        "link --device is not available yet: a device login yields tokens, not a code for the backend")
             }
             let model = try await session.authModel()
             print("Linked: Portico user \(model.uid) is host user \(model.hostUserID).")

@@ -7,7 +7,7 @@ import Synchronization
 /// ```swift
 /// let router = CallbackRouter()
 /// router.register(signInsOf: manager)
-/// router.register("payment", claims: { $0.host == "safepay" }) { AlipaySDK.process($0) }
+/// router.register("payment", claims: { $0.host == "safepay" }, handle: { AlipaySDK.process($0) })
 /// func scene(_ scene: UIScene, openURLContexts contexts: Set<UIOpenURLContext>) {
 ///     for context in contexts { router.route(context.url) }
 /// }

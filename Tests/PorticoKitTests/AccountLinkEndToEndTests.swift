@@ -189,7 +189,8 @@ import Testing
             let app = try await world.hostApp()
             let session = world.session(try await world.manager(opener: world.robot().opener), app: app)
             let model = try await session.authModel()
-            let mini = try #require(try await app.miniProgramToken(world.miniProgram.id).json["access_token"] as? String)
+            let mini = try #require(
+                try await app.miniProgramToken(world.miniProgram.id).json["access_token"] as? String)
 
             try await session.unbind()
             #expect(try await session.cachedModel() == nil)
@@ -205,7 +206,8 @@ import Testing
         }
     }
 
-    @Test("a host backend down at unbind time still receives the logout token when back, also across a provider restart")
+    @Test(
+        "a host backend down at unbind time still receives the logout token when back, also across a provider restart")
     func backendDownAtUnbind() async throws {
         for restartProvider in [false, true] {
             try await AccountLinkWorld.with { world in
@@ -233,7 +235,9 @@ import Testing
     /// Waits until the provider has tried and failed to deliver a logout token at least once.
     private func waitForFailedDelivery(_ world: AccountLinkWorld) async throws {
         for _ in 0..<300 {
-            let messages = try world.provider.store.read { try $0.pendingOutboxMessages(topic: "backchannel_logout", limit: 10) }
+            let messages = try world.provider.store.read {
+                try $0.pendingOutboxMessages(topic: "backchannel_logout", limit: 10)
+            }
             if messages.contains(where: { $0.failedAttempts > 0 }) { return }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -253,8 +257,10 @@ import Testing
     }
 
     private func post(_ token: String, to world: AccountLinkWorld) async throws -> Int {
-        try await HostAppClient(base: world.backendURL).send("POST", "backchannel-logout", form: [("logout_token", token)])
-            .status
+        try await HostAppClient(base: world.backendURL).send(
+            "POST", "backchannel-logout", form: [("logout_token", token)]
+        )
+        .status
     }
 
     @Test("a logout token is accepted; one defect each, and it is refused with 400")

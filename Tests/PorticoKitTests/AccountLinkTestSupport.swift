@@ -56,7 +56,9 @@ final class AccountLinkWorld: Sendable {
             var host = Client(
                 name: "Host App", type: .confidential, secret: hostSecret, redirectURIs: [redirectURI],
                 allowedScopes: ["openid", "profile", "account_link"],
-                allowedGrantTypes: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:token-exchange"])
+                allowedGrantTypes: [
+                    "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:token-exchange",
+                ])
             let backend = try Self.startBackend(host: host.id, provider: harness, dataDirectory: dataDirectory, port: 0)
             host.backchannelLogoutURI = backend.backchannelLogoutURI
             try harness.store.insert(host)

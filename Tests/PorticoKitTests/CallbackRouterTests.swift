@@ -13,7 +13,8 @@ struct CallbackRouterTests {
         tokenEndpoint: URL(string: "https://platform.example/token")!)
 
     /// A manager whose custom-scheme authorization is pending, its authorization URL captured.
-    private func pendingSignIn() async throws -> (AuthorizationManager, Task<AuthorizeResult, any Error>, state: String) {
+    private func pendingSignIn() async throws -> (AuthorizationManager, Task<AuthorizeResult, any Error>, state: String)
+    {
         let opened = Mutex<URL?>(nil)
         let signal = Signal()
         let agent = CustomSchemeRedirect(
@@ -39,12 +40,15 @@ struct CallbackRouterTests {
         let payments = Mutex<[URL]>([])
         let router = CallbackRouter()
         // Registered first and claiming the whole host, as the mPaaS sample does.
-        router.register("payment", claims: { $0.host == "safepay" }) { url in payments.withLock { $0.append(url) } }
+        router.register(
+            "payment", claims: { $0.host == "safepay" }, handle: { url in payments.withLock { $0.append(url) } })
         router.register(signInsOf: manager)
 
         let payment = URL(string: "hostapp://safepay/?resultStatus=9000&memo=ok&result=%7B%7D")!
         #expect(router.route(payment))
-        #expect(router.handlerName(for: URL(string: "hostapp://safepay/auth?code=c1&state=\(state)")!) == "sign-in host-app")
+        #expect(
+            router.handlerName(for: URL(string: "hostapp://safepay/auth?code=c1&state=\(state)")!) == "sign-in host-app"
+        )
         #expect(router.route(URL(string: "hostapp://safepay/auth?code=c1&state=\(state)")!))
 
         let result = try await signIn.value
@@ -55,7 +59,7 @@ struct CallbackRouterTests {
     @Test func anErrorResultForThePendingStateIsASignInResultToo() async throws {
         let (manager, signIn, state) = try await pendingSignIn()
         let router = CallbackRouter()
-        router.register("payment", claims: { $0.host == "safepay" }) { _ in }
+        router.register("payment", claims: { $0.host == "safepay" }, handle: { _ in })
         router.register(signInsOf: manager)
         #expect(router.route(URL(string: "hostapp://safepay/auth?error=access_denied&state=\(state)")!))
         let error = await #expect(throws: AuthorizationError.self) { _ = try await signIn.value }
@@ -78,8 +82,10 @@ struct CallbackRouterTests {
     @Test func unknownURLsAreRefusedAndEachURLGoesToOneHandler() {
         let router = CallbackRouter()
         let calls = Mutex<[String]>([])
-        router.register("payment", claims: { $0.host == "safepay" }) { _ in calls.withLock { $0.append("payment") } }
-        router.register("deep link", claims: { $0.scheme == "hostapp" }) { _ in calls.withLock { $0.append("deep") } }
+        router.register(
+            "payment", claims: { $0.host == "safepay" }, handle: { _ in calls.withLock { $0.append("payment") } })
+        router.register(
+            "deep link", claims: { $0.scheme == "hostapp" }, handle: { _ in calls.withLock { $0.append("deep") } })
         #expect(!router.route(URL(string: "otherapp://elsewhere/")!))
         #expect(router.handlerName(for: URL(string: "otherapp://x")!) == nil)
         #expect(router.route(URL(string: "hostapp://safepay/?resultStatus=6001")!))

@@ -59,7 +59,7 @@ public final class HostBackend: Sendable {
                 return try .json(["host_user_id": user.hostUserID, "name": user.name, "session": session])
             }
         }
-        router.postAsync("/host/account-link") { request in await Self.answer { try await self.link(request) } }
+        router.postAsync("/host/account-link") { request in await Self.answerAsync { try await self.link(request) } }
         router.get("/host/account-link") { request in
             Self.answer {
                 let user = try self.signedIn(request)
@@ -69,12 +69,13 @@ public final class HostBackend: Sendable {
                 return try .json(model)
             }
         }
-        router.deleteAsync("/host/account-link") { request in await Self.answer { try await self.unbind(request) } }
+        router.deleteAsync("/host/account-link") { request in await Self.answerAsync { try await self.unbind(request) }
+        }
         router.postAsync("/host/mini-programs/:client_id/token") { request in
-            await Self.answer { try await self.miniProgramToken(request) }
+            await Self.answerAsync { try await self.miniProgramToken(request) }
         }
         router.postAsync("/backchannel-logout") { request in
-            var response = await Self.answer { try await self.backchannelLogout(request) }
+            var response = await Self.answerAsync { try await self.backchannelLogout(request) }
             response.headers.add("Cache-Control", value: "no-store")
             return response
         }
@@ -86,12 +87,15 @@ public final class HostBackend: Sendable {
         let form = try request.form()
         guard let code = form["code"], let verifier = form["code_verifier"], let redirectURI = form["redirect_uri"],
             !code.isEmpty, !verifier.isEmpty, !redirectURI.isEmpty
-        else { throw HostBackendError(.badRequest, "invalid_request", "code, code_verifier and redirect_uri are needed") }
+        else {
+            throw HostBackendError(.badRequest, "invalid_request", "code, code_verifier and redirect_uri are needed")
+        }
         let tokens = try await platform.redeem(code: code, verifier: verifier, redirectURI: redirectURI)
         guard tokens.status == 200, let accessToken = tokens.string("access_token") else {
             throw HostBackendError(
                 .badRequest, tokens.string("error") ?? "invalid_grant",
-                "the platform did not redeem the code: \(tokens.string("error_description") ?? "status \(tokens.status)")")
+                "the platform did not redeem the code: \(tokens.string("error_description") ?? "status \(tokens.status)")"
+            )
         }
         let scopes = (tokens.string("scope") ?? "").split(separator: " ")
         guard scopes.contains("account_link") else {
@@ -104,7 +108,8 @@ public final class HostBackend: Sendable {
         else {
             if linked.status == 409 {
                 throw HostBackendError(
-                    HTTPStatus(rawValue: 409), "link_conflict", "this platform account or host user is already linked to someone else")
+                    HTTPStatus(rawValue: 409), "link_conflict",
+                    "this platform account or host user is already linked to someone else")
             }
             throw HostBackendError(
                 HTTPStatus(rawValue: 502), linked.string("error") ?? "platform_error",
@@ -125,7 +130,8 @@ public final class HostBackend: Sendable {
         let reply = try await platform.unlink(link.linkID)
         // 404: the person already unbound in Your Account; the link is gone either way.
         guard reply.status == 204 || reply.status == 200 || reply.status == 404 else {
-            throw HostBackendError(HTTPStatus(rawValue: 502), "platform_error", "the platform did not unbind (status \(reply.status))")
+            throw HostBackendError(
+                HTTPStatus(rawValue: 502), "platform_error", "the platform did not unbind (status \(reply.status))")
         }
         try users.setLink(nil, for: user.hostUserID)
         return Response(status: .noContent)
@@ -147,7 +153,9 @@ public final class HostBackend: Sendable {
                 reply.string("error_description") ?? "the platform refused the exchange (status \(reply.status))")
         }
         var body: [String: JSONValue] = ["access_token": .string(token), "token_type": "Bearer"]
-        for name in ["expires_in", "scope", "issued_token_type"] { if let value = reply.json[name] { body[name] = value } }
+        for name in ["expires_in", "scope", "issued_token_type"] {
+            if let value = reply.json[name] { body[name] = value }
+        }
         return .json(raw: JSONValue.object(body).jsonString)
     }
 
@@ -172,7 +180,9 @@ public final class HostBackend: Sendable {
     private func signedIn(_ request: Request) throws -> HostUserTable.User {
         guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer "),
             let user = users.user(session: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
-        else { throw HostBackendError(.unauthorized, "invalid_token", "sign in to the host first (POST /host/sessions)") }
+        else {
+            throw HostBackendError(.unauthorized, "invalid_token", "sign in to the host first (POST /host/sessions)")
+        }
         return user
     }
 
@@ -191,7 +201,7 @@ public final class HostBackend: Sendable {
         do { return try body() } catch { return failure(error) }
     }
 
-    private static func answer(_ body: () async throws -> Response) async -> Response {
+    private static func answerAsync(_ body: () async throws -> Response) async -> Response {
         do { return try await body() } catch { return failure(error) }
     }
 

@@ -153,7 +153,9 @@ public final class HostUserTable: Sendable {
         encoder.dateEncodingStrategy = .secondsSince1970
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".host-users.\(UUID().uuidString)")
         let data = try encoder.encode(contents)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
         else { throw HostBackendError(.internalServerError, "server_error", "cannot write \(temporary.path)") }
         guard rename(temporary.path, file.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)

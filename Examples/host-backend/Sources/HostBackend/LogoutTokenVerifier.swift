@@ -39,7 +39,9 @@ public final class LogoutTokenVerifier: Sendable {
             throw Self.invalid("no back-channel logout event")
         }
         guard claims["nonce"] == nil else { throw Self.invalid("a logout token never carries a nonce") }
-        guard claims.subject != nil || claims["sid"]?.stringValue != nil else { throw Self.invalid("neither sub nor sid") }
+        guard claims.subject != nil || claims["sid"]?.stringValue != nil else {
+            throw Self.invalid("neither sub nor sid")
+        }
         return claims
     }
 

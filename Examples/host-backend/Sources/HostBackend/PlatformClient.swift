@@ -119,7 +119,8 @@ public final class PlatformClient: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(form.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        request.httpBody = Data(
+            form.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
         return try await send(request)
     }
 
@@ -128,13 +129,15 @@ public final class PlatformClient: Sendable {
         if authenticated {
             // RFC 6749 §2.3.1: each part form-encoded, then Basic.
             let credentials = "\(Self.formEncode(clientID)):\(Self.formEncode(clientSecret))"
-            request.setValue("Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.setValue(
+                "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         }
         let data: Data
         let response: URLResponse
         do { (data, response) = try await session.data(for: request) } catch {
             throw HostBackendError(
-                .serviceUnavailable, "platform_unavailable", "the provider could not be reached: \(error.localizedDescription)")
+                .serviceUnavailable, "platform_unavailable",
+                "the provider could not be reached: \(error.localizedDescription)")
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let json = JSONValue(parsing: Array(data))?.objectValue ?? [:]

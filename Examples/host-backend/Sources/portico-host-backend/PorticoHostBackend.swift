@@ -32,7 +32,8 @@ struct PorticoHostBackendCommand {
 
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        var issuer = ProcessInfo.processInfo.environment["PORTICO_ISSUER"].flatMap { $0.isEmpty ? nil : $0 }
+        var issuer =
+            ProcessInfo.processInfo.environment["PORTICO_ISSUER"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "http://127.0.0.1:8080"
         var clientID: String?
         var secret: String?
@@ -69,7 +70,9 @@ struct PorticoHostBackendCommand {
             fail("the issuer \(issuer) is not an http(s) URL")
         }
         guard let clientID, !clientID.isEmpty else { fail("--client-id is required") }
-        guard let secret, !secret.isEmpty else { fail("give the client secret with --client-secret-stdin or --client-secret-file") }
+        guard let secret, !secret.isEmpty else {
+            fail("give the client secret with --client-secret-stdin or --client-secret-file")
+        }
         let backend: HostBackend
         do {
             backend = try HostBackend(
@@ -79,7 +82,8 @@ struct PorticoHostBackendCommand {
         } catch {
             fail("cannot start: \(error)")
         }
-        FileHandle.standardError.write(Data("portico-host-backend listening on http://127.0.0.1:\(backend.port)\n".utf8))
+        FileHandle.standardError.write(
+            Data("portico-host-backend listening on http://127.0.0.1:\(backend.port)\n".utf8))
         backend.runUntilTerminated()
     }
 
