@@ -12,7 +12,7 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--json] [--database URL]
+                                  [--backchannel-logout-uri URI] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
@@ -40,6 +40,9 @@ enum ClientCommand {
                   --mini-program-of ID a mini-program inside the confidential host app ID: no
                                        redirect URI, no secret; its host hands it sign-in by
                                        token exchange (scope account_link, DESIGN "Account link")
+                  --backchannel-logout-uri URI
+                                       where its backend hears of sign-outs (OpenID Connect
+                                       Back-Channel Logout): https, or http on loopback
                   --json               print {"client_id": "...", "client_secret": "..."}
         list    shows every app: id, name, type and redirect URIs (never secrets), and each
                 host app's mini-programs under it
@@ -84,6 +87,7 @@ enum ClientCommand {
         registration.resources = try arguments.values("resource")
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
+        registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
         let json = arguments.flag("json")
         try arguments.finish()
 
@@ -136,6 +140,7 @@ enum ClientCommand {
                     + "\"redirect_uris\": \(JSONLine.array(client.redirectURIs)), "
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
                     + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes))"
+                    + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
                 if let miniProgram = miniPrograms[client.id] {
                     object += ", \"mini_program_of\": \(JSONLine.quoted(miniProgram.hostClientID)), "
                         + "\"enabled\": \(miniProgram.isEnabled)"
@@ -158,6 +163,7 @@ enum ClientCommand {
                 print("    mini-program of \(miniProgram.hostClientID) (removed)\(miniProgram.isEnabled ? "" : ", disabled")")
             }
             for uri in client.redirectURIs { print("    redirect \(uri)") }
+            if let uri = client.backchannelLogoutURI { print("    backchannel-logout \(uri)") }
             for mini in clients where miniPrograms[mini.id]?.hostClientID == client.id {
                 let state = miniPrograms[mini.id]?.isEnabled == false ? "  (disabled)" : ""
                 print("    mini-program \(mini.id)  \(mini.name)\(state)")

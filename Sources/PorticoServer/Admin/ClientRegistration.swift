@@ -46,6 +46,9 @@ public struct ClientRegistration: Sendable {
     public var sector: String? = nil
     /// The host app's client id when this is a mini-program (`--mini-program-of`).
     public var miniProgramOf: String? = nil
+    /// Where logout tokens are POSTed (`--backchannel-logout-uri`, OpenID Connect Back-Channel
+    /// Logout 1.0): https, or http on loopback for development, without a fragment.
+    public var backchannelLogoutURI: String? = nil
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -159,6 +162,12 @@ public struct ClientRegistration: Sendable {
         }
         if let logoURL { try ClientURIRules.checkWebURL(logoURL, label: "logo URL") }
         if let privacyURL { try ClientURIRules.checkWebURL(privacyURL, label: "privacy URL") }
+        if let backchannelLogoutURI {
+            // The rules of redirect URIs (§2.2: absolute, no fragment), never a custom scheme:
+            // the provider itself POSTs there.
+            try ClientURIRules.checkRedirect(
+                backchannelLogoutURI, allowsPrivateUseScheme: false, label: "back-channel logout URI")
+        }
         guard
             let algorithm = Self.idTokenAlgorithms.first(where: {
                 $0.lowercased() == idTokenSigningAlgorithm.lowercased()
@@ -201,6 +210,7 @@ public struct ClientRegistration: Sendable {
         }
         client.subjectType = subject
         client.sectorIdentifier = try sectorIdentifier(for: subject)
+        client.backchannelLogoutURI = backchannelLogoutURI
         return client
     }
 
