@@ -64,16 +64,17 @@ import Testing
         }
     }
 
-    @Test("a pairwise mini-program gets its own subject, and its token still finds the person")
+    @Test("a pairwise mini-program of a pairwise host gets its own subject, and its token finds the person")
     func pairwiseMiniProgram() async throws {
         try await ProviderHarness.with { harness in
-            let host = try harness.addHost()
+            let host = try harness.addHost(subjectType: .pairwise)
             let mini = try harness.addMiniProgram(of: host, scopes: ["openid", "profile"], subjectType: "pairwise")
             let signedIn = try await harness.hostSignIn(to: host)
             #expect(try await harness.link(signedIn, hostUserID: "mc-1").status == 201)
             let token = try #require(try await harness.delegate(signedIn, to: mini.id).string("access_token"))
             let subject = try await harness.claims(of: token).subject
             #expect(subject != signedIn.user.id)
+            #expect(subject != (try await harness.claims(of: signedIn.accessToken).subject))
             let profile = try await harness.resource("/oauth/userinfo", token: token)
             #expect(profile.status == 200, "\(profile.text)")
             #expect(profile.string("sub") == subject)
@@ -162,6 +163,13 @@ import Testing
             let refreshed = try await harness.refresh(signedIn.refreshToken, client: signedIn.credentials)
             #expect(refreshed.error == "invalid_grant")
             #expect(try harness.store.consent(userID: signedIn.user.id, clientID: signedIn.host.id) == nil)
+            // The mini-program's grant is revoked as such, not only refused for want of a link.
+            let issuedBefore = harness.clock.now.addingTimeInterval(-1)
+            #expect(
+                try harness.store.read {
+                    try $0.isAccessTokenRevoked(
+                        id: "any", userID: signedIn.user.id, clientID: mini.id, issuedAt: issuedBefore)
+                })
             // Linking again (after a new sign-in) does not bring the old delegated token back.
             // (A token issued in the second of the revocation counts as before it.)
             harness.clock.advance(by: 2)
