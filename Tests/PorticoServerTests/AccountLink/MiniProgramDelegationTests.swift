@@ -9,9 +9,12 @@ import Testing
 /// Token exchange's mini-program delegation over real HTTP: what is issued, where it works,
 /// every refusal, and how unbinding and removing the host end it.
 @Suite("Mini-program delegation") struct MiniProgramDelegationTests {
+    /// A resource server the host may ask tokens for (so only delegation refuses it).
+    static let orders = "https://orders.example/api"
+
     /// A host, its mini-program (profile and email only), and a person linked at the host.
     private func linked(_ harness: ProviderHarness) async throws -> (LinkedHost, Client, String) {
-        let host = try harness.addHost()
+        let host = try harness.addHost(resources: [Self.orders])
         let mini = try harness.addMiniProgram(of: host, scopes: ["openid", "profile", "email"])
         let signedIn = try await harness.hostSignIn(to: host)
         let linked = try await harness.link(signedIn, hostUserID: "mc-1")
@@ -106,8 +109,8 @@ import Testing
             #expect(try await harness.delegate(signedIn, to: otherMini.id).error == "invalid_target")
             #expect(try await harness.delegate(signedIn, to: otherHost.id).error == "invalid_target")
             #expect(try await harness.delegate(signedIn, to: "no-such-client").error == "invalid_target")
-            // A resource beside the audience.
-            let withResource = try await harness.delegate(signedIn, to: mini.id, resource: "https://api.example/x")
+            // A resource beside the audience, even one the host may ask for itself.
+            let withResource = try await harness.delegate(signedIn, to: mini.id, resource: Self.orders)
             #expect(withResource.error == "invalid_target")
             // Scopes beyond the subject's or the mini-program's.
             #expect(try await harness.delegate(signedIn, to: mini.id, scope: "postal_code").error == "invalid_scope")
