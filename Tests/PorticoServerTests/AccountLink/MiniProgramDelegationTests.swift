@@ -146,9 +146,16 @@ import Testing
             #expect(unlinked.error == "invalid_request")
             // Linked, it works; the link gone (by the store, not the revoking DELETE), it stops.
             let link = try await harness.link(signedIn, hostUserID: "mc-1")
-            #expect(try await harness.delegate(signedIn, to: mini.id).status == 200)
+            let delegated = try #require(try await harness.delegate(signedIn, to: mini.id).string("access_token"))
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 200)
             try harness.store.transaction { _ = try $0.deleteAccountLink(id: link.string("link_id") ?? "") }
             #expect(try await harness.delegate(signedIn, to: mini.id).error == "invalid_request")
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 401)
+            // A link made later does not bring back a token delegated under the earlier one.
+            harness.clock.advance(by: 2)
+            #expect(try await harness.link(signedIn, hostUserID: "mc-1").status == 201)
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 401)
+            #expect(try await harness.delegate(signedIn, to: mini.id).status == 200)
         }
     }
 
