@@ -95,9 +95,9 @@ import Testing
             #expect(posted.status == 200, "\(posted.text)")
             // A public client names itself but proves nothing.
             let app = try harness.addPublicClient()
-            let public_ = try await harness.request("POST", "/oauth/account-links", form: form, client: .id(app.id))
-            #expect(public_.status == 401)
-            #expect(public_.error == "invalid_client")
+            let publicReply = try await harness.request("POST", "/oauth/account-links", form: form, client: .id(app.id))
+            #expect(publicReply.status == 401)
+            #expect(publicReply.error == "invalid_client")
             // The link is untouched by every refusal.
             #expect(try harness.store.accountLink(id: linkID) != nil)
         }

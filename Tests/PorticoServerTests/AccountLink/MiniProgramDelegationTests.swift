@@ -196,7 +196,9 @@ import Testing
         try await ProviderHarness.with { harness in
             let (signedIn, mini, _) = try await linked(harness)
             let delegated = try #require(try await harness.delegate(signedIn, to: mini.id).string("access_token"))
-            try harness.store.transaction { _ = try $0.disableMiniPrograms(hostClientID: signedIn.host.id, now: Date()) }
+            try harness.store.transaction {
+                _ = try $0.disableMiniPrograms(hostClientID: signedIn.host.id, now: Date())
+            }
             #expect(try await harness.resource("/user/profile", token: delegated).status == 401)
             #expect(try await harness.delegate(signedIn, to: mini.id).error == "invalid_target")
         }
