@@ -1,7 +1,8 @@
 """The account link in a real browser: the `account_link` consent page says that the person
 links their account at the host and names the host's mini-programs; after the host links
 the account, Your Account lists it under "Linked accounts" with its mini-programs, and Unlink
-asks first, then unbinds. English and Simplified Chinese, screenshotted at 390 and 1280 px."""
+asks first, then unbinds. English and Simplified Chinese, screenshotted at 390 and 1280 px, each
+page checked with axe-core's WCAG 2.1 A/AA rules."""
 
 import base64
 import hashlib
@@ -15,6 +16,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
+
+from test_accessibility import assert_accessible
 
 REDIRECT = "http://127.0.0.1:9/host/callback"
 TEXT = {
@@ -97,6 +100,7 @@ def test_consent_linked_accounts_and_unlink(demo_server, host, sized_browser, sc
     assert text["consent"] in permissions
     for name in MINI_PROGRAMS:
         assert name in permissions
+    assert_accessible(driver, "account_link consent")
     screenshot(driver, f"consent-account-link-{shot}")
     allow.click()
     WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(REDIRECT))
@@ -121,12 +125,14 @@ def test_consent_linked_accounts_and_unlink(demo_server, host, sized_browser, sc
     for name in MINI_PROGRAMS:
         assert name in entry.text
     driver.execute_script("arguments[0].scrollIntoView()", section)
+    assert_accessible(driver, "Your Account with a linked account")
     screenshot(driver, f"account-linked-{shot}")
 
     # Unlink asks first; nothing is unbound until the person confirms.
     entry.find_element(By.CSS_SELECTOR, "a.button").click()
     title = wait_for(driver, (By.ID, "unlink-title"))
     assert title.text == text["confirm"]
+    assert_accessible(driver, "unlink confirmation")
     screenshot(driver, f"account-unlink-confirm-{shot}")
     driver.find_element(By.CSS_SELECTOR, "button[name=unlink]").click()
     notice = wait_for(driver, (By.CSS_SELECTOR, ".notice"))
