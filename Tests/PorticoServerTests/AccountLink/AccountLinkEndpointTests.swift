@@ -187,4 +187,21 @@ import Testing
             #expect(try harness.store.accountLink(id: linkID) != nil)
         }
     }
+
+    @Test("the same pair linked by eight requests at once: one 201, the others 200 with the same link")
+    func concurrentLinks() async throws {
+        try await ProviderHarness.with { harness in
+            let signedIn = try await harness.hostSignIn(to: try harness.addHost())
+            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
+                for _ in 0..<8 { group.addTask { try await harness.link(signedIn, hostUserID: "mc-1") } }
+                var replies: [TestReply] = []
+                for try await reply in group { replies.append(reply) }
+                return replies
+            }
+            #expect(replies.filter { $0.status == 201 }.count == 1)
+            #expect(replies.filter { $0.status == 200 }.count == 7, "\(replies.map(\.status))")
+            #expect(Set(replies.compactMap { $0.string("link_id") }).count == 1)
+            #expect(try harness.store.accountLinks(platformUserID: signedIn.user.id).count == 1)
+        }
+    }
 }
