@@ -142,7 +142,8 @@ enum ClientCommand {
                     + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes))"
                     + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
                 if let miniProgram = miniPrograms[client.id] {
-                    object += ", \"mini_program_of\": \(JSONLine.quoted(miniProgram.hostClientID)), "
+                    object +=
+                        ", \"mini_program_of\": \(JSONLine.quoted(miniProgram.hostClientID)), "
                         + "\"enabled\": \(miniProgram.isEnabled)"
                 }
                 return object + "}"
@@ -160,7 +161,9 @@ enum ClientCommand {
             if let miniProgram = miniPrograms[client.id], ids.contains(miniProgram.hostClientID) { continue }
             print("\(client.id)  \(client.type.rawValue)  \(client.name)")
             if let miniProgram = miniPrograms[client.id] {
-                print("    mini-program of \(miniProgram.hostClientID) (removed)\(miniProgram.isEnabled ? "" : ", disabled")")
+                print(
+                    "    mini-program of \(miniProgram.hostClientID) (removed)\(miniProgram.isEnabled ? "" : ", disabled")"
+                )
             }
             for uri in client.redirectURIs { print("    redirect \(uri)") }
             if let uri = client.backchannelLogoutURI { print("    backchannel-logout \(uri)") }

@@ -32,7 +32,8 @@ enum AccountUnlinking {
     ) throws -> Bool {
         guard try transaction.deleteAccountLink(id: link.id) else { return false }
         let userID = link.platformUserID
-        let clients = [link.hostClientID] + (try transaction.miniPrograms(hostClientID: link.hostClientID).map(\.clientID))
+        let clients =
+            [link.hostClientID] + (try transaction.miniPrograms(hostClientID: link.hostClientID).map(\.clientID))
         var families = 0
         for clientID in clients {
             try transaction.revokeConsent(userID: userID, clientID: clientID)

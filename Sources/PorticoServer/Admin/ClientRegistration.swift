@@ -135,7 +135,8 @@ public struct ClientRegistration: Sendable {
         let isPublic = isPublic || miniProgramOf != nil
         let grants =
             miniProgramOf != nil
-            ? [] : grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
+            ? []
+            : grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
         var kinds: [any TokenGrant.Type] = []
         for grant in grants {
             guard let kind = TokenGrantRegistry.grant(answering: grant) else {

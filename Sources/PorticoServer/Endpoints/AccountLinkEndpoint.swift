@@ -160,7 +160,8 @@ struct AccountLinkEndpoint {
     /// The JSON members of `link` as `host` sees it.
     private func members(of link: AccountLink, host: Client) throws -> [String: JSONValue] {
         [
-            "link_id": .string(link.id), "user_id": .string(try subjects.subject(for: link.platformUserID, client: host)),
+            "link_id": .string(link.id),
+            "user_id": .string(try subjects.subject(for: link.platformUserID, client: host)),
             "host_user_id": .string(link.hostUserID),
         ]
     }

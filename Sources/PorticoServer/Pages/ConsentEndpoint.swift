@@ -41,7 +41,8 @@ struct ConsentEndpoint: Sendable {
                 lines[scope] = try ScopeCatalog.description(of: scope, in: transaction, language: language)
             }
             if authorization.scopes.contains(AccountLinkScope.name) {
-                lines[AccountLinkScope.name] = try AccountLinkConsent.line(for: client, in: transaction, language: language)
+                lines[AccountLinkScope.name] = try AccountLinkConsent.line(
+                    for: client, in: transaction, language: language)
             }
             return (granted, lines)
         }

@@ -77,7 +77,9 @@ struct AccountLinkChecks: ConformanceChecks {
     /// The checks of this file.
     static var all: [StoreConformance.Check] {
         [
-            .init("AccountLinkChecks.linksByIDAndEitherSide") { try AccountLinkChecks(open: $0).linksByIDAndEitherSide() },
+            .init("AccountLinkChecks.linksByIDAndEitherSide") {
+                try AccountLinkChecks(open: $0).linksByIDAndEitherSide()
+            },
             .init("AccountLinkChecks.miniProgramsOutliveTheirHostDisabled") {
                 try AccountLinkChecks(open: $0).miniProgramsOutliveTheirHostDisabled()
             },

@@ -48,8 +48,8 @@ public enum StoreConformance {
     public static var checks: [Check] {
         UserAndClientChecks.all + SessionCodeConsentChecks.all + TokenChecks.all + AccountRecoveryChecks.all
             + PurgeChecks.all + RaceChecks.all + PrimitiveChecks.all + DeviceSessionChecks.all
-            + AccountLinkChecks.all
             + OutboxChecks.all
+            + AccountLinkChecks.all
     }
 }
 

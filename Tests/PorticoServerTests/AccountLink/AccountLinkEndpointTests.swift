@@ -95,9 +95,9 @@ import Testing
             #expect(posted.status == 200, "\(posted.text)")
             // A public client names itself but proves nothing.
             let app = try harness.addPublicClient()
-            let public_ = try await harness.request("POST", "/oauth/account-links", form: form, client: .id(app.id))
-            #expect(public_.status == 401)
-            #expect(public_.error == "invalid_client")
+            let publicReply = try await harness.request("POST", "/oauth/account-links", form: form, client: .id(app.id))
+            #expect(publicReply.status == 401)
+            #expect(publicReply.error == "invalid_client")
             // The link is untouched by every refusal.
             #expect(try harness.store.accountLink(id: linkID) != nil)
         }
@@ -185,6 +185,23 @@ import Testing
             #expect(refused.status == 404)
             #expect(refused.error == "not_found")
             #expect(try harness.store.accountLink(id: linkID) != nil)
+        }
+    }
+
+    @Test("the same pair linked by eight requests at once: one 201, the others 200 with the same link")
+    func concurrentLinks() async throws {
+        try await ProviderHarness.with { harness in
+            let signedIn = try await harness.hostSignIn(to: try harness.addHost())
+            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
+                for _ in 0..<8 { group.addTask { try await harness.link(signedIn, hostUserID: "mc-1") } }
+                var replies: [TestReply] = []
+                for try await reply in group { replies.append(reply) }
+                return replies
+            }
+            #expect(replies.filter { $0.status == 201 }.count == 1)
+            #expect(replies.filter { $0.status == 200 }.count == 7, "\(replies.map(\.status))")
+            #expect(Set(replies.compactMap { $0.string("link_id") }).count == 1)
+            #expect(try harness.store.accountLinks(platformUserID: signedIn.user.id).count == 1)
         }
     }
 }

@@ -21,9 +21,12 @@ extension ProviderHarness {
     static let hostScopes = ["openid", "profile", "email", "account_link"]
 
     /// A confidential host app allowed `account_link` and token exchange.
-    func addHost(name: String = "Host App", subjectType: SubjectType = .public) throws -> Client {
+    func addHost(name: String = "Host App", subjectType: SubjectType = .public, resources: [String] = []) throws
+        -> Client
+    {
         try addExchangeClient(
-            name: name, group: nil, scopes: Self.hostScopes + ["offline_access"], subjectType: subjectType,
+            name: name, group: nil, scopes: Self.hostScopes + ["offline_access"], resources: resources,
+            subjectType: subjectType,
             redirectURI: "https://host.example/callback")
     }
 

@@ -21,10 +21,15 @@ import Testing
         return (host, browser, user)
     }
 
-    @Test("the consent page says the person links their account and names the mini-programs", arguments: [
-        (nil as String?, "Link your account at Harbour Mall to your Portico account, and let its mini-programs", ", "),
-        ("zh-CN", "将您在 Harbour Mall 的账户与您的 Portico 账户关联，并允许其小程序", "、"),
-    ])
+    @Test(
+        "the consent page says the person links their account and names the mini-programs",
+        arguments: [
+            (
+                nil as String?, "Link your account at Harbour Mall to your Portico account, and let its mini-programs",
+                ", "
+            ),
+            ("zh-CN", "将您在 Harbour Mall 的账户与您的 Portico 账户关联，并允许其小程序", "、"),
+        ])
     func consentLine(language: String?, words: String, separator: String) async throws {
         try await ProviderHarness.with { harness in
             let (host, browser, _) = try await hostAndBrowser(harness, language: language)
@@ -56,9 +61,11 @@ import Testing
         }
     }
 
-    @Test("Your Account lists the link with its mini-programs; Unlink asks, then unbinds", arguments: [
-        nil as String?, "zh-CN",
-    ])
+    @Test(
+        "Your Account lists the link with its mini-programs; Unlink asks, then unbinds",
+        arguments: [
+            nil as String?, "zh-CN",
+        ])
     func linkedAccountsAndUnlink(language: String?) async throws {
         try await ProviderHarness.with { harness in
             let (host, browser, user) = try await hostAndBrowser(harness, language: language)
@@ -78,7 +85,9 @@ import Testing
 
             let confirm = try await browser.get("/account/unlink?link_id=\(linkID)")
             #expect(confirm.status == 200)
-            #expect(confirm.text.contains(language == nil ? "Unlink your account at Harbour Mall?" : "解除您在 Harbour Mall 的账户关联？"))
+            #expect(
+                confirm.text.contains(
+                    language == nil ? "Unlink your account at Harbour Mall?" : "解除您在 Harbour Mall 的账户关联？"))
             let csrf = try #require(confirm.hiddenField("csrf_token"))
             // Nothing happened yet.
             #expect(try harness.store.accountLink(id: linkID) != nil)
@@ -120,7 +129,8 @@ import Testing
             #expect(try await browser.get("/account/unlink?link_id=\(linkID)").status == 400)
             let page = try await browser.get("/account")
             let csrf = try #require(page.hiddenField("csrf_token"))
-            #expect(try await browser.post("/account/unlink", [("csrf_token", csrf), ("unlink", linkID)]).status == 400)
+            #expect(
+                try await browser.post("/account/unlink", [("csrf_token", csrf), ("unlink", linkID)]).status == 400)
             #expect(try harness.store.accountLink(id: linkID) != nil)
         }
     }

@@ -9,9 +9,12 @@ import Testing
 /// Token exchange's mini-program delegation over real HTTP: what is issued, where it works,
 /// every refusal, and how unbinding and removing the host end it.
 @Suite("Mini-program delegation") struct MiniProgramDelegationTests {
+    /// A resource server the host may ask tokens for (so only delegation refuses it).
+    static let orders = "https://orders.example/api"
+
     /// A host, its mini-program (profile and email only), and a person linked at the host.
     private func linked(_ harness: ProviderHarness) async throws -> (LinkedHost, Client, String) {
-        let host = try harness.addHost()
+        let host = try harness.addHost(resources: [Self.orders])
         let mini = try harness.addMiniProgram(of: host, scopes: ["openid", "profile", "email"])
         let signedIn = try await harness.hostSignIn(to: host)
         let linked = try await harness.link(signedIn, hostUserID: "mc-1")
@@ -64,16 +67,17 @@ import Testing
         }
     }
 
-    @Test("a pairwise mini-program gets its own subject, and its token still finds the person")
+    @Test("a pairwise mini-program of a pairwise host gets its own subject, and its token finds the person")
     func pairwiseMiniProgram() async throws {
         try await ProviderHarness.with { harness in
-            let host = try harness.addHost()
+            let host = try harness.addHost(subjectType: .pairwise)
             let mini = try harness.addMiniProgram(of: host, scopes: ["openid", "profile"], subjectType: "pairwise")
             let signedIn = try await harness.hostSignIn(to: host)
             #expect(try await harness.link(signedIn, hostUserID: "mc-1").status == 201)
             let token = try #require(try await harness.delegate(signedIn, to: mini.id).string("access_token"))
             let subject = try await harness.claims(of: token).subject
             #expect(subject != signedIn.user.id)
+            #expect(subject != (try await harness.claims(of: signedIn.accessToken).subject))
             let profile = try await harness.resource("/oauth/userinfo", token: token)
             #expect(profile.status == 200, "\(profile.text)")
             #expect(profile.string("sub") == subject)
@@ -105,8 +109,8 @@ import Testing
             #expect(try await harness.delegate(signedIn, to: otherMini.id).error == "invalid_target")
             #expect(try await harness.delegate(signedIn, to: otherHost.id).error == "invalid_target")
             #expect(try await harness.delegate(signedIn, to: "no-such-client").error == "invalid_target")
-            // A resource beside the audience.
-            let withResource = try await harness.delegate(signedIn, to: mini.id, resource: "https://api.example/x")
+            // A resource beside the audience, even one the host may ask for itself.
+            let withResource = try await harness.delegate(signedIn, to: mini.id, resource: Self.orders)
             #expect(withResource.error == "invalid_target")
             // Scopes beyond the subject's or the mini-program's.
             #expect(try await harness.delegate(signedIn, to: mini.id, scope: "postal_code").error == "invalid_scope")
@@ -142,9 +146,16 @@ import Testing
             #expect(unlinked.error == "invalid_request")
             // Linked, it works; the link gone (by the store, not the revoking DELETE), it stops.
             let link = try await harness.link(signedIn, hostUserID: "mc-1")
-            #expect(try await harness.delegate(signedIn, to: mini.id).status == 200)
+            let delegated = try #require(try await harness.delegate(signedIn, to: mini.id).string("access_token"))
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 200)
             try harness.store.transaction { _ = try $0.deleteAccountLink(id: link.string("link_id") ?? "") }
             #expect(try await harness.delegate(signedIn, to: mini.id).error == "invalid_request")
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 401)
+            // A link made later does not bring back a token delegated under the earlier one.
+            harness.clock.advance(by: 2)
+            #expect(try await harness.link(signedIn, hostUserID: "mc-1").status == 201)
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 401)
+            #expect(try await harness.delegate(signedIn, to: mini.id).status == 200)
         }
     }
 
@@ -162,6 +173,13 @@ import Testing
             let refreshed = try await harness.refresh(signedIn.refreshToken, client: signedIn.credentials)
             #expect(refreshed.error == "invalid_grant")
             #expect(try harness.store.consent(userID: signedIn.user.id, clientID: signedIn.host.id) == nil)
+            // The mini-program's grant is revoked as such, not only refused for want of a link.
+            let issuedBefore = harness.clock.now.addingTimeInterval(-1)
+            #expect(
+                try harness.store.read {
+                    try $0.isAccessTokenRevoked(
+                        id: "any", userID: signedIn.user.id, clientID: mini.id, issuedAt: issuedBefore)
+                })
             // Linking again (after a new sign-in) does not bring the old delegated token back.
             // (A token issued in the second of the revocation counts as before it.)
             harness.clock.advance(by: 2)
@@ -178,7 +196,9 @@ import Testing
         try await ProviderHarness.with { harness in
             let (signedIn, mini, _) = try await linked(harness)
             let delegated = try #require(try await harness.delegate(signedIn, to: mini.id).string("access_token"))
-            try harness.store.transaction { _ = try $0.disableMiniPrograms(hostClientID: signedIn.host.id, now: Date()) }
+            try harness.store.transaction {
+                _ = try $0.disableMiniPrograms(hostClientID: signedIn.host.id, now: Date())
+            }
             #expect(try await harness.resource("/user/profile", token: delegated).status == 401)
             #expect(try await harness.delegate(signedIn, to: mini.id).error == "invalid_target")
         }

@@ -39,7 +39,9 @@ import Testing
         #expect(client.allowedScopes == ["openid", "profile"])
         #expect(try store.read { try $0.miniProgram(clientID: mini) }?.hostClientID == host)
         let defaults = try #require(
-            try store.read { try $0.miniPrograms(hostClientID: host) }.last.flatMap { try store.client(id: $0.clientID) })
+            try store.read { try $0.miniPrograms(hostClientID: host) }.last.flatMap {
+                try store.client(id: $0.clientID)
+            })
         #expect(!defaults.allowedScopes.contains("account_link"))
         #expect(!defaults.allowedScopes.contains("offline_access"))
         store.close()
