@@ -46,7 +46,10 @@ final class AccountLinkWorld: Sendable {
             $0.metrics = true
             $0.backchannelLogout = BackChannelLogoutSettings(
                 pollInterval: .milliseconds(100), requestTimeout: .seconds(2), firstRetryDelay: .milliseconds(200),
-                maximumRetryDelay: .milliseconds(500))
+                maximumRetryDelay: .milliseconds(500), batchSize: 1,
+                // A provider stopped mid-delivery holds its claim this long: the restarted one
+                // waits it out before delivering again.
+                leaseDuration: .seconds(5))
         }
         try await ProviderHarness.with(configuration: configuration) { harness in
             let kit = KitHarness(provider: harness)
@@ -131,8 +134,8 @@ final class AccountLinkWorld: Sendable {
         }
     }
 
-    /// Waits (up to `attempts` × 100 ms) until the host backend has received `count` logout tokens.
-    func logoutTokens(atLeast count: Int, attempts: Int = 300) async throws -> [HostUserTable.ReceivedLogout] {
+    /// Waits (up to `attempts` × 100 ms, a minute by default) until the host backend has received `count` logout tokens.
+    func logoutTokens(atLeast count: Int, attempts: Int = 600) async throws -> [HostUserTable.ReceivedLogout] {
         for _ in 0..<attempts {
             let logouts = currentBackend.users.logouts
             if logouts.count >= count { return logouts }

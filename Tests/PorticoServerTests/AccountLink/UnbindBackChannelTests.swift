@@ -11,7 +11,7 @@ import Testing
 /// Unbinding tells the host's backend by OpenID Connect Back-Channel Logout: a real receiver
 /// on a loopback port gets the signed `logout_token`, whoever unbound.
 /// A backend that records the `logout_token`s POSTed to `/logout`.
-final class LogoutReceiver: Sendable {
+final class UnbindLogoutReceiver: Sendable {
     private final class Log: Sendable {
         let tokens = Mutex<[String]>([])
     }
@@ -50,7 +50,7 @@ final class LogoutReceiver: Sendable {
 @Suite("Unbind and back-channel logout") struct UnbindBackChannelTests {
     @Test("the host's DELETE and the person's Unlink each send the host a logout token", arguments: [true, false])
     func hostIsTold(byHost: Bool) async throws {
-        let receiver = try LogoutReceiver()
+        let receiver = try UnbindLogoutReceiver()
         defer { receiver.server.shutdown() }
         try await ProviderHarness.with { harness in
             var host = try harness.addHost()
