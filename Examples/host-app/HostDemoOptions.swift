@@ -34,8 +34,13 @@ struct HostDemoOptions {
           --client-id ID     the host's client id there (default: $PORTICO_CLIENT_ID)
           -h, --help         show this help
 
+        The browser comes back to http://127.0.0.1:8091/callback (register it for the host client).
         State is kept in $XDG_CONFIG_HOME/portico-host-demo (or ~/.config/portico-host-demo), readable by you only.
         """
+
+    /// The host's registered redirect URI. A confidential client's URI is matched byte for byte,
+    /// port included, so the app listens on this port while the browser signs in.
+    static let redirectURI = URL(string: "http://127.0.0.1:8091/callback")
 
     var backend: URL
     var issuer: URL

@@ -60,7 +60,7 @@ struct PorticoHostDemo {
                 try? await BrowserOpener.system.open(url)
             })
         let manager = AuthorizationManager(
-            provider: provider, clientID: options.clientID, redirectURI: URL(string: "http://127.0.0.1/callback"),
+            provider: provider, clientID: options.clientID, redirectURI: HostDemoOptions.redirectURI,
             store: store, userAgent: agent)
         let session = AccountLinkSession(manager: manager) { result in
             try await backend.link(result)
