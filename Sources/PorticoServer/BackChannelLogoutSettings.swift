@@ -48,7 +48,8 @@ public struct BackChannelLogoutSettings: Sendable {
     /// The wait before the attempt after `failedAttempts` failures (one or more): the doubling
     /// delay, capped, times a random factor in [0.5, 1] so that many messages failing together
     /// (a backend back from an outage) do not all come back at once.
-    func retryDelay(afterFailedAttempts failedAttempts: Int, random: Double = Double.random(in: 0.5...1)) -> TimeInterval
+    func retryDelay(afterFailedAttempts failedAttempts: Int, random: Double = Double.random(in: 0.5...1))
+        -> TimeInterval
     {
         let first = Self.interval(firstRetryDelay)
         let doubled = first * pow(2, Double(min(max(failedAttempts - 1, 0), 40)))

@@ -95,7 +95,9 @@ enum BackChannelLogout {
     /// Tells every client whose refresh family came from the browser session `hashedID` that
     /// it ended (the person signed that browser out), with the `sid` its ID tokens carry.
     @discardableResult
-    static func enqueueSessionEnd(browserSessionHashedID hashedID: String, now: Date, in transaction: any StoreTransaction)
+    static func enqueueSessionEnd(
+        browserSessionHashedID hashedID: String, now: Date, in transaction: any StoreTransaction
+    )
         throws -> Int
     {
         var enqueued = 0

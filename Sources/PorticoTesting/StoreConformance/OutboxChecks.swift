@@ -144,7 +144,8 @@ struct OutboxTests: ConformanceChecks {
                 try transaction.insert(other, token: "refresh-2", expiresAt: now.addingTimeInterval(60))
                 try transaction.linkRefreshFamily(family.id, toBrowserSession: browser.hashedID, sessionID: "sid-1")
                 // Linking again keeps the first (a family comes from one session).
-                try transaction.linkRefreshFamily(family.id, toBrowserSession: SecretHash.reference("other"), sessionID: "sid-2")
+                try transaction.linkRefreshFamily(
+                    family.id, toBrowserSession: SecretHash.reference("other"), sessionID: "sid-2")
             }
             try store.read { transaction throws in
                 #expect(try transaction.client(id: client.id)?.backchannelLogoutURI == client.backchannelLogoutURI)
