@@ -52,5 +52,6 @@ public protocol StoreTransaction:
     AccountLinkStorage, PasswordResetStorage, ThrottleStorage, AuditLogStorage, PurgeStorage,
     DeviceSessionStorage, PairwiseSubjectStorage,
     OutboxStorage, SessionFamilyStorage,
-    MiniProgramStorage
+    MiniProgramStorage,
+    CompanionStorage
 {}

@@ -28,6 +28,7 @@ enum PostgresSchema {
         Migration(version: 5, statements: version5),
         Migration(version: 6, statements: version6),
         Migration(version: 7, statements: version7),
+        Migration(version: 8, statements: version8),
     ]
 
     /// The newest version this build understands.

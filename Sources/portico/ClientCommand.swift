@@ -12,7 +12,7 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--backchannel-logout-uri URI] [--json] [--database URL]
+                                  [--backchannel-logout-uri URI] [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
@@ -43,9 +43,14 @@ enum ClientCommand {
                   --backchannel-logout-uri URI
                                        where its backend hears of sign-outs (OpenID Connect
                                        Back-Channel Logout): https, or http on loopback
+                  --companion          the platform's own portico-agent: public, loopback
+                                       and device sign-in, the only client granted scope
+                                       companion (default redirect URI
+                                       http://127.0.0.1/callback, any port)
                   --json               print {"client_id": "...", "client_secret": "..."}
-        list    shows every app: id, name, type and redirect URIs (never secrets), and each
-                host app's mini-programs under it
+        list    shows every app: id, name, type and redirect URIs (never secrets);
+                companion clients are marked, and each host app's mini-programs are
+                listed under it
         remove  removes an app and everything issued to it; a host's mini-programs are
                 disabled (their tokens stop working)
 
@@ -88,6 +93,7 @@ enum ClientCommand {
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
         registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
+        registration.isCompanion = arguments.flag("companion")
         let json = arguments.flag("json")
         try arguments.finish()
 
@@ -122,6 +128,7 @@ enum ClientCommand {
         defer { store.close() }
         let clients: [Client]
         let miniPrograms: [String: MiniProgram]
+        let companions: Set<String>
         do {
             (clients, miniPrograms) = try store.read { transaction in
                 let clients = try transaction.clients()
@@ -129,6 +136,7 @@ enum ClientCommand {
                 for client in clients { miniPrograms[client.id] = try transaction.miniProgram(clientID: client.id) }
                 return (clients, miniPrograms)
             }
+            companions = try store.read { try $0.companionClientIDs() }
         } catch {
             throw CommandLineError.failure("cannot read clients: \(error)")
         }
@@ -139,7 +147,8 @@ enum ClientCommand {
                     + "\"type\": \(JSONLine.quoted(client.type.rawValue)), "
                     + "\"redirect_uris\": \(JSONLine.array(client.redirectURIs)), "
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
-                    + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes))"
+                    + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes)), "
+                    + "\"companion\": \(companions.contains(client.id))"
                     + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
                 if let miniProgram = miniPrograms[client.id] {
                     object +=
@@ -159,7 +168,8 @@ enum ClientCommand {
         for client in clients {
             // Mini-programs are listed under their host; those whose host is gone stand alone.
             if let miniProgram = miniPrograms[client.id], ids.contains(miniProgram.hostClientID) { continue }
-            print("\(client.id)  \(client.type.rawValue)  \(client.name)")
+            let companion = companions.contains(client.id) ? "  (companion)" : ""
+            print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)")
             if let miniProgram = miniPrograms[client.id] {
                 print(
                     "    mini-program of \(miniProgram.hostClientID) (removed)\(miniProgram.isEnabled ? "" : ", disabled")"

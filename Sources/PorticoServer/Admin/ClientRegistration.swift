@@ -49,6 +49,9 @@ public struct ClientRegistration: Sendable {
     /// Where logout tokens are POSTed (`--backchannel-logout-uri`, OpenID Connect Back-Channel
     /// Logout 1.0): https, or http on loopback for development, without a fragment.
     public var backchannelLogoutURI: String? = nil
+    /// Whether it is the platform's own companion app (`--companion`, see
+    /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
+    public var isCompanion = false
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -109,13 +112,14 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic || miniProgramOf != nil ? nil : SecureRandom.token()
+        let secret = isPublic || isCompanion || miniProgramOf != nil ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
                 try checkScopes(client.allowedScopes, in: transaction)
                 try transaction.insert(client)
                 try attachMiniProgram(client, in: transaction)
+                if isCompanion { try transaction.markCompanionClient(id: client.id, at: client.createdAt) }
                 try transaction.append(
                     AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
             }
@@ -130,8 +134,9 @@ public struct ClientRegistration: Sendable {
 
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
-        let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
         try checkMiniProgramOptions()
+        if isCompanion { return try CompanionRegistration(self).validatedClient(id: id, store: store) }
+        let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
         let isPublic = isPublic || miniProgramOf != nil
         let grants =
             miniProgramOf != nil
@@ -185,12 +190,16 @@ public struct ClientRegistration: Sendable {
             return group
         }
         let builtIn = ScopeCatalog.builtIn.map(\.name).filter {
-            ($0 != NativeSSO.scope || group != nil) && ($0 != AccountLinkScope.name || !isPublic)
+            ($0 != NativeSSO.scope || group != nil) && $0 != CompanionClients.scope
+                && ($0 != AccountLinkScope.name || !isPublic)
         }
         let scopes =
             self.scopes.isEmpty ? (miniProgramOf == nil ? builtIn : Self.defaultMiniProgramScopes) : unique(self.scopes)
         if isPublic && miniProgramOf == nil && scopes.contains(AccountLinkScope.name) {
             throw .invalid("the account_link scope is for confidential host apps; a --public client cannot have it")
+        }
+        if scopes.contains(CompanionClients.scope) {
+            throw .invalid("the companion scope needs --companion: only the platform's own companion app gets it")
         }
         if scopes.contains(NativeSSO.scope) && group == nil {
             throw .invalid("the device_sso scope needs --sso-group: it shares sign-in within a group of apps")

@@ -8,7 +8,9 @@ import PorticoStore
 /// "Token exchange", profile 1). Its scopes bound what a delegated token may carry.
 extension ClientRegistration {
     /// Scopes a mini-program can never be registered for: they belong to a host or a group.
-    static let scopesNotForMiniPrograms: Set<String> = [AccountLinkScope.name, NativeSSO.scope, "offline_access"]
+    static let scopesNotForMiniPrograms: Set<String> = [
+        AccountLinkScope.name, NativeSSO.scope, "offline_access", CompanionClients.scope,
+    ]
 
     /// Refuses the options a mini-program cannot have; the first reason, as one line.
     func checkMiniProgramOptions() throws(AdminError) {
@@ -18,6 +20,10 @@ extension ClientRegistration {
         }
         if !grantTypes.isEmpty { throw .invalid("a mini-program takes no --grant: its host exchanges tokens for it") }
         if ssoGroup != nil { throw .invalid("a mini-program takes no --sso-group") }
+        if isCompanion { throw .invalid("a mini-program cannot be a --companion") }
+        if backchannelLogoutURI != nil {
+            throw .invalid("a mini-program takes no --backchannel-logout-uri: its host is told")
+        }
         if !postLogoutRedirectURIs.isEmpty { throw .invalid("a mini-program takes no --post-logout-redirect-uri") }
         if let scope = scopes.first(where: Self.scopesNotForMiniPrograms.contains) {
             throw .invalid("a mini-program cannot have the scope \(scope)")

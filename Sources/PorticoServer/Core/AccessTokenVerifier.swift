@@ -25,6 +25,8 @@ struct VerifiedAccessToken: Sendable {
     var sessionID: String? = nil
     /// `act.sub`: the host app that delegated this token to a mini-program (RFC 8693 §4.1).
     var actorClientID: String? = nil
+    /// `companion_session`: the companion session it was issued in, if any (``CompanionSessions``).
+    var companionSessionID: String? = nil
 
     /// Whether the token speaks for a person (it was issued through a user's authorization).
     var hasUser: Bool { authTime != nil }
@@ -117,6 +119,11 @@ final class AccessTokenVerifier: Sendable {
         {
             return true
         }
+        if let companionSessionID = token.companionSessionID,
+            try CompanionSessions.hasEnded(companionSessionID, in: transaction)
+        {
+            return true
+        }
         guard let sessionID = token.sessionID else { return false }
         return try transaction.deviceSession(id: sessionID)?.isRevoked ?? true
     }
@@ -142,6 +149,10 @@ final class AccessTokenVerifier: Sendable {
         if let value = claims["act"] {
             guard let actor = value.objectValue?["sub"]?.stringValue else { return nil }
             verified.actorClientID = actor
+        }
+        if let value = claims[CompanionSessions.claim] {
+            guard let companionSessionID = value.stringValue else { return nil }
+            verified.companionSessionID = companionSessionID
         }
         return verified
     }

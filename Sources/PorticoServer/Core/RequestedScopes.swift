@@ -24,6 +24,11 @@ enum RequestedScopes {
         if scopes.contains(AccountLinkScope.name), let refusal = AccountLinkScope.refusal(for: client) {
             throw OAuthError.invalidScope(refusal)
         }
+        if scopes.contains(CompanionClients.scope),
+            try !store.read({ try CompanionClients.permits(scopes, to: client, in: $0) })
+        {
+            throw OAuthError.invalidScope(CompanionClients.refusal)
+        }
         return scopes
     }
 }

@@ -64,6 +64,8 @@ struct AccountPage {
     var language: PageLanguage
     /// The accounts linked at host apps.
     var linkedAccounts = LinkedAccountsSection(entries: [])
+    /// Their live companion sessions (``AccountCompanions``).
+    var companions: [CompanionSession] = []
 
     /// The page as a response.
     func response() -> Response {
@@ -86,6 +88,7 @@ struct AccountPage {
             html += form(
                 button: "end_others", value: "1", label: AccountText.signOutOthers[language], style: "secondary")
         }
+        html += AccountCompanions.section(companions, csrfToken: csrfToken, language: language)
         html += form(
             button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """

@@ -50,6 +50,7 @@ public enum StoreConformance {
             + PurgeChecks.all + RaceChecks.all + PrimitiveChecks.all + DeviceSessionChecks.all
             + OutboxChecks.all
             + AccountLinkChecks.all
+            + CompanionChecks.all
     }
 }
 

@@ -73,7 +73,8 @@ import Testing
             }
             let (mail, calendar) = (apps[0], apps[1])
             let browser = TestBrowser(base: provider.base)
-            let tokens = try await provider.authorizeAndRedeem(browser, client: mail, scope: "openid profile device_sso")
+            let tokens = try await provider.authorizeAndRedeem(
+                browser, client: mail, scope: "openid profile device_sso")
             let idToken = try #require(tokens["id_token"]?.stringValue)
             let sid = try #require(try await provider.idTokenClaims(idToken)["sid"]?.stringValue)
             let exchanged = try await browser.post(

@@ -44,6 +44,7 @@ import Testing
             })
         #expect(!defaults.allowedScopes.contains("account_link"))
         #expect(!defaults.allowedScopes.contains("offline_access"))
+        #expect(!defaults.allowedScopes.contains("companion"))
         store.close()
 
         // Listed under the host, indented.
@@ -79,6 +80,8 @@ import Testing
         (["--mini-program-of", "HOST", "--redirect-uri", "https://mini.example/cb"], "takes no --redirect-uri"),
         (["--mini-program-of", "HOST", "--grant", "authorization_code"], "takes no --grant"),
         (["--mini-program-of", "HOST", "--scope", "account_link"], "cannot have the scope account_link"),
+        (["--mini-program-of", "HOST", "--companion"], "cannot be a --companion"),
+        (["--mini-program-of", "HOST", "--backchannel-logout-uri", "https://mini.example/bc"], "its host is told"),
         (["--mini-program-of", "PUBLIC"], "is a public client"),
         (["--mini-program-of", "MINI"], "is itself a mini-program"),
         (["--public", "--redirect-uri", "http://127.0.0.1/cb", "--scope", "account_link"], "account_link scope"),
