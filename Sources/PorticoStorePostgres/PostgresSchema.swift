@@ -27,6 +27,7 @@ enum PostgresSchema {
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
         Migration(version: 6, statements: version6),
+        Migration(version: 7, statements: version7),
         Migration(version: 8, statements: version8),
     ]
 
@@ -440,5 +441,22 @@ enum PostgresSchema {
         )
         """,
         "CREATE INDEX session_families_browser ON session_families (browser_session_hash)",
+    ]
+
+    /// Version 7, account link: as SQLite's version 7 (links' own ids, mini-programs under their
+    /// host, the host not a foreign key so that removing it disables them).
+    private static let version7 = [
+        "ALTER TABLE account_links ADD COLUMN id text",
+        "UPDATE account_links SET id = md5(random()::text || clock_timestamp()::text || host_user_id) WHERE id IS NULL",
+        "CREATE UNIQUE INDEX account_links_id ON account_links (id)",
+        """
+        CREATE TABLE mini_programs (
+            client_id text PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
+            host_client_id text NOT NULL,
+            created_at bigint NOT NULL,
+            disabled_at bigint
+        )
+        """,
+        "CREATE INDEX mini_programs_host ON mini_programs (host_client_id)",
     ]
 }

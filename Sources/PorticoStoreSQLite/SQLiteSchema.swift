@@ -20,6 +20,7 @@ enum SQLiteSchema {
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
         Migration(version: 6, statements: version6),
+        Migration(version: 7, statements: version7),
         Migration(version: 8, statements: version8),
     ]
 
@@ -434,5 +435,26 @@ enum SQLiteSchema {
         """,
         "CREATE INDEX session_families_browser ON session_families (browser_session_hash)",
         "PRAGMA user_version = 6",
+    ]
+
+    /// Version 7, account link (issue 14): a link gets an id of its own (`link_id`, by which the
+    /// host unbinds it; links made before get a random one), and mini-programs are registered
+    /// under their host app. `mini_programs.host_client_id` is deliberately not a foreign key:
+    /// removing the host disables its mini-programs instead of deleting the relation, so they
+    /// cannot come back as ordinary clients.
+    private static let version7 = [
+        "ALTER TABLE account_links ADD COLUMN id TEXT",
+        "UPDATE account_links SET id = lower(hex(randomblob(16))) WHERE id IS NULL",
+        "CREATE UNIQUE INDEX account_links_id ON account_links (id)",
+        """
+        CREATE TABLE mini_programs (
+            client_id TEXT PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
+            host_client_id TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            disabled_at INTEGER
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX mini_programs_host ON mini_programs (host_client_id)",
+        "PRAGMA user_version = 7",
     ]
 }

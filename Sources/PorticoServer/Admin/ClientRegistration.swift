@@ -44,6 +44,8 @@ public struct ClientRegistration: Sendable {
     public var subjectType: String = SubjectType.public.rawValue
     /// The sector of pairwise subjects (`--sector`); by default the redirect URIs' host.
     public var sector: String? = nil
+    /// The host app's client id when this is a mini-program (`--mini-program-of`).
+    public var miniProgramOf: String? = nil
     /// Where logout tokens are POSTed (`--backchannel-logout-uri`, OpenID Connect Back-Channel
     /// Logout 1.0): https, or http on loopback for development, without a fragment.
     public var backchannelLogoutURI: String? = nil
@@ -110,12 +112,13 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic || isCompanion ? nil : SecureRandom.token()
+        let secret = isPublic || isCompanion || miniProgramOf != nil ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
                 try checkScopes(client.allowedScopes, in: transaction)
                 try transaction.insert(client)
+                try attachMiniProgram(client, in: transaction)
                 if isCompanion { try transaction.markCompanionClient(id: client.id, at: client.createdAt) }
                 try transaction.append(
                     AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
@@ -131,10 +134,14 @@ public struct ClientRegistration: Sendable {
 
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
+        try checkMiniProgramOptions()
         if isCompanion { return try CompanionRegistration(self).validatedClient(id: id, store: store) }
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
+        let isPublic = isPublic || miniProgramOf != nil
         let grants =
-            grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
+            miniProgramOf != nil
+            ? []
+            : grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
         var kinds: [any TokenGrant.Type] = []
         for grant in grants {
             guard let kind = TokenGrantRegistry.grant(answering: grant) else {
@@ -184,8 +191,13 @@ public struct ClientRegistration: Sendable {
         }
         let builtIn = ScopeCatalog.builtIn.map(\.name).filter {
             ($0 != NativeSSO.scope || group != nil) && $0 != CompanionClients.scope
+                && ($0 != AccountLinkScope.name || !isPublic)
         }
-        let scopes = self.scopes.isEmpty ? builtIn : unique(self.scopes)
+        let scopes =
+            self.scopes.isEmpty ? (miniProgramOf == nil ? builtIn : Self.defaultMiniProgramScopes) : unique(self.scopes)
+        if isPublic && miniProgramOf == nil && scopes.contains(AccountLinkScope.name) {
+            throw .invalid("the account_link scope is for confidential host apps; a --public client cannot have it")
+        }
         if scopes.contains(CompanionClients.scope) {
             throw .invalid("the companion scope needs --companion: only the platform's own companion app gets it")
         }
@@ -197,7 +209,8 @@ public struct ClientRegistration: Sendable {
         }
         var client = Client(
             id: id, name: name, type: isPublic ? .public : .confidential, secret: secret,
-            redirectURIs: unique(redirectURIs), allowedScopes: scopes, allowedGrantTypes: grants, logoURL: logoURL,
+            redirectURIs: unique(redirectURIs), allowedScopes: scopes,
+            allowedGrantTypes: grants, logoURL: logoURL,
             privacyURL: privacyURL, idTokenSigningAlgorithm: algorithm,
             postLogoutRedirectURIs: unique(postLogoutRedirectURIs))
         client.ssoGroup = group

@@ -68,6 +68,9 @@ struct AccountEndpoint: Sendable {
             csrfToken: CSRFProtection.token(
                 secret: secret, purpose: CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)),
             notice: request.query["done"].flatMap(AccountPage.Notice.init(rawValue:)), language: language)
+        page.linkedAccounts = try context.store.read {
+            try LinkedAccountsSection.load(userID: signedIn.user.id, in: $0)
+        }
         page.companions = try AccountCompanions.sessions(of: signedIn.user.id, context: context)
         var response = page.response()
         if let cookie { response.setCookie(cookie) }

@@ -49,6 +49,7 @@ public enum StoreConformance {
         UserAndClientChecks.all + SessionCodeConsentChecks.all + TokenChecks.all + AccountRecoveryChecks.all
             + PurgeChecks.all + RaceChecks.all + PrimitiveChecks.all + DeviceSessionChecks.all
             + OutboxChecks.all
+            + AccountLinkChecks.all
             + CompanionChecks.all
     }
 }
