@@ -28,6 +28,9 @@ public protocol OutboxStorage {
     /// holding its lease; false otherwise.
     @discardableResult func markOutboxMessageFailed(id: String, owner: String, now: Date, error: String) throws
         -> Bool
+    /// Gives a claimed message back unattempted (its node is stopping), due at once for any
+    /// node, conditionally on `owner` holding its lease; false otherwise.
+    @discardableResult func releaseOutboxMessage(id: String, owner: String) throws -> Bool
     /// The message with this id, whatever its state.
     func outboxMessage(id: String) throws -> OutboxMessage?
     /// The pending messages of `topic`, oldest first (for tests and operators).

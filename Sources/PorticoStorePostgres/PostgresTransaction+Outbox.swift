@@ -81,6 +81,15 @@ extension PostgresTransaction {
             [.date(now), .text(error), .text(id), .text(owner)]) > 0
     }
 
+    func releaseOutboxMessage(id: String, owner: String) throws -> Bool {
+        try write(
+            """
+            UPDATE outbox_messages SET lease_owner = NULL, lease_until = NULL
+            WHERE id = ? AND lease_owner = ? AND delivered_at IS NULL AND failed_at IS NULL
+            """,
+            [.text(id), .text(owner)]) > 0
+    }
+
     func outboxMessage(id: String) throws -> OutboxMessage? {
         try first(
             "SELECT \(Self.outboxColumns) FROM outbox_messages WHERE id = ?", [.text(id)], Self.decodeOutboxMessage)

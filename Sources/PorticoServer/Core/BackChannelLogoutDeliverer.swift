@@ -83,6 +83,7 @@ final class BackChannelLogoutDeliverer: Sendable {
     private func run() {
         let poll = BackChannelLogoutSettings.interval(settings.pollInterval)
         var round = 0
+        var failing = false
         while !isStopped.load(ordering: .acquiring) {
             var claimedFullBatch = false
             do {
@@ -91,8 +92,11 @@ final class BackChannelLogoutDeliverer: Sendable {
                 metrics.pending.set(Double(pending))
                 if pending > 0 { claimedFullBatch = try deliverDueMessages() }
                 if round % 600 == 0 { try deleteFinishedMessages() }
+                failing = false
             } catch {
-                onError("back-channel logout delivery failed: \(error)")
+                // One line per outage (a database away for a minute), not one per poll.
+                if !failing { onError("back-channel logout delivery failed: \(error)") }
+                failing = true
             }
             round &+= 1
             if !claimedFullBatch { _ = wake.wait(timeout: .now() + poll) }
@@ -106,8 +110,16 @@ final class BackChannelLogoutDeliverer: Sendable {
         let batch = try store.transaction {
             try $0.claimOutboxMessages(now: now, leaseUntil: lease, owner: owner, limit: settings.batchSize)
         }
-        for message in batch {
-            if isStopped.load(ordering: .acquiring) { break }
+        for (index, message) in batch.enumerated() {
+            if isStopped.load(ordering: .acquiring) {
+                // Stopping: the rest go back at once rather than wait for their lease to end.
+                try store.transaction { transaction in
+                    for unattempted in batch[index...] {
+                        try transaction.releaseOutboxMessage(id: unattempted.id, owner: owner)
+                    }
+                }
+                break
+            }
             try attempt(message)
         }
         return batch.count == settings.batchSize

@@ -69,6 +69,17 @@ struct OutboxTests: ConformanceChecks {
                 try $0.claimOutboxMessages(now: now + 90, leaseUntil: now + 150, owner: "node-3", limit: 10)
             }
             #expect(taken.map(\.id).sorted() == ["b"])
+            // Given back unattempted (its node stops), it is due again at once, for anyone.
+            try store.transaction { transaction throws in
+                #expect(try !transaction.releaseOutboxMessage(id: "b", owner: "node-2"))
+                #expect(try transaction.releaseOutboxMessage(id: "b", owner: "node-3"))
+                #expect(try transaction.outboxMessage(id: "b")?.failedAttempts == 1)
+                #expect(
+                    try transaction.claimOutboxMessages(
+                        now: now + 90, leaseUntil: now + 150, owner: "node-3", limit: 10
+                    )
+                    .map(\.id) == ["b"])
+            }
             try store.transaction { transaction throws in
                 #expect(try !transaction.markOutboxMessageDelivered(id: "b", owner: "node-2", now: now + 91))
                 #expect(try transaction.markOutboxMessageFailed(id: "b", owner: "node-3", now: now + 91, error: "gone"))
