@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "portico", targets: ["portico"]),
         .library(name: "PorticoKit", targets: ["PorticoKit"]),
         .executable(name: "portico-demo", targets: ["portico-demo"]),
+        .executable(name: "portico-agent", targets: ["portico-agent"]),
     ],
     targets: [
         // C libraries from Debian, wrapped as system libraries (module map + shim header).
@@ -50,6 +51,8 @@ let package = Package(
             dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto"]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
+        // The companion: the platform's signed-in app on a device, on PorticoKit only (DESIGN).
+        .executableTarget(name: "portico-agent", dependencies: ["PorticoKit"]),
 
         // Benchmarks (run by `make bench`, never by tests) and a helper process the store tests kill.
         .executableTarget(
