@@ -1,11 +1,16 @@
 import Foundation
 import PorticoKit
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The agent's own sign-in: its companion client's grant (scope `openid companion`) in the
 /// file token store; the refresh token is the companion session the provider lists in Your
 /// Account.
 final class AgentAccount: Sendable {
-    static let scopes: [Scope] = [.openID, Scope(name: "companion")]
+    /// `openid companion`, and `profile` so the agent can say who signed in.
+    static let scopes: [Scope] = [.openID, .profile, Scope(name: "companion")]
 
     let provider: Provider
     let manager: AuthorizationManager
@@ -42,7 +47,18 @@ final class AgentAccount: Sendable {
 
     /// Signs in interactively, always showing the provider's pages.
     func login() async throws(AuthorizationError) {
-        _ = try await manager.authorize(AuthorizeRequest(scopes: Self.scopes, interactiveStrategy: .always))
+        var request = AuthorizeRequest(scopes: Self.scopes, interactiveStrategy: .always)
+        // Your Account lists the session as "Portico agent on <host name>".
+        request.tokenParameters = ["agent_host": Self.hostName]
+        _ = try await manager.authorize(request)
+    }
+
+    /// This computer's name (`gethostname`), without a DNS lookup.
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "this computer" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "this computer" : name
     }
 
     /// An access token for the companion endpoints, refreshed when near expiry.

@@ -1,0 +1,171 @@
+import Foundation
+import PorticoServer
+import PorticoStore
+import PorticoTesting
+import Testing
+
+@testable import PorticoKit
+
+/// The companion end to end: the real provider, the real `portico-agent` as a child process
+/// (signed in once with the device flow, approved by the robot), and apps signing in through
+/// it with PorticoKit's ``CompanionUserAgent`` over the real socket. No app ever sees a page.
+@Suite(.serialized)
+struct CompanionEndToEndTests {
+    /// A provider with a companion client and a person; the agent signed in as them and serving.
+    static func withServingAgent(
+        consentTimeout: Int = 120,
+        _ body: (KitHarness, AgentProcess, UserRecord, RunningAgent) async throws -> Void
+    ) async throws {
+        try await KitHarness.with { harness in
+            let person = try harness.addUser(name: "Agent Person")
+            let companionID = try registerCompanion(harness)
+            try await AgentProcess.with(issuer: harness.provider.issuer, clientID: companionID) { agent in
+                try await agent.loginWithDevice(robot: SignInRobot(email: person.email, password: harness.password))
+                let serving = try await agent.serve(consentTimeout: consentTimeout)
+                try await body(harness, agent, person, serving)
+            }
+        }
+    }
+
+    /// `portico client add --companion`, the only way to make one.
+    static func registerCompanion(_ harness: KitHarness) throws -> String {
+        let result = try PorticoProcess.run([
+            "client", "add", "--companion", "--name", "Portico agent", "--json", "--database",
+            harness.provider.databaseURL,
+        ])
+        guard result.status == 0,
+            let id = ProfileValue(parsing: Data(result.stdout.utf8))?.objectValue?["client_id"]?.stringValue
+        else { throw HarnessFailure("client add --companion failed: \(result.stderr)") }
+        return id
+    }
+
+    /// A third-party app whose only ways to sign in are the agent, then a browser that must
+    /// never open (so a password could never be typed).
+    static func app(_ name: String, _ harness: KitHarness, _ agent: AgentProcess) async throws -> AuthorizationManager {
+        let client = try harness.provider.addPublicClient(
+            name: name, redirectURIs: ["http://127.0.0.1/callback"], grants: ["authorization_code", "refresh_token"])
+        let automatic = AutomaticUserAgent(
+            companion: CompanionUserAgent(socketPath: agent.socketPath),
+            browserOpener: BrowserOpener { _ in throw HarnessFailure("\(name) opened a browser") })
+        return try await harness.manager(for: client, userAgent: automatic)
+    }
+
+    static let request = AuthorizeRequest(scopes: [.openID, .profile])
+
+    @Test func twoAppsSignInThroughTheAgentWithOneConsentEachAndContinueLater() async throws {
+        try await Self.withServingAgent { harness, agent, person, _ in
+            for name in ["Photo Printer", "Recipe Box"] {
+                let manager = try await Self.app(name, harness, agent)
+                let signingIn = Task { try await manager.authorize(Self.request) }
+                let pending = try await agent.waitForPending()
+                #expect(pending.map(\.clientName) == [name])
+                #expect(pending.first?.kind == .consent)
+                #expect(pending.first?.scopes.contains("profile") == true)
+                #expect(pending.first?.clientID == manager.clientID)
+                #expect(try agent.run(["approve", pending[0].id]).status == 0)
+
+                let result = try await signingIn.value
+                #expect(result.user?.userID == person.id)
+                #expect(result.user?.name == "Agent Person")
+                #expect(try manager.store.grant(for: manager.storeKey)?.refreshToken != nil)
+
+                // The same app again: the person allowed it before, so one click, "continue".
+                let again = Task { try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile], interactiveStrategy: .always)) }
+                let second = try await agent.waitForPending()
+                #expect(second.first?.kind == .continue)
+                #expect(try agent.run(["approve", second[0].id]).status == 0)
+                #expect(try await again.value.user?.userID == person.id)
+            }
+        }
+    }
+
+    @Test func thePersonsDenyIsUserCancelled() async throws {
+        try await Self.withServingAgent { harness, agent, _, _ in
+            let manager = try await Self.app("Nosy App", harness, agent)
+            let signingIn = Task { try await manager.authorize(Self.request) }
+            let pending = try await agent.waitForPending()
+            #expect(try agent.run(["deny", pending[0].id]).status == 0)
+            let error = await #expect(throws: AuthorizationError.self) { try await signingIn.value }
+            #expect(error?.code == .userCancelled)
+            #expect(error?.oauthError == "access_denied")
+            #expect(try manager.store.grant(for: manager.storeKey) == nil)
+            // Deciding twice is refused: the consent is gone.
+            #expect(try agent.run(["approve", pending[0].id]).status == 1)
+        }
+    }
+
+    @Test func theAppsCancelDropsTheRequestInTheAgent() async throws {
+        try await Self.withServingAgent { harness, agent, _, _ in
+            let manager = try await Self.app("Impatient App", harness, agent)
+            let signingIn = Task { try await manager.authorize(Self.request) }
+            _ = try await agent.waitForPending()
+            signingIn.cancel()
+            let error = await #expect(throws: AuthorizationError.self) { try await signingIn.value }
+            #expect(error?.code == .cancelled)
+            #expect(try await agent.waitForPending(count: 0).isEmpty)
+        }
+    }
+
+    @Test func anAgentKilledMidRequestIsAClearErrorNotAHang() async throws {
+        try await Self.withServingAgent { harness, agent, _, serving in
+            let manager = try await Self.app("Unlucky App", harness, agent)
+            let signingIn = Task { try await manager.authorize(Self.request) }
+            _ = try await agent.waitForPending()
+            serving.kill()
+            let error = await #expect(throws: AuthorizationError.self) { try await signingIn.value }
+            #expect(error?.code == .network)
+            #expect(error?.message.contains("Portico agent") == true)
+        }
+    }
+
+    @Test func aConsentNobodyAnswersEndsAsTimedOut() async throws {
+        try await Self.withServingAgent(consentTimeout: 1) { harness, agent, _, _ in
+            let manager = try await Self.app("Waiting App", harness, agent)
+            let error = await #expect(throws: AuthorizationError.self) { try await manager.authorize(Self.request) }
+            #expect(error?.code == .timedOut)
+        }
+    }
+
+    @Test func anAgentWhoseSessionWasEndedSaysSoAndAppsFallBackToTheBrowser() async throws {
+        try await Self.withServingAgent { harness, agent, person, _ in
+            // End the companion session at the provider, as Sign out in Your Account does:
+            // its refresh family is revoked.
+            let grant = try #require(try agent.tokenStore.grant(for: TokenStoreKey(provider: agent.issuer, clientID: agent.clientID)))
+            let revoked = try await harness.post(
+                "oauth/revoke", [("token", try #require(grant.refreshToken)), ("client_id", agent.clientID)])
+            #expect(revoked.status == 200)
+
+            let robot = SignInRobot(email: person.email, password: harness.password)
+            let client = try harness.provider.addPublicClient(
+                name: "Fallback App", redirectURIs: ["http://127.0.0.1/callback"],
+                grants: ["authorization_code", "refresh_token"])
+            let manager = try await harness.manager(
+                for: client,
+                userAgent: AutomaticUserAgent(
+                    companion: CompanionUserAgent(socketPath: agent.socketPath), browserOpener: robot.opener))
+            let result = try await manager.authorize(Self.request)
+            #expect(result.user?.userID == person.id)
+            #expect(robot.delivered.withLock { $0 } != nil)
+
+            let status = try agent.run(["status", "--json"])
+            let json = ProfileValue(parsing: Data(status.stdout.utf8))?.objectValue
+            #expect(json?["signed_in"]?.boolValue == false)
+            #expect(json?["serving"]?.boolValue == true)
+        }
+    }
+
+    @Test func noAgentRunningFallsBackToTheBrowserWithNoError() async throws {
+        try await KitHarness.with { harness in
+            let person = try harness.addUser()
+            let robot = SignInRobot(email: person.email, password: harness.password)
+            let client = try harness.addPublicClient()
+            let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-agent-\(UUID()).sock")
+            let manager = try await harness.manager(
+                for: client,
+                userAgent: AutomaticUserAgent(
+                    companion: CompanionUserAgent(socketPath: nowhere), browserOpener: robot.opener))
+            let result = try await manager.authorize(Self.request)
+            #expect(result.user?.userID == person.id)
+        }
+    }
+}
