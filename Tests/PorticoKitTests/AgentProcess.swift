@@ -163,11 +163,14 @@ final class RunningAgent: Sendable {
     var stdout: String { output.text.withLock { $0 } }
     var stderr: String { errors.text.withLock { $0 } }
 
-    /// The first line of standard output containing `needle`, waiting at most `seconds`.
-    func waitForOutput(containing needle: String, within seconds: TimeInterval) async throws -> String {
+    /// The first line of standard output (or error) containing `needle`, waiting at most `seconds`.
+    func waitForOutput(
+        containing needle: String, within seconds: TimeInterval, onStandardError: Bool = false
+    ) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if let line = stdout.split(separator: "\n").first(where: { $0.contains(needle) }) { return String(line) }
+            let text = onStandardError ? stderr : stdout
+            if let line = text.split(separator: "\n").first(where: { $0.contains(needle) }) { return String(line) }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -4,6 +4,10 @@ import PorticoStore
 import PorticoTesting
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import PorticoKit
 
 /// The companion end to end: the real provider, the real `portico-agent` as a child process
@@ -166,6 +170,104 @@ struct CompanionEndToEndTests {
                     companion: CompanionUserAgent(socketPath: nowhere), browserOpener: robot.opener))
             let result = try await manager.authorize(Self.request)
             #expect(result.user?.userID == person.id)
+        }
+    }
+
+    @Test func theSocketIsPrivateBoundedAndAnswersManyAtOnce() async throws {
+        try await Self.withServingAgent { harness, agent, person, serving in
+            let path = agent.socketPath.path
+            var status = stat()
+            #expect(lstat(path, &status) == 0)
+            #expect(status.st_mode & 0o777 == 0o600)
+            #expect(lstat(agent.socketPath.deletingLastPathComponent().path, &status) == 0)
+            #expect(status.st_mode & 0o777 == 0o700)
+
+            let client = CompanionClient(socketPath: agent.socketPath)
+            func raw(_ bytes: [UInt8]) throws -> CompanionReply? {
+                let channel = try client.connect()
+                defer { channel.close() }
+                try channel.send(bytes)
+                return CompanionReply(decoding: try channel.receive(until: .now.advanced(by: .seconds(10))))
+            }
+            #expect(try raw(Array(#"{"v":2,"op":"ping"}"#.utf8))?.error == "unsupported_version")
+            #expect(try raw(Array("hello".utf8))?.error == "invalid_request")
+            // A line longer than the limit is refused without reading it all.
+            let huge = try client.connect()
+            defer { huge.close() }
+            let oversized = [UInt8](repeating: UInt8(ascii: "x"), count: CompanionProtocol.maximumMessageBytes + 2)
+            _ = oversized.withUnsafeBytes { write(huge.descriptor, $0.baseAddress, $0.count) }
+            let answer = try huge.receive(until: .now.advanced(by: .seconds(10)))
+            #expect(CompanionReply(decoding: answer)?.error == "too_large")
+
+            // While one app waits for its consent, others are answered.
+            let manager = try await Self.app("Slow App", harness, agent)
+            let signingIn = Task { try await manager.authorize(Self.request) }
+            _ = try await agent.waitForPending()
+            let pings = try await withThrowingTaskGroup(of: CompanionReply.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try client.send(CompanionRequest(.ping), timeout: .seconds(10)) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(pings.count == 8)
+            #expect(pings.allSatisfy { $0.ok && $0.signedIn == true && $0.name == "Agent Person" })
+            #expect(pings.allSatisfy { CompanionUserAgent.sameIssuer($0.issuer, agent.issuer) })
+            let pending = try await agent.waitForPending()
+            #expect(try agent.run(["approve", pending[0].id]).status == 0)
+            #expect(try await signingIn.value.user?.userID == person.id)
+
+            // A second agent for the same issuer refuses to start; the first keeps its socket.
+            let second = try agent.run(["serve"])
+            #expect(second.status == 1)
+            #expect(second.stderr.contains("already serves"))
+            // Stopped by SIGTERM, the agent removes its socket.
+            kill(serving.process.processIdentifier, SIGTERM)
+            _ = serving.finish(within: 30)
+            #expect(serving.process.terminationStatus == 0)
+            #expect(lstat(path, &status) != 0)
+        }
+    }
+
+    /// Another user cannot reach the socket through its directory, and when the permissions
+    /// are widened by mistake the agent still refuses them (SO_PEERCRED). Only a test run as
+    /// root can be another user; elsewhere the check's unit test covers it.
+    @Test(.enabled(if: geteuid() == 0, "needs root to act as another user"))
+    func anotherUserIsRefusedEvenWhenTheSocketIsWideOpen() async throws {
+        try await Self.withServingAgent { _, agent, _, serving in
+            let script = """
+                import socket, sys
+                s = socket.socket(socket.AF_UNIX)
+                try:
+                    s.connect(sys.argv[1])
+                except OSError as error:
+                    print("unreachable", error.errno); sys.exit(0)
+                s.sendall(b'{"v":1,"op":"pending"}\\n')
+                print(s.makefile().readline().strip())
+                """
+            func asNobody() throws -> String {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                process.arguments = [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script,
+                    agent.socketPath.path,
+                ]
+                let out = Pipe()
+                process.standardOutput = out
+                try process.run()
+                process.waitUntilExit()
+                return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            }
+            #expect(try asNobody().hasPrefix("unreachable"))
+            chmod(agent.home.path, 0o755)
+            chmod(agent.home.appendingPathComponent("run").path, 0o755)
+            chmod(agent.socketPath.deletingLastPathComponent().path, 0o755)
+            chmod(agent.socketPath.path, 0o666)
+            let answer = try asNobody()
+            #expect(answer.contains(#""error":"forbidden""#))
+            #expect(!answer.contains("pending\":"))
+            let logged = try await serving.waitForOutput(
+                containing: "refused a connection", within: 10, onStandardError: true)
+            #expect(logged.contains("uid 65534"))
         }
     }
 }
