@@ -72,7 +72,9 @@ let package = Package(
         // a normal build the driver replays corpora instead.
         .target(
             name: "PorticoFuzzTargets",
-            dependencies: ["PorticoHTTP", "PorticoCrypto", "PorticoStore", "PorticoStoreSQLite", "PorticoServer"],
+            dependencies: [
+                "PorticoHTTP", "PorticoCrypto", "PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoKit",
+            ],
             path: "fuzz/Targets"),
         .executableTarget(name: "portico-fuzz", dependencies: ["PorticoFuzzTargets"], path: "fuzz/Driver"),
 
