@@ -168,4 +168,30 @@ struct CompanionProtocolTests {
         #expect(used == redirect)
         #expect(url.absoluteString == "http://127.0.0.1/callback?code=the-code&state=s&iss=https://id.example")
     }
+
+    @Test func aPhonesLinkCarriesTheRequestAndReturnsOnlyToItsRedirectURI() throws {
+        let request = Self.authorizeRequest()
+        let base = try #require(URL(string: "https://id.example/companion"))
+        let link = try #require(CompanionLink.url(for: request, base: base))
+        #expect(link.host == "id.example")
+        #expect(try CompanionLink.request(from: link) == request)
+        let repeated = try #require(URL(string: link.absoluteString + "&state=other"))
+        #expect(throws: CompanionProtocolError.invalid("the link repeats state")) {
+            try CompanionLink.request(from: repeated)
+        }
+
+        var code = CompanionReply()
+        code.code = "c"
+        code.state = "s"
+        code.iss = "https://id.example"
+        let back = try #require(CompanionLink.returnURL(for: request, answering: code))
+        #expect(back.absoluteString == "http://127.0.0.1/callback?code=c&state=s&iss=https://id.example")
+        // A code for another state, or a refusal of the request itself, never leaves the companion.
+        var stray = code
+        stray.state = "other"
+        #expect(CompanionLink.returnURL(for: request, answering: stray) == nil)
+        #expect(CompanionLink.returnURL(for: request, answering: .failure("invalid_request")) == nil)
+        let denied = try #require(CompanionLink.returnURL(for: request, answering: .failure("access_denied")))
+        #expect(denied.absoluteString == "http://127.0.0.1/callback?error=access_denied&state=s")
+    }
 }
