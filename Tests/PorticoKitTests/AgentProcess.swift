@@ -61,10 +61,13 @@ final class AgentProcess: Sendable {
     /// The agent's token store, as the agent keeps it.
     var tokenStore: FileTokenStore { FileTokenStore(directory: home.appendingPathComponent("config/portico-agent")) }
 
-    /// Starts `portico-agent arguments…`; its output is collected as it comes.
-    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningAgent {
+    /// Starts `portico-agent arguments…` (or another program of the package, in the agent's
+    /// environment); its output is collected as it comes.
+    func start(
+        _ arguments: [String], environment extra: [String: String] = [:], executable: URL = AgentProcess.executable
+    ) throws -> RunningAgent {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }
         let running = RunningAgent(process: process)

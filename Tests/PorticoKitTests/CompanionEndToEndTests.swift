@@ -56,6 +56,13 @@ struct CompanionEndToEndTests {
 
     static let request = AuthorizeRequest(scopes: [.openID, .profile])
 
+    /// This computer's name, as the agent reports it at sign-in (`agent_host`).
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = gethostname(&buffer, buffer.count - 1)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     @Test func twoAppsSignInThroughTheAgentWithOneConsentEachAndContinueLater() async throws {
         try await Self.withServingAgent { harness, agent, person, _ in
             for name in ["Photo Printer", "Recipe Box"] {
@@ -132,12 +139,17 @@ struct CompanionEndToEndTests {
 
     @Test func anAgentWhoseSessionWasEndedSaysSoAndAppsFallBackToTheBrowser() async throws {
         try await Self.withServingAgent { harness, agent, person, _ in
-            // End the companion session at the provider, as Sign out in Your Account does:
-            // its refresh family is revoked.
-            let grant = try #require(try agent.tokenStore.grant(for: TokenStoreKey(provider: agent.issuer, clientID: agent.clientID)))
-            let revoked = try await harness.post(
-                "oauth/revoke", [("token", try #require(grant.refreshToken)), ("client_id", agent.clientID)])
-            #expect(revoked.status == 200)
+            // The person ends the agent's session in Your Account, where it is listed by host.
+            let browser = harness.provider.browser()
+            _ = try await browser.signIn(at: "/login", email: person.email, password: harness.password)
+            let account = try await browser.get("/account")
+            #expect(account.text.contains("Portico agent on \(Self.hostName)"))
+            let marker = #"name="end_companion" value=""#
+            let start = try #require(account.text.range(of: marker))
+            let session = String(account.text[start.upperBound...].prefix { $0 != "\"" })
+            let signedOut = try await browser.post(
+                "/account", [("csrf_token", try #require(account.hiddenField("csrf_token"))), ("end_companion", session)])
+            #expect(signedOut.status == 303)
 
             let robot = SignInRobot(email: person.email, password: harness.password)
             let client = try harness.provider.addPublicClient(
@@ -268,6 +280,34 @@ struct CompanionEndToEndTests {
             let logged = try await serving.waitForOutput(
                 containing: "refused a connection", within: 10, onStandardError: true)
             #expect(logged.contains("uid 65534"))
+        }
+    }
+
+    @Test func porticoDemoSignsInThroughTheAgentUnlessToldNotTo() async throws {
+        try await Self.withServingAgent { harness, agent, _, _ in
+            let client = try harness.provider.addPublicClient(
+                name: "Portico Demo", redirectURIs: ["http://127.0.0.1/callback"],
+                grants: ["authorization_code", "refresh_token"])
+            let demo = AgentProcess.executable.deletingLastPathComponent().appendingPathComponent("portico-demo")
+            let login = try agent.start(
+                ["--client-id", client.id, "login"], executable: demo)
+            let pending = try await agent.waitForPending()
+            #expect(pending.first?.clientName == "Portico Demo")
+            #expect(try agent.run(["approve", pending[0].id]).status == 0)
+            let result = login.finish(within: 60)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("Signed in as Agent Person."))
+            #expect(!result.stderr.contains("Opening your browser"))
+
+            // --no-companion (with nobody signed in to the demo yet) goes to the browser at once;
+            // the agent is never asked.
+            let skipping = try agent.start(
+                ["--client-id", client.id, "login", "--no-companion"],
+                environment: ["XDG_CONFIG_HOME": agent.home.appendingPathComponent("other-config").path],
+                executable: demo)
+            _ = try await skipping.waitForOutput(containing: "Opening your browser", within: 30, onStandardError: true)
+            #expect(try agent.pending().isEmpty)
+            skipping.kill()
         }
     }
 }
