@@ -64,13 +64,14 @@ final class AgentProcess: Sendable {
     /// Starts `portico-agent arguments…` (or another program of the package, in the agent's
     /// environment); its output is collected as it comes.
     func start(
-        _ arguments: [String], environment extra: [String: String] = [:], executable: URL = AgentProcess.executable
+        _ arguments: [String], environment extra: [String: String] = [:], executable: URL = AgentProcess.executable,
+        input: Pipe? = nil
     ) throws -> RunningAgent {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }
-        let running = RunningAgent(process: process)
+        let running = RunningAgent(process: process, input: input)
         try process.run()
         children.withLock { $0.append(process) }
         return running
@@ -94,6 +95,17 @@ final class AgentProcess: Sendable {
         try await robot.signIn(at: url)
         let result = login.finish(within: 60)
         guard result.status == 0 else { throw HarnessFailure("login --device failed: \(result.stderr)") }
+    }
+
+    /// Starts `serve` on a terminal of its own (`script` gives it a pseudo-terminal), its
+    /// keyboard being `keyboard`, and waits until it listens.
+    func serveOnATerminal(keyboard: Pipe, language: String) async throws -> RunningAgent {
+        let command = "\(Self.executable.path) serve --consent-timeout 60"
+        let serving = try start(
+            ["-qfec", command, "/dev/null"], environment: ["LANG": language],
+            executable: URL(fileURLWithPath: "/usr/bin/script"), input: keyboard)
+        _ = try await serving.waitForOutput(containing: ".sock", within: 30)
+        return serving
     }
 
     /// Starts `serve` and waits until it listens.
@@ -141,13 +153,13 @@ final class RunningAgent: Sendable {
     private let outputDone = DispatchSemaphore(value: 0)
     private let errorsDone = DispatchSemaphore(value: 0)
 
-    init(process: Process) {
+    init(process: Process, input: Pipe? = nil) {
         self.process = process
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input ?? FileHandle.nullDevice
         Self.collect(out.fileHandleForReading, into: output, done: outputDone)
         Self.collect(err.fileHandleForReading, into: errors, done: errorsDone)
     }

@@ -310,4 +310,45 @@ struct CompanionEndToEndTests {
             skipping.kill()
         }
     }
+
+    /// On a terminal, `serve` asks there: the app's name, its permissions in plain words and
+    /// the person's name, then "Continue as" for the same app; `y` and `n` answer. In the
+    /// person's language.
+    @Test(arguments: [
+        ("C.UTF-8", "Allow? [y/n]", "Continue as Agent Person?", "See your name, e-mail address and account ID"),
+        ("zh_CN.UTF-8", "允许吗？[y/n]", "以 Agent Person 的身份继续？", "查看您的姓名、电子邮件地址和账户 ID"),
+    ])
+    func onATerminalTheAgentAsksThere(language: String, allow: String, continueAs: String, profile: String)
+        async throws
+    {
+        try await KitHarness.with { harness in
+            let person = try harness.addUser(name: "Agent Person")
+            let companionID = try Self.registerCompanion(harness)
+            try await AgentProcess.with(issuer: harness.provider.issuer, clientID: companionID) { agent in
+                try await agent.loginWithDevice(robot: SignInRobot(email: person.email, password: harness.password))
+                let keyboard = Pipe()
+                defer { try? keyboard.fileHandleForWriting.close() }
+                let serving = try await agent.serveOnATerminal(keyboard: keyboard, language: language)
+                let manager = try await Self.app("Photo Printer", harness, agent)
+
+                let signingIn = Task { try await manager.authorize(Self.request) }
+                let question = try await serving.waitForOutput(containing: allow, within: 30)
+                #expect(question.contains(allow))
+                #expect(serving.stdout.contains("Photo Printer"))
+                #expect(serving.stdout.contains("Agent Person"))
+                // Permissions in plain words (the provider's descriptions), not scope names.
+                #expect(serving.stdout.contains("  - \(profile)"))
+                try keyboard.fileHandleForWriting.write(contentsOf: Data("y\n".utf8))
+                #expect(try await signingIn.value.user?.userID == person.id)
+
+                let again = Task {
+                    try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile], interactiveStrategy: .always))
+                }
+                _ = try await serving.waitForOutput(containing: continueAs, within: 30)
+                try keyboard.fileHandleForWriting.write(contentsOf: Data("n\n".utf8))
+                let error = await #expect(throws: AuthorizationError.self) { try await again.value }
+                #expect(error?.code == .userCancelled)
+            }
+        }
+    }
 }
