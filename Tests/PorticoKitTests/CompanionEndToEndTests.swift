@@ -351,4 +351,38 @@ struct CompanionEndToEndTests {
             }
         }
     }
+
+    /// An app that hangs up drops its consent; so does a `cancel` naming its request from
+    /// another connection (what ``CompanionUserAgent`` sends first), each on its own.
+    @Test func aHangUpOrACancelMessageDropsTheConsent() async throws {
+        try await Self.withServingAgent { harness, agent, _, _ in
+            let app = try harness.provider.addPublicClient(
+                name: "Raw App", redirectURIs: ["http://127.0.0.1/callback"], grants: ["authorization_code"])
+            let client = CompanionClient(socketPath: agent.socketPath)
+            func ask(_ requestID: String) throws -> CompanionChannel {
+                var request = CompanionProtocolTests.authorizeRequest()
+                request.requestID = requestID
+                request.clientID = app.id
+                let channel = try client.connect()
+                try channel.send(request.encoded())
+                return channel
+            }
+            let hangingUp = try ask("hang-up")
+            _ = try await agent.waitForPending()
+            hangingUp.close()
+            #expect(try await agent.waitForPending(count: 0).isEmpty)
+
+            let cancelled = try ask("cancel-me")
+            defer { cancelled.close() }
+            _ = try await agent.waitForPending()
+            var cancel = CompanionRequest(.cancel)
+            cancel.requestID = "cancel-me"
+            #expect(try client.send(cancel, timeout: .seconds(10)).ok)
+            #expect(try await agent.waitForPending(count: 0).isEmpty)
+            // The dropped request gets no answer: its connection just ends.
+            #expect(throws: CompanionChannelError.closed) {
+                try cancelled.receive(until: .now.advanced(by: .seconds(10)))
+            }
+        }
+    }
 }
