@@ -40,7 +40,9 @@ extension AgentServer {
                 let asked = consent
                 do {
                     let decided = try BlockingBridge.run { [self] in
-                        try await withSession { token in try await broker.decide(asked, allow: allow, accessToken: token) }
+                        try await withSession { token in
+                            try await broker.decide(asked, allow: allow, accessToken: token)
+                        }
                     }
                     guard case .code(let code, let state, let issuer) = decided else {
                         return .failure("server_error", "the provider asked for a consent again")
@@ -67,19 +69,19 @@ extension AgentServer {
         func ended(_ error: any Error) -> Bool { (error as? AuthorizationError)?.code == .authorizationRequired }
         func refused(_ error: any Error) -> Bool { (error as? AuthorizationError)?.oauthError == "invalid_token" }
         let token: String
-        do { token = try await account.accessToken() } catch where ended(error) {
+        do { token = try await account.accessToken() } catch  where ended(error) {
             account.forgetEndedSession()
             throw SessionEnded()
         }
         do {
             return try await call(token)
-        } catch where refused(error) {
+        } catch  where refused(error) {
             let fresh: String
-            do { fresh = try await account.refreshedAccessToken() } catch where ended(error) {
+            do { fresh = try await account.refreshedAccessToken() } catch  where ended(error) {
                 account.forgetEndedSession()
                 throw SessionEnded()
             }
-            do { return try await call(fresh) } catch where refused(error) {
+            do { return try await call(fresh) } catch  where refused(error) {
                 account.forgetEndedSession()
                 throw SessionEnded()
             }

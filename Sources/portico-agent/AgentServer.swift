@@ -48,7 +48,8 @@ final class AgentServer: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StartError(description: "cannot create the socket directory \(directory): \(error.localizedDescription)")
+            throw StartError(
+                description: "cannot create the socket directory \(directory): \(error.localizedDescription)")
         }
         var status = stat()
         guard lstat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
@@ -149,7 +150,8 @@ final class AgentServer: Sendable {
         do {
             line = try channel.receive(until: ContinuousClock.now.advanced(by: CompanionProtocol.requestArrivalTimeout))
         } catch .tooLarge {
-            try? channel.send(CompanionReply.failure("too_large", CompanionProtocolError.tooLarge.description).encoded())
+            try? channel.send(
+                CompanionReply.failure("too_large", CompanionProtocolError.tooLarge.description).encoded())
             return
         } catch {
             return

@@ -69,7 +69,8 @@ struct AgentText: Sendable {
 
     func expired(clientName: String) -> String {
         language == .simplifiedChinese
-            ? "“\(clientName)”的请求已结束（超时或应用已取消）。" : "The request of \"\(clientName)\" ended (timed out or cancelled by the app)."
+            ? "“\(clientName)”的请求已结束（超时或应用已取消）。"
+            : "The request of \"\(clientName)\" ended (timed out or cancelled by the app)."
     }
 
     var nothingPending: String { language == .simplifiedChinese ? "没有等待中的请求。" : "No consents are waiting." }

@@ -27,47 +27,47 @@ enum AgentUsage {
 
     static let commands: [String: String] = [
         "login": """
-            usage: portico-agent [--issuer URL] [--client-id ID] login [--device]
+        usage: portico-agent [--issuer URL] [--client-id ID] login [--device]
 
-            Signs the agent in with scope "openid companion": in your browser with a loopback
-            redirect, or with --device by a code you enter on another device (for a computer
-            without a browser). Shows who signed in.
-            """,
+        Signs the agent in with scope "openid companion": in your browser with a loopback
+        redirect, or with --device by a code you enter on another device (for a computer
+        without a browser). Shows who signed in.
+        """,
         "status": """
-            usage: portico-agent [--issuer URL] [--client-id ID] status [--json]
+        usage: portico-agent [--issuer URL] [--client-id ID] status [--json]
 
-            Shows who is signed in to the agent and whether `serve` is running.
-            --json prints {"issuer", "client_id", "signed_in", "name", "subject", "serving"}.
-            """,
+        Shows who is signed in to the agent and whether `serve` is running.
+        --json prints {"issuer", "client_id", "signed_in", "name", "subject", "serving"}.
+        """,
         "logout": """
-            usage: portico-agent [--issuer URL] [--client-id ID] logout
+        usage: portico-agent [--issuer URL] [--client-id ID] logout
 
-            Revokes the agent's tokens at the provider and forgets them here; apps then sign in
-            in the browser again.
-            """,
+        Revokes the agent's tokens at the provider and forgets them here; apps then sign in
+        in the browser again.
+        """,
         "serve": """
-            usage: portico-agent [--issuer URL] [--client-id ID] serve [--consent-timeout SECONDS]
+        usage: portico-agent [--issuer URL] [--client-id ID] serve [--consent-timeout SECONDS]
 
-            Listens for apps on this computer until stopped (Ctrl-C, SIGTERM). A consent nobody
-            answers within the time-out (120 s) ends as `timeout` for the app. On a terminal it
-            also asks there (y/n); otherwise answer with `pending`, `approve` and `deny`.
-            A systemd user unit: deploy/portico-agent.service.
-            """,
+        Listens for apps on this computer until stopped (Ctrl-C, SIGTERM). A consent nobody
+        answers within the time-out (120 s) ends as `timeout` for the app. On a terminal it
+        also asks there (y/n); otherwise answer with `pending`, `approve` and `deny`.
+        A systemd user unit: deploy/portico-agent.service.
+        """,
         "pending": """
-            usage: portico-agent [--issuer URL] pending [--json]
+        usage: portico-agent [--issuer URL] pending [--json]
 
-            Lists the consents waiting for you. --json prints
-            [{"id", "client_id", "client_name", "kind": "consent"|"continue", "scopes": [...]}].
-            """,
+        Lists the consents waiting for you. --json prints
+        [{"id", "client_id", "client_name", "kind": "consent"|"continue", "scopes": [...]}].
+        """,
         "approve": """
-            usage: portico-agent [--issuer URL] approve ID
+        usage: portico-agent [--issuer URL] approve ID
 
-            Allows the waiting consent ID (from `pending`): the app is signed in.
-            """,
+        Allows the waiting consent ID (from `pending`): the app is signed in.
+        """,
         "deny": """
-            usage: portico-agent [--issuer URL] deny ID
+        usage: portico-agent [--issuer URL] deny ID
 
-            Declines the waiting consent ID (from `pending`): the app hears access_denied.
-            """,
+        Declines the waiting consent ID (from `pending`): the app hears access_denied.
+        """,
     ]
 }

@@ -50,7 +50,9 @@ struct PorticoAgent {
                 print(text.nothingPending)
             } else {
                 for item in pending {
-                    print("\(item.id)\t\(text.kindWord(item.kind))\t\(item.clientName)\t\(item.scopes.joined(separator: " "))")
+                    print(
+                        "\(item.id)\t\(text.kindWord(item.kind))\t\(item.clientName)\t\(item.scopes.joined(separator: " "))"
+                    )
                 }
             }
             return
@@ -86,7 +88,9 @@ struct PorticoAgent {
             let account = AgentAccount(
                 provider: provider, clientID: options.clientID, environment: environment,
                 userAgent: SystemBrowserUserAgent())
-            let serving = (try? CompanionClient(socketPath: socketPath).send(CompanionRequest(.ping), timeout: .seconds(2)))?.ok == true
+            let serving =
+                (try? CompanionClient(socketPath: socketPath).send(CompanionRequest(.ping), timeout: .seconds(2)))?.ok
+                == true
             if json {
                 var object: [String: Any] = [
                     "issuer": provider.identifier, "client_id": options.clientID, "signed_in": account.isSignedIn,

@@ -4,11 +4,11 @@ import PorticoStore
 import PorticoTesting
 import Testing
 
+@testable import PorticoKit
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import PorticoKit
 
 /// The companion end to end: the real provider, the real `portico-agent` as a child process
 /// (signed in once with the device flow, approved by the robot), and apps signing in through
@@ -81,7 +81,10 @@ struct CompanionEndToEndTests {
                 #expect(try manager.store.grant(for: manager.storeKey)?.refreshToken != nil)
 
                 // The same app again: the person allowed it before, so one click, "continue".
-                let again = Task { try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile], interactiveStrategy: .always)) }
+                let again = Task {
+                    try await manager.authorize(
+                        AuthorizeRequest(scopes: [.openID, .profile], interactiveStrategy: .always))
+                }
                 let second = try await agent.waitForPending()
                 #expect(second.first?.kind == .continue)
                 #expect(try agent.run(["approve", second[0].id]).status == 0)
@@ -148,7 +151,8 @@ struct CompanionEndToEndTests {
             let start = try #require(account.text.range(of: marker))
             let session = String(account.text[start.upperBound...].prefix { $0 != "\"" })
             let signedOut = try await browser.post(
-                "/account", [("csrf_token", try #require(account.hiddenField("csrf_token"))), ("end_companion", session)])
+                "/account",
+                [("csrf_token", try #require(account.hiddenField("csrf_token"))), ("end_companion", session)])
             #expect(signedOut.status == 303)
 
             let robot = SignInRobot(email: person.email, password: harness.password)
@@ -342,7 +346,8 @@ struct CompanionEndToEndTests {
                 #expect(try await signingIn.value.user?.userID == person.id)
 
                 let again = Task {
-                    try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile], interactiveStrategy: .always))
+                    try await manager.authorize(
+                        AuthorizeRequest(scopes: [.openID, .profile], interactiveStrategy: .always))
                 }
                 _ = try await serving.waitForOutput(containing: continueAs, within: 30)
                 try keyboard.fileHandleForWriting.write(contentsOf: Data("n\n".utf8))

@@ -105,10 +105,12 @@ struct CompanionProtocolTests {
         #expect(runtime.path.hasPrefix("/run/user/1000/portico/agent-"))
         #expect(runtime.path.hasSuffix(".sock"))
         #expect(
-            CompanionProtocol.socketPath(issuer: "https://id.example/", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+            CompanionProtocol.socketPath(
+                issuer: "https://id.example/", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
                 == runtime)
         #expect(
-            CompanionProtocol.socketPath(issuer: "https://other.example", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+            CompanionProtocol.socketPath(
+                issuer: "https://other.example", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
                 != runtime)
         #expect(
             CompanionProtocol.socketPath(issuer: "https://id.example", environment: ["HOME": "/home/ann"]).path

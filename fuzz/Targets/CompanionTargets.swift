@@ -10,7 +10,8 @@ enum CompanionTargets {
             let encoded = request.encoded()
             FuzzFailure.check(!encoded.contains(0x0A), "an encoded request spans lines")
             FuzzFailure.check(
-                (try? CompanionRequest(decoding: encoded)) == request || encoded.count > CompanionProtocol.maximumMessageBytes,
+                (try? CompanionRequest(decoding: encoded)) == request
+                    || encoded.count > CompanionProtocol.maximumMessageBytes,
                 "an accepted request does not round-trip")
         }
         if let reply = CompanionReply(decoding: bytes) {

@@ -45,7 +45,7 @@ public struct CompanionBroker: Sendable {
             ("state", request.state), ("nonce", request.nonce), ("code_challenge", request.codeChallenge),
             ("code_challenge_method", request.codeChallengeMethod ?? "S256"), ("prompt", request.prompt),
         ]
-        for case let (name, value?) in optional { fields.append((name, value)) }
+        for case (let name, let value?) in optional { fields.append((name, value)) }
         let reply = try await http.postForm(try endpoint("authorize"), fields, headers: headers(accessToken))
         return try Self.answer(reply, clientID: request.clientID ?? "")
     }

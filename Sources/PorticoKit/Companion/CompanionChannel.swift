@@ -71,7 +71,9 @@ public final class CompanionChannel: Sendable {
             #else
                 let flags: Int32 = 0
             #endif
-            let count = bytes[written...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, flags) }
+            let count = bytes[written...].withUnsafeBytes {
+                Foundation.send(descriptor, $0.baseAddress, $0.count, flags)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE || errno == ECONNRESET { throw .closed }
@@ -135,7 +137,6 @@ public final class CompanionChannel: Sendable {
         _ = shutdown(descriptor, Int32(SHUT_RDWR))
         _ = Self.systemClose(descriptor)
     }
-
 
     private func takeLine() -> [UInt8]? {
         buffer.withLock { bytes in

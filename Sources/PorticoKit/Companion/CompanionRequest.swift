@@ -87,7 +87,9 @@ public struct CompanionRequest: Codable, Sendable, Equatable {
         ]
         for (name, value) in fields {
             guard let value else { continue }
-            guard value.utf8.count <= CompanionProtocol.maximumFieldLength else { throw .invalid("\(name) is too long") }
+            guard value.utf8.count <= CompanionProtocol.maximumFieldLength else {
+                throw .invalid("\(name) is too long")
+            }
             guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                 throw .invalid("\(name) contains a control character")
             }
@@ -105,7 +107,9 @@ public struct CompanionRequest: Codable, Sendable, Equatable {
             try require("scope", scope)
             try require("state", state)
             try require("code_challenge", codeChallenge)
-            guard (codeChallengeMethod ?? "S256") == "S256" else { throw .invalid("code_challenge_method must be S256") }
+            guard (codeChallengeMethod ?? "S256") == "S256" else {
+                throw .invalid("code_challenge_method must be S256")
+            }
         case .cancel:
             try require("request_id", requestID)
         case .approve, .deny:

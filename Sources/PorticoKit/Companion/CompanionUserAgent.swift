@@ -26,8 +26,7 @@ public struct CompanionUserAgent: UserAgent {
     let environment: [String: String]
 
     /// A companion agent; by default it finds the agent of the provider's issuer.
-    public init(socketPath: URL? = nil, pingTimeout: Duration = .milliseconds(500), timeout: Duration = .seconds(330))
-    {
+    public init(socketPath: URL? = nil, pingTimeout: Duration = .milliseconds(500), timeout: Duration = .seconds(330)) {
         self.init(
             socketPath: socketPath, pingTimeout: pingTimeout, timeout: timeout,
             environment: ProcessInfo.processInfo.environment)
@@ -76,14 +75,17 @@ public struct CompanionUserAgent: UserAgent {
         request.codeChallengeMethod = "S256"
         request.prompt = context.pending.request.prompt
         let channel: CompanionChannel
-        do { channel = try client.connect() } catch { throw Self.unavailable("the Portico agent is not reachable: \(error)") }
+        do { channel = try client.connect() } catch {
+            throw Self.unavailable("the Portico agent is not reachable: \(error)")
+        }
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let cancelledByApp = Atomic<Bool>(false)
         let sent = request
         let reply: CompanionReply
         do {
             reply = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CompanionReply, any Error>) in
+                try await withCheckedThrowingContinuation {
+                    (continuation: CheckedContinuation<CompanionReply, any Error>) in
                     Thread.detachNewThread {
                         continuation.resume(with: Result { try client.exchange(sent, on: channel, until: deadline) })
                     }
