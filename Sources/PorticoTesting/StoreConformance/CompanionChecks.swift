@@ -16,8 +16,7 @@ struct CompanionTests: ConformanceChecks {
         let session = CompanionSession(
             familyID: family.id, userID: user.id, clientID: client.id, hostName: host, createdAt: referenceTime)
         try store.transaction { transaction throws in
-            try transaction.insert(
-                family, token: RefreshToken.mint(familyID: family.id), expiresAt: referenceTime + 3600)
+            try transaction.insert(family, token: RefreshToken.mint(familyID: family.id), expiresAt: referenceTime + 3600)
             try transaction.insert(session)
         }
         return session
@@ -84,9 +83,7 @@ struct CompanionTests: ConformanceChecks {
                 }
             }
             try store.transaction { transaction throws in
-                #expect(
-                    try transaction.consumeCompanionTicket("plain-ticket", sessionID: "other", now: referenceTime)
-                        == nil)
+                #expect(try transaction.consumeCompanionTicket("plain-ticket", sessionID: "other", now: referenceTime) == nil)
                 let redeemed = try transaction.consumeCompanionTicket(
                     "plain-ticket", sessionID: session.id, now: referenceTime + 10)
                 #expect(redeemed?.kind == "consent")
@@ -94,16 +91,13 @@ struct CompanionTests: ConformanceChecks {
                 #expect(redeemed?.consumedAt == referenceTime + 10)
                 #expect(redeemed?.hashedTicket == ticket.hashedTicket)
                 #expect(
-                    try transaction.consumeCompanionTicket(
-                        "plain-ticket", sessionID: session.id, now: referenceTime + 11)
+                    try transaction.consumeCompanionTicket("plain-ticket", sessionID: session.id, now: referenceTime + 11)
                         == nil)
                 // Expired at its expiry, to the second.
                 #expect(
-                    try transaction.consumeCompanionTicket(
-                        "late-ticket", sessionID: session.id, now: referenceTime + 300)
+                    try transaction.consumeCompanionTicket("late-ticket", sessionID: session.id, now: referenceTime + 300)
                         == nil)
-                #expect(
-                    try transaction.consumeCompanionTicket("unknown", sessionID: session.id, now: referenceTime) == nil)
+                #expect(try transaction.consumeCompanionTicket("unknown", sessionID: session.id, now: referenceTime) == nil)
             }
         }
     }

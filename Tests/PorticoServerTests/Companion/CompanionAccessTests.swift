@@ -94,10 +94,7 @@ import Testing
             let good = TestCompanion.request(for: app, pkce: pkce)
             func without(_ name: String) -> [(String, String)] { good.filter { $0.0 != name } }
             #expect(try await error(without("client_id")) == (400, "invalid_request", nil))
-            #expect(
-                try await error(good.map { $0.0 == "client_id" ? ($0.0, "nobody") : $0 }) == (
-                    400, "invalid_request", nil
-                ))
+            #expect(try await error(good.map { $0.0 == "client_id" ? ($0.0, "nobody") : $0 }) == (400, "invalid_request", nil))
             let elsewhere = good.map { $0.0 == "redirect_uri" ? ($0.0, "https://evil.example/cb") : $0 }
             #expect(try await error(elsewhere) == (400, "invalid_request", nil))
             #expect(try await error(without("code_challenge")) == (400, "invalid_request", "app-state"))
@@ -106,8 +103,7 @@ import Testing
             #expect(try await error(good + [("scope", "email")]) == (400, "invalid_request", "app-state"))
             let unknown = good.map { $0.0 == "scope" ? ($0.0, "openid nothing") : $0 }
             #expect(try await error(unknown) == (400, "invalid_scope", "app-state"))
-            #expect(
-                try await error(good + [("response_type", "token")]) == (400, "unsupported_response_type", "app-state"))
+            #expect(try await error(good + [("response_type", "token")]) == (400, "unsupported_response_type", "app-state"))
             #expect(try await error(good + [("prompt", "sometimes")]) == (400, "invalid_request", "app-state"))
             let long = good.map { $0.0 == "state" ? ($0.0, String(repeating: "s", count: 3000)) : $0 }
             #expect(try await error(long).1 == "invalid_request")
@@ -136,8 +132,7 @@ import Testing
     @Test func discoveryAdvertisesTheCompanionEndpoints() async throws {
         try await ProviderHarness.with { harness in
             let document = try await harness.get("/.well-known/openid-configuration")
-            #expect(
-                document.string("companion_authorization_endpoint") == harness.issuer + "/oauth/companion/authorize")
+            #expect(document.string("companion_authorization_endpoint") == harness.issuer + "/oauth/companion/authorize")
             #expect(document.string("companion_consent_endpoint") == harness.issuer + "/oauth/companion/consent")
             #expect(document.json["scopes_supported"]?.arrayValue?.contains("companion") == true)
         }
