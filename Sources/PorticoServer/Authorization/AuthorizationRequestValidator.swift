@@ -106,7 +106,9 @@ struct AuthorizationRequestValidator {
         if scopes.contains(NativeSSO.scope), client.ssoGroup == nil || !scopes.contains("openid") {
             return fail(.invalidScope("device_sso needs openid and a client in an SSO group (--sso-group)."))
         }
-        guard try context.store.read({ try CompanionClients.permits(scopes, to: client, in: $0) }) else {
+        if scopes.contains(CompanionClients.scope),
+            try !context.store.read({ try CompanionClients.permits(scopes, to: client, in: $0) })
+        {
             return fail(.invalidScope(CompanionClients.refusal))
         }
         var resource: String?

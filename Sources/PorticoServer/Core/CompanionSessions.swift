@@ -56,7 +56,9 @@ enum CompanionSessions {
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: identity.user.id, action: "companion.session.start", subject: client.id,
-                    details: (["companion_session": .string(session.id), "host": hostName.map(JSONValue.string) ?? .null]
+                    details: ([
+                        "companion_session": .string(session.id), "host": hostName.map(JSONValue.string) ?? .null,
+                    ]
                         as JSONValue).jsonString))
             return session
         }

@@ -97,7 +97,9 @@ struct CompanionConsentEndpoint: Sendable {
             try transaction.append(
                 CompanionCode.auditEvent(
                     "companion.allow", caller: caller, clientID: client.id, now: now,
-                    details: ["kind": .string(kind.rawValue), "scopes": .string(authorization.scopes.joined(separator: " "))]))
+                    details: [
+                        "kind": .string(kind.rawValue), "scopes": .string(authorization.scopes.joined(separator: " ")),
+                    ]))
             return code
         }
         guard let code else {

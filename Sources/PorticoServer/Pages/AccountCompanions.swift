@@ -60,7 +60,8 @@ enum AccountCompanions {
             else { return }
             try transaction.append(
                 AuditEvent(
-                    occurredAt: now, actor: signedIn.user.id, action: "companion.session.end", subject: session.clientID,
+                    occurredAt: now, actor: signedIn.user.id, action: "companion.session.end",
+                    subject: session.clientID,
                     details: (["companion_session": .string(session.id)] as JSONValue).jsonString))
         }
     }

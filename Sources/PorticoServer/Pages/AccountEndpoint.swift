@@ -83,7 +83,9 @@ struct AccountEndpoint: Sendable {
         guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
-        let actions = ["revoke", "end_session", "end_others", "sign_out", AccountCompanions.field].filter { !form.values(for: $0).isEmpty }
+        let actions = ["revoke", "end_session", "end_others", "sign_out", AccountCompanions.field].filter {
+            !form.values(for: $0).isEmpty
+        }
         guard actions.count == 1, form.values(for: actions[0]).count == 1, let value = form[actions[0]] else {
             throw PageProblem.malformedRequest(appName: nil)
         }

@@ -16,7 +16,8 @@ struct CompanionTests: ConformanceChecks {
         let session = CompanionSession(
             familyID: family.id, userID: user.id, clientID: client.id, hostName: host, createdAt: referenceTime)
         try store.transaction { transaction throws in
-            try transaction.insert(family, token: RefreshToken.mint(familyID: family.id), expiresAt: referenceTime + 3600)
+            try transaction.insert(
+                family, token: RefreshToken.mint(familyID: family.id), expiresAt: referenceTime + 3600)
             try transaction.insert(session)
         }
         return session
@@ -83,7 +84,9 @@ struct CompanionTests: ConformanceChecks {
                 }
             }
             try store.transaction { transaction throws in
-                #expect(try transaction.consumeCompanionTicket("plain-ticket", sessionID: "other", now: referenceTime) == nil)
+                #expect(
+                    try transaction.consumeCompanionTicket("plain-ticket", sessionID: "other", now: referenceTime)
+                        == nil)
                 let redeemed = try transaction.consumeCompanionTicket(
                     "plain-ticket", sessionID: session.id, now: referenceTime + 10)
                 #expect(redeemed?.kind == "consent")
@@ -91,13 +94,21 @@ struct CompanionTests: ConformanceChecks {
                 #expect(redeemed?.consumedAt == referenceTime + 10)
                 #expect(redeemed?.hashedTicket == ticket.hashedTicket)
                 #expect(
-                    try transaction.consumeCompanionTicket("plain-ticket", sessionID: session.id, now: referenceTime + 11)
+                    try transaction.consumeCompanionTicket(
+                        "plain-ticket", sessionID: session.id, now: referenceTime + 11)
                         == nil)
                 // Expired at its expiry, to the second.
                 #expect(
-                    try transaction.consumeCompanionTicket("late-ticket", sessionID: session.id, now: referenceTime + 300)
+                    try transaction.consumeCompanionTicket(
+                        "late-ticket", sessionID: session.id, now: referenceTime + 300)
                         == nil)
-                #expect(try transaction.consumeCompanionTicket("unknown", sessionID: session.id, now: referenceTime) == nil)
+                #expect(
+                    try transaction.consumeCompanionTicket("unknown", sessionID: session.id, now: referenceTime) == nil)
+            }
+            // Purged once expired, used or not.
+            try store.transaction { transaction throws in
+                #expect(try transaction.purgeExpired(now: referenceTime + 299).companionTickets == 0)
+                #expect(try transaction.purgeExpired(now: referenceTime + 300).companionTickets == 2)
             }
         }
     }

@@ -48,6 +48,8 @@ import Testing
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect(try database.portico(["client", "list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(
+            try database.portico(["client", "list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "[]")
     }
 }

@@ -39,6 +39,24 @@ import Testing
         }
     }
 
+    @Test func aCompanionScopedTokenOfAnotherClientIsRefused() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let app = try harness.addClient(name: "Test Shop")
+            // A client whose list names the scope, given a code for it behind the endpoints' back.
+            let rogue = try harness.addClient(
+                name: "Rogue", type: .public, redirectURIs: ["http://127.0.0.1/callback"],
+                scopes: ["openid", "companion"], privacyURL: nil)
+            let tokens = try await harness.signIn(user, to: rogue, scopes: ["openid", "companion"])
+            let token = try #require(tokens.string("access_token"))
+            let reply = try await harness.request(
+                "POST", "/oauth/companion/authorize", form: TestCompanion.request(for: app, pkce: PKCEPair()),
+                headers: ["Authorization": "Bearer \(token)"])
+            #expect(reply.status == 403)
+            #expect(reply.string("error") == "insufficient_scope")
+        }
+    }
+
     @Test func theCompanionScopeIsForCompanionClientsOnly() async throws {
         try await ProviderHarness.with { harness in
             try harness.addUser()
@@ -94,7 +112,10 @@ import Testing
             let good = TestCompanion.request(for: app, pkce: pkce)
             func without(_ name: String) -> [(String, String)] { good.filter { $0.0 != name } }
             #expect(try await error(without("client_id")) == (400, "invalid_request", nil))
-            #expect(try await error(good.map { $0.0 == "client_id" ? ($0.0, "nobody") : $0 }) == (400, "invalid_request", nil))
+            #expect(
+                try await error(good.map { $0.0 == "client_id" ? ($0.0, "nobody") : $0 }) == (
+                    400, "invalid_request", nil
+                ))
             let elsewhere = good.map { $0.0 == "redirect_uri" ? ($0.0, "https://evil.example/cb") : $0 }
             #expect(try await error(elsewhere) == (400, "invalid_request", nil))
             #expect(try await error(without("code_challenge")) == (400, "invalid_request", "app-state"))
@@ -103,7 +124,8 @@ import Testing
             #expect(try await error(good + [("scope", "email")]) == (400, "invalid_request", "app-state"))
             let unknown = good.map { $0.0 == "scope" ? ($0.0, "openid nothing") : $0 }
             #expect(try await error(unknown) == (400, "invalid_scope", "app-state"))
-            #expect(try await error(good + [("response_type", "token")]) == (400, "unsupported_response_type", "app-state"))
+            #expect(
+                try await error(good + [("response_type", "token")]) == (400, "unsupported_response_type", "app-state"))
             #expect(try await error(good + [("prompt", "sometimes")]) == (400, "invalid_request", "app-state"))
             let long = good.map { $0.0 == "state" ? ($0.0, String(repeating: "s", count: 3000)) : $0 }
             #expect(try await error(long).1 == "invalid_request")
@@ -132,7 +154,8 @@ import Testing
     @Test func discoveryAdvertisesTheCompanionEndpoints() async throws {
         try await ProviderHarness.with { harness in
             let document = try await harness.get("/.well-known/openid-configuration")
-            #expect(document.string("companion_authorization_endpoint") == harness.issuer + "/oauth/companion/authorize")
+            #expect(
+                document.string("companion_authorization_endpoint") == harness.issuer + "/oauth/companion/authorize")
             #expect(document.string("companion_consent_endpoint") == harness.issuer + "/oauth/companion/consent")
             #expect(document.json["scopes_supported"]?.arrayValue?.contains("companion") == true)
         }

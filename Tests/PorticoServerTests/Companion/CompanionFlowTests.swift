@@ -189,7 +189,8 @@ import Testing
                 name: "Notes", type: .public, redirectURIs: ["http://127.0.0.1/callback"], privacyURL: nil)
             let agent = try await TestCompanion.signIn(harness, client: try TestCompanion.register(in: harness))
             func ask(_ app: Client, _ prompt: String) async throws -> TestReply {
-                try await agent.authorize(TestCompanion.request(for: app, pkce: PKCEPair(), extra: [("prompt", prompt)]))
+                try await agent.authorize(
+                    TestCompanion.request(for: app, pkce: PKCEPair(), extra: [("prompt", prompt)]))
             }
             let login = try await ask(shop, "login")
             #expect(login.status == 400)

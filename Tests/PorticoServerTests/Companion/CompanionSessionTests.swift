@@ -30,7 +30,8 @@ import Testing
             #expect(page.text.contains(#"name="end_companion" value="\#(session.id)""#))
 
             let signedOut = try await browser.post(
-                "/account", [("csrf_token", try #require(page.hiddenField("csrf_token"))), ("end_companion", session.id)])
+                "/account",
+                [("csrf_token", try #require(page.hiddenField("csrf_token"))), ("end_companion", session.id)])
             #expect(signedOut.status == 303)
             #expect(signedOut.location == "/account?done=signed_out")
             let after = try await browser.get("/account")
@@ -72,7 +73,8 @@ import Testing
             let bobPage = try await bob.get("/account")
             #expect(!bobPage.text.contains("Portico agent"))
             let attempt = try await bob.post(
-                "/account", [("csrf_token", try #require(bobPage.hiddenField("csrf_token"))), ("end_companion", annSession.id)])
+                "/account",
+                [("csrf_token", try #require(bobPage.hiddenField("csrf_token"))), ("end_companion", annSession.id)])
             #expect(attempt.status == 303)
             #expect(try await annAgent.authorize(TestCompanion.request(for: companion, pkce: PKCEPair())).status != 401)
             #expect(try harness.store.read { try $0.refreshFamily(id: annSession.familyID) }?.isRevoked == false)

@@ -36,7 +36,8 @@ struct TestCompanion {
             throw HarnessFailure("device approval said \(approved.status)")
         }
         var form = [
-            ("grant_type", ProviderHarness.deviceGrantType), ("client_id", client.id), ("device_code", login.deviceCode),
+            ("grant_type", ProviderHarness.deviceGrantType), ("client_id", client.id),
+            ("device_code", login.deviceCode),
         ]
         if let host { form.append(("agent_host", host)) }
         let tokens = try await harness.post("/oauth/token", form)
