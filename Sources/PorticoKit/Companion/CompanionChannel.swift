@@ -18,7 +18,8 @@ public final class CompanionChannel: Sendable {
     public let descriptor: Int32
     private let buffer = Mutex<[UInt8]>([])
     private let closed = Atomic<Bool>(false)
-    private let released = Atomic<Bool>(false)
+    /// Whether the descriptor is still this channel's; shutDown and close agree under it.
+    private let lifetime = Mutex<Bool>(true)
 
     /// Takes ownership of a connected socket.
     public init(descriptor: Int32) {
@@ -114,28 +115,25 @@ public final class CompanionChannel: Sendable {
         }
     }
 
-    /// Whether the peer has hung up or sent more (either ends a waiting `authorize`), without
-    /// waiting longer than `timeout`.
-    public func peerHungUpOrSpoke(waiting timeout: Duration) -> Bool {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(max(0, min(timeout.components.seconds * 1000, 60_000)))
-        let ready = poll(&poller, 1, milliseconds)
-        return ready > 0 || closed.load(ordering: .acquiring)
-    }
-
     /// Ends both directions, waking any read in progress; the descriptor stays open until
     /// ``close()``.
     public func shutDown() {
         closed.store(true, ordering: .releasing)
-        _ = shutdown(descriptor, Int32(SHUT_RDWR))
+        // Never after close(): the number may already name another socket of the process.
+        lifetime.withLock { open in
+            if open { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// Shuts down and closes the socket; idempotent.
     public func close() {
         closed.store(true, ordering: .releasing)
-        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = shutdown(descriptor, Int32(SHUT_RDWR))
-        _ = Self.systemClose(descriptor)
+        lifetime.withLock { open in
+            guard open else { return }
+            open = false
+            _ = shutdown(descriptor, Int32(SHUT_RDWR))
+            _ = Self.systemClose(descriptor)
+        }
     }
 
     private func takeLine() -> [UInt8]? {
