@@ -390,4 +390,33 @@ struct CompanionEndToEndTests {
             }
         }
     }
+
+    /// `status` says who is signed in; `logout` revokes the session at the provider and
+    /// forgets it, so apps no longer find the agent available.
+    @Test func statusShowsWhoAndLogoutRevokesTheSession() async throws {
+        try await Self.withServingAgent { harness, agent, person, _ in
+            let status = try agent.run(["status", "--json"])
+            #expect(status.status == 0)
+            let json = ProfileValue(parsing: Data(status.stdout.utf8))?.objectValue
+            #expect(json?["signed_in"]?.boolValue == true)
+            #expect(json?["name"]?.stringValue == "Agent Person")
+            #expect(json?["subject"]?.stringValue == person.id)
+            #expect(json?["serving"]?.boolValue == true)
+            #expect(try agent.run(["status"]).stdout.contains("Signed in as Agent Person."))
+
+            let key = TokenStoreKey(provider: agent.issuer, clientID: agent.clientID)
+            let refreshToken = try #require(try agent.tokenStore.grant(for: key)?.refreshToken)
+            let logout = try agent.run(["logout"])
+            #expect(logout.status == 0)
+            #expect(logout.stdout == "Signed out.\n")
+            #expect(try agent.tokenStore.grant(for: key) == nil)
+            let refreshed = try await harness.post(
+                "oauth/token",
+                [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", agent.clientID)])
+            #expect(refreshed.status == 400)
+            #expect(refreshed.json["error"]?.stringValue == "invalid_grant")
+            let ping = try CompanionClient(socketPath: agent.socketPath).send(CompanionRequest(.ping), timeout: .seconds(10))
+            #expect(ping.signedIn == false)
+        }
+    }
 }
