@@ -18,8 +18,9 @@ public protocol CompanionStorage {
     func companionSession(id: String) throws -> CompanionSession?
     /// The session whose refresh family is `familyID`.
     func companionSession(familyID: String) throws -> CompanionSession?
-    /// A person's sessions whose family is not revoked, newest first.
-    func liveCompanionSessions(userID: String) throws -> [CompanionSession]
+    /// A person's sessions whose family is neither revoked nor past its current token's expiry
+    /// at `now`, newest first.
+    func liveCompanionSessions(userID: String, now: Date) throws -> [CompanionSession]
 
     /// Stores a ticket (only its hash).
     func insert(_ ticket: CompanionTicket) throws

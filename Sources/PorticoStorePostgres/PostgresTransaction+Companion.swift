@@ -49,14 +49,14 @@ extension PostgresTransaction {
             [.text(familyID)], Self.decodeCompanionSession)
     }
 
-    func liveCompanionSessions(userID: String) throws -> [CompanionSession] {
+    func liveCompanionSessions(userID: String, now: Date) throws -> [CompanionSession] {
         try all(
             """
             SELECT \(Self.companionSessionColumns) FROM companion_sessions s
             JOIN refresh_families f ON f.id = s.family_id
-            WHERE s.user_id = ? AND f.revoked_at IS NULL ORDER BY s.created_at DESC, s.id
+            WHERE s.user_id = ? AND f.revoked_at IS NULL AND f.token_expires_at > ? ORDER BY s.created_at DESC, s.id
             """,
-            [.text(userID)], Self.decodeCompanionSession)
+            [.text(userID), .date(now)], Self.decodeCompanionSession)
     }
 
     func insert(_ ticket: CompanionTicket) throws {

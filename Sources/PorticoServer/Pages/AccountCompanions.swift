@@ -17,7 +17,8 @@ enum AccountCompanions {
 
     /// The person's live companion sessions.
     static func sessions(of userID: String, context: ProviderContext) throws -> [CompanionSession] {
-        try context.store.read { try $0.liveCompanionSessions(userID: userID) }
+        let now = context.now()
+        return try context.store.read { try $0.liveCompanionSessions(userID: userID, now: now) }
     }
 
     /// The name a session is shown by.

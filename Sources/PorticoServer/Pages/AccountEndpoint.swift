@@ -17,6 +17,7 @@ import PorticoStore
 ///   HMAC-SHA256(this browser's session token, that session's hash): opaque, meaningful only
 ///   to this session, and never the session id or its stored hash.
 /// - `end_others`: signs out every other browser.
+/// - `end_companion=<companion session id>`: signs out a Portico agent (``AccountCompanions``).
 /// - `sign_out`: signs out this browser and shows "You are signed out".
 ///
 /// Each action is written to the audit log.

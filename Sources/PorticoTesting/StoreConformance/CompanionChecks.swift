@@ -40,14 +40,17 @@ struct CompanionTests: ConformanceChecks {
                 #expect(try transaction.companionSession(id: session.id) == session)
                 #expect(try transaction.companionSession(familyID: session.familyID) == session)
                 #expect(try transaction.companionSession(id: "other") == nil)
-                #expect(try transaction.liveCompanionSessions(userID: session.userID) == [session])
+                #expect(try transaction.liveCompanionSessions(userID: session.userID, now: referenceTime) == [session])
+                // Its refresh token expired: no longer live.
+                #expect(
+                    try transaction.liveCompanionSessions(userID: session.userID, now: referenceTime + 3600).isEmpty)
             }
             #expect(throws: StoreError.self) { try store.transaction { try $0.insert(session) } }
             try store.transaction { transaction throws in
                 #expect(try transaction.revokeRefreshFamily(id: session.familyID, now: referenceTime))
             }
             try store.read { transaction throws in
-                #expect(try transaction.liveCompanionSessions(userID: session.userID).isEmpty)
+                #expect(try transaction.liveCompanionSessions(userID: session.userID, now: referenceTime).isEmpty)
                 #expect(try transaction.companionSession(id: session.id) == session)
             }
             // Removing the client removes its companion mark and sessions.

@@ -24,7 +24,9 @@ import Testing
             #expect(page.status == 200)
             #expect(page.text.contains("Portico agent on build-box"))
             #expect(page.text.contains("Portico agent on laptop"))
-            let sessions = try harness.store.read { try $0.liveCompanionSessions(userID: ann.id) }
+            let sessions = try harness.store.read {
+                try $0.liveCompanionSessions(userID: ann.id, now: harness.clock.now)
+            }
             #expect(sessions.count == 2)
             let session = try #require(sessions.first { $0.hostName == "build-box" })
             #expect(page.text.contains(#"name="end_companion" value="\#(session.id)""#))
@@ -121,6 +123,49 @@ import Testing
         }
     }
 
+    @Test func aLoopbackSignInStartsASessionAndRemovingTheAgentEndsIt() async throws {
+        try await ProviderHarness.with { harness in
+            let ann = try harness.addUser()
+            let app = try harness.addClient(name: "Test Shop")
+            let companion = try TestCompanion.register(in: harness)
+            let browser = TestBrowser(base: harness.base)
+            let pkce = PKCEPair()
+            // The agent's own browser sign-in, on a loopback port of its choosing (RFC 8252 §7.3).
+            var request = companion
+            request.redirectURIs = ["http://127.0.0.1:43117/callback"]
+            let done = try await browser.authorizeWithConsent(
+                client: request, pkce: pkce, scope: "openid profile companion")
+            let code = try #require(done.redirectParameters["code"], "\(done.location ?? done.text)")
+            let tokens = try await harness.token(
+                [
+                    ("grant_type", "authorization_code"), ("code", code),
+                    ("redirect_uri", "http://127.0.0.1:43117/callback"), ("code_verifier", pkce.verifier),
+                    ("client_id", companion.id), ("agent_host", "loop-box"),
+                ], client: .none)
+            #expect(tokens.status == 200, "\(tokens.text)")
+            let agent = TestCompanion(
+                harness: harness, client: companion, accessToken: try #require(tokens.string("access_token")),
+                refreshToken: try #require(tokens.string("refresh_token")))
+            let claims = try (try await harness.jwksVerifier()).verify(agent.accessToken, algorithms: [.es256])
+                .claims()
+            let session = try #require(
+                try harness.store.read { try $0.liveCompanionSessions(userID: ann.id, now: harness.clock.now) }.first)
+            #expect(claims["companion_session"] == .string(session.id))
+            #expect(session.hostName == "loop-box")
+            let form = TestCompanion.request(for: app, pkce: PKCEPair())
+            #expect(try await agent.authorize(form).status == 200)
+
+            // Remove "Portico agent" as an app: every session of it ends.
+            let page = try await browser.get("/account")
+            #expect(page.text.contains("Portico agent on loop-box"))
+            let removed = try await browser.post(
+                "/account", [("csrf_token", try #require(page.hiddenField("csrf_token"))), ("revoke", companion.id)])
+            #expect(removed.status == 303)
+            #expect(try await agent.authorize(form).string("error") == "invalid_token")
+            #expect(!(try await browser.get("/account")).text.contains("Portico agent on loop-box"))
+        }
+    }
+
     @Test func refreshingKeepsTheSessionAndTheHostNameIsOnlyALabel() async throws {
         try await ProviderHarness.with { harness in
             let ann = try harness.addUser()
@@ -135,7 +180,9 @@ import Testing
                 agent.refreshToken, client: .id(companion.id))
             let renewed = agent.with(accessToken: try #require(refreshed.string("access_token")))
             #expect(try await renewed.authorize(TestCompanion.request(for: app, pkce: PKCEPair())).status == 200)
-            let sessions = try harness.store.read { try $0.liveCompanionSessions(userID: ann.id) }
+            let sessions = try harness.store.read {
+                try $0.liveCompanionSessions(userID: ann.id, now: harness.clock.now)
+            }
             #expect(sessions.count == 2)
             let named = try #require(sessions.first { $0.hostName != nil })
             #expect(named.hostName == "<b>desk top</b> " + String(repeating: "x", count: 48))  // 64 in all
