@@ -415,7 +415,8 @@ struct CompanionEndToEndTests {
                 [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", agent.clientID)])
             #expect(refreshed.status == 400)
             #expect(refreshed.json["error"]?.stringValue == "invalid_grant")
-            let ping = try CompanionClient(socketPath: agent.socketPath).send(CompanionRequest(.ping), timeout: .seconds(10))
+            let ping = try CompanionClient(socketPath: agent.socketPath).send(
+                CompanionRequest(.ping), timeout: .seconds(10))
             #expect(ping.signedIn == false)
         }
     }
