@@ -257,7 +257,8 @@ struct CompanionEndToEndTests {
                     s.connect(sys.argv[1])
                 except OSError as error:
                     print("unreachable", error.errno); sys.exit(0)
-                s.sendall(b'{"v":1,"op":"pending"}\\n')
+                # The agent answers a stranger before reading anything (a request sent now could
+                # race its close), so only read.
                 print(s.makefile().readline().strip())
                 """
             func asNobody() throws -> String {
