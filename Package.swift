@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "portico-demo", targets: ["portico-demo"]),
         .executable(name: "portico-host-backend", targets: ["portico-host-backend"]),
         .executable(name: "portico-host-demo", targets: ["portico-host-demo"]),
+        .executable(name: "portico-agent", targets: ["portico-agent"]),
     ],
     targets: [
         // C libraries from Debian, wrapped as system libraries (module map + shim header).
@@ -61,6 +62,8 @@ let package = Package(
             name: "portico-host-backend", dependencies: ["PorticoHostBackend"],
             path: "Examples/host-backend/Sources/portico-host-backend"),
         .executableTarget(name: "portico-host-demo", dependencies: ["PorticoKit"], path: "Examples/host-app"),
+        // The companion: the platform's signed-in app on a device, on PorticoKit only (DESIGN).
+        .executableTarget(name: "portico-agent", dependencies: ["PorticoKit"]),
 
         // Benchmarks (run by `make bench`, never by tests) and a helper process the store tests kill.
         .executableTarget(
@@ -80,7 +83,9 @@ let package = Package(
         // a normal build the driver replays corpora instead.
         .target(
             name: "PorticoFuzzTargets",
-            dependencies: ["PorticoHTTP", "PorticoCrypto", "PorticoStore", "PorticoStoreSQLite", "PorticoServer"],
+            dependencies: [
+                "PorticoHTTP", "PorticoCrypto", "PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoKit",
+            ],
             path: "fuzz/Targets"),
         .executableTarget(name: "portico-fuzz", dependencies: ["PorticoFuzzTargets"], path: "fuzz/Driver"),
 

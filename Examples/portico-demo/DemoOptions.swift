@@ -3,7 +3,7 @@ import Foundation
 /// The demo's command line: `[--issuer URL] [--client-id ID] COMMAND [FLAGS]`.
 struct DemoOptions {
     enum Command: Equatable {
-        case login(device: Bool)
+        case login(device: Bool, companion: Bool)
         case whoami(json: Bool)
         case token
         case logout
@@ -20,7 +20,10 @@ struct DemoOptions {
         A small third-party app that signs in with Portico through PorticoKit.
 
         commands:
-          login [--device]   sign in in the browser (or, with --device, with a code on another device)
+          login [--device] [--no-companion]
+                             sign in: through the Portico agent when one is signed in on this computer
+                             (single sign-on, no password), else in the browser; --device: with a code
+                             on another device; --no-companion: never through the agent
           whoami [--json]    show who is signed in (--json: the whole profile)
           token              print a valid access token, refreshing it if needed
           logout             revoke the tokens and forget them
@@ -71,8 +74,8 @@ struct DemoOptions {
         }
         switch name {
         case "login":
-            try only(["--device"])
-            command = .login(device: flags.contains("--device"))
+            try only(["--device", "--no-companion"])
+            command = .login(device: flags.contains("--device"), companion: !flags.contains("--no-companion"))
         case "whoami":
             try only(["--json"])
             command = .whoami(json: flags.contains("--json"))

@@ -61,7 +61,11 @@ struct PorticoDemo {
         }
         let scopes: [Scope] = [.openID, .profile, .postalCode]
         switch options.command {
-        case .login(let device):
+        case .login(let device, let companion):
+            let browser = BrowserOpener { url in
+                printError("Opening your browser. If it does not open, visit:\n  \(url.absoluteString)")
+                try? await BrowserOpener.system.open(url)
+            }
             let agent: any UserAgent =
                 device
                 ? DeviceCodeUserAgent { prompt in
@@ -71,11 +75,8 @@ struct PorticoDemo {
                     // Written at once, not through print's buffer: the person must see it while we wait.
                     FileHandle.standardOutput.write(Data(text.utf8))
                 }
-                : SystemBrowserUserAgent(
-                    opener: BrowserOpener { url in
-                        printError("Opening your browser. If it does not open, visit:\n  \(url.absoluteString)")
-                        try? await BrowserOpener.system.open(url)
-                    })
+                // The platform's agent first (single sign-on, only a consent), then the browser.
+                : AutomaticUserAgent(companion: companion ? CompanionUserAgent() : nil, browserOpener: browser)
             let manager = AuthorizationManager(
                 provider: provider, clientID: options.clientID, redirectURI: URL(string: "http://127.0.0.1/callback"),
                 store: store, userAgent: agent)

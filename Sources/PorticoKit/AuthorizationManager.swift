@@ -204,11 +204,11 @@ public final class AuthorizationManager: Sendable {
             tokens = try TokenResponse(
                 reply: try await http.postForm(
                     provider.tokenEndpoint,
-                    [
+                    request.withTokenParameters([
                         ("grant_type", "authorization_code"), ("code", code),
                         ("redirect_uri", usedRedirectURI.absoluteString), ("code_verifier", verifier),
                         ("client_id", clientID),
-                    ]))
+                    ])))
         case .tokens(let response):
             guard request.grantType == .accessToken else {
                 throw AuthorizationError(.invalidInput, "device login yields tokens, not a code for the backend")

@@ -26,6 +26,9 @@ public struct AuthorizeRequest: Sendable, Hashable {
     /// Further authorization request parameters the provider understands. The SDK's own
     /// parameters (`state`, `code_challenge`, ...) cannot be overridden this way.
     public var additionalParameters: [String: String]
+    /// Further token request parameters, sent when this sign-in's code or device code is
+    /// redeemed (a companion's `agent_host`). The SDK's own cannot be overridden this way.
+    public var tokenParameters: [String: String] = [:]
 
     /// A request for `scopes`.
     public init(
@@ -40,6 +43,12 @@ public struct AuthorizeRequest: Sendable, Hashable {
         self.loginHint = loginHint
         self.prompt = prompt
         self.additionalParameters = additionalParameters
+    }
+
+    /// `fields` followed by ``tokenParameters`` whose names `fields` does not use.
+    func withTokenParameters(_ fields: [(String, String)]) -> [(String, String)] {
+        let reserved = Set(fields.map(\.0))
+        return fields + tokenParameters.sorted { $0.key < $1.key }.filter { !reserved.contains($0.key) }
     }
 
     /// The scope names, in order, without repeats.

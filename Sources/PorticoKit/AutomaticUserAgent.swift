@@ -4,10 +4,10 @@ import Foundation
 /// an in-app web session on Apple platforms, the system browser with a loopback redirect, and
 /// device login when nothing can show a browser.
 ///
-/// The companion arrives with its own issue; ``companion`` is the hook for it: an agent set
-/// there is tried first whenever it says it is available.
+/// ``companion`` is a ``CompanionUserAgent`` by default: tried first whenever an agent for the
+/// issuer answers; pass nil to skip it (as `portico-demo login --no-companion` does).
 public struct AutomaticUserAgent: UserAgent {
-    /// The companion's agent, tried first when available.
+    /// The companion's agent, tried first when available; nil skips it.
     public var companion: (any UserAgent)?
     /// Where device login shows its code (standard output for command-line apps by default).
     public var onDevicePrompt: @Sendable (DeviceCodePrompt) async -> Void
@@ -16,7 +16,7 @@ public struct AutomaticUserAgent: UserAgent {
 
     /// The automatic choice, with an optional companion agent.
     public init(
-        companion: (any UserAgent)? = nil,
+        companion: (any UserAgent)? = CompanionUserAgent(),
         onDevicePrompt: @escaping @Sendable (DeviceCodePrompt) async -> Void = { prompt in
             let text = "To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode)\n"
             FileHandle.standardOutput.write(Data(text.utf8))
@@ -70,7 +70,7 @@ public struct AutomaticUserAgent: UserAgent {
         for agent in agents.dropLast() {
             do {
                 return try await agent.authorize(context)
-            } catch let error as AuthorizationError where error.isBrowserLaunchFailure {
+            } catch let error as AuthorizationError where error.isBrowserLaunchFailure || error.isCompanionUnavailable {
                 continue
             }
         }

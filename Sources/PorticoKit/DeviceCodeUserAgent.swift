@@ -60,6 +60,7 @@ public struct DeviceCodeUserAgent: UserAgent {
             poll.insert(("grant_type", "device_code"), at: 0)
             poll.append(("user_code", userCode))
         }
+        poll = context.pending.request.withTokenParameters(poll)
         var schedule = DevicePollingSchedule(interval: json["interval"]?.doubleValue, expiresAt: expiresAt)
         var wait = schedule.interval
         while true {

@@ -64,9 +64,12 @@ struct HTTPClient: Sendable {
         self.timeout = timeout
     }
 
-    /// POSTs `fields` form-encoded (RFC 6749 Appendix B).
-    func postForm(_ url: URL, _ fields: [(String, String)]) async throws(AuthorizationError) -> HTTPReply {
+    /// POSTs `fields` form-encoded (RFC 6749 Appendix B), with extra `headers` when given.
+    func postForm(
+        _ url: URL, _ fields: [(String, String)], headers: [String: String] = [:]
+    ) async throws(AuthorizationError) -> HTTPReply {
         var request = URLRequest(url: url, timeoutInterval: timeout)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")

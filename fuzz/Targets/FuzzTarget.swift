@@ -30,6 +30,7 @@ public struct FuzzTarget: Sendable {
         FuzzTarget("user-code", ServerTargets.userCode),
         FuzzTarget("database-url", ServerTargets.databaseURL),
         FuzzTarget("sealed-request", ServerTargets.sealedRequest),
+        FuzzTarget("companion-message", CompanionTargets.message),
     ]
 
     /// The target named `name`, if there is one.

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The companion's side of the provider's brokered authorization: it forwards an app's
+/// authorization request with its own access token and turns the answers into
+/// ``CompanionBrokerAnswer``s. Shared by every companion (the desktop agent here; a phone's
+/// companion app would use the same calls).
+///
+/// `POST /oauth/companion/authorize` (Bearer; form: the app's request) answers the code, or a
+/// consent ticket with what to show; `POST /oauth/companion/consent` (`ticket`, `decision`)
+/// answers the code or `access_denied`. The code is bound to the app's client, redirect URI
+/// and PKCE challenge, so only the asking app can redeem it.
+public struct CompanionBroker: Sendable {
+    /// The provider.
+    public let provider: Provider
+    /// The `Accept-Language` sent, so scope descriptions come in the person's language.
+    public let language: String
+    let http: HTTPClient
+
+    /// A broker at `provider`, asking for texts in `language` (`en`, `zh-CN`).
+    public init(provider: Provider, language: String = "en") {
+        self.provider = provider
+        self.language = language
+        http = .shared
+    }
+
+    /// The endpoint under the issuer.
+    func endpoint(_ name: String) throws(AuthorizationError) -> URL {
+        guard let issuer = provider.issuer, let base = URL(string: issuer) else {
+            throw AuthorizationError(.invalidInput, "the provider has no issuer for the companion endpoints")
+        }
+        return base.appendingPathComponent("oauth/companion/\(name)")
+    }
+
+    /// Forwards the app's `request` (an `authorize` message) with the companion's `accessToken`.
+    ///
+    /// Throws ``AuthorizationError`` carrying the provider's OAuth error: `invalid_token` when
+    /// the access token is no longer good (refresh and retry), `login_required`, and the
+    /// request's own errors (`invalid_request`, `invalid_scope`, `unauthorized_client`, …).
+    public func authorize(_ request: CompanionRequest, accessToken: String) async throws(AuthorizationError)
+        -> CompanionBrokerAnswer
+    {
+        var fields: [(String, String)] = [("response_type", "code")]
+        let optional: [(String, String?)] = [
+            ("client_id", request.clientID), ("redirect_uri", request.redirectURI), ("scope", request.scope),
+            ("state", request.state), ("nonce", request.nonce), ("code_challenge", request.codeChallenge),
+            ("code_challenge_method", request.codeChallengeMethod ?? "S256"), ("prompt", request.prompt),
+        ]
+        for case (let name, let value?) in optional { fields.append((name, value)) }
+        let reply = try await http.postForm(try endpoint("authorize"), fields, headers: headers(accessToken))
+        return try Self.answer(reply, clientID: request.clientID ?? "")
+    }
+
+    /// Sends the person's decision on `consent`; `.code` when allowed, throws
+    /// ``AuthorizationError/Code/accessDenied`` when declined.
+    public func decide(_ consent: CompanionConsent, allow: Bool, accessToken: String) async throws(AuthorizationError)
+        -> CompanionBrokerAnswer
+    {
+        let reply = try await http.postForm(
+            try endpoint("consent"), [("ticket", consent.ticket), ("decision", allow ? "allow" : "deny")],
+            headers: headers(accessToken))
+        return try Self.answer(reply, clientID: consent.clientID)
+    }
+
+    private func headers(_ accessToken: String) -> [String: String] {
+        ["Authorization": "Bearer \(accessToken)", "Accept-Language": language]
+    }
+
+    /// The answer `reply` stands for.
+    static func answer(_ reply: HTTPReply, clientID: String) throws(AuthorizationError) -> CompanionBrokerAnswer {
+        guard let json = reply.jsonObject else {
+            throw AuthorizationError(.invalidResponse, "the companion endpoint answered HTTP \(reply.status), not JSON")
+        }
+        if json["error"] != nil || reply.status != 200 { throw reply.failure("the companion endpoint") }
+        if let code = json["code"]?.stringValue, let state = json["state"]?.stringValue {
+            return .code(code: code, state: state, issuer: json["iss"]?.stringValue)
+        }
+        guard json["consent_required"]?.boolValue == true, let ticket = json["ticket"]?.stringValue else {
+            throw AuthorizationError(.invalidResponse, "the companion endpoint answered neither a code nor a consent")
+        }
+        let client = json["client"]?.objectValue ?? [:]
+        let permissions = (json["scopes"]?.arrayValue ?? []).compactMap { item -> CompanionConsent.Permission? in
+            guard let object = item.objectValue, let name = object["name"]?.stringValue else { return nil }
+            return .init(name: name, description: object["description"]?.stringValue ?? name)
+        }
+        let user = json["user"]?.objectValue
+        return .consentRequired(
+            CompanionConsent(
+                ticket: ticket, kind: CompanionConsentKind(rawValue: json["kind"]?.stringValue ?? "") ?? .consent,
+                clientID: client["client_id"]?.stringValue ?? clientID,
+                clientName: (client["name"] ?? client["client_name"])?.stringValue ?? clientID,
+                logoURL: (client["logo_uri"] ?? client["logo_url"])?.stringValue,
+                privacyURL: (client["policy_uri"] ?? client["privacy_url"])?.stringValue,
+                permissions: permissions,
+                personName: (user?["name"] ?? json["user_name"])?.stringValue))
+    }
+}
