@@ -13,6 +13,7 @@ The database comes from scripts/with-postgres (PORTICO_TEST_POSTGRES_URL and fri
 also stops it whatever happens; ``Cluster.stop()`` stops every node and nginx it started.
 """
 
+import base64
 import os
 import pathlib
 import re
@@ -81,12 +82,13 @@ class Node:
 class Cluster:
     """PostgreSQL (given), 3 nodes and nginx in front of them."""
 
-    def __init__(self, binary, database_url, nodes=3, demo=True, echo_logs=False, workdir=None):
+    def __init__(self, binary, database_url, nodes=3, demo=True, echo_logs=False, workdir=None, migrate=True):
         if nodes != len(SITE_NODES):
             raise ValueError(f"the site file names {len(SITE_NODES)} nodes")
         self.binary = binary
         self.database = database_url
         self.demo = demo
+        self.migrate = migrate
         self.echo_logs = echo_logs
         self.workdir = workdir or tempfile.mkdtemp(prefix="portico-cluster-")
         # nginx's workers (nobody, when the master runs as root) must reach their temp folders.
@@ -122,11 +124,20 @@ class Cluster:
 
     def start(self):
         """Migrates (which makes the key file and the first signing keys), starts the nodes and
-        nginx, and waits until the proxy answers. Stops what it started if anything fails."""
+        nginx, and waits until the proxy answers. Stops what it started if anything fails.
+
+        Without `migrate`, only the key file is made (as an operator hands one to every node),
+        and the nodes start at once on whatever database they are given: on an empty one they
+        race to migrate it and to make the first signing keys and the demo's records."""
         try:
-            migrated = self.command("migrate")
-            if migrated.returncode != 0:
-                raise RuntimeError("portico migrate failed: " + migrated.stderr.strip())
+            if self.migrate:
+                migrated = self.command("migrate")
+                if migrated.returncode != 0:
+                    raise RuntimeError("portico migrate failed: " + migrated.stderr.strip())
+            else:
+                descriptor = os.open(self.key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(descriptor, "w") as file:
+                    file.write(base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip("=") + "\n")
             self.proxy_port = free_port()
             for node in self.nodes:
                 node.port = free_port()

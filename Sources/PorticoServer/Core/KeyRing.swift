@@ -57,24 +57,16 @@ final class KeyRing: Sendable {
 
     /// Makes a key for every algorithm that lacks a current signer (the first start).
     ///
-    /// Several nodes may start at once on an empty shared database: each finds no keys and
-    /// makes its own, but the store allows one current key per algorithm, so all but the first
-    /// transaction to commit fail with ``StoreError/duplicate(field:)`` and roll back whole. Those
-    /// run again and find the winner's keys: exactly one key per algorithm, whoever wins.
+    /// Several nodes may start at once on an empty shared database, each finding no keys and
+    /// making its own: ``PorticoStore/FirstSigningKeyStorage/insertSigningKeyIfNoneCurrent(_:)``
+    /// stores a node's key only where no other node's is (committed or about to be), so exactly
+    /// one key per algorithm is kept whoever wins, and ``reload()`` then loads the winners'.
     private func ensureCurrentKeys() throws {
-        do {
-            try makeMissingKeys()
-        } catch StoreError.duplicate {
-            try makeMissingKeys()
-        }
-    }
-
-    private func makeMissingKeys() throws {
         try store.transaction { transaction in
             for algorithm in Self.algorithms
             where try transaction.currentSigningKey(algorithm: algorithm.rawValue) == nil {
                 let key = try PorticoCrypto.SigningKey.generate(algorithm)
-                try transaction.insert(
+                _ = try transaction.insertSigningKeyIfNoneCurrent(
                     StoredSigningKey(
                         id: key.keyID, algorithm: algorithm.rawValue,
                         privateKeyPEM: try encryption.seal(pem: key.pemRepresentation, keyID: key.keyID),
