@@ -148,11 +148,18 @@ class Cluster:
                 thread.join()
             for node in self.nodes:
                 if not self.is_up(node):
-                    raise RuntimeError(f"{node.name} did not start; see {self.log_path(node)}")
+                    raise RuntimeError(f"{node.name} did not start: {self.log_tail(node)}")
             self.start_nginx()
         except BaseException:
             self.stop()
             raise
+
+    def log_tail(self, node, lines=20):
+        """The end of `node`'s log, for a failure message (the folder goes when the cluster stops)."""
+        try:
+            return "\n".join(open(self.log_path(node)).read().splitlines()[-lines:])
+        except OSError as error:
+            return str(error)
 
     def log_path(self, node):
         return os.path.join(self.workdir, f"{node.name}.log")
@@ -246,7 +253,7 @@ http {{
 
     def restart_node(self, node):
         if not self.start_node(node):
-            raise RuntimeError(f"{node.name} did not start again; see {self.log_path(node)}")
+            raise RuntimeError(f"{node.name} did not start again: {self.log_tail(node)}")
 
     def banner_file(self):
         """A file with the first node's banner (the demo's URL and sign-in lines), for the

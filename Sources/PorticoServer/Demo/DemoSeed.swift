@@ -31,11 +31,15 @@ enum DemoSeed {
     ///
     /// - Returns: the app's secret (derived from the key file, never stored) and the credentials to print.
     static func prepare(issuer: String, context: ProviderContext) throws -> (secret: String, DemoCredentials) {
-        do {
-            return try seed(issuer: issuer, context: context)
-        } catch AdminError.conflict {
-            // Another node registered the app or the person between our read and our insert.
-            return try seed(issuer: issuer, context: context)
+        // Another node may register the app, then the person, each between our read and our
+        // insert: each conflict means one more record exists, so three attempts always settle.
+        var attempt = 0
+        while true {
+            do {
+                return try seed(issuer: issuer, context: context)
+            } catch AdminError.conflict where attempt < 2 {
+                attempt += 1
+            }
         }
     }
 
