@@ -16,7 +16,10 @@ extension PostgresTransaction {
             VALUES (?, ?, ?, ?, true, ?, NULL)
             ON CONFLICT (algorithm) WHERE is_current DO NOTHING
             """,
-            [.text(key.id), .text(key.algorithm), .text(key.privateKeyPEM), .text(key.state.rawValue), .date(key.createdAt)]
+            [
+                .text(key.id), .text(key.algorithm), .text(key.privateKeyPEM), .text(key.state.rawValue),
+                .date(key.createdAt),
+            ]
         ) == 1
     }
 }

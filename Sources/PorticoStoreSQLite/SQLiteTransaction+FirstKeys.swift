@@ -15,7 +15,10 @@ extension SQLiteTransaction {
             VALUES (?, ?, ?, ?, 1, ?, NULL)
             ON CONFLICT (algorithm) WHERE is_current = 1 DO NOTHING
             """,
-            [.text(key.id), .text(key.algorithm), .text(key.privateKeyPEM), .text(key.state.rawValue), .date(key.createdAt)]
+            [
+                .text(key.id), .text(key.algorithm), .text(key.privateKeyPEM), .text(key.state.rawValue),
+                .date(key.createdAt),
+            ]
         ) == 1
     }
 }

@@ -8,19 +8,23 @@ struct FirstSigningKeyChecks: ConformanceChecks {
     let open: StoreConformance.Opener
 
     private static func key(_ id: String, algorithm: String) -> StoredSigningKey {
-        StoredSigningKey(id: id, algorithm: algorithm, privateKeyPEM: "pem-\(id)", isCurrent: true, createdAt: referenceTime)
+        StoredSigningKey(
+            id: id, algorithm: algorithm, privateKeyPEM: "pem-\(id)", isCurrent: true, createdAt: referenceTime)
     }
 
     func aFirstKeyIsStoredOnlyWhereNoneIsCurrent() throws {
         try withStore { store in
-            #expect(try store.transaction { try $0.insertSigningKeyIfNoneCurrent(Self.key("first", algorithm: "ES256")) })
-            #expect(try !store.transaction { try $0.insertSigningKeyIfNoneCurrent(Self.key("second", algorithm: "ES256")) })
+            #expect(
+                try store.transaction { try $0.insertSigningKeyIfNoneCurrent(Self.key("first", algorithm: "ES256")) })
+            #expect(
+                try !store.transaction { try $0.insertSigningKeyIfNoneCurrent(Self.key("second", algorithm: "ES256")) })
             #expect(try store.signingKey(id: "second") == nil)
             #expect(try store.read { try $0.currentSigningKey(algorithm: "ES256") }?.id == "first")
             // Another algorithm, and an algorithm whose only key is retired, take a first key.
             #expect(try store.transaction { try $0.insertSigningKeyIfNoneCurrent(Self.key("rsa", algorithm: "RS256")) })
             try store.transaction { try $0.retireSigningKey(id: "rsa", at: referenceTime) }
-            #expect(try store.transaction { try $0.insertSigningKeyIfNoneCurrent(Self.key("rsa-2", algorithm: "RS256")) })
+            #expect(
+                try store.transaction { try $0.insertSigningKeyIfNoneCurrent(Self.key("rsa-2", algorithm: "RS256")) })
             #expect(try store.read { try $0.currentSigningKey(algorithm: "RS256") }?.id == "rsa-2")
             let retired = StoredSigningKey(
                 id: "retired", algorithm: "EdDSA", privateKeyPEM: "pem", state: .retired, isCurrent: false,
@@ -44,7 +48,8 @@ struct FirstSigningKeyChecks: ConformanceChecks {
                 outcomes.append(
                     Result {
                         try stores[index].transaction { transaction in
-                            try transaction.insertSigningKeyIfNoneCurrent(Self.key("\(algorithm)-\(index)", algorithm: algorithm))
+                            try transaction.insertSigningKeyIfNoneCurrent(
+                                Self.key("\(algorithm)-\(index)", algorithm: algorithm))
                         }
                     })
             }
