@@ -82,13 +82,15 @@ class Node:
 class Cluster:
     """PostgreSQL (given), 3 nodes and nginx in front of them."""
 
-    def __init__(self, binary, database_url, nodes=3, demo=True, echo_logs=False, workdir=None, migrate=True):
+    def __init__(self, binary, database_url, nodes=3, demo=True, echo_logs=False, workdir=None, migrate=True,
+                 extra_arguments=()):
         if nodes != len(SITE_NODES):
             raise ValueError(f"the site file names {len(SITE_NODES)} nodes")
         self.binary = binary
         self.database = database_url
         self.demo = demo
         self.migrate = migrate
+        self.extra_arguments = list(extra_arguments)
         self.echo_logs = echo_logs
         self.workdir = workdir or tempfile.mkdtemp(prefix="portico-cluster-")
         # nginx's workers (nobody, when the master runs as root) must reach their temp folders.
@@ -169,6 +171,7 @@ class Cluster:
         command = unit_command(self.binary, node.port)
         if self.demo:
             command.append("--demo")
+        command += self.extra_arguments
         log = open(self.log_path(node), "a")
         node.banner = []
         node.process = subprocess.Popen(command, env=self.environment(), cwd=self.workdir, stdin=subprocess.DEVNULL,
@@ -342,7 +345,31 @@ def run(binary):
         cluster.stop()
 
 
+def serve(binary, database, info_file):
+    """bench/idp/cluster.sh: the cluster without the demo and without request logs; writes
+    the proxy's URL, the key file and the nodes' pids as shell assignments to `info_file`
+    and runs until SIGTERM."""
+    stopping = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: stopping.set())
+    cluster = Cluster(binary, database, demo=False, extra_arguments=["--quiet"])
+    try:
+        cluster.start()
+        with open(info_file + ".tmp", "w") as file:
+            file.write(f"CLUSTER_URL={cluster.url}\nCLUSTER_KEY_FILE={cluster.key_file}\n"
+                       f"CLUSTER_NODE_PIDS='{' '.join(str(node.process.pid) for node in cluster.nodes)}'\n"
+                       f"CLUSTER_NGINX_PID={cluster.nginx.pid}\n")
+        os.replace(info_file + ".tmp", info_file)
+        while not stopping.wait(1):
+            pass
+    finally:
+        cluster.stop()
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] != "run":
-        sys.exit("usage: portico_cluster.py run PORTICO_BINARY")
-    run(sys.argv[2])
+    if len(sys.argv) == 3 and sys.argv[1] == "run":
+        run(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[1] == "serve":
+        serve(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        sys.exit("usage: portico_cluster.py run PORTICO_BINARY | serve PORTICO_BINARY DATABASE INFO_FILE")
