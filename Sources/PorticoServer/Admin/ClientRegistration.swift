@@ -44,6 +44,9 @@ public struct ClientRegistration: Sendable {
     public var subjectType: String = SubjectType.public.rawValue
     /// The sector of pairwise subjects (`--sector`); by default the redirect URIs' host.
     public var sector: String? = nil
+    /// Whether it is the platform's own companion app (`--companion`, see
+    /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
+    public var isCompanion = false
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -104,12 +107,13 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic ? nil : SecureRandom.token()
+        let secret = isPublic || isCompanion ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
                 try checkScopes(client.allowedScopes, in: transaction)
                 try transaction.insert(client)
+                if isCompanion { try transaction.markCompanionClient(id: client.id, at: client.createdAt) }
                 try transaction.append(
                     AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
             }
@@ -124,6 +128,7 @@ public struct ClientRegistration: Sendable {
 
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
+        if isCompanion { return try CompanionRegistration(self).validatedClient(id: id, store: store) }
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
         let grants =
             grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
@@ -168,8 +173,13 @@ public struct ClientRegistration: Sendable {
             }
             return group
         }
-        let builtIn = ScopeCatalog.builtIn.map(\.name).filter { $0 != NativeSSO.scope || group != nil }
+        let builtIn = ScopeCatalog.builtIn.map(\.name).filter {
+            ($0 != NativeSSO.scope || group != nil) && $0 != CompanionClients.scope
+        }
         let scopes = self.scopes.isEmpty ? builtIn : unique(self.scopes)
+        if scopes.contains(CompanionClients.scope) {
+            throw .invalid("the companion scope needs --companion: only the platform's own companion app gets it")
+        }
         if scopes.contains(NativeSSO.scope) && group == nil {
             throw .invalid("the device_sso scope needs --sso-group: it shares sign-in within a group of apps")
         }
