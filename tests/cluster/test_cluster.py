@@ -5,6 +5,8 @@ and coming back. The tests run in this order and share one cluster."""
 
 import base64
 import concurrent.futures
+import hashlib
+import json
 import os
 import pathlib
 import secrets
@@ -69,7 +71,7 @@ def test_three_nodes_starting_at_once_on_an_empty_database_agree(portico_binary)
         fresh.start()
         listed = fresh.command("keys", "list", "--json")
         assert listed.returncode == 0, listed.stderr
-        keys = __import__("json").loads(listed.stdout)
+        keys = json.loads(listed.stdout)
         keys = keys["keys"] if isinstance(keys, dict) else keys
         current = sorted(key["alg"] if "alg" in key else key["algorithm"] for key in keys)
         assert current == ["ES256", "EdDSA", "RS256"], keys
@@ -112,7 +114,7 @@ class App:
     def __init__(self, server, base_url):
         made = server.command("client", "add", "--name", "Cluster App", "--redirect-uri", REDIRECT_URI, "--json")
         assert made.returncode == 0, made.stderr
-        self.client = __import__("json").loads(made.stdout)
+        self.client = json.loads(made.stdout)
         email = f"cluster-{uuid.uuid4().hex[:10]}@cluster.example"
         added = server.command("user", "add", "--email", email, "--name", "Cluster Person", "--password-stdin",
                                stdin="cluster-password\n")
@@ -126,7 +128,7 @@ class App:
         """A new refresh family: one code flow (the person signs in and consents the first time)."""
         verifier = secrets.token_urlsafe(48)
         challenge = base64.urlsafe_b64encode(
-            __import__("hashlib").sha256(verifier.encode()).digest()).decode().rstrip("=")
+            hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
         query = urllib.parse.urlencode({
             "response_type": "code", "client_id": self.client["client_id"], "redirect_uri": REDIRECT_URI,
             "scope": "openid offline_access", "state": secrets.token_urlsafe(8), "code_challenge": challenge,
