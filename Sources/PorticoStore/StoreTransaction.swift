@@ -51,6 +51,6 @@ public protocol StoreTransaction:
     ConsentStorage, RefreshTokenStorage, AccessTokenRevocationStorage, DeviceAuthorizationStorage,
     AccountLinkStorage, PasswordResetStorage, ThrottleStorage, AuditLogStorage, PurgeStorage,
     DeviceSessionStorage, PairwiseSubjectStorage,
-    CompanionStorage,
+    OutboxStorage, SessionFamilyStorage, CompanionStorage,
     FirstSigningKeyStorage
 {}

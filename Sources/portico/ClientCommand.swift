@@ -11,7 +11,7 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--companion] [--json] [--database URL]
+                                  [--backchannel-logout-uri URI] [--companion] [--json] [--database URL]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
 
@@ -35,6 +35,9 @@ enum ClientCommand {
                   --subject-type T     public (default: the account id) or pairwise (an id
                                        of its own per person, OIDC Core §8.1)
                   --sector NAME        the pairwise sector (default the redirect URIs' host)
+                  --backchannel-logout-uri URI
+                                       where its backend hears of sign-outs (OpenID Connect
+                                       Back-Channel Logout): https, or http on loopback
                   --companion          the platform's own portico-agent: public, loopback
                                        and device sign-in, the only client granted scope
                                        companion (default redirect URI
@@ -80,6 +83,7 @@ enum ClientCommand {
         registration.resources = try arguments.values("resource")
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
+        registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
         registration.isCompanion = arguments.flag("companion")
         let json = arguments.flag("json")
         try arguments.finish()
@@ -123,7 +127,9 @@ enum ClientCommand {
                     + "\"redirect_uris\": \(JSONLine.array(client.redirectURIs)), "
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
                     + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes)), "
-                    + "\"companion\": \(companions.contains(client.id))}"
+                    + "\"companion\": \(companions.contains(client.id))"
+                    + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
+                    + "}"
             }
             print("[" + objects.joined(separator: ", ") + "]")
             return
@@ -136,6 +142,7 @@ enum ClientCommand {
             let companion = companions.contains(client.id) ? "  (companion)" : ""
             print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)")
             for uri in client.redirectURIs { print("    redirect \(uri)") }
+            if let uri = client.backchannelLogoutURI { print("    backchannel-logout \(uri)") }
         }
     }
 

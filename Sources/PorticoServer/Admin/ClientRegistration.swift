@@ -44,6 +44,9 @@ public struct ClientRegistration: Sendable {
     public var subjectType: String = SubjectType.public.rawValue
     /// The sector of pairwise subjects (`--sector`); by default the redirect URIs' host.
     public var sector: String? = nil
+    /// Where logout tokens are POSTed (`--backchannel-logout-uri`, OpenID Connect Back-Channel
+    /// Logout 1.0): https, or http on loopback for development, without a fragment.
+    public var backchannelLogoutURI: String? = nil
     /// Whether it is the platform's own companion app (`--companion`, see
     /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
     public var isCompanion = false
@@ -158,6 +161,12 @@ public struct ClientRegistration: Sendable {
         }
         if let logoURL { try ClientURIRules.checkWebURL(logoURL, label: "logo URL") }
         if let privacyURL { try ClientURIRules.checkWebURL(privacyURL, label: "privacy URL") }
+        if let backchannelLogoutURI {
+            // The rules of redirect URIs (§2.2: absolute, no fragment), never a custom scheme:
+            // the provider itself POSTs there.
+            try ClientURIRules.checkRedirect(
+                backchannelLogoutURI, allowsPrivateUseScheme: false, label: "back-channel logout URI")
+        }
         guard
             let algorithm = Self.idTokenAlgorithms.first(where: {
                 $0.lowercased() == idTokenSigningAlgorithm.lowercased()
@@ -198,6 +207,7 @@ public struct ClientRegistration: Sendable {
         }
         client.subjectType = subject
         client.sectorIdentifier = try sectorIdentifier(for: subject)
+        client.backchannelLogoutURI = backchannelLogoutURI
         return client
     }
 
