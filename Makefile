@@ -5,7 +5,7 @@ PORT  ?= 8080
 # Longest the Swift tests may run before they count as hung (GNU timeout's duration syntax).
 SWIFT_TEST_TIMEOUT ?= 30m
 
-.PHONY: run test build release bootstrap test-swift test-browser test-interop test-fuzz fuzz bench lint format docs clean
+.PHONY: run test build release bootstrap test-swift test-browser test-interop test-cluster test-fuzz fuzz bench lint format docs clean cluster
 # How long `make fuzz` runs each fuzz target, and how long `make test` does (fuzz/README.md).
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 5
@@ -14,8 +14,12 @@ FUZZ_TEST_SECONDS ?= 5
 run: bootstrap release
 	.build/release/portico serve --port $(PORT) --demo
 
-## test: everything CI checks (bootstrap, build, Swift tests, interop and browser tests)
-test: bootstrap build test-swift test-fuzz test-interop test-browser
+## cluster: 3 nodes on a throwaway PostgreSQL behind nginx on loopback; prints the URL and demo sign-in
+cluster: bootstrap build
+	scripts/cluster
+
+## test: everything CI checks (bootstrap, build, Swift tests, interop, browser and cluster tests)
+test: bootstrap build test-swift test-fuzz test-interop test-browser test-cluster
 
 bootstrap:
 	scripts/bootstrap
@@ -50,6 +54,11 @@ test-browser:
 # Authlib, a standard OAuth/OIDC client, against portico serve with clients made by the CLI.
 test-interop:
 	scripts/interop-tests
+
+# tests/cluster: 3 nodes on PostgreSQL behind nginx (deploy/), flows before and after a node is
+# killed, a node killed during refresh rotations, the database away; everything stopped after.
+test-cluster:
+	scripts/cluster-tests
 
 ## fuzz: build the libFuzzer targets (.build-fuzz) and run each for FUZZ_SECONDS; prints executions and coverage
 fuzz:

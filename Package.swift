@@ -73,7 +73,9 @@ let package = Package(
             path: "bench/store"),
         .executableTarget(
             name: "portico-bench-seed",
-            dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoCrypto"],
+            dependencies: [
+                "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres", "PorticoServer", "PorticoCrypto",
+            ],
             path: "bench/idp/seed"),
         .executableTarget(
             name: "portico-store-writer", dependencies: ["PorticoStore", "PorticoStoreSQLite"],

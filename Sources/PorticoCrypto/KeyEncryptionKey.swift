@@ -31,6 +31,13 @@ public struct KeyEncryptionKey: Sendable {
         self.bytes = bytes
     }
 
+    /// A 32-byte secret for `purpose`, derived from this key (HMAC-SHA256 of the purpose), so
+    /// that every node given the same key file arrives at the same secret without it being
+    /// stored anywhere; distinct purposes give unrelated secrets, and none reveals the key.
+    public func derivedSecret(purpose: String) -> [UInt8] {
+        HMAC.authenticationCode(for: Array(("portico derived secret: " + purpose).utf8), key: bytes)
+    }
+
     /// The key as base64url text, the form the key file holds.
     public var encoded: String { Base64URL.encode(bytes) }
 

@@ -53,5 +53,6 @@ public protocol StoreTransaction:
     DeviceSessionStorage, PairwiseSubjectStorage,
     OutboxStorage, SessionFamilyStorage,
     MiniProgramStorage,
-    CompanionStorage
+    CompanionStorage,
+    FirstSigningKeyStorage
 {}

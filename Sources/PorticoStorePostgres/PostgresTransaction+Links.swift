@@ -160,8 +160,15 @@ extension PostgresTransaction {
 
     // MARK: Purging
 
+    /// With several nodes each runs a purger; one batch at a time is enough, and two running the
+    /// same deletes at once would only wait on each other's row locks. So a purge first takes a
+    /// transaction-scoped advisory lock without waiting: the node that gets it purges, any other
+    /// finds it taken and returns an empty report (the lock ends with the transaction, so the
+    /// next run of any node may take it).
     func purgeExpired(now: Date) throws -> PurgeReport {
         var report = PurgeReport()
+        let won = try first("SELECT pg_try_advisory_xact_lock(?)", [.int(Self.purgeLockKey)]) { try $0.bool(0) }
+        guard won == true else { return report }
         report.authorizationCodes = try write(
             """
             DELETE FROM authorization_codes
@@ -221,6 +228,10 @@ extension PostgresTransaction {
         try write("UPDATE purge_positions SET last_key = ? WHERE name = 'refresh_families'", [.text(end)])
         return deleted
     }
+
+    /// The advisory lock key of a purge batch ("portico purge" in ASCII, so it is recognisable
+    /// in `pg_locks`).
+    static var purgeLockKey: Int { 0x706F_7274_6963_6F50 }
 
     /// How many refresh families one purge looks at.
     static var familyPurgeSlice: Int { 10_000 }

@@ -8,6 +8,7 @@ import pathlib
 import sys
 import re
 import urllib.parse
+import uuid
 
 import pytest
 import requests
@@ -120,7 +121,8 @@ class PersonAtBrowser:
 @pytest.fixture
 def person(portico, request):
     """A fresh platform account (made with `portico user add`) and a browser for them."""
-    email = f"{request.node.name.replace('[', '-').replace(']', '')}@interop.example"
+    # Unique per run, so the suite can run twice on one database (tests/cluster does).
+    email = f"{request.node.name.replace('[', '-').replace(']', '')}-{uuid.uuid4().hex[:6]}@interop.example"
     email = re.sub(r"[^A-Za-z0-9@.-]", "-", email).lower()
     portico.add_user(email)
     return PersonAtBrowser(email, "interop-password")

@@ -4,6 +4,7 @@ against the JWKS, userinfo and profile, refresh with rotation, revocation and in
 client credentials, and a public client."""
 
 import urllib.parse
+import uuid
 import warnings
 
 import pytest
@@ -166,14 +167,16 @@ def test_public_client_with_pkce_only(portico, metadata, person):
 
 
 def test_client_credentials_for_a_product_scope(portico, metadata):
-    added = portico.command("scope", "add", "interop:read", "--description", "Read interop data")
+    # A scope name of its own, so the suite can run twice on one database (tests/cluster does).
+    scope = f"interop:read-{uuid.uuid4().hex[:8]}"
+    added = portico.command("scope", "add", scope, "--description", "Read interop data")
     assert added.returncode == 0, added.stderr
     client = portico.add_client(
         "--name", "Authlib Service", "--redirect-uri", REDIRECT_URI, "--grant", "client_credentials",
-        "--scope", "interop:read")
-    session = OAuth2Session(client["client_id"], client["client_secret"], scope="interop:read")
+        "--scope", scope)
+    session = OAuth2Session(client["client_id"], client["client_secret"], scope=scope)
     token = session.fetch_token(metadata["token_endpoint"], grant_type="client_credentials")
-    assert token["scope"] == "interop:read"
+    assert token["scope"] == scope
     assert "refresh_token" not in token
     introspection = session.introspect_token(metadata["introspection_endpoint"], token=token["access_token"]).json()
     assert introspection["active"] is True

@@ -1,5 +1,10 @@
 """One way for the Python test suites (browser, interop) to run the real `portico` binary:
-find it, start `portico serve --port 0` on a fresh SQLite file, read its banner, stop it."""
+find it, start `portico serve --port 0` on a fresh SQLite file, read its banner, stop it.
+
+With PORTICO_CLUSTER_URL set (tests/cluster runs the suites so), a Server attaches to that
+running cluster instead: nginx in front of several nodes on PostgreSQL, whose database
+(PORTICO_CLUSTER_DATABASE), shared outbox (PORTICO_CLUSTER_OUTBOX) and first node's banner
+(the file PORTICO_CLUSTER_BANNER) it is told; it starts and stops nothing."""
 
 import os
 import pathlib
@@ -24,6 +29,14 @@ class Server:
 
     def __init__(self, executable, prefix, *arguments, banner_until=r"listening on (http://\S+)"):
         self.binary = executable
+        if os.environ.get("PORTICO_CLUSTER_URL"):
+            self.workdir = None
+            self.process = None
+            self.url = os.environ["PORTICO_CLUSTER_URL"]
+            self.database = os.environ["PORTICO_CLUSTER_DATABASE"]
+            self.outbox = os.environ["PORTICO_CLUSTER_OUTBOX"]
+            self.banner = pathlib.Path(os.environ["PORTICO_CLUSTER_BANNER"]).read_text().splitlines()
+            return
         self.workdir = tempfile.mkdtemp(prefix=prefix)
         self.database = f"sqlite:{self.workdir}/portico.db"
         self.outbox = os.path.join(self.workdir, "outbox")   # where password-reset mail is written
@@ -76,6 +89,8 @@ class Server:
 
     def stop(self):
         """SIGTERM, then checks the graceful exit status 0, and removes the directory."""
+        if self.process is None:
+            return   # attached to a cluster, which its own test stops
         self.process.terminate()
         status = self.process.wait(timeout=30)
         shutil.rmtree(self.workdir, ignore_errors=True)

@@ -93,7 +93,7 @@ struct LogoutRequest: Sendable {
     /// The claims of an ID token this provider signed for this issuer, expired or not.
     private static func verifiedClaims(of token: String, context: ProviderContext) throws -> JWTClaims {
         do {
-            let claims = try context.keys.verifier.verify(
+            let claims = try context.keys.verifier(for: token).verify(
                 token, algorithms: Set(KeyRing.algorithms), type: "JWT"
             ).claims()
             guard claims.issuer == context.issuer else { throw PageProblem.invalidLogoutRequest(appName: nil) }

@@ -57,7 +57,7 @@ enum PendingRequestSeal {
     static func open(_ token: String, keys: KeyRing, now: Date) throws(Problem) -> AuthorizationRequest {
         let claims: JWTClaims
         do {
-            claims = try keys.verifier.verify(token, algorithms: Set(algorithms), type: type).claims()
+            claims = try keys.verifier(for: token).verify(token, algorithms: Set(algorithms), type: type).claims()
         } catch {
             throw .invalid
         }

@@ -71,12 +71,13 @@ final class AccessTokenVerifier: Sendable {
     /// - Throws: `invalid_token` for anything that is not a live access token of this provider.
     func verify(_ token: String) throws(OAuthError) -> VerifiedAccessToken {
         let now = now()
-        let (keyVerifier, generation) = keys.verifierAndGeneration
         // Only trusted while the keys are the ones that verified it (a revoked key drops out).
-        if let cached = cache.withLock({ $0[token] }), cached.keys == generation {
+        // A cached token was signed by a loaded key, so only a miss reads the token's `kid`.
+        if let cached = cache.withLock({ $0[token] }), cached.keys == keys.generation {
             guard now < cached.token.expiresAt else { throw .invalidToken("The access token has expired.") }
             return cached.token
         }
+        let (keyVerifier, generation) = keys.verifierAndGeneration(for: token)
         let validator = JWTValidator(issuer: issuer.current, clockSkew: 5, now: { now })
         let claims: JWTClaims
         do {

@@ -24,11 +24,20 @@ final class KeyRing: Sendable {
         var fingerprint: [String] = []
         /// Counts loads, so caches of verified tokens know when the keys changed.
         var generation = 0
+        /// The ids of the loaded keys, so a token naming another is noticed.
+        var keyIDs: Set<String> = []
     }
+
+    /// How often, at most, a token naming a key this node has not loaded makes it read the keys
+    /// again (``verifierAndGeneration(for:)``): enough to pick up another node's rotation at
+    /// once, too rare for tokens with made-up key ids to load the database.
+    static let unknownKeyReloadInterval: Duration = .seconds(1)
 
     private let store: any Store
     private let encryption: SigningKeyEncryption
     private let state = Mutex(State())
+    /// When a token with an unknown `kid` last made this ring read the store.
+    private let lastUnknownKeyReload = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Loads the keys, creating a current key for each algorithm that has none and sealing any
     /// still stored as plain PEM (a database from before keys were encrypted).
@@ -47,12 +56,17 @@ final class KeyRing: Sendable {
     }
 
     /// Makes a key for every algorithm that lacks a current signer (the first start).
+    ///
+    /// Several nodes may start at once on an empty shared database, each finding no keys and
+    /// making its own: ``PorticoStore/FirstSigningKeyStorage/insertSigningKeyIfNoneCurrent(_:)``
+    /// stores a node's key only where no other node's is (committed or about to be), so exactly
+    /// one key per algorithm is kept whoever wins, and ``reload()`` then loads the winners'.
     private func ensureCurrentKeys() throws {
         try store.transaction { transaction in
             for algorithm in Self.algorithms
             where try transaction.currentSigningKey(algorithm: algorithm.rawValue) == nil {
                 let key = try PorticoCrypto.SigningKey.generate(algorithm)
-                try transaction.insert(
+                _ = try transaction.insertSigningKeyIfNoneCurrent(
                     StoredSigningKey(
                         id: key.keyID, algorithm: algorithm.rawValue,
                         privateKeyPEM: try encryption.seal(pem: key.pemRepresentation, keyID: key.keyID),
@@ -93,11 +107,18 @@ final class KeyRing: Sendable {
         let verifier = JWSVerifier(keys: published.map(\.verificationKey))
         let jwks = JWKSet(signingKeys: published).jsonString
         let fingerprint = Self.fingerprint(of: stored)
+        let keyIDs = Set(stored.map(\.id))
         state.withLock {
             $0 = State(
                 signers: signers, verifier: verifier, jwksJSON: jwks, fingerprint: fingerprint,
-                generation: $0.generation + 1)
+                generation: $0.generation + 1, keyIDs: keyIDs)
         }
+    }
+
+    /// A secret every node on the same key file derives alike; see
+    /// ``SigningKeyEncryption/derivedSecret(purpose:)``.
+    func derivedSecret(purpose: String) -> [UInt8] {
+        encryption.derivedSecret(purpose: purpose)
     }
 
     /// The key that signs new tokens of `algorithm`.
@@ -120,6 +141,41 @@ final class KeyRing: Sendable {
     /// The verifier together with the generation it belongs to.
     var verifierAndGeneration: (JWSVerifier, Int) {
         state.withLock { ($0.verifier, $0.generation) }
+    }
+
+    /// The verifier for `token`, with its generation: when the token names a key this ring
+    /// has not loaded, the keys are first read again (at most once per
+    /// ``unknownKeyReloadInterval``).
+    ///
+    /// Why: with several nodes, `portico keys rotate` (or the first start) on one node makes it
+    /// sign with a key the others load only at their next refresh, up to five seconds later. A
+    /// token, sealed request or ID token hint signed by the new key that reaches another node
+    /// in between would be refused there. Reading the keys when an unknown `kid` turns up
+    /// closes that window; a store that cannot be read leaves the loaded keys in use.
+    func verifierAndGeneration(for token: String) -> (JWSVerifier, Int) {
+        let current = state.withLock { ($0.verifier, $0.generation, $0.keyIDs) }
+        guard let keyID = Self.keyID(of: token), !current.2.contains(keyID) else { return (current.0, current.1) }
+        let now = ContinuousClock.now
+        let due = lastUnknownKeyReload.withLock { last -> Bool in
+            if let last, now - last < Self.unknownKeyReloadInterval { return false }
+            last = now
+            return true
+        }
+        guard due, (try? reloadIfChanged()) == true else { return (current.0, current.1) }
+        return verifierAndGeneration
+    }
+
+    /// The verifier for `token`; see ``verifierAndGeneration(for:)``.
+    func verifier(for token: String) -> JWSVerifier {
+        verifierAndGeneration(for: token).0
+    }
+
+    /// The `kid` in a compact JWS's header, if it has one that can be read.
+    private static func keyID(of token: String) -> String? {
+        guard let dot = token.firstIndex(of: "."), let header = Base64URL.decode(token[..<dot]),
+            let members = JSONValue(parsing: header)?.objectValue
+        else { return nil }
+        return members["kid"]?.stringValue
     }
 
     /// The JWKS document (`/oauth/jwks`), prebuilt.

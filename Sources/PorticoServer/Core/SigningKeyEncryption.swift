@@ -17,6 +17,13 @@ public struct SigningKeyEncryption: Sendable {
     /// The key file, or nil for a key that lives only in this process (an in-memory database).
     public let keyFilePath: String?
 
+    /// A secret for `purpose` that every node with the same key file derives alike (see
+    /// ``KeyEncryptionKey/derivedSecret(purpose:)``): for state that several nodes must share
+    /// but that must not be kept in the database.
+    func derivedSecret(purpose: String) -> [UInt8] {
+        key.derivedSecret(purpose: purpose)
+    }
+
     /// A key that exists only in this process, for a database that does too (`sqlite::memory:`).
     public static func ephemeral() -> SigningKeyEncryption {
         SigningKeyEncryption(key: .generate(), keyFilePath: nil)

@@ -23,10 +23,11 @@ final class DemoApp: Sendable {
 
     private let context: ProviderContext
     private let setup = Mutex<Setup?>(nil)
-    private let pending = PendingDemoLogins()
+    private let pending: PendingDemoLogins
 
     init(context: ProviderContext) {
         self.context = context
+        pending = PendingDemoLogins(secret: context.keys.derivedSecret(purpose: "demo app sign-ins"))
     }
 
     /// Seeds the app and the person for the provider's (now known) issuer; call once the port

@@ -3,10 +3,11 @@ import PorticoStore
 
 /// Puts the demo app and the demo person into the database (`portico serve --demo`).
 ///
-/// The app's secret lives only in this process: it is made fresh on every start (rotating the
-/// stored hash when the app exists from an earlier run), so nothing but hashes touches disk.
-/// The person is made once with a documented password, so `make run` can always say how to
-/// sign in.
+/// The app's secret is never stored: it is derived from the key file (so every node of a
+/// cluster, given the same file, arrives at the same secret, and a copy of the database alone
+/// does not have it), and only its hash is written, on every start. The person is made once
+/// with a documented password, so `make run` can always say how to sign in. Several nodes may
+/// seed at once: whichever registers first wins, and the others update what it made.
 enum DemoSeed {
     /// The demo app's fixed `client_id`, so later starts find it again.
     static let clientID = "portico-demo"
@@ -28,29 +29,44 @@ enum DemoSeed {
 
     /// Creates or refreshes the app for `issuer` and makes the person if missing.
     ///
-    /// - Returns: the app's new secret (kept in memory only) and the credentials to print.
+    /// - Returns: the app's secret (derived from the key file, never stored) and the credentials to print.
     static func prepare(issuer: String, context: ProviderContext) throws -> (secret: String, DemoCredentials) {
+        // Another node may register the app, then the person, each between our read and our
+        // insert: each conflict means one more record exists, so three attempts always settle.
+        var attempt = 0
+        while true {
+            do {
+                return try seed(issuer: issuer, context: context)
+            } catch AdminError.conflict where attempt < 2 {
+                attempt += 1
+            }
+        }
+    }
+
+    private static func seed(issuer: String, context: ProviderContext) throws -> (secret: String, DemoCredentials) {
         let redirectURI = issuer + "/demo/callback"
         let signedOutURI = issuer + signedOutPath
-        let secret = SecureRandom.token()
+        let secret = Base64URL.encode(context.keys.derivedSecret(purpose: "demo app client secret"))
         let store = context.store
-        let rotated = try store.transaction { transaction -> Bool in
-            guard var client = try transaction.client(id: clientID) else { return false }
-            client.setSecret(secret)
-            client.redirectURIs = [redirectURI]
-            client.postLogoutRedirectURIs = [signedOutURI]
-            client.privacyURL = privacyURL(issuer: issuer)
-            try transaction.update(client)
-            try transaction.append(AuditEvent(actor: "system", action: "demo.rotate_secret", subject: clientID))
-            return true
+        let setSecret = {
+            try store.transaction { transaction -> Bool in
+                guard var client = try transaction.client(id: clientID) else { return false }
+                client.setSecret(secret)
+                client.redirectURIs = [redirectURI]
+                client.postLogoutRedirectURIs = [signedOutURI]
+                client.privacyURL = privacyURL(issuer: issuer)
+                try transaction.update(client)
+                try transaction.append(AuditEvent(actor: "system", action: "demo.set_secret", subject: clientID))
+                return true
+            }
         }
-        var clientSecret = secret
-        if !rotated {
+        if try !setSecret() {
             let registration = ClientRegistration(
                 name: clientName, redirectURIs: [redirectURI], privacyURL: privacyURL(issuer: issuer),
                 postLogoutRedirectURIs: [signedOutURI])
-            let registered = try registration.register(in: store, clientID: clientID)
-            clientSecret = registered.secret ?? secret
+            // Registration makes a random secret; replace it with the derived one at once.
+            _ = try registration.register(in: store, clientID: clientID)
+            _ = try setSecret()
         }
 
         var password: String? = Self.password
@@ -62,7 +78,7 @@ enum DemoSeed {
         }
         let credentials = DemoCredentials(
             startURL: issuer + "/demo", email: email, password: password, clientID: clientID)
-        return (clientSecret, credentials)
+        return (secret, credentials)
     }
 
     /// The demo app's privacy page, when the issuer is one a client may link (https or loopback).

@@ -1,54 +1,56 @@
 import Foundation
 import PorticoCrypto
-import Synchronization
 
-/// The demo app's sign-ins in progress, keyed by `state`: the PKCE verifier and the nonce stay
-/// on the server, and the browser holds only the state in an HttpOnly cookie that binds the
-/// flow to it (RFC 9700 §4.7.1, CSRF).
+/// The demo app's sign-ins in progress, kept by no node: the PKCE verifier and the nonce are
+/// derived from the `state` under a secret every node shares, and the browser holds only the
+/// state, in an HttpOnly cookie that binds the flow to it (RFC 9700 §4.7.1, CSRF).
 ///
-/// Entries are single use, expire after ten minutes, and are capped in number so that
-/// someone reloading `/demo/login` in a loop cannot grow memory without bound.
-final class PendingDemoLogins: Sendable {
+/// Why derived rather than remembered: behind a load balancer the callback may reach another
+/// node than the one that started the sign-in, so memory of one node cannot hold the verifier.
+/// The secret comes from the key file (every node has the same one), so the verifier never
+/// leaves the servers and is never stored. A state names its start time, so a sign-in still
+/// expires after ``lifetime``; the code it leads to is single use at the token endpoint.
+struct PendingDemoLogins: Sendable {
     /// What the callback needs to finish one sign-in.
     struct Login: Sendable {
         /// The PKCE code verifier (RFC 7636).
         let codeVerifier: String
         /// The OpenID Connect nonce the ID token must carry.
         let nonce: String
-        /// When the sign-in started.
-        let startedAt: Date
     }
 
     /// How long a sign-in may take.
     static let lifetime: TimeInterval = 600
-    /// How many sign-ins may be pending at once; the oldest are dropped beyond it.
-    static let capacity = 1000
 
-    private let logins = Mutex<[String: Login]>([:])
+    /// The secret the verifiers and nonces are derived from.
+    private let secret: [UInt8]
+
+    /// Sign-ins whose values derive from `secret`.
+    init(secret: [UInt8]) {
+        self.secret = secret
+    }
 
     /// Starts a sign-in and returns its state, verifier and nonce.
     func start(now: Date = Date()) -> (state: String, login: Login) {
-        let state = SecureRandom.token()
-        let login = Login(codeVerifier: PKCE.makeVerifier(), nonce: SecureRandom.token(), startedAt: now)
-        logins.withLock { logins in
-            logins = logins.filter { now.timeIntervalSince($0.value.startedAt) < Self.lifetime }
-            while logins.count >= Self.capacity,
-                let oldest = logins.min(by: { $0.value.startedAt < $1.value.startedAt })
-            {
-                logins[oldest.key] = nil
-            }
-            logins[state] = login
-        }
-        return (state, login)
+        let state = "\(Int64(now.timeIntervalSince1970.rounded(.down))).\(SecureRandom.token())"
+        return (state, login(for: state))
     }
 
-    /// Removes and returns the unexpired sign-in for `state`; nil when there is none.
+    /// The sign-in for `state` if it is one this app started less than ``lifetime`` ago.
     func finish(state: String, now: Date = Date()) -> Login? {
-        logins.withLock { logins in
-            guard let login = logins.removeValue(forKey: state),
-                now.timeIntervalSince(login.startedAt) < Self.lifetime
-            else { return nil }
-            return login
-        }
+        let parts = state.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let started = Int64(parts[0]), !parts[1].isEmpty else { return nil }
+        let age = now.timeIntervalSince1970 - TimeInterval(started)
+        guard age >= -5, age < Self.lifetime else { return nil }
+        return login(for: state)
+    }
+
+    private func login(for state: String) -> Login {
+        Login(codeVerifier: derived("verifier", state), nonce: derived("nonce", state))
+    }
+
+    /// base64url of HMAC-SHA256(secret, label:state): 43 characters, a valid PKCE verifier.
+    private func derived(_ label: String, _ state: String) -> String {
+        Base64URL.encode(HMAC.authenticationCode(for: Array("\(label):\(state)".utf8), key: secret))
     }
 }

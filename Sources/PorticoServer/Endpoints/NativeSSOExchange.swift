@@ -126,7 +126,8 @@ struct NativeSSOExchange {
     private func verifiedIDToken(_ token: String, issuer: String) throws -> JWTClaims {
         let claims: JWTClaims
         do {
-            claims = try tokens.keys.verifier.verify(token, algorithms: Self.idTokenAlgorithms, type: "JWT").claims()
+            claims = try tokens.keys.verifier(for: token).verify(token, algorithms: Self.idTokenAlgorithms, type: "JWT")
+                .claims()
         } catch .invalidSignature, .unknownKeyID, .keyAlgorithmMismatch, .invalidSignatureLength {
             throw OAuthError.invalidGrant("The ID token's signature does not verify with this provider's keys.")
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoHTTP
+import PorticoStore
 
 /// Renders a ``PageProblem`` as a page a person understands: what happened, and what to do.
 enum ErrorPage {
@@ -9,8 +10,15 @@ enum ErrorPage {
         var content = "<h1>\(HTML.escape(title[language]))</h1>\n"
         content += "<div class=\"alert\" role=\"alert\"><p>\(HTML.escape(message[language]))</p></div>\n"
         content += "<p class=\"small\">\(HTML.escape(advice(for: problem)[language]))</p>\n"
-        return PageLayout.page(title: title[language], content: content, status: problem.status, language: language)
+        var response = PageLayout.page(
+            title: title[language], content: content, status: problem.status, language: language)
+        if problem == .temporarilyUnavailable { response.headers["Retry-After"] = String(retryAfterSeconds) }
+        return response
     }
+
+    /// The `Retry-After` of the page shown while the database is away: long enough for a
+    /// PostgreSQL restart or failover, short enough that a person reloading is not kept waiting.
+    static let retryAfterSeconds = 5
 
     /// Runs `body`, turning a thrown ``PageProblem`` into its page (in the language `request`
     /// asks for) and any other error into the generic failure page (logged to stderr), so no
@@ -20,6 +28,9 @@ enum ErrorPage {
             return try await body()
         } catch let problem as PageProblem {
             return response(for: problem, language: request.pageLanguage())
+        } catch let error as StoreError where error.isTemporary {
+            log(error)
+            return response(for: .temporarilyUnavailable, language: request.pageLanguage())
         } catch {
             log(error)
             return response(for: .serverFailure, language: request.pageLanguage())
@@ -127,6 +138,14 @@ enum ErrorPage {
                     "We could not finish this request. Nothing was shared with any app.",
                     zh: "我们无法完成此请求。没有任何信息被分享给任何应用。")
             )
+        case .temporarilyUnavailable:
+            return (
+                Localized("\(platform) is briefly unavailable", zh: "\(platform) 暂时无法使用"),
+                Localized(
+                    "We can't reach our database for a moment, so we could not finish this request. "
+                        + "Nothing was shared with any app.",
+                    zh: "我们暂时无法连接数据库，因此未能完成此请求。没有任何信息被分享给任何应用。")
+            )
         }
     }
 
@@ -149,6 +168,10 @@ enum ErrorPage {
                 zh: "您仍可以在“您的账户”（/account）中退出 \(platform)。")
         case .serverFailure:
             Localized("Please try again in a moment.", zh: "请稍后再试。")
+        case .temporarilyUnavailable:
+            Localized(
+                "Please wait a few seconds, then reload this page or go back and try again.",
+                zh: "请稍等几秒，然后刷新此页面，或返回后重试。")
         }
     }
 }

@@ -28,6 +28,10 @@ enum PageProblem: Error, Equatable {
     case invalidLogoutRequest(appName: String?)
     /// The server failed (database trouble); details go to the log, not the page.
     case serverFailure
+    /// The database is busy or cannot be reached at the moment (a restart, a failover): the
+    /// same request is likely to work in a few seconds, so the page says so and answers 503
+    /// with `Retry-After` rather than a 500.
+    case temporarilyUnavailable
 
     /// The page problem for a redirect URI that failed the policy.
     init(_ problem: RedirectURIPolicy.Problem, appName: String) {
@@ -38,11 +42,13 @@ enum PageProblem: Error, Equatable {
         }
     }
 
-    /// The HTTP status: 403 for a failed CSRF check, 500 for our failures, else 400.
+    /// The HTTP status: 403 for a failed CSRF check, 500 for our failures, 503 while the
+    /// database is away, else 400.
     var status: HTTPStatus {
         switch self {
         case .forgedForm: .forbidden
         case .serverFailure: .internalServerError
+        case .temporarilyUnavailable: .serviceUnavailable
         default: .badRequest
         }
     }

@@ -51,6 +51,7 @@ public enum StoreConformance {
             + OutboxChecks.all
             + AccountLinkChecks.all
             + CompanionChecks.all
+            + FirstSigningKeyChecks.all
     }
 }
 

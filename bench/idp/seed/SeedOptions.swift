@@ -7,7 +7,7 @@ import Foundation
 struct SeedOptions {
     /// The usage text printed for `--help` and after a usage error.
     static let usage = """
-        usage: portico-bench-seed --database sqlite:PATH --out DIR [--users N] [--families N]
+        usage: portico-bench-seed --database sqlite:PATH|postgres://… --out DIR [--users N] [--families N]
                                   [--codes N] [--spare-codes N] [--refresh-tokens N]
                                   [--openid-refresh-tokens N] [--es256-codes N] [--sso-codes N]
                                   [--hash-samples N]
@@ -101,7 +101,9 @@ struct SeedOptions {
             }
         }
         if timeHashesOnly != nil { return }
-        guard databaseURL.hasPrefix("sqlite:") else { throw .usage("--database sqlite:PATH is required") }
+        guard ["sqlite:", "postgres://", "postgresql://"].contains(where: databaseURL.hasPrefix) else {
+            throw .usage("--database sqlite:PATH or postgres://… is required")
+        }
         guard !outputDirectory.isEmpty else { throw .usage("--out DIR is required") }
     }
 

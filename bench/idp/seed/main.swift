@@ -2,6 +2,7 @@
 // Run it on a fresh database before `portico serve` opens it; see SeedOptions.usage.
 import Foundation
 import PorticoStore
+import PorticoStorePostgres
 import PorticoStoreSQLite
 
 /// Writes one line to stderr.
@@ -16,10 +17,12 @@ do {
         print(String(format: "HASH_MS=%.2f", milliseconds))
         exit(0)
     }
-    guard case .sqlite(let path) = try DatabaseURL(parsing: options.databaseURL) else {
-        throw StoreError.unsupportedURL(options.databaseURL)
+    let store: any Store
+    switch try DatabaseURL(parsing: options.databaseURL) {
+    case .sqlite(let path): store = try SQLiteStore(path: path)
+    case .postgres: store = try PostgresStore(url: options.databaseURL, poolSize: 1)
+    default: throw StoreError.unsupportedURL(options.databaseURL)
     }
-    let store = try SQLiteStore(path: path)
     defer { store.close() }
     try Seeder(options: options, store: store, log: printError).run()
 } catch SeedOptions.Problem.help {

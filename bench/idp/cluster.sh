@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# PostgreSQL beside SQLite, one run (issue 12): the write- and sign-bound scenarios of
+# bench/idp/run.sh against
+#
+#   sqlite-1    one release `portico serve` on SQLite (the embedded default)
+#   postgres-1  one node on PostgreSQL
+#   postgres-3  three nodes on PostgreSQL behind nginx (deploy/ as it is, through
+#               tests/support/portico_cluster.py, as `make cluster` runs them)
+#
+# each on a freshly seeded database (portico-bench-seed, SCALE users and refresh families and
+# the single-use codes and tokens the scenarios spend), with wrk over loopback: client
+# credentials, refresh rotation, code redemption (RS256 and ES256 ID tokens), userinfo,
+# sign-ins (POST /login, against the Argon2id ceiling); then `pgbench` with a one-row UPDATE
+# transaction on the same server as the ceiling of write-bound grants, and the peak RSS of
+# every node. Everything shares the machine's cores: nodes, nginx, PostgreSQL and wrk.
+#
+#   bench/idp/cluster.sh                 SCALE=1000, DURATION=5s
+#   SCALE=1000000 bench/idp/cluster.sh   a million users and families (seeding takes long)
+#
+# Runs itself under scripts/with-postgres (a throwaway server, stopped and removed at the end;
+# it runs with fsync off, as the tests' server does, and so does pgbench's ceiling).
+# Figures go to bench/out/idp-cluster-SCALE/summary.txt.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+if [[ -z "${PORTICO_TEST_POSTGRES_URL:-}" ]]; then exec scripts/with-postgres "$0" "$@"; fi
+here="$root/bench/idp"
+
+scale="${SCALE:-1000}"
+duration="${DURATION:-5s}"
+wrk_threads="${THREADS:-2}"
+connections="${CONNECTIONS:-32}"
+login_connections="${LOGIN_CONNECTIONS:-16}"
+codes_per_second="${CODES_PER_SECOND:-3000}"
+refresh_per_second="${REFRESH_PER_SECOND:-4000}"
+scratch="${SCRATCH:-.build}"
+out_dir="$root/bench/out/idp-cluster-$scale"
+cores="$(nproc)"
+seconds="$(awk -v d="$duration" 'BEGIN { n = d + 0; if (d ~ /m$/) n *= 60; print int(n) }')"
+
+for tool in wrk curl python3 pgbench nginx; do
+    command -v "$tool" >/dev/null || { echo "bench/idp/cluster: $tool is not installed" >&2; exit 1; }
+done
+
+if [[ -z "${PORTICO_BIN:-}" || -z "${SEED_BIN:-}" ]]; then
+    swift build -c release --product portico --scratch-path "$scratch" >&2
+    swift build -c release --product portico-bench-seed --scratch-path "$scratch" >&2
+fi
+portico="$(cd "$root" && realpath "${PORTICO_BIN:-$scratch/release/portico}")"
+seed="$(realpath "${SEED_BIN:-$scratch/release/portico-bench-seed}")"
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/portico-bench-cluster.XXXXXX")"
+chmod 0755 "$tmp"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$out_dir"
+rm -f "$out_dir"/*.txt
+
+server_url="${PORTICO_TEST_POSTGRES_URL%/*}"
+psql_bin="$PORTICO_TEST_POSTGRES_BINDIR/psql"
+create_database() { "$psql_bin" -X -q -v ON_ERROR_STOP=1 "$server_url/postgres" -c "CREATE DATABASE $1" >/dev/null; }
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for() {
+    for _ in $(seq 1 400); do
+        if curl -fsS -o /dev/null "$1" 2>/dev/null; then return 0; fi
+        sleep 0.05
+    done
+    echo "bench/idp/cluster: $1 did not come up" >&2
+    exit 1
+}
+
+# wrk's output -> figures (as in run.sh).
+to_ms() {
+    awk -v v="$1" 'BEGIN {
+        if (v ~ /us$/) { sub(/us$/, "", v); printf "%.2f", v / 1000 }
+        else if (v ~ /ms$/) { sub(/ms$/, "", v); printf "%.2f", v }
+        else if (v ~ /s$/) { sub(/s$/, "", v); printf "%.2f", v * 1000 }
+        else { printf "%s", v } }'
+}
+p99() { to_ms "$(awk '$1 == "99%" { print $2 }' "$1")"; }
+ok_rate() {
+    local file="$1" ok ms
+    if [[ "$file" == *sign-in* ]]; then
+        ok="$(awk '$1 == "SIGNED_IN" { print $2 }' "$file" | grep . || echo 0)"
+    else
+        ok=$(($(awk '/ requests in / { print $1 }' "$file") - $(awk '/Non-2xx or 3xx responses:/ { print $NF }' "$file" | grep . || echo 0)))
+    fi
+    ms="$(to_ms "$(awk '/ requests in / { v = $4; sub(/,$/, "", v); print v }' "$file")")"
+    awk -v ok="$ok" -v ms="$ms" 'BEGIN { printf "%.1f", ok / (ms / 1000) }'
+}
+errors() {
+    local file="$1"
+    if [[ "$file" == *sign-in* ]]; then awk '$1 == "FAILED" { print $2 }' "$file" | grep . || echo 0
+    else awk '/Non-2xx or 3xx responses:/ { print $NF }' "$file" | grep . || echo 0; fi
+}
+
+# One configuration: seed, start, prepare, load. $1 = name, $2 = database URL, $3 = how to serve.
+run_config() {
+    local name="$1" database="$2" mode="$3" seed_dir="$tmp/$1-seed" base key_file node_pids=() info
+    echo "== $name: seeding $scale users and $scale refresh families..." >&2
+    local started=$SECONDS
+    "$seed" --database "$database" --out "$seed_dir" --users "$scale" --families "$scale" \
+        --codes $((codes_per_second * seconds)) --spare-codes 300 \
+        --refresh-tokens $((refresh_per_second * seconds)) --openid-refresh-tokens 10 \
+        --es256-codes $((codes_per_second * seconds)) --sso-codes 10 >&2
+    echo "$name seeding: $((SECONDS - started)) s" >"$out_dir/$name-seed-time.txt"
+    case "$mode" in
+        single)
+            local port
+            port="$(free_port)"
+            key_file="$tmp/$name.key"
+            local extra=()
+            if [[ "$database" == postgres* ]]; then
+                "$portico" migrate --database "$database" --key-file "$key_file" >/dev/null
+                extra=(--key-file "$key_file")
+            fi
+            "$portico" serve --port "$port" --quiet --database "$database" "${extra[@]}" \
+                >"$out_dir/$name.stdout" 2>"$out_dir/$name.stderr" &
+            node_pids=("$!")
+            pids+=("$!")
+            base="http://127.0.0.1:$port"
+            ;;
+        cluster)
+            info="$tmp/$name.info"
+            python3 tests/support/portico_cluster.py serve "$portico" "$database" "$info" \
+                >"$out_dir/$name.cluster.log" 2>&1 &
+            local cluster_pid="$!"
+            pids+=("$cluster_pid")
+            for _ in $(seq 1 600); do [[ -f "$info" ]] && break; sleep 0.1; done
+            [[ -f "$info" ]] || { echo "bench/idp/cluster: the cluster did not start" >&2; cat "$out_dir/$name.cluster.log" >&2; exit 1; }
+            # shellcheck disable=SC1090
+            . "$info"
+            base="$CLUSTER_URL"
+            read -r -a node_pids <<<"$CLUSTER_NODE_PIDS"
+            ;;
+    esac
+    wait_for "$base/healthz"
+
+    python3 "$here/prepare.py" tokens "$base" "$seed_dir" "$tmp/$name-access.txt"
+    python3 "$here/prepare.py" login "$base" "$seed_dir" "$tmp/$name-login.env"
+    (
+        set -a
+        # shellcheck disable=SC1090,SC1091
+        . "$seed_dir/seed.env"
+        # shellcheck disable=SC1090
+        . "$tmp/$name-login.env"
+        set +a
+        export BENCH_IDP_DIR="$here"
+        export AUTHORIZATION="Basic $(printf '%s:%s' "$CLIENT_ID" "$CLIENT_SECRET" | base64 -w0)"
+        authorization_es256="Basic $(printf '%s:%s' "$CLIENT_ID_ES256" "$CLIENT_SECRET_ES256" | base64 -w0)"
+        redirect="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$REDIRECT_URI")"
+        load=(-t"$wrk_threads" -c"$connections" -d"$duration" --latency)
+        one() { echo "  $name: $1" >&2; shift_name="$1"; shift; wrk "$@" >"$out_dir/$name-$shift_name.txt"; }
+        PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
+            one client-credentials "${load[@]}" -s "$here/post.lua" "$base"
+        ITEMS_FILE="$seed_dir/refresh.txt" BODY="grant_type=refresh_token&refresh_token={}" \
+            one refresh-rotation "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+        ITEMS_FILE="$seed_dir/codes.txt" \
+            BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect&code_verifier=$CODE_VERIFIER" \
+            one code-redemption-rs256 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+        ITEMS_FILE="$seed_dir/codes-es256.txt" AUTHORIZATION="$authorization_es256" \
+            BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect&code_verifier=$CODE_VERIFIER" \
+            one code-redemption-es256 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+        ITEMS_FILE="$tmp/$name-access.txt" BEARER=1 PATH_=/oauth/userinfo \
+            one userinfo "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
+        one sign-in -t"$wrk_threads" -c"$login_connections" -d"$duration" --latency --timeout 30s \
+            -s "$here/login.lua" "$base" -- "$wrk_threads"
+    )
+    local rss=()
+    for pid in "${node_pids[@]}"; do
+        rss+=("$(awk '/^VmHWM:/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status")")
+    done
+    echo "${rss[*]}" >"$out_dir/$name-rss.txt"
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    pids=()
+}
+
+mkdir -p "$tmp/sqlite"
+run_config sqlite-1 "sqlite:$tmp/sqlite/portico.db" single
+create_database bench_single
+run_config postgres-1 "$server_url/bench_single" single
+create_database bench_cluster
+run_config postgres-3 "$server_url/bench_cluster" cluster
+
+# The write ceiling: one-row UPDATE transactions on the same server.
+echo "== pgbench: one-row UPDATE" >&2
+create_database bench_pgbench
+pgbench -q -i -s 1 "$server_url/bench_pgbench" >/dev/null 2>&1
+printf '\\set aid random(1, 100000)\nUPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n' \
+    >"$tmp/update.sql"
+pgbench -n -c "$connections" -j "$wrk_threads" -T "$seconds" -f "$tmp/update.sql" "$server_url/bench_pgbench" \
+    >"$out_dir/pgbench.txt" 2>&1
+pgbench_tps="$(awk -F'= ' '/^tps/ { split($2, a, " "); printf "%.1f", a[1]; exit }' "$out_dir/pgbench.txt")"
+
+hash_ms="$("$seed" --time-hashes 9 | sed -n 's/^HASH_MS=//p')"
+ceiling="$(awk -v c="$cores" -v ms="$hash_ms" 'BEGIN { printf "%.1f", c * 1000 / ms }')"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
+verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? "met" : "MISSED" }'; }
+rate() { ok_rate "$out_dir/$1-$2.txt"; }
+{
+    echo "Portico on PostgreSQL beside SQLite, SCALE=$scale, $cores cores shared by nodes, nginx, PostgreSQL"
+    echo "(fsync off) and wrk; wrk -t$wrk_threads -c$connections -d$duration (sign-ins -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    printf "%-24s %14s %14s %14s   %s\n" "ok req/s (p99 ms)" sqlite-1 postgres-1 postgres-3
+    for scenario in client-credentials refresh-rotation code-redemption-rs256 code-redemption-es256 userinfo sign-in; do
+        cells=()
+        for config in sqlite-1 postgres-1 postgres-3; do
+            file="$out_dir/$config-$scenario.txt"
+            cells+=("$(ok_rate "$file") ($(p99 "$file"))")
+            [[ "$(errors "$file")" == 0 ]] || cells[-1]+=" E$(errors "$file")"
+        done
+        printf "%-24s %14s %14s %14s\n" "$scenario" "${cells[@]}"
+    done
+    echo
+    echo "pgbench one-row UPDATE ceiling: $pgbench_tps tps (-c$connections -j$wrk_threads -T$seconds)"
+    echo "Argon2id ceiling: $cores x 1000 / $hash_ms ms = $ceiling sign-ins/s"
+    for config in sqlite-1 postgres-1 postgres-3; do
+        echo "peak RSS per node, $config: $(cat "$out_dir/$config-rss.txt") MB; $(cat "$out_dir/$config-seed-time.txt")"
+    done
+    echo
+    echo "Targets:"
+    for config in postgres-1 postgres-3; do
+        refresh="$(rate "$config" refresh-rotation)"
+        echo "  $config refresh rotation $refresh/s = $(ratio "$refresh" "$pgbench_tps") x pgbench (>= 0.5: $(verdict "$(ratio "$refresh" "$pgbench_tps")" 0.5));" \
+            "$(ratio "$refresh" "$cores") per core vs Keycloak's 120 per vCPU"
+        for scenario in client-credentials userinfo; do
+            value="$(ratio "$(rate "$config" "$scenario")" "$(rate sqlite-1 "$scenario")")"
+            echo "  $config $scenario = $value x SQLite (>= 0.9: $(verdict "$value" 0.9))"
+        done
+        value="$(ratio "$(rate "$config" sign-in)" "$ceiling")"
+        echo "  $config sign-ins = $value x Argon2id ceiling (>= 0.8: $(verdict "$value" 0.8))"
+        max_rss="$(tr ' ' '\n' <"$out_dir/$config-rss.txt" | sort -g | tail -1)"
+        echo "  $config RSS per node <= 150 MB: $(awk -v r="$max_rss" 'BEGIN { print (r <= 150) ? "met" : "MISSED" }')"
+    done
+} | tee "$out_dir/summary.txt"
