@@ -48,11 +48,8 @@ public struct CustomSchemeRedirect: UserAgent {
         let waiter = try context.installRedirectWaiter(to: redirectURI, grace: returnGrace)
         defer { context.redirects.remove(waiter) }
         waiter.startDeadline(timeout)
-        // Counted as opened before the opener returns: the system may switch to the browser and
-        // the person come back (the app becoming active) before `open` has returned here, and
-        // that return must still start the grace rather than be ignored until the deadline.
-        waiter.browserOpened()
         try await opener.open(context.authorizationURL(redirectURI: redirectURI))
+        waiter.browserOpened()
         return .callback(try await waiter.wait(), redirectURI: redirectURI)
     }
 }

@@ -55,8 +55,8 @@ final class RedirectWaiter: Sendable {
         finish(.success(url))
     }
 
-    /// The browser is being given the authorization URL: from now on the app becoming active
-    /// means the person came back.
+    /// The browser has the authorization URL: from now on the app becoming active means
+    /// the person came back.
     func browserOpened() {
         progress.withLock { $0.opened = true }
     }
