@@ -26,6 +26,7 @@ enum PostgresSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 9, statements: version9),
     ]
 
     /// The newest version this build understands.
@@ -401,5 +402,22 @@ enum PostgresSchema {
             value bytea NOT NULL
         )
         """,
+    ]
+
+    /// Version 9, security: SQLite's version 9 (signing keys' `signs_from`, clients' JWKS and
+    /// introspection flag, seen client-assertion `jti`s).
+    private static let version9 = [
+        "ALTER TABLE signing_keys ADD COLUMN signs_from bigint",
+        "ALTER TABLE clients ADD COLUMN jwks text",
+        "ALTER TABLE clients ADD COLUMN introspection boolean NOT NULL DEFAULT false",
+        """
+        CREATE TABLE client_assertions (
+            client_id text NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+            jti_hash bytea NOT NULL,
+            expires_at bigint NOT NULL,
+            PRIMARY KEY (client_id, jti_hash)
+        )
+        """,
+        "CREATE INDEX client_assertions_expiry ON client_assertions (expires_at)",
     ]
 }

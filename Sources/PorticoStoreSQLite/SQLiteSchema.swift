@@ -19,6 +19,7 @@ enum SQLiteSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 9, statements: version9),
     ]
 
     /// The newest version this build understands.
@@ -393,5 +394,26 @@ enum SQLiteSchema {
         ) WITHOUT ROWID
         """,
         "PRAGMA user_version = 5",
+    ]
+
+    /// Version 9, security: when a rotated signing key may start signing (published first), the
+    /// public keys of clients that authenticate with `private_key_jwt` (RFC 7523), which clients
+    /// are resource servers allowed to introspect, and the `jti`s of client assertions seen, so
+    /// each is used once until it expires. New columns have defaults: existing keys sign as they
+    /// did, existing clients authenticate as they did.
+    private static let version9 = [
+        "ALTER TABLE signing_keys ADD COLUMN signs_from INTEGER",
+        "ALTER TABLE clients ADD COLUMN jwks TEXT",
+        "ALTER TABLE clients ADD COLUMN introspection INTEGER NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE client_assertions (
+            client_id TEXT NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+            jti_hash BLOB NOT NULL,
+            expires_at INTEGER NOT NULL,
+            PRIMARY KEY (client_id, jti_hash)
+        )
+        """,
+        "CREATE INDEX client_assertions_expiry ON client_assertions (expires_at)",
+        "PRAGMA user_version = 9",
     ]
 }

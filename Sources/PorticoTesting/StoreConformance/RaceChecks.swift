@@ -129,7 +129,7 @@ struct RaceChecks: ConformanceChecks {
 }
 
 /// Holds every runner until all have arrived, so that they start their attempts together.
-private final class StartLine: @unchecked Sendable {
+final class StartLine: @unchecked Sendable {
     // Safe: `arrived` is only touched while `condition` is locked.
     private let condition = NSCondition()
     private let runners: Int
