@@ -1,3 +1,4 @@
+import Foundation
 import PorticoServer
 import PorticoStore
 
@@ -11,7 +12,7 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--json] [--database URL]
+                                  [--jwks FILE] [--introspection] [--json] [--database URL]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
 
@@ -35,6 +36,11 @@ enum ClientCommand {
                   --subject-type T     public (default: the account id) or pairwise (an id
                                        of its own per person, OIDC Core §8.1)
                   --sector NAME        the pairwise sector (default the redirect URIs' host)
+                  --jwks FILE          a JWKS of the app's public keys (RS256 of 2048 bits or
+                                       more, ES256, EdDSA): it authenticates with
+                                       private_key_jwt assertions (RFC 7523) and gets no secret
+                  --introspection      a resource server: it may ask /oauth/introspect about
+                                       tokens (other apps may not)
                   --json               print {"client_id": "...", "client_secret": "..."}
         list    shows every app: id, name, type and redirect URIs (never secrets)
         remove  removes an app and everything issued to it
@@ -75,6 +81,8 @@ enum ClientCommand {
         registration.resources = try arguments.values("resource")
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
+        if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
+        registration.mayIntrospect = arguments.flag("introspection")
         let json = arguments.flag("json")
         try arguments.finish()
 
@@ -92,9 +100,22 @@ enum ClientCommand {
         if let secret = registered.secret {
             print("client_secret: \(secret)")
             print("Keep the secret now: it is not shown again (Portico stores only its hash).")
+        } else if registered.client.jwks != nil {
+            print("No secret: it authenticates with private_key_jwt, signed by a key of its JWKS.")
         } else {
             print("Public client: no secret; it must use PKCE (S256).")
         }
+    }
+
+    /// The text of the `--jwks` file, or one line saying why it cannot be read.
+    private static func readKeySet(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandLineError.failure("cannot read the JWKS file \(path)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandLineError.usage("the JWKS file \(path) is not UTF-8 text")
+        }
+        return text
     }
 
     private static func list(_ arguments: inout Arguments, database url: String) throws {

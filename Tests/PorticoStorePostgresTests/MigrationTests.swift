@@ -75,7 +75,9 @@ import Testing
         let applied = results.values.compactMap { try? $0.get() }
         #expect(applied.count == 2)
         #expect(applied.sorted { $0.count < $1.count } == [[], PostgresSchema.migrations.map(\.version)])
-        #expect(try database.connection().scalar("SELECT count(*) FROM schema_migrations") == "5")
+        #expect(
+            try database.connection().scalar("SELECT count(*) FROM schema_migrations")
+                == "\(PostgresSchema.migrations.count)")
     }
 
     /// A migration that fails leaves nothing behind (DDL is transactional), and the next run
@@ -90,7 +92,7 @@ import Testing
         #expect(try PostgresSchema.version(of: connection) == 2)
         #expect(try connection.scalar("SELECT to_regclass('legacy_refresh_tokens') IS NULL") == "t")
         try connection.execute("DROP TABLE grant_revocations")
-        #expect(try PostgresSchema.migrate(connection) == [3, 4, 5])
+        #expect(try PostgresSchema.migrate(connection) == PostgresSchema.migrations.map(\.version).filter { $0 >= 3 })
     }
 
     /// Version 4 moves refresh tokens into their family's row exactly as SQLite's does: the

@@ -44,6 +44,11 @@ public struct ClientRegistration: Sendable {
     public var subjectType: String = SubjectType.public.rawValue
     /// The sector of pairwise subjects (`--sector`); by default the redirect URIs' host.
     public var sector: String? = nil
+    /// The text of a JWKS of public keys (`--jwks FILE`): the client authenticates with
+    /// `private_key_jwt` assertions signed by them and gets no secret.
+    public var jwks: String? = nil
+    /// Whether it is a resource server allowed to introspect tokens (`--introspection`).
+    public var mayIntrospect = false
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -104,7 +109,7 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic ? nil : SecureRandom.token()
+        let secret = isPublic || jwks != nil ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
@@ -188,6 +193,11 @@ public struct ClientRegistration: Sendable {
         }
         client.subjectType = subject
         client.sectorIdentifier = try sectorIdentifier(for: subject)
+        if let jwks {
+            if isPublic { throw .invalid("--jwks is for confidential clients: a public client has no key to keep") }
+            client.jwks = try ClientKeySet(json: jwks).jsonString
+        }
+        client.mayIntrospect = mayIntrospect
         return client
     }
 
