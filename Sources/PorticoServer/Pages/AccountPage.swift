@@ -36,6 +36,8 @@ struct AccountPage {
         case signedOut = "signed_out"
         /// Every other browser was signed out.
         case signedOutOthers = "signed_out_others"
+        /// The password was changed (and every other browser signed out).
+        case passwordChanged = "password_changed"
 
         /// What to say.
         var text: Localized {
@@ -43,6 +45,7 @@ struct AccountPage {
             case .removed: AccountText.removed
             case .signedOut: AccountText.signedOutOne
             case .signedOutOthers: AccountText.signedOutOthers
+            case .passwordChanged: PasswordChangeText.changed
             }
         }
     }
@@ -80,6 +83,9 @@ struct AccountPage {
             html += form(
                 button: "end_others", value: "1", label: AccountText.signOutOthers[language], style: "secondary")
         }
+        html += "<h2 id=\"security\">\(AccountText.securityHeading[language])</h2>\n"
+        html += "<p><a href=\"\(PasswordChangeEndpoint.path)\" id=\"change-password\">"
+        html += "\(PasswordChangeText.link[language])</a></p>\n"
         html += form(
             button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """
