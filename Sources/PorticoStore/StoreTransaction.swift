@@ -51,5 +51,5 @@ public protocol StoreTransaction:
     ConsentStorage, RefreshTokenStorage, AccessTokenRevocationStorage, DeviceAuthorizationStorage,
     AccountLinkStorage, PasswordResetStorage, ThrottleStorage, AuditLogStorage, PurgeStorage,
     DeviceSessionStorage, PairwiseSubjectStorage,
-    ClientAssertionStorage
+    ClientAssertionStorage, CompanionStorage
 {}

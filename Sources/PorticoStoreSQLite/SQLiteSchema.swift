@@ -19,6 +19,7 @@ enum SQLiteSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 8, statements: version8),
         Migration(version: 9, statements: version9),
     ]
 

@@ -12,7 +12,8 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--jwks FILE] [--introspection] [--json] [--database URL]
+                                  [--jwks FILE] [--introspection] [--companion] [--json]
+                                  [--database URL]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
 
@@ -41,8 +42,13 @@ enum ClientCommand {
                                        private_key_jwt assertions (RFC 7523) and gets no secret
                   --introspection      a resource server: it may ask /oauth/introspect about
                                        tokens (other apps may not)
+                  --companion          the platform's own portico-agent: public, loopback
+                                       and device sign-in, the only client granted scope
+                                       companion (default redirect URI
+                                       http://127.0.0.1/callback, any port)
                   --json               print {"client_id": "...", "client_secret": "..."}
-        list    shows every app: id, name, type and redirect URIs (never secrets)
+        list    shows every app: id, name, type and redirect URIs (never secrets);
+                companion clients are marked
         remove  removes an app and everything issued to it
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
@@ -83,6 +89,7 @@ enum ClientCommand {
         registration.sector = try arguments.value("sector")
         if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
         registration.mayIntrospect = arguments.flag("introspection")
+        registration.isCompanion = arguments.flag("companion")
         let json = arguments.flag("json")
         try arguments.finish()
 
@@ -124,8 +131,10 @@ enum ClientCommand {
         let store = try DatabaseOption.open(url)
         defer { store.close() }
         let clients: [Client]
+        let companions: Set<String>
         do {
             clients = try store.clients()
+            companions = try store.read { try $0.companionClientIDs() }
         } catch {
             throw CommandLineError.failure("cannot read clients: \(error)")
         }
@@ -135,7 +144,8 @@ enum ClientCommand {
                     + "\"type\": \(JSONLine.quoted(client.type.rawValue)), "
                     + "\"redirect_uris\": \(JSONLine.array(client.redirectURIs)), "
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
-                    + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes))}"
+                    + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes)), "
+                    + "\"companion\": \(companions.contains(client.id))}"
             }
             print("[" + objects.joined(separator: ", ") + "]")
             return
@@ -145,7 +155,8 @@ enum ClientCommand {
             return
         }
         for client in clients {
-            print("\(client.id)  \(client.type.rawValue)  \(client.name)")
+            let companion = companions.contains(client.id) ? "  (companion)" : ""
+            print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)")
             for uri in client.redirectURIs { print("    redirect \(uri)") }
         }
     }

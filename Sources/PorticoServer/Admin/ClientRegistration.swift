@@ -49,6 +49,9 @@ public struct ClientRegistration: Sendable {
     public var jwks: String? = nil
     /// Whether it is a resource server allowed to introspect tokens (`--introspection`).
     public var mayIntrospect = false
+    /// Whether it is the platform's own companion app (`--companion`, see
+    /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
+    public var isCompanion = false
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -109,12 +112,13 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic || jwks != nil ? nil : SecureRandom.token()
+        let secret = isPublic || isCompanion || jwks != nil ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
                 try checkScopes(client.allowedScopes, in: transaction)
                 try transaction.insert(client)
+                if isCompanion { try transaction.markCompanionClient(id: client.id, at: client.createdAt) }
                 try transaction.append(
                     AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
             }
@@ -129,6 +133,7 @@ public struct ClientRegistration: Sendable {
 
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
+        if isCompanion { return try CompanionRegistration(self).validatedClient(id: id, store: store) }
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
         let grants =
             grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
@@ -173,8 +178,13 @@ public struct ClientRegistration: Sendable {
             }
             return group
         }
-        let builtIn = ScopeCatalog.builtIn.map(\.name).filter { $0 != NativeSSO.scope || group != nil }
+        let builtIn = ScopeCatalog.builtIn.map(\.name).filter {
+            ($0 != NativeSSO.scope || group != nil) && $0 != CompanionClients.scope
+        }
         let scopes = self.scopes.isEmpty ? builtIn : unique(self.scopes)
+        if scopes.contains(CompanionClients.scope) {
+            throw .invalid("the companion scope needs --companion: only the platform's own companion app gets it")
+        }
         if scopes.contains(NativeSSO.scope) && group == nil {
             throw .invalid("the device_sso scope needs --sso-group: it shares sign-in within a group of apps")
         }

@@ -79,6 +79,9 @@ final class DiscoveryEndpoint: Sendable {
             "introspection_endpoint": .string(issuer + "/oauth/introspect"),
             "device_authorization_endpoint": .string(issuer + DeviceAuthorizationEndpoint.path),
             "end_session_endpoint": .string(issuer + LogoutEndpoint.path),
+            // Portico's own: where a companion (portico-agent) brokers apps' authorization requests.
+            "companion_authorization_endpoint": .string(issuer + CompanionAuthorizationEndpoint.path),
+            "companion_consent_endpoint": .string(issuer + CompanionConsentEndpoint.path),
             "scopes_supported": .array(scopes().map(JSONValue.string)),
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],

@@ -62,6 +62,8 @@ struct AccountPage {
     var notice: Notice?
     /// The language of the page.
     var language: PageLanguage
+    /// Their live companion sessions (``AccountCompanions``).
+    var companions: [CompanionSession] = []
 
     /// The page as a response.
     func response() -> Response {
@@ -83,6 +85,7 @@ struct AccountPage {
             html += form(
                 button: "end_others", value: "1", label: AccountText.signOutOthers[language], style: "secondary")
         }
+        html += AccountCompanions.section(companions, csrfToken: csrfToken, language: language)
         html += "<h2 id=\"security\">\(AccountText.securityHeading[language])</h2>\n"
         html += "<p><a href=\"\(PasswordChangeEndpoint.path)\" id=\"change-password\">"
         html += "\(PasswordChangeText.link[language])</a></p>\n"
