@@ -130,7 +130,10 @@ public enum SigningKeyRotation {
             for algorithm in Set(due.map(\.algorithm)).sorted() {
                 let keys = try transaction.signingKeys().filter { $0.algorithm == algorithm }
                 let ready = keys.filter { isWaiting($0) && ($0.signsFrom ?? $0.createdAt) <= now }
-                guard let newest = ready.max(by: { ($0.signsFrom ?? $0.createdAt, $0.id) < ($1.signsFrom ?? $1.createdAt, $1.id) })
+                guard
+                    let newest = ready.max(by: {
+                        ($0.signsFrom ?? $0.createdAt, $0.id) < ($1.signsFrom ?? $1.createdAt, $1.id)
+                    })
                 else { continue }
                 let replaced = keys.filter { key in
                     key.id != newest.id && key.state == .active && (key.isCurrent || ready.contains(key))

@@ -78,7 +78,8 @@ struct ClientAssertionVerifier: Sendable {
         }
         guard expiresAt <= instant.addingTimeInterval(Self.maximumLifetime + Self.clockSkew) else {
             throw OAuthError.invalidClient(
-                "The client assertion lives too long; its exp may be at most \(Int(Self.maximumLifetime)) seconds away.")
+                "The client assertion lives too long; its exp may be at most \(Int(Self.maximumLifetime)) seconds away."
+            )
         }
         do {
             try JWTValidator(clockSkew: Self.clockSkew, now: { instant }).validate(claims)

@@ -63,6 +63,7 @@ extension ProviderContext {
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(
             store: store, cache: clients,
-            assertions: ClientAssertionVerifier(store: store, issuer: { [issuerIdentifier] in issuerIdentifier.current }, now: now))
+            assertions: ClientAssertionVerifier(
+                store: store, issuer: { [issuerIdentifier] in issuerIdentifier.current }, now: now))
     }
 }

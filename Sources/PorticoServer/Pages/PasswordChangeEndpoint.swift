@@ -146,7 +146,8 @@ struct PasswordChangeEndpoint: Sendable {
         try? throttle.forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
         PasswordNotice.send(to: user, at: now, byReset: false, language: page.language, context: context)
         return PageLayout.redirect(
-            to: AuthorizationResponse.location(AccountEndpoint.path, [("done", AccountPage.Notice.passwordChanged.rawValue)]),
+            to: AuthorizationResponse.location(
+                AccountEndpoint.path, [("done", AccountPage.Notice.passwordChanged.rawValue)]),
             status: .seeOther)
     }
 }

@@ -35,7 +35,8 @@ struct PasswordChangePage {
         }
         html += "<form method=\"post\" action=\"\(PasswordChangeEndpoint.path)\" novalidate>\n"
         html += HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken) + "\n"
-        html += "<input type=\"email\" name=\"username\" value=\"\(HTML.escape(user.email))\" autocomplete=\"username\" "
+        html +=
+            "<input type=\"email\" name=\"username\" value=\"\(HTML.escape(user.email))\" autocomplete=\"username\" "
         html += "hidden readonly tabindex=\"-1\" aria-hidden=\"true\">\n"
         html +=
             FormField(

@@ -41,7 +41,8 @@ extension ProviderHarness {
         name: String = "Vendor App", group: String? = "vendor", isPublic: Bool = false,
         scopes: [String] = ["openid", "profile", "email", "device_sso"],
         grants: [String] = ["authorization_code", "refresh_token", ExchangeURI.grant], resources: [String] = [],
-        subjectType: SubjectType = .public, sector: String? = nil, redirectURI: String = "https://shop.example/callback",
+        subjectType: SubjectType = .public, sector: String? = nil,
+        redirectURI: String = "https://shop.example/callback",
         introspection: Bool = false
     ) throws -> Client {
         var client = Client(

@@ -42,7 +42,9 @@ import Testing
             "client", "add", "--name", "Orders API", "--grant", "client_credentials", "--introspection", "--json",
         ])
         #expect(added.status == 0, "\(added.stderr)")
-        let plain = try database.portico(["client", "add", "--name", "Shop", "--redirect-uri", "https://shop.example/cb", "--json"])
+        let plain = try database.portico([
+            "client", "add", "--name", "Shop", "--redirect-uri", "https://shop.example/cb", "--json",
+        ])
         let store = try openStore(url: database.url)
         defer { store.close() }
         let clients = try store.clients()

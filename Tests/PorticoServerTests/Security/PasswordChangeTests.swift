@@ -31,7 +31,8 @@ import Testing
         return try await browser.post(
             PasswordChangeEndpoint.path,
             [
-                ("csrf_token", try #require(form.hiddenField("csrf_token"))), ("current_password", current), ("password", new),
+                ("csrf_token", try #require(form.hiddenField("csrf_token"))), ("current_password", current),
+                ("password", new),
                 ("password_confirmation", confirmation ?? new),
             ])
     }
@@ -71,7 +72,9 @@ import Testing
             #expect(done.status == 303)
             #expect(done.location == "/account?done=password_changed")
             let changed = try #require(try harness.store.user(id: user.id))
-            #expect(PasswordHasher(settings: ProviderHarness.passwordHashing).verify(Self.newPassword, against: changed.passwordHash))
+            #expect(
+                PasswordHasher(settings: ProviderHarness.passwordHashing).verify(
+                    Self.newPassword, against: changed.passwordHash))
 
             // This browser stays signed in; the other one is out; the app's grant stays.
             let after = try await browser.get("/account?done=password_changed")

@@ -110,15 +110,23 @@ import Testing
                 jwtID: UUID().uuidString
             ).jsonBytes()
             let header = { (json: String) in Base64URL.encode(Array(json.utf8)) }
-            let unsigned = header(#"{"alg":"none","kid":"\#(clientKey.key.keyID)"}"#) + "."
+            let unsigned =
+                header(#"{"alg":"none","kid":"\#(clientKey.key.keyID)"}"#) + "."
                 + Base64URL.encode(payload) + "."
-            let hmac = header(#"{"alg":"HS256","kid":"\#(clientKey.key.keyID)"}"#) + "."
+            let hmac =
+                header(#"{"alg":"HS256","kid":"\#(clientKey.key.keyID)"}"#) + "."
                 + Base64URL.encode(payload) + "." + Base64URL.encode(Array(repeating: 1, count: 32))
             let cases: [(String, String)] = [
                 ("wrong audience", Self.assertion(clientID, key: clientKey.key, audience: "https://elsewhere.example")),
-                ("expired", Self.assertion(clientID, key: clientKey.key, audience: tokenURL, now: now.addingTimeInterval(-600))),
+                (
+                    "expired",
+                    Self.assertion(clientID, key: clientKey.key, audience: tokenURL, now: now.addingTimeInterval(-600))
+                ),
                 ("too long-lived", Self.assertion(clientID, key: clientKey.key, audience: tokenURL, lifetime: 3600)),
-                ("sub is not the client", Self.assertion(clientID, key: clientKey.key, audience: tokenURL, subject: "someone")),
+                (
+                    "sub is not the client",
+                    Self.assertion(clientID, key: clientKey.key, audience: tokenURL, subject: "someone")
+                ),
                 ("another key", Self.assertion(clientID, key: stranger, audience: tokenURL)),
                 ("no jti", Self.assertion(clientID, key: clientKey.key, audience: tokenURL, jti: "")),
                 ("alg none", unsigned),

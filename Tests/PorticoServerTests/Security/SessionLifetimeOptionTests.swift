@@ -66,7 +66,8 @@ import Testing
             group.cancelAll()
             return line
         }
-        let base = try #require(firstLine.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/).map { String($0.1) })
+        let base = try #require(
+            firstLine.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/).map { String($0.1) })
         let plain = TestBrowser(base: base)
         #expect(try await plain.signIn(at: "/login", email: "ann@example.com").status == 303)
         let kept = TestBrowser(base: base)
@@ -75,7 +76,9 @@ import Testing
         let store = try openStore(url: database)
         defer { store.close() }
         let user = try #require(try store.user(email: "ann@example.com"))
-        let lifetimes = try store.sessions(userID: user.id).map { ($0.isPersistent, $0.expiresAt.timeIntervalSince($0.createdAt)) }
+        let lifetimes = try store.sessions(userID: user.id).map {
+            ($0.isPersistent, $0.expiresAt.timeIntervalSince($0.createdAt))
+        }
         #expect(lifetimes.count == 2)
         #expect(lifetimes.contains { !$0.0 && abs($0.1 - 1800) <= 1 }, "\(lifetimes)")
         #expect(lifetimes.contains { $0.0 && abs($0.1 - 2 * 86400) <= 1 }, "\(lifetimes)")
