@@ -145,9 +145,9 @@ struct PasswordChangeEndpoint: Sendable {
         }
         try? throttle.forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
         PasswordNotice.send(to: user, at: now, byReset: false, language: page.language, context: context)
+        var query = [("done", AccountPage.Notice.passwordChanged.rawValue)]
+        if page.language != .english { query.append(("ui_locales", page.language.rawValue)) }
         return PageLayout.redirect(
-            to: AuthorizationResponse.location(
-                AccountEndpoint.path, [("done", AccountPage.Notice.passwordChanged.rawValue)]),
-            status: .seeOther)
+            to: AuthorizationResponse.location(AccountEndpoint.path, query), status: .seeOther)
     }
 }

@@ -33,7 +33,9 @@ struct PasswordChangePage {
 
                 """
         }
-        html += "<form method=\"post\" action=\"\(PasswordChangeEndpoint.path)\" novalidate>\n"
+        // A language chosen by `ui_locales` stays through the post and the way back.
+        let action = PasswordChangeEndpoint.path + (lang == .english ? "" : "?ui_locales=" + lang.rawValue)
+        html += "<form method=\"post\" action=\"\(action)\" novalidate>\n"
         html += HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken) + "\n"
         html +=
             "<input type=\"email\" name=\"username\" value=\"\(HTML.escape(user.email))\" autocomplete=\"username\" "
