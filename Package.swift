@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "portico", targets: ["portico"]),
         .library(name: "PorticoKit", targets: ["PorticoKit"]),
         .executable(name: "portico-demo", targets: ["portico-demo"]),
+        .executable(name: "portico-host-backend", targets: ["portico-host-backend"]),
+        .executable(name: "portico-host-demo", targets: ["portico-host-demo"]),
     ],
     targets: [
         // C libraries from Debian, wrapped as system libraries (module map + shim header).
@@ -50,6 +52,15 @@ let package = Package(
             dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto"]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
+        // Account link: a host app on PorticoKit, and its backend on PorticoHTTP (a library, so
+        // the SDK's tests run it in process; see Examples/host-backend/README.md).
+        .target(
+            name: "PorticoHostBackend", dependencies: ["PorticoHTTP", "PorticoCrypto"],
+            path: "Examples/host-backend/Sources/HostBackend"),
+        .executableTarget(
+            name: "portico-host-backend", dependencies: ["PorticoHostBackend"],
+            path: "Examples/host-backend/Sources/portico-host-backend"),
+        .executableTarget(name: "portico-host-demo", dependencies: ["PorticoKit"], path: "Examples/host-app"),
 
         // Benchmarks (run by `make bench`, never by tests) and a helper process the store tests kill.
         .executableTarget(
@@ -99,6 +110,7 @@ let package = Package(
             name: "PorticoKitTests",
             dependencies: [
                 "PorticoKit", "PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoHTTP", "PorticoTesting",
+                "PorticoHostBackend", "PorticoCrypto",
             ]),
     ]
 )

@@ -21,3 +21,16 @@ extension AuthorizationManager {
         redirects.current?.becameActive()
     }
 }
+
+extension AuthorizationManager {
+    /// Whether `url` is the result of this manager's pending custom-scheme authorization, told by
+    /// its content: the redirect URI's scheme, host and path, the pending `state`, and a `code`
+    /// or an `error`. ``CallbackRouter`` asks this before any other handler, because a platform
+    /// may send sign-in and payment results to one host (Alipay's `safepay`).
+    public func isPendingCallback(_ url: URL) -> Bool {
+        guard let waiter = redirects.current, !waiter.isFinished, waiter.matches(url),
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
+        else { return false }
+        return items.contains { $0.name == "code" || $0.name == "error" }
+    }
+}

@@ -17,13 +17,13 @@ import Synchronization
 final class LoopbackListener: Sendable {
     static let maximumRequestBytes = 16 * 1024
 
-    /// The port the OS assigned.
+    /// The port listened on (the OS's choice when none was asked).
     let port: UInt16
     private let descriptor: Int32
     private let cancelled = Atomic<Bool>(false)
 
-    /// Binds 127.0.0.1 on an ephemeral port and starts listening.
-    init() throws(AuthorizationError) {
+    /// Binds 127.0.0.1 on `port` (0: an ephemeral one) and starts listening.
+    init(port requestedPort: UInt16 = 0) throws(AuthorizationError) {
         #if canImport(Glibc)
             let stream = Int32(SOCK_STREAM.rawValue)
         #else
@@ -33,7 +33,12 @@ final class LoopbackListener: Sendable {
         guard socketDescriptor >= 0 else { throw Self.failure("cannot open the loopback socket") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = requestedPort.bigEndian
+        if requestedPort != 0 {
+            // A fixed port is used again by the next sign-in: do not wait out TIME_WAIT.
+            var reuse: Int32 = 1
+            setsockopt(socketDescriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        }
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -42,7 +47,8 @@ final class LoopbackListener: Sendable {
         }
         guard bound == 0, listen(socketDescriptor, 8) == 0 else {
             close(socketDescriptor)
-            throw Self.failure("cannot listen on 127.0.0.1")
+            throw Self.failure(
+                requestedPort == 0 ? "cannot listen on 127.0.0.1" : "cannot listen on 127.0.0.1:\(requestedPort)")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {

@@ -39,6 +39,9 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible, ExpressibleByS
     public static let email = Scope(name: "email")
     /// An ID token proving who signed in (OpenID Connect).
     public static let openID = Scope(name: "openid")
+    /// Lets a host app link the person's account to its own user and hand their sign-in to the
+    /// host's mini-programs (see ``AccountLinkSession``).
+    public static let accountLink = Scope(name: "account_link")
 
     /// The scopes that let an app read the person's profile, at `/user/profile` or userinfo.
     static let profileScopes: Set<String> = ["profile", "profile:user_id", "postal_code", "email"]

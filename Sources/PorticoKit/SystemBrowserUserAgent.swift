@@ -9,7 +9,9 @@ import Synchronization
 /// redirect, which gets a small "you can close this tab" page. Only a callback with the pending
 /// `state` ends the wait; it times out after ``timeout`` and closes the listener at once when
 /// the task is cancelled. The registered redirect URI is `http://127.0.0.1/<path>`; Portico
-/// accepts any port for loopback URIs, as RFC 8252 §7.3 asks.
+/// accepts any port for loopback URIs of public clients, as RFC 8252 §7.3 asks. A registered
+/// loopback URI that names a port (`http://127.0.0.1:8091/callback`) is listened on exactly:
+/// confidential clients, such as a host app with a backend, must use their URI byte for byte.
 public struct SystemBrowserUserAgent: UserAgent {
     /// How long to wait for the browser (5 minutes by default).
     public var timeout: Duration
@@ -31,7 +33,7 @@ public struct SystemBrowserUserAgent: UserAgent {
 
     /// Listens, opens the browser, and returns the callback.
     public func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
-        let listener = try LoopbackListener()
+        let listener = try LoopbackListener(port: Self.registeredPort(of: context.redirectURI))
         let path = Self.callbackPath(for: context.redirectURI)
         guard let redirectURI = URL(string: "http://127.0.0.1:\(listener.port)\(path)") else {
             listener.cancel()
@@ -79,6 +81,13 @@ public struct SystemBrowserUserAgent: UserAgent {
     static func callbackPath(for redirectURI: URL?) -> String {
         guard let redirectURI, isLoopback(redirectURI), !redirectURI.path.isEmpty else { return "/callback" }
         return redirectURI.path
+    }
+
+    /// The port a registered loopback redirect URI names, or 0 (any port) when it names none.
+    static func registeredPort(of redirectURI: URL?) -> UInt16 {
+        guard let redirectURI, isLoopback(redirectURI), let port = redirectURI.port, let fixed = UInt16(exactly: port)
+        else { return 0 }
+        return fixed
     }
 
     /// Whether `uri` is an `http` URI on a loopback host.

@@ -6,6 +6,9 @@ import Foundation
 /// Within one host app a host user links to one platform account and a platform account to one
 /// host user.
 public struct AccountLink: Sendable, Hashable {
+    /// The link's own id (`link_id`), by which the host unbinds it; random, so it says nothing
+    /// about the people it joins.
+    public var id: String
     /// The host app (a registered client).
     public var hostClientID: String
     /// The user's identifier in the host app's own account system.
@@ -16,7 +19,11 @@ public struct AccountLink: Sendable, Hashable {
     public var createdAt: Date
 
     /// A link ready to insert.
-    public init(hostClientID: String, hostUserID: String, platformUserID: String, createdAt: Date = Date()) {
+    public init(
+        id: String = RecordIdentifier.random(), hostClientID: String, hostUserID: String, platformUserID: String,
+        createdAt: Date = Date()
+    ) {
+        self.id = id
         self.hostClientID = hostClientID
         self.hostUserID = hostUserID
         self.platformUserID = platformUserID

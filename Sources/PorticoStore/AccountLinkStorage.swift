@@ -12,4 +12,10 @@ public protocol AccountLinkStorage {
     func accountLinks(platformUserID: String) throws -> [AccountLink]
     /// Unbinds a host user.
     @discardableResult func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool
+    /// The link with this `link_id`.
+    func accountLink(id: String) throws -> AccountLink?
+    /// The link of a platform account in a host app: the other side of the one-to-one pairing.
+    func accountLink(hostClientID: String, platformUserID: String) throws -> AccountLink?
+    /// Unbinds by `link_id`; conditional: true only for the one caller whose delete removed it.
+    @discardableResult func deleteAccountLink(id: String) throws -> Bool
 }

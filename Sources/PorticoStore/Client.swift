@@ -41,6 +41,9 @@ public struct Client: Sendable, Hashable {
     /// The sector its pairwise subjects derive from (`--sector`, or its redirect URIs' host);
     /// nil for public subjects.
     public var sectorIdentifier: String? = nil
+    /// Where it hears of sign-outs (`--backchannel-logout-uri`, OpenID Connect Back-Channel
+    /// Logout 1.0): logout tokens are POSTed there; nil for a client that is not told.
+    public var backchannelLogoutURI: String? = nil
     /// The public keys (a JWKS document) with which it signs `private_key_jwt` client
     /// assertions (RFC 7523 §2.2, `client add --jwks`); such a client has no secret. Nil for a
     /// client that authenticates with a secret, or not at all.

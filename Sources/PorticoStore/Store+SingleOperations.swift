@@ -207,6 +207,10 @@ extension Store {
     @discardableResult public func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool {
         try transaction { try $0.deleteAccountLink(hostClientID: hostClientID, hostUserID: hostUserID) }
     }
+    /// The link with this `link_id`.
+    public func accountLink(id: String) throws -> AccountLink? {
+        try read { try $0.accountLink(id: id) }
+    }
 
     // MARK: Audit log
 

@@ -51,5 +51,7 @@ public protocol StoreTransaction:
     ConsentStorage, RefreshTokenStorage, AccessTokenRevocationStorage, DeviceAuthorizationStorage,
     AccountLinkStorage, PasswordResetStorage, ThrottleStorage, AuditLogStorage, PurgeStorage,
     DeviceSessionStorage, PairwiseSubjectStorage,
-    ClientAssertionStorage, CompanionStorage
+    OutboxStorage, SessionFamilyStorage,
+    MiniProgramStorage,
+    CompanionStorage, ClientAssertionStorage
 {}

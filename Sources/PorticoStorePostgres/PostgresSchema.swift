@@ -26,6 +26,8 @@ enum PostgresSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 6, statements: version6),
+        Migration(version: 7, statements: version7),
         Migration(version: 8, statements: version8),
         Migration(version: 9, statements: version9),
     ]
@@ -403,6 +405,60 @@ enum PostgresSchema {
             value bytea NOT NULL
         )
         """,
+    ]
+
+    /// Version 6, back-channel logout: as SQLite's version 6 (clients' back-channel logout URI,
+    /// the outbox, the browser session and `sid` of refresh families).
+    private static let version6 = [
+        "ALTER TABLE clients ADD COLUMN backchannel_logout_uri text",
+        """
+        CREATE TABLE outbox_messages (
+            id text PRIMARY KEY,
+            topic text NOT NULL,
+            payload text NOT NULL,
+            created_at bigint NOT NULL,
+            next_attempt_at bigint NOT NULL,
+            failed_attempts integer NOT NULL DEFAULT 0,
+            last_error text,
+            lease_owner text,
+            lease_until bigint,
+            delivered_at bigint,
+            failed_at bigint
+        )
+        """,
+        """
+        CREATE INDEX outbox_messages_due ON outbox_messages (next_attempt_at)
+        WHERE delivered_at IS NULL AND failed_at IS NULL
+        """,
+        """
+        CREATE INDEX outbox_messages_finished ON outbox_messages ((coalesce(delivered_at, failed_at)))
+        WHERE delivered_at IS NOT NULL OR failed_at IS NOT NULL
+        """,
+        """
+        CREATE TABLE session_families (
+            family_id text PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            browser_session_hash bytea NOT NULL,
+            sid text NOT NULL
+        )
+        """,
+        "CREATE INDEX session_families_browser ON session_families (browser_session_hash)",
+    ]
+
+    /// Version 7, account link: as SQLite's version 7 (links' own ids, mini-programs under their
+    /// host, the host not a foreign key so that removing it disables them).
+    private static let version7 = [
+        "ALTER TABLE account_links ADD COLUMN id text",
+        "UPDATE account_links SET id = md5(random()::text || clock_timestamp()::text || host_user_id) WHERE id IS NULL",
+        "CREATE UNIQUE INDEX account_links_id ON account_links (id)",
+        """
+        CREATE TABLE mini_programs (
+            client_id text PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
+            host_client_id text NOT NULL,
+            created_at bigint NOT NULL,
+            disabled_at bigint
+        )
+        """,
+        "CREATE INDEX mini_programs_host ON mini_programs (host_client_id)",
     ]
 
     /// Version 9, security: SQLite's version 9 (signing keys' `signs_from`, clients' JWKS and

@@ -5,23 +5,31 @@ import PorticoStore
 extension PostgresTransaction {
     // MARK: Account links
 
+    private static let linkColumns = "host_client_id, host_user_id, platform_user_id, created_at, id"
+
     private static func decodeLink(_ row: PostgresRow) throws -> AccountLink {
         AccountLink(
-            hostClientID: row.text(0), hostUserID: row.text(1), platformUserID: row.text(2),
+            id: row.text(4), hostClientID: row.text(0), hostUserID: row.text(1), platformUserID: row.text(2),
             createdAt: try row.date(3))
     }
 
     func insert(_ link: AccountLink) throws {
         try write(
-            "INSERT INTO account_links (host_client_id, host_user_id, platform_user_id, created_at) VALUES (?, ?, ?, ?)",
-            [.text(link.hostClientID), .text(link.hostUserID), .text(link.platformUserID), .date(link.createdAt)],
+            """
+            INSERT INTO account_links (host_client_id, host_user_id, platform_user_id, created_at, id)
+            VALUES (?, ?, ?, ?, ?)
+            """,
+            [
+                .text(link.hostClientID), .text(link.hostUserID), .text(link.platformUserID), .date(link.createdAt),
+                .text(link.id),
+            ],
             referring: "client or user")
     }
 
     func accountLink(hostClientID: String, hostUserID: String) throws -> AccountLink? {
         try first(
             """
-            SELECT host_client_id, host_user_id, platform_user_id, created_at FROM account_links
+            SELECT \(Self.linkColumns) FROM account_links
             WHERE host_client_id = ? AND host_user_id = ?
             """,
             [.text(hostClientID), .text(hostUserID)], Self.decodeLink)
@@ -30,7 +38,7 @@ extension PostgresTransaction {
     func accountLinks(platformUserID: String) throws -> [AccountLink] {
         try all(
             """
-            SELECT host_client_id, host_user_id, platform_user_id, created_at FROM account_links
+            SELECT \(Self.linkColumns) FROM account_links
             WHERE platform_user_id = ? ORDER BY created_at, host_client_id
             """,
             [.text(platformUserID)], Self.decodeLink)
@@ -40,6 +48,20 @@ extension PostgresTransaction {
         try write(
             "DELETE FROM account_links WHERE host_client_id = ? AND host_user_id = ?",
             [.text(hostClientID), .text(hostUserID)]) > 0
+    }
+
+    func accountLink(id: String) throws -> AccountLink? {
+        try first("SELECT \(Self.linkColumns) FROM account_links WHERE id = ?", [.text(id)], Self.decodeLink)
+    }
+
+    func accountLink(hostClientID: String, platformUserID: String) throws -> AccountLink? {
+        try first(
+            "SELECT \(Self.linkColumns) FROM account_links WHERE host_client_id = ? AND platform_user_id = ?",
+            [.text(hostClientID), .text(platformUserID)], Self.decodeLink)
+    }
+
+    func deleteAccountLink(id: String) throws -> Bool {
+        try write("DELETE FROM account_links WHERE id = ?", [.text(id)]) > 0
     }
 
     // MARK: Password resets

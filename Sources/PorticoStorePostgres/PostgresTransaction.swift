@@ -158,7 +158,7 @@ final class PostgresTransaction: StoreTransaction {
     private static let clientColumns = """
         id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
         id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-        sector_identifier, jwks, introspection
+        sector_identifier, backchannel_logout_uri, jwks, introspection
         """
 
     private static func decodeClient(_ row: PostgresRow) throws -> Client {
@@ -179,8 +179,9 @@ final class PostgresTransaction: StoreTransaction {
         }
         client.subjectType = subject
         client.sectorIdentifier = row.optionalText(15)
-        client.jwks = row.optionalText(16)
-        client.mayIntrospect = try row.bool(17)
+        client.backchannelLogoutURI = row.optionalText(16)
+        client.jwks = row.optionalText(17)
+        client.mayIntrospect = try row.bool(18)
         return client
     }
 
@@ -193,8 +194,8 @@ final class PostgresTransaction: StoreTransaction {
             .list(client.redirectURIs), .list(client.allowedScopes), .list(client.allowedGrantTypes),
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
-            .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.jwks),
-            .bool(client.mayIntrospect),
+            .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
+            .text(client.jwks), .bool(client.mayIntrospect),
         ]
     }
 
@@ -203,8 +204,8 @@ final class PostgresTransaction: StoreTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, jwks, introspection, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, jwks, introspection, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
     }
@@ -223,7 +224,7 @@ final class PostgresTransaction: StoreTransaction {
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
-                jwks = ?, introspection = ?
+                backchannel_logout_uri = ?, jwks = ?, introspection = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])

@@ -19,6 +19,8 @@ enum SQLiteSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 6, statements: version6),
+        Migration(version: 7, statements: version7),
         Migration(version: 8, statements: version8),
         Migration(version: 9, statements: version9),
     ]
@@ -395,6 +397,66 @@ enum SQLiteSchema {
         ) WITHOUT ROWID
         """,
         "PRAGMA user_version = 5",
+    ]
+
+    /// Version 6, OpenID Connect Back-Channel Logout 1.0: a client's back-channel logout URI,
+    /// the durable outbox its logout tokens are delivered from (claimed with a lease, so one node
+    /// delivers each), and which refresh families each browser session issued with their `sid`.
+    private static let version6 = [
+        "ALTER TABLE clients ADD COLUMN backchannel_logout_uri TEXT",
+        """
+        CREATE TABLE outbox_messages (
+            id TEXT PRIMARY KEY,
+            topic TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            next_attempt_at INTEGER NOT NULL,
+            failed_attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            lease_owner TEXT,
+            lease_until INTEGER,
+            delivered_at INTEGER,
+            failed_at INTEGER
+        )
+        """,
+        """
+        CREATE INDEX outbox_messages_due ON outbox_messages (next_attempt_at)
+        WHERE delivered_at IS NULL AND failed_at IS NULL
+        """,
+        """
+        CREATE INDEX outbox_messages_finished ON outbox_messages (coalesce(delivered_at, failed_at))
+        WHERE delivered_at IS NOT NULL OR failed_at IS NOT NULL
+        """,
+        """
+        CREATE TABLE session_families (
+            family_id TEXT PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            browser_session_hash BLOB NOT NULL,
+            sid TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX session_families_browser ON session_families (browser_session_hash)",
+        "PRAGMA user_version = 6",
+    ]
+
+    /// Version 7, account link (issue 14): a link gets an id of its own (`link_id`, by which the
+    /// host unbinds it; links made before get a random one), and mini-programs are registered
+    /// under their host app. `mini_programs.host_client_id` is deliberately not a foreign key:
+    /// removing the host disables its mini-programs instead of deleting the relation, so they
+    /// cannot come back as ordinary clients.
+    private static let version7 = [
+        "ALTER TABLE account_links ADD COLUMN id TEXT",
+        "UPDATE account_links SET id = lower(hex(randomblob(16))) WHERE id IS NULL",
+        "CREATE UNIQUE INDEX account_links_id ON account_links (id)",
+        """
+        CREATE TABLE mini_programs (
+            client_id TEXT PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
+            host_client_id TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            disabled_at INTEGER
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX mini_programs_host ON mini_programs (host_client_id)",
+        "PRAGMA user_version = 7",
     ]
 
     /// Version 9, security: when a rotated signing key may start signing (published first), the

@@ -131,7 +131,7 @@ final class SQLiteTransaction: StoreTransaction {
     private static let clientColumns = """
         id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
         id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-        sector_identifier, jwks, introspection
+        sector_identifier, backchannel_logout_uri, jwks, introspection
         """
 
     private static func decodeClient(_ row: SQLiteRow) throws -> Client {
@@ -152,8 +152,9 @@ final class SQLiteTransaction: StoreTransaction {
         }
         client.subjectType = subject
         client.sectorIdentifier = row.optionalText(15)
-        client.jwks = row.optionalText(16)
-        client.mayIntrospect = row.bool(17)
+        client.backchannelLogoutURI = row.optionalText(16)
+        client.jwks = row.optionalText(17)
+        client.mayIntrospect = row.bool(18)
         return client
     }
 
@@ -166,8 +167,8 @@ final class SQLiteTransaction: StoreTransaction {
             .list(client.redirectURIs), .list(client.allowedScopes), .list(client.allowedGrantTypes),
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
-            .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.jwks),
-            .bool(client.mayIntrospect),
+            .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
+            .text(client.jwks), .bool(client.mayIntrospect),
         ]
     }
 
@@ -176,8 +177,8 @@ final class SQLiteTransaction: StoreTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, jwks, introspection, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, jwks, introspection, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
     }
@@ -196,7 +197,7 @@ final class SQLiteTransaction: StoreTransaction {
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
-                jwks = ?, introspection = ?
+                backchannel_logout_uri = ?, jwks = ?, introspection = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])

@@ -12,8 +12,9 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--jwks FILE] [--introspection] [--companion] [--json]
-                                  [--database URL]
+                                  [--backchannel-logout-uri URI] [--jwks FILE] [--introspection]
+                                  [--companion] [--json] [--database URL]
+               portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
 
@@ -37,6 +38,12 @@ enum ClientCommand {
                   --subject-type T     public (default: the account id) or pairwise (an id
                                        of its own per person, OIDC Core §8.1)
                   --sector NAME        the pairwise sector (default the redirect URIs' host)
+                  --mini-program-of ID a mini-program inside the confidential host app ID: no
+                                       redirect URI, no secret; its host hands it sign-in by
+                                       token exchange (scope account_link, DESIGN "Account link")
+                  --backchannel-logout-uri URI
+                                       where its backend hears of sign-outs (OpenID Connect
+                                       Back-Channel Logout): https, or http on loopback
                   --jwks FILE          a JWKS of the app's public keys (RS256 of 2048 bits or
                                        more, ES256, EdDSA): it authenticates with
                                        private_key_jwt assertions (RFC 7523) and gets no secret
@@ -48,8 +55,10 @@ enum ClientCommand {
                                        http://127.0.0.1/callback, any port)
                   --json               print {"client_id": "...", "client_secret": "..."}
         list    shows every app: id, name, type and redirect URIs (never secrets);
-                companion clients are marked
-        remove  removes an app and everything issued to it
+                companion clients are marked, and each host app's mini-programs are
+                listed under it
+        remove  removes an app and everything issued to it; a host's mini-programs are
+                disabled (their tokens stop working)
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
@@ -75,7 +84,9 @@ enum ClientCommand {
         guard let name = try arguments.value("name") else {
             throw CommandLineError.usage("client add needs --name NAME")
         }
+        let miniProgramOf = try arguments.value("mini-program-of")
         var registration = ClientRegistration(name: name, redirectURIs: try arguments.values("redirect-uri"))
+        registration.miniProgramOf = miniProgramOf
         registration.isPublic = arguments.flag("public")
         registration.scopes = try arguments.values("scope")
         registration.grantTypes = try arguments.values("grant")
@@ -87,6 +98,7 @@ enum ClientCommand {
         registration.resources = try arguments.values("resource")
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
+        registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
         if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
         registration.mayIntrospect = arguments.flag("introspection")
         registration.isCompanion = arguments.flag("companion")
@@ -100,6 +112,11 @@ enum ClientCommand {
             var members = [("client_id", registered.client.id)]
             if let secret = registered.secret { members.append(("client_secret", secret)) }
             print(JSONLine.object(members))
+            return
+        }
+        if let host = miniProgramOf {
+            print("Registered mini-program \"\(registered.client.name)\" of host \(host)")
+            print("client_id:     \(registered.client.id)")
             return
         }
         print("Registered \(registered.client.type.rawValue) client \"\(registered.client.name)\"")
@@ -131,21 +148,35 @@ enum ClientCommand {
         let store = try DatabaseOption.open(url)
         defer { store.close() }
         let clients: [Client]
+        let miniPrograms: [String: MiniProgram]
         let companions: Set<String>
         do {
-            clients = try store.clients()
+            (clients, miniPrograms) = try store.read { transaction in
+                let clients = try transaction.clients()
+                var miniPrograms: [String: MiniProgram] = [:]
+                for client in clients { miniPrograms[client.id] = try transaction.miniProgram(clientID: client.id) }
+                return (clients, miniPrograms)
+            }
             companions = try store.read { try $0.companionClientIDs() }
         } catch {
             throw CommandLineError.failure("cannot read clients: \(error)")
         }
         if json {
             let objects = clients.map { client in
-                "{\"client_id\": \(JSONLine.quoted(client.id)), \"name\": \(JSONLine.quoted(client.name)), "
+                var object =
+                    "{\"client_id\": \(JSONLine.quoted(client.id)), \"name\": \(JSONLine.quoted(client.name)), "
                     + "\"type\": \(JSONLine.quoted(client.type.rawValue)), "
                     + "\"redirect_uris\": \(JSONLine.array(client.redirectURIs)), "
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
                     + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes)), "
-                    + "\"companion\": \(companions.contains(client.id))}"
+                    + "\"companion\": \(companions.contains(client.id))"
+                    + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
+                if let miniProgram = miniPrograms[client.id] {
+                    object +=
+                        ", \"mini_program_of\": \(JSONLine.quoted(miniProgram.hostClientID)), "
+                        + "\"enabled\": \(miniProgram.isEnabled)"
+                }
+                return object + "}"
             }
             print("[" + objects.joined(separator: ", ") + "]")
             return
@@ -154,10 +185,23 @@ enum ClientCommand {
             print("no clients yet; add one with 'portico client add'")
             return
         }
+        let ids = Set(clients.map(\.id))
         for client in clients {
+            // Mini-programs are listed under their host; those whose host is gone stand alone.
+            if let miniProgram = miniPrograms[client.id], ids.contains(miniProgram.hostClientID) { continue }
             let companion = companions.contains(client.id) ? "  (companion)" : ""
             print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)")
+            if let miniProgram = miniPrograms[client.id] {
+                print(
+                    "    mini-program of \(miniProgram.hostClientID) (removed)\(miniProgram.isEnabled ? "" : ", disabled")"
+                )
+            }
             for uri in client.redirectURIs { print("    redirect \(uri)") }
+            if let uri = client.backchannelLogoutURI { print("    backchannel-logout \(uri)") }
+            for mini in clients where miniPrograms[mini.id]?.hostClientID == client.id {
+                let state = miniPrograms[mini.id]?.isEnabled == false ? "  (disabled)" : ""
+                print("    mini-program \(mini.id)  \(mini.name)\(state)")
+            }
         }
     }
 
@@ -167,10 +211,14 @@ enum ClientCommand {
         let store = try DatabaseOption.open(url)
         defer { store.close() }
         let removed: Bool
+        var disabled = 0
         do {
             removed = try store.transaction { transaction in
                 let removed = try transaction.deleteClient(id: id)
-                if removed { try transaction.append(AuditEvent(actor: "cli", action: "client.remove", subject: id)) }
+                if removed {
+                    try transaction.append(AuditEvent(actor: "cli", action: "client.remove", subject: id))
+                    disabled = try transaction.disableMiniPrograms(hostClientID: id, now: Date())
+                }
                 return removed
             }
         } catch {
@@ -178,5 +226,6 @@ enum ClientCommand {
         }
         guard removed else { throw CommandLineError.failure("no client with id \(id)") }
         print("removed client \(id)")
+        if disabled > 0 { print("disabled its \(disabled) mini-program\(disabled == 1 ? "" : "s")") }
     }
 }

@@ -46,6 +46,7 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
 
     @Test func aNewerSchemaIsRefusedWithAClearError() throws {
         let database = try TemporaryDatabase()
+        let newer = PostgresStore.supportedSchemaVersion + 1
         try database.store().close()
         try database.connection().run(
             "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [.int(newer), .integer(0)])

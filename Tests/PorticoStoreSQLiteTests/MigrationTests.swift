@@ -42,6 +42,7 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
     @Test func aNewerSchemaIsRefusedWithAClearError() throws {
         let directory = try TemporaryDirectory()
         let path = directory.databasePath()
+        let newer = SQLiteStore.supportedSchemaVersion + 1
         try SQLiteStore(path: path).close()
         do {
             let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)

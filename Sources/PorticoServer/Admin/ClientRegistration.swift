@@ -44,6 +44,11 @@ public struct ClientRegistration: Sendable {
     public var subjectType: String = SubjectType.public.rawValue
     /// The sector of pairwise subjects (`--sector`); by default the redirect URIs' host.
     public var sector: String? = nil
+    /// The host app's client id when this is a mini-program (`--mini-program-of`).
+    public var miniProgramOf: String? = nil
+    /// Where logout tokens are POSTed (`--backchannel-logout-uri`, OpenID Connect Back-Channel
+    /// Logout 1.0): https, or http on loopback for development, without a fragment.
+    public var backchannelLogoutURI: String? = nil
     /// The text of a JWKS of public keys (`--jwks FILE`): the client authenticates with
     /// `private_key_jwt` assertions signed by them and gets no secret.
     public var jwks: String? = nil
@@ -112,12 +117,13 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic || isCompanion || jwks != nil ? nil : SecureRandom.token()
+        let secret = isPublic || isCompanion || miniProgramOf != nil || jwks != nil ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
                 try checkScopes(client.allowedScopes, in: transaction)
                 try transaction.insert(client)
+                try attachMiniProgram(client, in: transaction)
                 if isCompanion { try transaction.markCompanionClient(id: client.id, at: client.createdAt) }
                 try transaction.append(
                     AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
@@ -133,10 +139,14 @@ public struct ClientRegistration: Sendable {
 
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
+        try checkMiniProgramOptions()
         if isCompanion { return try CompanionRegistration(self).validatedClient(id: id, store: store) }
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
+        let isPublic = isPublic || miniProgramOf != nil
         let grants =
-            grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
+            miniProgramOf != nil
+            ? []
+            : grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
         var kinds: [any TokenGrant.Type] = []
         for grant in grants {
             guard let kind = TokenGrantRegistry.grant(answering: grant) else {
@@ -163,6 +173,12 @@ public struct ClientRegistration: Sendable {
         }
         if let logoURL { try ClientURIRules.checkWebURL(logoURL, label: "logo URL") }
         if let privacyURL { try ClientURIRules.checkWebURL(privacyURL, label: "privacy URL") }
+        if let backchannelLogoutURI {
+            // The rules of redirect URIs (§2.2: absolute, no fragment), never a custom scheme:
+            // the provider itself POSTs there.
+            try ClientURIRules.checkRedirect(
+                backchannelLogoutURI, allowsPrivateUseScheme: false, label: "back-channel logout URI")
+        }
         guard
             let algorithm = Self.idTokenAlgorithms.first(where: {
                 $0.lowercased() == idTokenSigningAlgorithm.lowercased()
@@ -180,8 +196,13 @@ public struct ClientRegistration: Sendable {
         }
         let builtIn = ScopeCatalog.builtIn.map(\.name).filter {
             ($0 != NativeSSO.scope || group != nil) && $0 != CompanionClients.scope
+                && ($0 != AccountLinkScope.name || !isPublic)
         }
-        let scopes = self.scopes.isEmpty ? builtIn : unique(self.scopes)
+        let scopes =
+            self.scopes.isEmpty ? (miniProgramOf == nil ? builtIn : Self.defaultMiniProgramScopes) : unique(self.scopes)
+        if isPublic && miniProgramOf == nil && scopes.contains(AccountLinkScope.name) {
+            throw .invalid("the account_link scope is for confidential host apps; a --public client cannot have it")
+        }
         if scopes.contains(CompanionClients.scope) {
             throw .invalid("the companion scope needs --companion: only the platform's own companion app gets it")
         }
@@ -193,7 +214,8 @@ public struct ClientRegistration: Sendable {
         }
         var client = Client(
             id: id, name: name, type: isPublic ? .public : .confidential, secret: secret,
-            redirectURIs: unique(redirectURIs), allowedScopes: scopes, allowedGrantTypes: grants, logoURL: logoURL,
+            redirectURIs: unique(redirectURIs), allowedScopes: scopes,
+            allowedGrantTypes: grants, logoURL: logoURL,
             privacyURL: privacyURL, idTokenSigningAlgorithm: algorithm,
             postLogoutRedirectURIs: unique(postLogoutRedirectURIs))
         client.ssoGroup = group
@@ -203,6 +225,7 @@ public struct ClientRegistration: Sendable {
         }
         client.subjectType = subject
         client.sectorIdentifier = try sectorIdentifier(for: subject)
+        client.backchannelLogoutURI = backchannelLogoutURI
         if let jwks {
             if isPublic { throw .invalid("--jwks is for confidential clients: a public client has no key to keep") }
             client.jwks = try ClientKeySet(json: jwks).jsonString

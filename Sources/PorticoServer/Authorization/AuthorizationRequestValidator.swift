@@ -103,6 +103,9 @@ struct AuthorizationRequestValidator {
         if let refused = scopes.first(where: { !allowed.contains($0) }) {
             return fail(.invalidScope("This client may not request the scope \(refused)."))
         }
+        if scopes.contains(AccountLinkScope.name), let refusal = AccountLinkScope.refusal(for: client) {
+            return fail(.invalidScope(refusal))
+        }
         if scopes.contains(NativeSSO.scope), client.ssoGroup == nil || !scopes.contains("openid") {
             return fail(.invalidScope("device_sso needs openid and a client in an SSO group (--sso-group)."))
         }

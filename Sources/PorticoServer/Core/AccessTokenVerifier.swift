@@ -23,6 +23,8 @@ struct VerifiedAccessToken: Sendable {
     let authTime: Date?
     /// `sid`: the Native SSO device session it was issued in, if any.
     var sessionID: String? = nil
+    /// `act.sub`: the host app that delegated this token to a mini-program (RFC 8693 §4.1).
+    var actorClientID: String? = nil
     /// `companion_session`: the companion session it was issued in, if any (``CompanionSessions``).
     var companionSessionID: String? = nil
 
@@ -102,12 +104,18 @@ final class AccessTokenVerifier: Sendable {
     /// `userID` is the person the token speaks for when its `sub` is not the account id (a
     /// pairwise subject, see ``PairwiseSubjects``). A token issued in a Native SSO device
     /// session is also revoked once that session ends (its device secret revoked, the browser
-    /// signed out, the person disabled).
+    /// signed out, the person disabled), and a token delegated to a mini-program once its host's
+    /// link with the person is gone or the mini-program is disabled (``DelegatedAccess``).
     func isRevoked(_ token: VerifiedAccessToken, userID: String? = nil, in transaction: any StoreTransaction) throws
         -> Bool
     {
         if try transaction.isAccessTokenRevoked(
             id: token.tokenID, userID: userID ?? token.subject, clientID: token.clientID, issuedAt: token.issuedAt)
+        {
+            return true
+        }
+        if let host = token.actorClientID,
+            try !DelegatedAccess.isLive(token, host: host, userID: userID ?? token.subject, in: transaction)
         {
             return true
         }
@@ -137,6 +145,10 @@ final class AccessTokenVerifier: Sendable {
         if let value = claims["sid"] {
             guard let sessionID = value.stringValue else { return nil }
             verified.sessionID = sessionID
+        }
+        if let value = claims["act"] {
+            guard let actor = value.objectValue?["sub"]?.stringValue else { return nil }
+            verified.actorClientID = actor
         }
         if let value = claims[CompanionSessions.claim] {
             guard let companionSessionID = value.stringValue else { return nil }

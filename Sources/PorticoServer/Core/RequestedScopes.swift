@@ -21,6 +21,9 @@ enum RequestedScopes {
         if let refused = scopes.first(where: { !allowed.contains($0) }) {
             throw OAuthError.invalidScope("This client may not request the scope \(refused).")
         }
+        if scopes.contains(AccountLinkScope.name), let refusal = AccountLinkScope.refusal(for: client) {
+            throw OAuthError.invalidScope(refusal)
+        }
         if scopes.contains(CompanionClients.scope),
             try !store.read({ try CompanionClients.permits(scopes, to: client, in: $0) })
         {

@@ -47,6 +47,12 @@ enum ScopeCatalog {
                 zh: "在此设备上先征得您的同意，再让您无需密码登录其他应用"),
             claims: []),
         Entry(
+            name: "account_link",
+            description: Localized(
+                "Link your account at this app and let its mini-programs use your sign-in",
+                zh: "在此应用中关联您的账户，并允许其小程序使用您的登录状态"),
+            claims: []),
+        Entry(
             name: "offline_access",
             description: Localized("Stay connected when you are not using the app", zh: "在您不使用该应用时保持连接"),
             claims: []),

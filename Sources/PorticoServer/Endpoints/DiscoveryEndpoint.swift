@@ -95,6 +95,8 @@ final class DiscoveryEndpoint: Sendable {
             "introspection_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
             "subject_types_supported": ["public", "pairwise"],
             "native_sso_supported": true,
+            "backchannel_logout_supported": true,
+            "backchannel_logout_session_supported": true,
             "id_token_signing_alg_values_supported": .array(
                 KeyRing.algorithms.map { JSONValue.string($0.rawValue) }),
             "userinfo_signing_alg_values_supported": ["none"],

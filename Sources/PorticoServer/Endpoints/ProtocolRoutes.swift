@@ -41,5 +41,9 @@ enum ProtocolRoutes {
             store: context.store, authenticator: authenticator, verifier: verifier, issuer: context.issuerIdentifier,
             now: context.now, subjects: subjects
         ).register(on: router, execution: execution)
+        AccountLinkEndpoint(
+            store: context.store, authenticator: authenticator, verifier: verifier, subjects: subjects,
+            lifetimes: context.lifetimes, now: context.now
+        ).register(on: router, execution: execution)
     }
 }

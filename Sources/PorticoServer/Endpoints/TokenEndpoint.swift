@@ -93,7 +93,10 @@ struct TokenEndpoint: Sendable {
             try CompanionSessions.attach(
                 parameters, to: &issuance, client: authenticated.client, store: store, now: tokens.now())
         }
-        if let subjects, authenticated.client.subjectType == .pairwise, issuance.accessToken.authTime != nil {
+        // (A token issued to another client, a mini-program's by delegation, has its subject already.)
+        if let subjects, authenticated.client.subjectType == .pairwise, issuance.accessToken.authTime != nil,
+            issuance.accessToken.clientID == authenticated.client.id
+        {
             // Grants speak of people by account id; a pairwise client sees its own subject.
             let subject = try subjects.recordedSubject(for: issuance.accessToken.subject, client: authenticated.client)
             issuance.accessToken.subject = subject

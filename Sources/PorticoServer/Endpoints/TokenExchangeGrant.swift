@@ -9,13 +9,15 @@ import PorticoStore
 /// then hands the request to the profile its token types name:
 ///
 /// - an ID token with a device secret as actor token: Native SSO (``NativeSSOExchange``);
-/// - an access token without an actor: narrowing to fewer scopes or one resource server
-///   (``NarrowingExchange``), confidential clients only.
+/// - an access token without an actor and with `audience` naming a mini-program: a host app's
+///   delegation to its mini-program (``MiniProgramDelegation``);
+/// - an access token without an actor otherwise: narrowing to fewer scopes or one resource
+///   server (``NarrowingExchange``), confidential clients only.
 ///
 /// Anything else is `invalid_request`. Every answer carries `issued_token_type`.
 struct TokenExchangeGrant: TokenGrant {
     static let grantType = "urn:ietf:params:oauth:grant-type:token-exchange"
-    static let helpNote: String? = "Native SSO and narrowing"
+    static let helpNote: String? = "Native SSO, narrowing and mini-program delegation"
     static let metricsLabel = "token_exchange"
     /// RFC 8707's (any grant may answer it for a `resource`) and Native SSO's.
     static let errorCodes = [OAuthError.invalidTarget("").code, OAuthError.interactionRequired("").code]
@@ -38,10 +40,12 @@ struct TokenExchangeGrant: TokenGrant {
 
     private let nativeSSO: NativeSSOExchange
     private let narrowing: NarrowingExchange
+    private let delegation: MiniProgramDelegation
 
     init(_ dependencies: TokenGrantDependencies) {
         nativeSSO = NativeSSOExchange(dependencies)
         narrowing = NarrowingExchange(dependencies)
+        delegation = MiniProgramDelegation(dependencies)
     }
 
     func exchange(_ request: TokenRequest) throws -> TokenIssuance {
@@ -61,7 +65,11 @@ struct TokenExchangeGrant: TokenGrant {
             guard parameters.actor == nil else {
                 throw OAuthError.invalidRequest("An access token is exchanged without an actor_token.")
             }
-            issuance = try narrowing.exchange(parameters, client: request.client)
+            if let audience = parameters.audience, try delegation.isDelegation(to: audience) {
+                issuance = try delegation.exchange(parameters, audience: audience, client: request.client)
+            } else {
+                issuance = try narrowing.exchange(parameters, client: request.client)
+            }
         case TokenTypeIdentifier.refreshToken, TokenTypeIdentifier.deviceSecret, TokenTypeIdentifier.oktaDeviceSecret:
             throw OAuthError.invalidRequest("This subject_token_type cannot be exchanged here.")
         default:

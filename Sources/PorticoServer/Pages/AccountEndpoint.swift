@@ -68,6 +68,9 @@ struct AccountEndpoint: Sendable {
             csrfToken: CSRFProtection.token(
                 secret: secret, purpose: CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)),
             notice: request.query["done"].flatMap(AccountPage.Notice.init(rawValue:)), language: language)
+        page.linkedAccounts = try context.store.read {
+            try LinkedAccountsSection.load(userID: signedIn.user.id, in: $0)
+        }
         page.companions = try AccountCompanions.sessions(of: signedIn.user.id, context: context)
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
@@ -125,10 +128,10 @@ struct AccountEndpoint: Sendable {
             let families = try transaction.revokeRefreshFamilies(userID: signedIn.user.id, clientID: clientID, now: now)
             guard removed || families > 0 else { return }
             // Access tokens are not listed anywhere; refuse every one issued before now until the
-            // last of them has expired anyway.
-            try transaction.revokeGrant(
-                userID: signedIn.user.id, clientID: clientID, at: now,
-                expiresAt: now.addingTimeInterval(context.lifetimes.accessToken + 60))
+            // last of them has expired anyway (and tell the app's backend, if it listens).
+            try GrantRevocation.revokeAccessTokens(
+                userID: signedIn.user.id, clientID: clientID, now: now,
+                accessTokenLifetime: context.lifetimes.accessToken, in: transaction)
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: signedIn.user.id, action: "consent.revoke", subject: clientID,
@@ -145,6 +148,7 @@ struct AccountEndpoint: Sendable {
                     && ConstantTime.equals(handle, self.handle(of: session, for: signedIn))
             }
             guard let target else { return }
+            try BackChannelLogout.enqueueSessionEnd(browserSessionHashedID: target.hashedID, now: now, in: transaction)
             try NativeSSO.endSessions(browserSessionHashedID: target.hashedID, now: now, in: transaction)
             guard try transaction.deleteSession(hashedID: target.hashedID) else { return }
             try transaction.append(
@@ -161,6 +165,8 @@ struct AccountEndpoint: Sendable {
             var ended = 0
             for session in try transaction.sessions(userID: signedIn.user.id)
             where session.hashedID != signedIn.session.hashedID {
+                try BackChannelLogout.enqueueSessionEnd(
+                    browserSessionHashedID: session.hashedID, now: now, in: transaction)
                 try NativeSSO.endSessions(browserSessionHashedID: session.hashedID, now: now, in: transaction)
                 if try transaction.deleteSession(hashedID: session.hashedID) { ended += 1 }
             }

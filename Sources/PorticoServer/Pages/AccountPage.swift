@@ -36,6 +36,8 @@ struct AccountPage {
         case signedOut = "signed_out"
         /// Every other browser was signed out.
         case signedOutOthers = "signed_out_others"
+        /// A linked account was unlinked.
+        case unlinked
         /// The password was changed (and every other browser signed out).
         case passwordChanged = "password_changed"
 
@@ -45,6 +47,7 @@ struct AccountPage {
             case .removed: AccountText.removed
             case .signedOut: AccountText.signedOutOne
             case .signedOutOthers: AccountText.signedOutOthers
+            case .unlinked: LinkedAccountsText.unlinked
             case .passwordChanged: PasswordChangeText.changed
             }
         }
@@ -62,6 +65,8 @@ struct AccountPage {
     var notice: Notice?
     /// The language of the page.
     var language: PageLanguage
+    /// The accounts linked at host apps.
+    var linkedAccounts = LinkedAccountsSection(entries: [])
     /// Their live companion sessions (``AccountCompanions``).
     var companions: [CompanionSession] = []
 
@@ -78,6 +83,7 @@ struct AccountPage {
             for app in apps { html += entry(for: app) }
             html += "</ul>\n"
         }
+        html += linkedAccounts.html(language: language)
         html += "<h2 id=\"devices\">\(AccountText.devicesHeading[language])</h2>\n<ul class=\"entries\">\n"
         for device in devices { html += entry(for: device) }
         html += "</ul>\n"

@@ -40,6 +40,10 @@ struct ConsentEndpoint: Sendable {
             for scope in authorization.scopes {
                 lines[scope] = try ScopeCatalog.description(of: scope, in: transaction, language: language)
             }
+            if authorization.scopes.contains(AccountLinkScope.name) {
+                lines[AccountLinkScope.name] = try AccountLinkConsent.line(
+                    for: client, in: transaction, language: language)
+            }
             return (granted, lines)
         }
         let asking = authorization.scopes.filter { authorization.forcesConsent || !granted.contains($0) }

@@ -1,0 +1,215 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+
+/// The host app's own backend, on `PorticoHTTP`: the host's people and their sessions, the
+/// account link with the platform, the auth model its app hands mini-programs, the mini-program
+/// delegation exchange, and back-channel logout.
+///
+/// The host app talks to it with a host session (`Authorization: Bearer`, from `POST
+/// /host/sessions`, the stand-in for the host's own sign-in); the platform talks to it at
+/// `POST /backchannel-logout`. It holds the client secret, so the code is redeemed here, never
+/// in the app.
+public final class HostBackend: Sendable {
+    /// Where the platform is and who the host is there.
+    public let platform: PlatformClient
+    /// The host's people.
+    public let users: HostUserTable
+    private let logoutTokens: LogoutTokenVerifier
+    private let server: HTTPServer
+
+    /// A backend on `host:port` (0: any free port) keeping its table in `dataDirectory`.
+    public init(
+        platform: PlatformClient, dataDirectory: URL, host: String = "127.0.0.1", port: UInt16 = 8090,
+        logRequests: Bool = false
+    ) throws {
+        self.platform = platform
+        users = try HostUserTable(directory: dataDirectory)
+        logoutTokens = LogoutTokenVerifier(platform: platform)
+        let router = Router()
+        server = HTTPServer(
+            configuration: ServerConfiguration(host: host, port: port, threads: 2, logRequests: logRequests),
+            router: router)
+        routes(router)
+    }
+
+    /// Starts listening.
+    public func start() throws { try server.start() }
+
+    /// Stops listening.
+    public func shutdown() { server.shutdown(timeout: .seconds(2)) }
+
+    /// Serves until SIGINT or SIGTERM.
+    public func runUntilTerminated() { server.runUntilTerminated() }
+
+    /// The port it listens on.
+    public var port: UInt16 { server.port }
+
+    /// The URL of its back-channel logout endpoint, to register with `--backchannel-logout-uri`.
+    public var backchannelLogoutURI: String { "http://127.0.0.1:\(port)/backchannel-logout" }
+
+    private func routes(_ router: Router) {
+        router.get("/healthz") { _ in .json(raw: #"{"status":"ok"}"#) }
+        router.post("/host/sessions") { [users] request in
+            Self.answer {
+                guard let name = try request.form()["user"]?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+                    name.count <= 100
+                else { throw HostBackendError(.badRequest, "invalid_request", "give a user name (form `user`)") }
+                let (user, session) = try users.signIn(name: name)
+                return try .json(["host_user_id": user.hostUserID, "name": user.name, "session": session])
+            }
+        }
+        router.postAsync("/host/account-link") { request in await Self.answerAsync { try await self.link(request) } }
+        router.get("/host/account-link") { request in
+            Self.answer {
+                let user = try self.signedIn(request)
+                guard let model = Self.model(of: user) else {
+                    throw HostBackendError(.notFound, "not_linked", "no platform sign-in is linked for this user")
+                }
+                return try .json(model)
+            }
+        }
+        router.deleteAsync("/host/account-link") { request in await Self.answerAsync { try await self.unbind(request) }
+        }
+        router.postAsync("/host/mini-programs/:client_id/token") { request in
+            await Self.answerAsync { try await self.miniProgramToken(request) }
+        }
+        router.postAsync("/backchannel-logout") { request in
+            var response = await Self.answerAsync { try await self.backchannelLogout(request) }
+            response.headers.add("Cache-Control", value: "no-store")
+            return response
+        }
+    }
+
+    /// Redeems the app's code, links the person to the host user, and answers the auth model.
+    private func link(_ request: Request) async throws -> Response {
+        let user = try signedIn(request)
+        let form = try request.form()
+        guard let code = form["code"], let verifier = form["code_verifier"], let redirectURI = form["redirect_uri"],
+            !code.isEmpty, !verifier.isEmpty, !redirectURI.isEmpty
+        else {
+            throw HostBackendError(.badRequest, "invalid_request", "code, code_verifier and redirect_uri are needed")
+        }
+        let tokens = try await platform.redeem(code: code, verifier: verifier, redirectURI: redirectURI)
+        guard tokens.status == 200, let accessToken = tokens.string("access_token") else {
+            throw HostBackendError(
+                .badRequest, tokens.string("error") ?? "invalid_grant",
+                "the platform did not redeem the code: \(tokens.string("error_description") ?? "status \(tokens.status)")"
+            )
+        }
+        let scopes = (tokens.string("scope") ?? "").split(separator: " ")
+        guard scopes.contains("account_link") else {
+            throw HostBackendError(.forbidden, "insufficient_scope", "the person did not grant account_link")
+        }
+        let expiresAt = tokens.json["expires_in"]?.integerValue.map { Date().addingTimeInterval(TimeInterval($0)) }
+        let linked = try await platform.link(accessToken: accessToken, hostUserID: user.hostUserID)
+        guard linked.status == 200 || linked.status == 201, let linkID = linked.string("link_id"),
+            let platformUserID = linked.string("user_id")
+        else {
+            if linked.status == 409 {
+                throw HostBackendError(
+                    HTTPStatus(rawValue: 409), "link_conflict",
+                    "this platform account or host user is already linked to someone else")
+            }
+            throw HostBackendError(
+                HTTPStatus(rawValue: 502), linked.string("error") ?? "platform_error",
+                "the platform did not link the account (status \(linked.status))")
+        }
+        let link = HostUserTable.Link(
+            linkID: linkID, platformUserID: platformUserID, accessToken: accessToken, expiresAt: expiresAt)
+        try users.setLink(link, for: user.hostUserID)
+        var updated = user
+        updated.link = link
+        return try .json(Self.model(of: updated))
+    }
+
+    /// Unbinds at the platform (which revokes the grant and every mini-program token), then forgets the link.
+    private func unbind(_ request: Request) async throws -> Response {
+        let user = try signedIn(request)
+        guard let link = user.link else { return Response(status: .noContent) }
+        let reply = try await platform.unlink(link.linkID)
+        // 404: the person already unbound in Your Account; the link is gone either way.
+        guard reply.status == 204 || reply.status == 200 || reply.status == 404 else {
+            throw HostBackendError(
+                HTTPStatus(rawValue: 502), "platform_error", "the platform did not unbind (status \(reply.status))")
+        }
+        try users.setLink(nil, for: user.hostUserID)
+        return Response(status: .noContent)
+    }
+
+    /// Exchanges the person's access token for a token of the mini-program in the path.
+    private func miniProgramToken(_ request: Request) async throws -> Response {
+        let user = try signedIn(request)
+        guard let miniProgram = request.pathParameters["client_id"], !miniProgram.isEmpty else {
+            throw HostBackendError(.badRequest, "invalid_request", "name the mini-program's client id")
+        }
+        guard let accessToken = user.link?.accessToken else {
+            throw HostBackendError(.notFound, "not_linked", "link the platform account first")
+        }
+        let reply = try await platform.exchange(accessToken, audience: miniProgram)
+        guard reply.status == 200, let token = reply.string("access_token") else {
+            throw HostBackendError(
+                reply.status == 401 ? .unauthorized : .badRequest, reply.string("error") ?? "invalid_request",
+                reply.string("error_description") ?? "the platform refused the exchange (status \(reply.status))")
+        }
+        var body: [String: JSONValue] = ["access_token": .string(token), "token_type": "Bearer"]
+        for name in ["expires_in", "scope", "issued_token_type"] {
+            if let value = reply.json[name] { body[name] = value }
+        }
+        return .json(raw: JSONValue.object(body).jsonString)
+    }
+
+    /// Verifies a logout token and forgets that person's model (OIDC Back-Channel Logout §2.8).
+    private func backchannelLogout(_ request: Request) async throws -> Response {
+        guard let token = try request.form()["logout_token"], !token.isEmpty else {
+            throw HostBackendError(.badRequest, "invalid_request", "no logout_token")
+        }
+        let claims: JWTClaims
+        do { claims = try await logoutTokens.verify(token) } catch {
+            // The provider retries or gives up; the operator should see why it was refused.
+            FileHandle.standardError.write(Data("portico-host-backend: refused a logout token: \(error)\n".utf8))
+            throw error
+        }
+        try users.receiveLogout(
+            HostUserTable.ReceivedLogout(
+                jwtID: claims.jwtID ?? "", subject: claims.subject, sessionID: claims["sid"]?.stringValue,
+                receivedAt: Date()))
+        return Response(status: .ok)
+    }
+
+    private func signedIn(_ request: Request) throws -> HostUserTable.User {
+        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer "),
+            let user = users.user(session: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        else {
+            throw HostBackendError(.unauthorized, "invalid_token", "sign in to the host first (POST /host/sessions)")
+        }
+        return user
+    }
+
+    /// The auth model as the app receives it: `uid`, `access_token`, `host_user_id`, `expires_at`.
+    static func model(of user: HostUserTable.User) -> [String: JSONValue]? {
+        guard let link = user.link, let accessToken = link.accessToken else { return nil }
+        var model: [String: JSONValue] = [
+            "uid": .string(link.platformUserID), "access_token": .string(accessToken),
+            "host_user_id": .string(user.hostUserID),
+        ]
+        if let expiresAt = link.expiresAt { model["expires_at"] = .integer(Int64(expiresAt.timeIntervalSince1970)) }
+        return model
+    }
+
+    private static func answer(_ body: () throws -> Response) -> Response {
+        do { return try body() } catch { return failure(error) }
+    }
+
+    private static func answerAsync(_ body: () async throws -> Response) async -> Response {
+        do { return try await body() } catch { return failure(error) }
+    }
+
+    private static func failure(_ error: any Error) -> Response {
+        if let error = error as? HostBackendError { return error.response }
+        if let error = error as? HTTPError {
+            return HostBackendError(.badRequest, "invalid_request", "\(error)").response
+        }
+        return HostBackendError(.internalServerError, "server_error", "\(error)").response
+    }
+}

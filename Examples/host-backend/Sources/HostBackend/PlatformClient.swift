@@ -1,0 +1,154 @@
+import Foundation
+import PorticoCrypto
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The host backend's calls to the platform (the provider), as the confidential host client:
+/// code redemption, account links, the mini-program delegation exchange, and the JWKS that
+/// back-channel logout tokens are verified with.
+public final class PlatformClient: Sendable {
+    /// The provider's issuer.
+    public let issuer: URL
+    /// The host's client id there.
+    public let clientID: String
+    private let clientSecret: String
+    private let session: URLSession
+    private let metadata = Mutex<[String: String]?>(nil)
+
+    /// A client of `issuer` as `clientID` with `clientSecret`.
+    public init(issuer: URL, clientID: String, clientSecret: String) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 15
+        session = URLSession(configuration: configuration)
+    }
+
+    /// What the provider answered: its status and JSON members.
+    public struct Reply: Sendable {
+        /// The HTTP status.
+        public let status: Int
+        /// The JSON object, empty when the body was none.
+        public let json: [String: JSONValue]
+
+        func string(_ name: String) -> String? { json[name]?.stringValue }
+    }
+
+    /// The issuer as the discovery document states it (the one `iss` claims must carry).
+    public func issuerIdentifier() async throws -> String {
+        try await discovered("issuer")
+    }
+
+    /// Redeems an authorization code the host app got.
+    public func redeem(code: String, verifier: String, redirectURI: String) async throws -> Reply {
+        try await post(
+            try await endpoint("token_endpoint"),
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("code_verifier", verifier),
+                ("redirect_uri", redirectURI),
+            ])
+    }
+
+    /// `POST /oauth/account-links`: links the person of `accessToken` to `hostUserID`.
+    public func link(accessToken: String, hostUserID: String) async throws -> Reply {
+        try await post(accountLinks, [("access_token", accessToken), ("host_user_id", hostUserID)])
+    }
+
+    /// `DELETE /oauth/account-links/{linkID}`: unbinds.
+    public func unlink(_ linkID: String) async throws -> Reply {
+        // Unreserved characters stay as they are: link ids are base64url (`-`, `_`).
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        let encoded = linkID.addingPercentEncoding(withAllowedCharacters: unreserved) ?? linkID
+        var request = URLRequest(url: accountLinks.appendingPathComponent(encoded))
+        request.httpMethod = "DELETE"
+        return try await send(request)
+    }
+
+    /// The mini-program delegation exchange (RFC 8693): the person's access token for a token of
+    /// the mini-program `audience`.
+    public func exchange(_ accessToken: String, audience: String) async throws -> Reply {
+        try await post(
+            try await endpoint("token_endpoint"),
+            [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("subject_token", accessToken),
+                ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"), ("audience", audience),
+            ])
+    }
+
+    /// The provider's current public keys.
+    public func keySet() async throws -> JWKSet {
+        let (data, response) = try await session.data(from: try await endpoint("jwks_uri"))
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw HostBackendError(.serviceUnavailable, "platform_unavailable", "the provider's JWKS did not load")
+        }
+        return try JWKSet(json: String(decoding: data, as: UTF8.self))
+    }
+
+    private var accountLinks: URL { issuer.appendingPathComponent("oauth").appendingPathComponent("account-links") }
+
+    private func endpoint(_ name: String) async throws -> URL {
+        let text = try await discovered(name)
+        guard let url = URL(string: text) else {
+            throw HostBackendError(.serviceUnavailable, "platform_unavailable", "the provider's \(name) is not a URL")
+        }
+        return url
+    }
+
+    private func discovered(_ name: String) async throws -> String {
+        if let value = metadata.withLock({ $0?[name] }) { return value }
+        let url = issuer.appendingPathComponent(".well-known").appendingPathComponent("openid-configuration")
+        let reply = try await send(URLRequest(url: url), authenticated: false)
+        guard reply.status == 200 else {
+            throw HostBackendError(.serviceUnavailable, "platform_unavailable", "discovery answered \(reply.status)")
+        }
+        var values: [String: String] = [:]
+        for (key, value) in reply.json { if let text = value.stringValue { values[key] = text } }
+        metadata.withLock { $0 = values }
+        guard let value = values[name] else {
+            throw HostBackendError(.serviceUnavailable, "platform_unavailable", "discovery has no \(name)")
+        }
+        return value
+    }
+
+    private func post(_ url: URL, _ form: [(String, String)]) async throws -> Reply {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(
+            form.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        return try await send(request)
+    }
+
+    private func send(_ request: URLRequest, authenticated: Bool = true) async throws -> Reply {
+        var request = request
+        if authenticated {
+            // RFC 6749 §2.3.1: each part form-encoded, then Basic.
+            let credentials = "\(Self.formEncode(clientID)):\(Self.formEncode(clientSecret))"
+            request.setValue(
+                "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
+        let data: Data
+        let response: URLResponse
+        do { (data, response) = try await session.data(for: request) } catch {
+            throw HostBackendError(
+                .serviceUnavailable, "platform_unavailable",
+                "the provider could not be reached: \(error.localizedDescription)")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = JSONValue(parsing: Array(data))?.objectValue ?? [:]
+        return Reply(status: status, json: json)
+    }
+
+    /// `application/x-www-form-urlencoded` for one name or value.
+    static func formEncode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._*")
+        return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text).replacingOccurrences(
+            of: "%20", with: "+")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// What a mini-program container asks the host app for when a mini-program needs the person's
+/// platform sign-in (mPaaS's `NBIAuthModel`: `uid`, `token`, `mcUid`).
+///
+/// The host backend makes it after redeeming the authorization code and linking the account; the
+/// host app caches it in its ``TokenStore`` through ``AccountLinkSession``. Its `description`
+/// never shows the token, so a model can be logged.
+public struct AuthModel: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The person's platform user id (Portico's `user_id`, the `sub` of their tokens).
+    public var uid: String
+    /// The access token the host was issued for the person; the host backend exchanges it for a
+    /// mini-program's own token, and the container passes it on.
+    public var accessToken: String
+    /// The host's own id of the person (mPaaS's `mcUid`), the other side of the link.
+    public var hostUserID: String
+    /// When ``accessToken`` expires; nil when the host backend did not say.
+    public var expiresAt: Date?
+
+    /// A model with these values.
+    public init(uid: String, accessToken: String, hostUserID: String, expiresAt: Date?) {
+        self.uid = uid
+        self.accessToken = accessToken
+        self.hostUserID = hostUserID
+        self.expiresAt = expiresAt
+    }
+
+    /// Whether the token is still good for at least `margin` seconds at `now`.
+    func isFresh(at now: Date, margin: TimeInterval) -> Bool {
+        guard let expiresAt else { return true }
+        return now.addingTimeInterval(margin) < expiresAt
+    }
+
+    /// The ids and expiry; the token is redacted.
+    public var description: String {
+        "AuthModel(uid: \(uid), hostUserID: \(hostUserID), accessToken: <redacted>, "
+            + "expiresAt: \(expiresAt.map { "\($0)" } ?? "unknown"))"
+    }
+}
+
+extension AuthModel {
+    /// The claim names a model is kept under in a ``StoredGrant``.
+    private static let uidClaim = "account_link_uid"
+    private static let hostUserClaim = "account_link_host_user_id"
+
+    /// The model as a ``StoredGrant``, so that every ``TokenStore`` (the Keychain, a `0600`
+    /// file) keeps it as safely as a grant, with no new requirement on stores.
+    var storedGrant: StoredGrant {
+        StoredGrant(
+            accessToken: accessToken, expiresAt: expiresAt, refreshToken: nil, scopes: [Scope.accountLink.name],
+            idTokenClaims: [Self.uidClaim: .string(uid), Self.hostUserClaim: .string(hostUserID)])
+    }
+
+    /// The model kept in `grant`, or nil when the grant is not one.
+    init?(storedGrant grant: StoredGrant) {
+        guard let uid = grant.idTokenClaims?[Self.uidClaim]?.stringValue,
+            let hostUserID = grant.idTokenClaims?[Self.hostUserClaim]?.stringValue
+        else { return nil }
+        self.init(uid: uid, accessToken: grant.accessToken, hostUserID: hostUserID, expiresAt: grant.expiresAt)
+    }
+}
