@@ -40,7 +40,7 @@ public final class IdentityProvider: Sendable {
             // The caller still owns the store when the provider cannot start.
             throw error
         }
-        let keys = try KeyRing(store: store, encryption: encryption)
+        let keys = try KeyRing(store: store, encryption: encryption, now: configuration.clock())
         let registry = MetricsRegistry()
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
@@ -73,7 +73,7 @@ public final class IdentityProvider: Sendable {
                 FileHandle.standardError.write(Data("portico: purging expired records failed: \(error)\n".utf8))
             })
         keyRefresher = KeyRingRefresher(
-            keys: keys, store: store, interval: configuration.keyRefreshInterval,
+            keys: keys, store: store, interval: configuration.keyRefreshInterval, now: configuration.clock,
             onError: { error in
                 FileHandle.standardError.write(Data("portico: reloading signing keys failed: \(error)\n".utf8))
             })

@@ -63,6 +63,10 @@ public struct ProviderConfiguration: Sendable {
     /// the defaults retry for a day (tests shorten the intervals).
     public var backchannelLogout = BackChannelLogoutSettings()
 
+    /// How often (seconds) a node re-reads the signing keys unless told otherwise; part of how
+    /// long a rotated key waits before it signs.
+    public static let defaultKeyRefreshSeconds: Double = 5
+
     /// The defaults of the DESIGN: `127.0.0.1:8080`, and the outbox of the default database.
     public init(
         host: String = "127.0.0.1",
@@ -77,7 +81,7 @@ public struct ProviderConfiguration: Sendable {
         outboxDirectory: String? = nil,
         mailer: (any Mailer)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
-        keyRefreshInterval: Duration = .seconds(5),
+        keyRefreshInterval: Duration = .seconds(ProviderConfiguration.defaultKeyRefreshSeconds),
         metrics: Bool = false,
         lifetimes: TokenLifetimes = TokenLifetimes(),
         keyFile: String? = nil

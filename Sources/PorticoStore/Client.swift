@@ -44,6 +44,13 @@ public struct Client: Sendable, Hashable {
     /// Where it hears of sign-outs (`--backchannel-logout-uri`, OpenID Connect Back-Channel
     /// Logout 1.0): logout tokens are POSTed there; nil for a client that is not told.
     public var backchannelLogoutURI: String? = nil
+    /// The public keys (a JWKS document) with which it signs `private_key_jwt` client
+    /// assertions (RFC 7523 §2.2, `client add --jwks`); such a client has no secret. Nil for a
+    /// client that authenticates with a secret, or not at all.
+    public var jwks: String? = nil
+    /// Whether it is a resource server that may ask `/oauth/introspect` about tokens
+    /// (`client add --introspection`); other clients must not learn whose a token is.
+    public var mayIntrospect = false
 
     /// A client ready to insert; pass the plain `secret` of a confidential client and only its
     /// hash is kept.

@@ -54,5 +54,6 @@ public protocol StoreTransaction:
     OutboxStorage, SessionFamilyStorage,
     MiniProgramStorage,
     CompanionStorage,
-    FirstSigningKeyStorage
+    FirstSigningKeyStorage,
+    ClientAssertionStorage
 {}

@@ -20,11 +20,16 @@ public struct StoredSigningKey: Sendable, Hashable {
     public var createdAt: Date
     /// When it was retired; nil while active.
     public var retiredAt: Date?
+    /// When a key added by a rotation may start signing: it is published first, so that every
+    /// cached JWKS knows it before any token carries it. Nil for a key that signs at once (the
+    /// first start's, a revocation's replacement).
+    public var signsFrom: Date? = nil
 
     /// A key ready to insert; make it the signer with `makeCurrentSigningKey(id:)`.
     public init(
         id: String = RecordIdentifier.random(), algorithm: String, privateKeyPEM: String,
-        state: SigningKeyState = .active, isCurrent: Bool = false, createdAt: Date = Date(), retiredAt: Date? = nil
+        state: SigningKeyState = .active, isCurrent: Bool = false, createdAt: Date = Date(), retiredAt: Date? = nil,
+        signsFrom: Date? = nil
     ) {
         self.id = id
         self.algorithm = algorithm
@@ -33,5 +38,6 @@ public struct StoredSigningKey: Sendable, Hashable {
         self.isCurrent = isCurrent
         self.createdAt = createdAt
         self.retiredAt = retiredAt
+        self.signsFrom = signsFrom
     }
 }

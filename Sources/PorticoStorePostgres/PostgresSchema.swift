@@ -29,6 +29,7 @@ enum PostgresSchema {
         Migration(version: 6, statements: version6),
         Migration(version: 7, statements: version7),
         Migration(version: 8, statements: version8),
+        Migration(version: 9, statements: version9),
     ]
 
     /// The newest version this build understands.
@@ -458,5 +459,22 @@ enum PostgresSchema {
         )
         """,
         "CREATE INDEX mini_programs_host ON mini_programs (host_client_id)",
+    ]
+
+    /// Version 9, security: SQLite's version 9 (signing keys' `signs_from`, clients' JWKS and
+    /// introspection flag, seen client-assertion `jti`s).
+    private static let version9 = [
+        "ALTER TABLE signing_keys ADD COLUMN signs_from bigint",
+        "ALTER TABLE clients ADD COLUMN jwks text",
+        "ALTER TABLE clients ADD COLUMN introspection boolean NOT NULL DEFAULT false",
+        """
+        CREATE TABLE client_assertions (
+            client_id text NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+            jti_hash bytea NOT NULL,
+            expires_at bigint NOT NULL,
+            PRIMARY KEY (client_id, jti_hash)
+        )
+        """,
+        "CREATE INDEX client_assertions_expiry ON client_assertions (expires_at)",
     ]
 }

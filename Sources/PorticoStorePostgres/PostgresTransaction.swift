@@ -158,7 +158,7 @@ final class PostgresTransaction: StoreTransaction {
     private static let clientColumns = """
         id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
         id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-        sector_identifier, backchannel_logout_uri
+        sector_identifier, backchannel_logout_uri, jwks, introspection
         """
 
     private static func decodeClient(_ row: PostgresRow) throws -> Client {
@@ -180,12 +180,14 @@ final class PostgresTransaction: StoreTransaction {
         client.subjectType = subject
         client.sectorIdentifier = row.optionalText(15)
         client.backchannelLogoutURI = row.optionalText(16)
+        client.jwks = row.optionalText(17)
+        client.mayIntrospect = try row.bool(18)
         return client
     }
 
     private static func clientValues(_ client: Client) throws -> [PostgresValue] {
-        if client.type == .confidential && client.secretHash == nil {
-            throw StoreError.invalidArgument("a confidential client needs a secret")
+        if client.type == .confidential && client.secretHash == nil && client.jwks == nil {
+            throw StoreError.invalidArgument("a confidential client needs a secret or a JWKS")
         }
         return [
             .text(client.name), .text(client.type.rawValue), .bytes(client.secretHash),
@@ -193,6 +195,7 @@ final class PostgresTransaction: StoreTransaction {
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
             .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
+            .text(client.jwks), .bool(client.mayIntrospect),
         ]
     }
 
@@ -201,8 +204,8 @@ final class PostgresTransaction: StoreTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, backchannel_logout_uri, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, jwks, introspection, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
     }
@@ -221,7 +224,7 @@ final class PostgresTransaction: StoreTransaction {
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
-                backchannel_logout_uri = ?
+                backchannel_logout_uri = ?, jwks = ?, introspection = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])
@@ -269,7 +272,8 @@ final class PostgresTransaction: StoreTransaction {
 
     // MARK: Signing keys
 
-    private static let keyColumns = "kid, algorithm, private_key_pem, state, is_current, created_at, retired_at"
+    private static let keyColumns =
+        "kid, algorithm, private_key_pem, state, is_current, created_at, retired_at, signs_from"
 
     private static func decodeKey(_ row: PostgresRow) throws -> StoredSigningKey {
         let stateName = row.text(3)
@@ -278,7 +282,8 @@ final class PostgresTransaction: StoreTransaction {
         }
         return StoredSigningKey(
             id: row.text(0), algorithm: row.text(1), privateKeyPEM: row.text(2), state: state,
-            isCurrent: try row.bool(4), createdAt: try row.date(5), retiredAt: try row.optionalDate(6))
+            isCurrent: try row.bool(4), createdAt: try row.date(5), retiredAt: try row.optionalDate(6),
+            signsFrom: try row.optionalDate(7))
     }
 
     func insert(_ key: StoredSigningKey) throws {
@@ -288,10 +293,10 @@ final class PostgresTransaction: StoreTransaction {
                 "UPDATE signing_keys SET is_current = false WHERE algorithm = ? AND is_current", [.text(key.algorithm)])
         }
         try write(
-            "INSERT INTO signing_keys (\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO signing_keys (\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(key.id), .text(key.algorithm), .text(key.privateKeyPEM), .text(key.state.rawValue),
-                .bool(key.isCurrent), .date(key.createdAt), .date(key.retiredAt),
+                .bool(key.isCurrent), .date(key.createdAt), .date(key.retiredAt), .date(key.signsFrom),
             ])
     }
 

@@ -22,6 +22,7 @@ enum SQLiteSchema {
         Migration(version: 6, statements: version6),
         Migration(version: 7, statements: version7),
         Migration(version: 8, statements: version8),
+        Migration(version: 9, statements: version9),
     ]
 
     /// The newest version this build understands.
@@ -456,5 +457,26 @@ enum SQLiteSchema {
         """,
         "CREATE INDEX mini_programs_host ON mini_programs (host_client_id)",
         "PRAGMA user_version = 7",
+    ]
+
+    /// Version 9, security: when a rotated signing key may start signing (published first), the
+    /// public keys of clients that authenticate with `private_key_jwt` (RFC 7523), which clients
+    /// are resource servers allowed to introspect, and the `jti`s of client assertions seen, so
+    /// each is used once until it expires. New columns have defaults: existing keys sign as they
+    /// did, existing clients authenticate as they did.
+    private static let version9 = [
+        "ALTER TABLE signing_keys ADD COLUMN signs_from INTEGER",
+        "ALTER TABLE clients ADD COLUMN jwks TEXT",
+        "ALTER TABLE clients ADD COLUMN introspection INTEGER NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE client_assertions (
+            client_id TEXT NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+            jti_hash BLOB NOT NULL,
+            expires_at INTEGER NOT NULL,
+            PRIMARY KEY (client_id, jti_hash)
+        )
+        """,
+        "CREATE INDEX client_assertions_expiry ON client_assertions (expires_at)",
+        "PRAGMA user_version = 9",
     ]
 }

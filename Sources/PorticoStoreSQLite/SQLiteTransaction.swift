@@ -131,7 +131,7 @@ final class SQLiteTransaction: StoreTransaction {
     private static let clientColumns = """
         id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
         id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-        sector_identifier, backchannel_logout_uri
+        sector_identifier, backchannel_logout_uri, jwks, introspection
         """
 
     private static func decodeClient(_ row: SQLiteRow) throws -> Client {
@@ -153,12 +153,14 @@ final class SQLiteTransaction: StoreTransaction {
         client.subjectType = subject
         client.sectorIdentifier = row.optionalText(15)
         client.backchannelLogoutURI = row.optionalText(16)
+        client.jwks = row.optionalText(17)
+        client.mayIntrospect = row.bool(18)
         return client
     }
 
     private static func clientValues(_ client: Client) throws -> [SQLiteValue] {
-        if client.type == .confidential && client.secretHash == nil {
-            throw StoreError.invalidArgument("a confidential client needs a secret")
+        if client.type == .confidential && client.secretHash == nil && client.jwks == nil {
+            throw StoreError.invalidArgument("a confidential client needs a secret or a JWKS")
         }
         return [
             .text(client.name), .text(client.type.rawValue), client.secretHash.map { .blob($0) } ?? .null,
@@ -166,6 +168,7 @@ final class SQLiteTransaction: StoreTransaction {
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
             .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
+            .text(client.jwks), .bool(client.mayIntrospect),
         ]
     }
 
@@ -174,8 +177,8 @@ final class SQLiteTransaction: StoreTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, backchannel_logout_uri, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, jwks, introspection, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
     }
@@ -194,7 +197,7 @@ final class SQLiteTransaction: StoreTransaction {
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
-                backchannel_logout_uri = ?
+                backchannel_logout_uri = ?, jwks = ?, introspection = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])
@@ -242,7 +245,8 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Signing keys
 
-    private static let keyColumns = "kid, algorithm, private_key_pem, state, is_current, created_at, retired_at"
+    private static let keyColumns =
+        "kid, algorithm, private_key_pem, state, is_current, created_at, retired_at, signs_from"
 
     private static func decodeKey(_ row: SQLiteRow) throws -> StoredSigningKey {
         let stateName = row.text(3)
@@ -251,7 +255,8 @@ final class SQLiteTransaction: StoreTransaction {
         }
         return StoredSigningKey(
             id: row.text(0), algorithm: row.text(1), privateKeyPEM: row.text(2), state: state,
-            isCurrent: row.bool(4), createdAt: row.date(5), retiredAt: row.optionalDate(6))
+            isCurrent: row.bool(4), createdAt: row.date(5), retiredAt: row.optionalDate(6),
+            signsFrom: row.optionalDate(7))
     }
 
     func insert(_ key: StoredSigningKey) throws {
@@ -262,10 +267,10 @@ final class SQLiteTransaction: StoreTransaction {
                 [.text(key.algorithm)])
         }
         try write(
-            "INSERT INTO signing_keys (\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO signing_keys (\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(key.id), .text(key.algorithm), .text(key.privateKeyPEM), .text(key.state.rawValue),
-                .bool(key.isCurrent), .date(key.createdAt), .date(key.retiredAt),
+                .bool(key.isCurrent), .date(key.createdAt), .date(key.retiredAt), .date(key.signsFrom),
             ])
     }
 

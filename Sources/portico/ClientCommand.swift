@@ -12,7 +12,8 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--backchannel-logout-uri URI] [--companion] [--json] [--database URL]
+                                  [--backchannel-logout-uri URI] [--jwks FILE] [--introspection]
+                                  [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
@@ -43,6 +44,11 @@ enum ClientCommand {
                   --backchannel-logout-uri URI
                                        where its backend hears of sign-outs (OpenID Connect
                                        Back-Channel Logout): https, or http on loopback
+                  --jwks FILE          a JWKS of the app's public keys (RS256 of 2048 bits or
+                                       more, ES256, EdDSA): it authenticates with
+                                       private_key_jwt assertions (RFC 7523) and gets no secret
+                  --introspection      a resource server: it may ask /oauth/introspect about
+                                       tokens (other apps may not)
                   --companion          the platform's own portico-agent: public, loopback
                                        and device sign-in, the only client granted scope
                                        companion (default redirect URI
@@ -93,6 +99,8 @@ enum ClientCommand {
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
         registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
+        if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
+        registration.mayIntrospect = arguments.flag("introspection")
         registration.isCompanion = arguments.flag("companion")
         let json = arguments.flag("json")
         try arguments.finish()
@@ -116,9 +124,22 @@ enum ClientCommand {
         if let secret = registered.secret {
             print("client_secret: \(secret)")
             print("Keep the secret now: it is not shown again (Portico stores only its hash).")
+        } else if registered.client.jwks != nil {
+            print("No secret: it authenticates with private_key_jwt, signed by a key of its JWKS.")
         } else {
             print("Public client: no secret; it must use PKCE (S256).")
         }
+    }
+
+    /// The text of the `--jwks` file, or one line saying why it cannot be read.
+    private static func readKeySet(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandLineError.failure("cannot read the JWKS file \(path)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandLineError.usage("the JWKS file \(path) is not UTF-8 text")
+        }
+        return text
     }
 
     private static func list(_ arguments: inout Arguments, database url: String) throws {

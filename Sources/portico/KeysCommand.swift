@@ -12,18 +12,23 @@ enum KeysCommand {
                                    [--key-file PATH]
                portico keys revoke KID [--json] [--database URL] [--key-file PATH]
 
-        list    shows the signing keys: kid, algorithm, state (active or retired), whether it
-                is the current signer of its algorithm, and when it was made. The first start
-                (or 'portico migrate') makes one key per algorithm: RS256, ES256 and EdDSA.
-                Private keys are never printed.
-                  --json   a JSON array of {"kid", "alg", "state", "current", "created"}
-        rotate  makes a new key the signer of its algorithm; without --alg, of all three.
-                The key it replaces is retired: it signs nothing more but stays published in
-                the JWKS for 65 minutes, until every token it signed has expired (access and
-                ID tokens live an hour), so those tokens keep verifying; then it is deleted.
-                Running servers pick the new key up within seconds, without a restart.
+        list    shows the signing keys: kid, algorithm, state (published: in the JWKS,
+                waiting to sign; active; retired: in the JWKS, signing nothing), whether it
+                is the current signer of its algorithm, and when it was made. The first
+                start (or 'portico migrate') makes one key per algorithm: RS256, ES256 and
+                EdDSA, which sign at once. Private keys are never printed.
+                  --json   a JSON array of {"kid", "alg", "state", "current", "created",
+                           "signs_from"}
+        rotate  publishes a new key for its algorithm; without --alg, for all three. It is
+                in the JWKS at once but signs only after \(Int(SigningKeyRotation.publicationDelay)) seconds (the JWKS's
+                cache lifetime plus the servers' reload interval), so no relying party
+                meets a token signed with a key its cached JWKS lacks; the current key
+                signs until then. Then it is retired: it signs nothing more but stays
+                published for 65 minutes, until every token it signed has expired (access
+                and ID tokens live an hour); then it is deleted. Running servers do all
+                this by themselves, without a restart.
                   --alg ALG  rotate only RS256, ES256 or EdDSA
-                  --json     a JSON array of {"alg", "kid", "previous_kid",
+                  --json     a JSON array of {"alg", "kid", "signs_from", "previous_kid",
                              "previous_published_until"}
         revoke  removes a compromised key at once: it leaves the JWKS and nothing it signed
                 verifies any more (running servers drop it within seconds). If it was its
@@ -57,8 +62,10 @@ enum KeysCommand {
         if json {
             let objects = keys.map { key in
                 "{\"kid\": \(JSONLine.quoted(key.id)), \"alg\": \(JSONLine.quoted(key.algorithm)), "
-                    + "\"state\": \(JSONLine.quoted(key.state.rawValue)), \"current\": \(key.isCurrent), "
-                    + "\"created\": \(JSONLine.quoted(formatter.string(from: key.createdAt)))}"
+                    + "\"state\": \(JSONLine.quoted(SigningKeyRotation.stateName(of: key))), "
+                    + "\"current\": \(key.isCurrent), "
+                    + "\"created\": \(JSONLine.quoted(formatter.string(from: key.createdAt))), "
+                    + "\"signs_from\": \(key.signsFrom.map { JSONLine.quoted(formatter.string(from: $0)) } ?? "null")}"
             }
             print("[" + objects.joined(separator: ", ") + "]")
             return
@@ -68,12 +75,15 @@ enum KeysCommand {
             return
         }
         let kidWidth = max(3, keys.map(\.id.count).max() ?? 3)
-        print(row(["KID".padded(kidWidth), "ALG   ", "STATE  ", "CURRENT", "CREATED"]))
+        print(row(["KID".padded(kidWidth), "ALG   ", "STATE    ", "CURRENT", "CREATED"]))
         for key in keys {
             var cells = [
-                key.id.padded(kidWidth), key.algorithm.padded(6), key.state.rawValue.padded(7),
+                key.id.padded(kidWidth), key.algorithm.padded(6), SigningKeyRotation.stateName(of: key).padded(9),
                 (key.isCurrent ? "yes" : "no").padded(7), formatter.string(from: key.createdAt),
             ]
+            if SigningKeyRotation.isWaiting(key), let from = key.signsFrom {
+                cells.append("(signs from \(formatter.string(from: from)))")
+            }
             if let until = SigningKeyRotation.publishedUntil(key) {
                 cells.append("(published until \(formatter.string(from: until)))")
             }
@@ -101,6 +111,7 @@ enum KeysCommand {
         if json {
             let objects = rotations.map { rotation in
                 "{\"alg\": \(JSONLine.quoted(rotation.algorithm)), \"kid\": \(JSONLine.quoted(rotation.keyID)), "
+                    + "\"signs_from\": \(JSONLine.quoted(formatter.string(from: rotation.signsFrom))), "
                     + "\"previous_kid\": \(rotation.previousKeyID.map(JSONLine.quoted) ?? "null"), "
                     + "\"previous_published_until\": "
                     + "\(rotation.previousPublishedUntil.map { JSONLine.quoted(formatter.string(from: $0)) } ?? "null")}"
@@ -109,9 +120,11 @@ enum KeysCommand {
             return
         }
         for rotation in rotations {
-            print("\(rotation.algorithm): new signing key \(rotation.keyID)")
+            print(
+                "\(rotation.algorithm): new signing key \(rotation.keyID), published now, "
+                    + "signs from \(formatter.string(from: rotation.signsFrom))")
             if let previous = rotation.previousKeyID, let until = rotation.previousPublishedUntil {
-                print("  retired \(previous); it stays in the JWKS until \(formatter.string(from: until))")
+                print("  \(previous) signs until then; it stays in the JWKS until \(formatter.string(from: until))")
             }
         }
     }

@@ -10,7 +10,8 @@ enum ServeCommand {
         usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
                              [--database-pool N] [--threads N] [--quiet] [--demo] [--outbox DIR]
                              [--metrics] [--key-file PATH] [--allowed-host HOST ...]
-                             [--trusted-proxy CIDR ...]
+                             [--trusted-proxy CIDR ...] [--session-lifetime DURATION]
+                             [--remembered-session-lifetime DURATION]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -42,6 +43,15 @@ enum ServeCommand {
                             a reverse proxy (address or range, repeatable) whose
                             Forwarded / X-Forwarded-For names the client for throttles,
                             sessions and audit; nobody's is believed by default
+          --session-lifetime DURATION
+                            how long a browser session without "Keep me signed in" lasts
+                            unused, such as 30m or 12h (default 12h; 5m to 7d); however
+                            busy, it ends after twice that or 24h, whichever is
+                            shorter (never sooner than the lifetime itself)
+          --remembered-session-lifetime DURATION
+                            the same with "Keep me signed in", such as 7d (default 30d;
+                            1h to 365d); it ends after three times that or 90d, whichever
+                            is shorter (never sooner than the lifetime itself)
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -88,6 +98,7 @@ enum ServeCommand {
             }
             return range
         }
+        try SessionLifetimeOption.apply(&arguments, to: &configuration.lifetimes)
         try arguments.finish()
 
         let provider: IdentityProvider

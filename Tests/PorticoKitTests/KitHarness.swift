@@ -43,7 +43,7 @@ struct KitHarness: Sendable {
     func addResourceServer() throws -> Client {
         try provider.addClient(
             name: "Resource Server", redirectURIs: ["https://rs.example/callback"], scopes: ["openid"],
-            grants: ["client_credentials"], privacyURL: nil)
+            grants: ["client_credentials"], privacyURL: nil, introspection: true)
     }
 
     /// A manager for `client` on the discovered provider.

@@ -34,7 +34,7 @@ import Testing
             #expect(harness.configuration.metrics)
             #expect(try await harness.get("/metrics").status == 200)
             let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let client = try harness.addConfidentialClient(introspection: true)
             let code = try harness.issueCode(for: client, user: user, scopes: ["openid"])
             let tokens = try await harness.redeem(code, client: .of(client))
             let accessToken = try #require(tokens.string("access_token"))

@@ -26,7 +26,8 @@ SCOPES = "openid profile email postal_code offline_access"
 @pytest.fixture(scope="module")
 def confidential_client(portico):
     """A confidential client made with `portico client add --json` while the server runs."""
-    created = portico.add_client("--name", "Authlib Interop", "--redirect-uri", REDIRECT_URI)
+    # --introspection: the tests introspect with this client, which only resource servers may.
+    created = portico.add_client("--name", "Authlib Interop", "--redirect-uri", REDIRECT_URI, "--introspection")
     assert set(created) == {"client_id", "client_secret"}
     return created
 
@@ -173,7 +174,7 @@ def test_client_credentials_for_a_product_scope(portico, metadata):
     assert added.returncode == 0, added.stderr
     client = portico.add_client(
         "--name", "Authlib Service", "--redirect-uri", REDIRECT_URI, "--grant", "client_credentials",
-        "--scope", scope)
+        "--scope", scope, "--introspection")
     session = OAuth2Session(client["client_id"], client["client_secret"], scope=scope)
     token = session.fetch_token(metadata["token_endpoint"], grant_type="client_credentials")
     assert token["scope"] == scope

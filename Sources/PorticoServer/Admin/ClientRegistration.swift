@@ -49,6 +49,11 @@ public struct ClientRegistration: Sendable {
     /// Where logout tokens are POSTed (`--backchannel-logout-uri`, OpenID Connect Back-Channel
     /// Logout 1.0): https, or http on loopback for development, without a fragment.
     public var backchannelLogoutURI: String? = nil
+    /// The text of a JWKS of public keys (`--jwks FILE`): the client authenticates with
+    /// `private_key_jwt` assertions signed by them and gets no secret.
+    public var jwks: String? = nil
+    /// Whether it is a resource server allowed to introspect tokens (`--introspection`).
+    public var mayIntrospect = false
     /// Whether it is the platform's own companion app (`--companion`, see
     /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
     public var isCompanion = false
@@ -112,7 +117,7 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic || isCompanion || miniProgramOf != nil ? nil : SecureRandom.token()
+        let secret = isPublic || isCompanion || miniProgramOf != nil || jwks != nil ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
@@ -221,6 +226,11 @@ public struct ClientRegistration: Sendable {
         client.subjectType = subject
         client.sectorIdentifier = try sectorIdentifier(for: subject)
         client.backchannelLogoutURI = backchannelLogoutURI
+        if let jwks {
+            if isPublic { throw .invalid("--jwks is for confidential clients: a public client has no key to keep") }
+            client.jwks = try ClientKeySet(json: jwks).jsonString
+        }
+        client.mayIntrospect = mayIntrospect
         return client
     }
 

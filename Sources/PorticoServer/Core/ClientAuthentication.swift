@@ -7,6 +7,8 @@ enum ClientAuthenticationMethod: String, Sendable, CaseIterable {
     case clientSecretBasic = "client_secret_basic"
     /// `client_id` and `client_secret` in the form body.
     case clientSecretPost = "client_secret_post"
+    /// A JWT signed with the client's registered private key (RFC 7523 §2.2, OIDC Core §9).
+    case privateKeyJWT = "private_key_jwt"
     /// A public client naming itself with `client_id`; PKCE (or rotation) is its proof.
     case none
 }
@@ -25,7 +27,8 @@ struct AuthenticatedClient: Sendable {
 /// Client authentication for the back-channel endpoints (RFC 6749 §2.3, OAuth 2.1 §2.4).
 ///
 /// Why a type of its own: the token, revocation and introspection endpoints must apply exactly
-/// the same rules: one method per request, secrets compared in constant time (by
+/// the same rules: one method per request (a secret, a `private_key_jwt` assertion — see
+/// ``ClientAssertionVerifier`` — or none for a public client), secrets compared in constant time (by
 /// `Client.verifiesSecret`), a confidential client always authenticates, and every failure is
 /// the same `invalid_client` 401, with a `Basic` challenge when the client tried Basic, so a
 /// caller learns nothing about which client ids exist.
@@ -34,12 +37,17 @@ struct ClientAuthenticator {
     let store: any Store
     /// Recently read clients; without it every request reads the store.
     var cache: ClientCache? = nil
+    /// Checks `private_key_jwt` assertions; without it they are refused.
+    var assertions: ClientAssertionVerifier? = nil
 
     /// Establishes which client sent `request`.
     ///
     /// - Throws: `invalid_request` for two methods at once (or a body `client_id` that
     ///   contradicts Basic), `invalid_client` for anything that does not authenticate.
     func authenticate(_ request: Request, parameters: OAuthParameters) throws -> AuthenticatedClient {
+        if parameters["client_assertion"] != nil || parameters["client_assertion_type"] != nil {
+            return try authenticateAssertion(request, parameters: parameters)
+        }
         if let authorization = request.headers["Authorization"] {
             return try authenticateBasic(authorization, parameters: parameters)
         }
@@ -85,6 +93,19 @@ struct ClientAuthenticator {
         }
         guard client.type == .confidential, client.verifiesSecret(credentials.password) else { throw failure }
         return AuthenticatedClient(client: client, method: .clientSecretBasic)
+    }
+
+    private func authenticateAssertion(_ request: Request, parameters: OAuthParameters) throws
+        -> AuthenticatedClient
+    {
+        if request.headers["Authorization"] != nil || parameters["client_secret"] != nil {
+            throw OAuthError.invalidRequest("Use one client authentication method, not two.")
+        }
+        guard let assertions else { throw OAuthError.invalidClient("Client assertions are not accepted here.") }
+        let client = try assertions.authenticate(
+            type: parameters["client_assertion_type"], assertion: parameters["client_assertion"],
+            clientID: parameters["client_id"], lookUp: lookUp)
+        return AuthenticatedClient(client: client, method: .privateKeyJWT)
     }
 
     private func lookUp(_ id: String) throws -> Client? {

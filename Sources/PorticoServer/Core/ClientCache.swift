@@ -61,6 +61,9 @@ final class ClientCache: Sendable {
 extension ProviderContext {
     /// Client authentication for the back-channel endpoints, reading clients through the cache.
     var clientAuthenticator: ClientAuthenticator {
-        ClientAuthenticator(store: store, cache: clients)
+        ClientAuthenticator(
+            store: store, cache: clients,
+            assertions: ClientAssertionVerifier(
+                store: store, issuer: { [issuerIdentifier] in issuerIdentifier.current }, now: now))
     }
 }

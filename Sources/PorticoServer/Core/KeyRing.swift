@@ -39,12 +39,14 @@ final class KeyRing: Sendable {
     /// When a token with an unknown `kid` last made this ring read the store.
     private let lastUnknownKeyReload = Mutex<ContinuousClock.Instant?>(nil)
 
-    /// Loads the keys, creating a current key for each algorithm that has none and sealing any
-    /// still stored as plain PEM (a database from before keys were encrypted).
-    init(store: any Store, encryption: SigningKeyEncryption) throws {
+    /// Loads the keys, creating a current key for each algorithm that has none, activating
+    /// rotated keys whose time came while no server ran, and sealing any still stored as plain
+    /// PEM (a database from before keys were encrypted).
+    init(store: any Store, encryption: SigningKeyEncryption, now: Date = Date()) throws {
         self.store = store
         self.encryption = encryption
         try ensureCurrentKeys()
+        try SigningKeyRotation.activateDueKeys(in: store, now: now)
         try encryption.sealPlainKeys(in: store)
         try reload()
     }
@@ -75,8 +77,8 @@ final class KeyRing: Sendable {
         }
     }
 
-    /// Re-reads every key from the store: current signers, and the published set (active and
-    /// retired keys whose tokens may still be in use).
+    /// Re-reads every key from the store: current signers, and the published set (keys waiting
+    /// to sign, active keys, and retired keys whose tokens may still be in use).
     func reload() throws {
         try load(try store.read { try $0.signingKeys() })
     }

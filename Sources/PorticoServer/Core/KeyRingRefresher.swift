@@ -2,7 +2,8 @@ import Foundation
 import PorticoStore
 
 /// Keeps a running provider's ``KeyRing`` in step with the database: every `interval` it
-/// deletes retired keys whose tokens have all expired (``SigningKeyRotation/deleteExpiredKeys(in:now:)``)
+/// makes rotated keys whose time has come the signers
+/// (``SigningKeyRotation/activateDueKeys(in:now:)``), deletes retired keys whose tokens have all expired (``SigningKeyRotation/deleteExpiredKeys(in:now:)``)
 /// and reloads the ring if the stored keys changed.
 ///
 /// Why a loop rather than a signal: `portico keys rotate` may run in another process or on
@@ -26,6 +27,7 @@ final class KeyRingRefresher: Sendable {
                     return
                 }
                 do {
+                    try SigningKeyRotation.activateDueKeys(in: store, now: now())
                     try SigningKeyRotation.deleteExpiredKeys(in: store, now: now())
                     try keys.reloadIfChanged()
                 } catch {

@@ -63,7 +63,9 @@ final class DiscoveryEndpoint: Sendable {
         let confidentialAuthentication: [JSONValue] = [
             .string(ClientAuthenticationMethod.clientSecretBasic.rawValue),
             .string(ClientAuthenticationMethod.clientSecretPost.rawValue),
+            .string(ClientAuthenticationMethod.privateKeyJWT.rawValue),
         ]
+        let assertionAlgorithms = JSONValue.array(SignatureAlgorithm.allCases.map { .string($0.rawValue) })
         return [
             "issuer": .string(issuer),
             "authorization_endpoint": .string(issuer + "/oauth/authorize"),
@@ -88,6 +90,9 @@ final class DiscoveryEndpoint: Sendable {
             "token_endpoint_auth_methods_supported": .array(clientAuthentication),
             "revocation_endpoint_auth_methods_supported": .array(clientAuthentication),
             "introspection_endpoint_auth_methods_supported": .array(confidentialAuthentication),
+            "token_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
+            "revocation_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
+            "introspection_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
             "subject_types_supported": ["public", "pairwise"],
             "native_sso_supported": true,
             "backchannel_logout_supported": true,

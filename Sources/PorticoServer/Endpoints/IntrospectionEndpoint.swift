@@ -6,9 +6,14 @@ import PorticoStore
 /// `POST /oauth/introspect` (RFC 7662): tells a resource server whether a token is active and
 /// what it grants.
 ///
-/// Only confidential clients may ask (a public client could otherwise probe tokens); any of
-/// them may introspect access tokens, which are meant for resource servers, but a refresh token
-/// is reported active only to the client it was issued to. Anything not active — unknown,
+/// Only resource servers may ask: confidential clients registered with `--introspection`
+/// (RFC 7662 §4: the server decides which protected resources may call it). Otherwise any app
+/// holding someone's token could learn whose it is and what it grants. A failed client
+/// authentication (or a public client, which cannot authenticate) is a 401 `invalid_client`
+/// as at the token endpoint (§2.3); an authenticated client that is not a resource server is
+/// a 403 `unauthorized_client`: its credentials are fine, it is just not allowed this call,
+/// and answering `{"active":false}` would tell its developer a lie about valid tokens. A refresh
+/// token is reported active only to the client it was issued to. Anything not active — unknown,
 /// expired, revoked, rotated, or its account disabled — is just `{"active":false}`.
 struct IntrospectionEndpoint {
     /// Where revocations, refresh tokens and people are read.
@@ -38,6 +43,12 @@ struct IntrospectionEndpoint {
             let client = try authenticator.authenticate(request, parameters: parameters)
             guard client.isConfidential else {
                 throw OAuthError.invalidClient("Only confidential clients may introspect tokens.")
+            }
+            guard client.client.mayIntrospect else {
+                throw OAuthError(
+                    code: "unauthorized_client",
+                    description: "Only clients registered as resource servers (--introspection) may introspect tokens.",
+                    status: .forbidden)
             }
             let token = try parameters.required("token")
             let members =

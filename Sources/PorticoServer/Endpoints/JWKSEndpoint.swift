@@ -6,9 +6,13 @@ import Synchronization
 ///
 /// The document is prebuilt by the ``KeyRing``; caches may keep it for a while, since keys are
 /// published before they sign and stay published after they retire.
-enum JWKSEndpoint {
+public enum JWKSEndpoint {
+    /// How long (seconds) clients and caches may keep the document; a rotated key is published
+    /// at least this long before it signs (``SigningKeyRotation/publicationDelay``).
+    public static let cacheLifetime = 600
+
     /// What clients and caches may assume about freshness.
-    static let cacheControl = "public, max-age=600"
+    static let cacheControl = "public, max-age=\(cacheLifetime)"
 
     /// Registers the route.
     static func register(on router: Router, keys: KeyRing) {

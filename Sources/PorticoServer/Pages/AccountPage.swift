@@ -38,6 +38,8 @@ struct AccountPage {
         case signedOutOthers = "signed_out_others"
         /// A linked account was unlinked.
         case unlinked
+        /// The password was changed (and every other browser signed out).
+        case passwordChanged = "password_changed"
 
         /// What to say.
         var text: Localized {
@@ -46,6 +48,7 @@ struct AccountPage {
             case .signedOut: AccountText.signedOutOne
             case .signedOutOthers: AccountText.signedOutOthers
             case .unlinked: LinkedAccountsText.unlinked
+            case .passwordChanged: PasswordChangeText.changed
             }
         }
     }
@@ -89,6 +92,9 @@ struct AccountPage {
                 button: "end_others", value: "1", label: AccountText.signOutOthers[language], style: "secondary")
         }
         html += AccountCompanions.section(companions, csrfToken: csrfToken, language: language)
+        html += "<h2 id=\"security\">\(AccountText.securityHeading[language])</h2>\n"
+        html += "<p><a href=\"\(PasswordChangeEndpoint.path)\" id=\"change-password\">"
+        html += "\(PasswordChangeText.link[language])</a></p>\n"
         html += form(
             button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """

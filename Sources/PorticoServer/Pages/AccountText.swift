@@ -29,6 +29,8 @@ enum AccountText {
     static func removeApp(_ app: String) -> Localized { Localized("Remove \(app)", zh: "移除 \(app)") }
     /// The sessions section.
     static let devicesHeading = Localized("Where you are signed in", zh: "您的登录设备")
+    /// The heading of the password section.
+    static let securityHeading = Localized("Password", zh: "密码")
     /// The current session's badge.
     static let thisDevice = Localized("This device", zh: "此设备")
     /// A persistent session.

@@ -19,6 +19,7 @@ enum PageRoutes {
         LogoutEndpoint(context: context).register(on: router)
         AccountEndpoint(context: context).register(on: router)
         UnlinkEndpoint(context: context).register(on: router)
+        PasswordChangeEndpoint(context: context).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
     }

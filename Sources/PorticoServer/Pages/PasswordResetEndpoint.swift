@@ -6,7 +6,7 @@ import PorticoStore
 /// `GET /password/reset?token=…` shows the new-password form of a mailed link; `POST` sets the
 /// password, uses the link up, ends every browser session of the person and revokes all of
 /// their refresh-token families (so a thief who had the old password, or a session, loses it),
-/// and records an audit event.
+/// records an audit event, and mails the person a notice (``PasswordNotice``).
 ///
 /// The new password follows the sign-up rules (``PasswordPolicy``) and is hashed in an async
 /// handler, off the HTTP threads. A link that was used, has expired or never existed gets one
@@ -106,6 +106,7 @@ struct PasswordResetEndpoint: Sendable {
             return true
         }
         guard changed else { return ResetPasswordPage.dead(minutes: minutes, language: language) }
+        PasswordNotice.send(to: user, at: now, byReset: true, language: language, context: context)
         var response = ResetPasswordPage.done(sealedRequest: seal, language: language)
         var expired = Cookie.expired(name: SignInSession.cookieName(context))
         expired.isSecure = context.usesHTTPS

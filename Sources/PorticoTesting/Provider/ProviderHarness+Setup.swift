@@ -30,13 +30,14 @@ extension ProviderHarness {
         redirectURIs: [String] = ["https://app.example/callback"], scopes: [String] = ProviderHarness.allScopes,
         grants: [String] = ["authorization_code", "refresh_token"], logoURL: String? = nil,
         privacyURL: String? = "https://app.example/privacy", idTokenAlgorithm: String = "RS256",
-        postLogoutRedirectURIs: [String] = []
+        postLogoutRedirectURIs: [String] = [], introspection: Bool = false
     ) throws -> Client {
-        let client = Client(
+        var client = Client(
             name: name, type: type, secret: type == .confidential ? (secret ?? "secret") : nil,
             redirectURIs: redirectURIs, allowedScopes: scopes, allowedGrantTypes: grants, logoURL: logoURL,
             privacyURL: privacyURL, idTokenSigningAlgorithm: idTokenAlgorithm,
             postLogoutRedirectURIs: postLogoutRedirectURIs)
+        client.mayIntrospect = introspection
         try store.insert(client)
         return client
     }
@@ -49,11 +50,12 @@ extension ProviderHarness {
     public func addConfidentialClient(
         secret: String = ProviderHarness.confidentialSecret,
         scopes: [String] = ["openid", "profile", "email", "postal_code"],
-        grants: [String] = ["authorization_code", "refresh_token"], idTokenAlgorithm: String = "RS256"
+        grants: [String] = ["authorization_code", "refresh_token"], idTokenAlgorithm: String = "RS256",
+        introspection: Bool = false
     ) throws -> Client {
         try addClient(
             name: "Test Shop", secret: secret, redirectURIs: ["https://shop.example/callback"], scopes: scopes,
-            grants: grants, privacyURL: nil, idTokenAlgorithm: idTokenAlgorithm)
+            grants: grants, privacyURL: nil, idTokenAlgorithm: idTokenAlgorithm, introspection: introspection)
     }
 
     /// A public native app with the loopback redirect URI (any port matches).

@@ -52,6 +52,7 @@ public enum StoreConformance {
             + AccountLinkChecks.all
             + CompanionChecks.all
             + FirstSigningKeyChecks.all
+            + SecurityChecks.all
     }
 }
 

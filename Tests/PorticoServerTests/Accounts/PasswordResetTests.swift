@@ -98,6 +98,11 @@ import Testing
             let event = try #require(events.first { $0.action == "user.password_reset" })
             #expect(event.subject == ann.id)
             #expect(event.details.contains(#""refresh_families_revoked":1"#))
+            // A notice tells Ann, in case it was not her.
+            let mails = try await provider.outboxMessages(atLeast: 2)
+            let notice = try #require(mails.first { $0.contains("Subject: Your Portico password was changed") })
+            #expect(notice.contains("To: ann@example.com\r\n"))
+            #expect(notice.contains("was reset with a link we e-mailed you"))
         }
     }
 

@@ -88,7 +88,7 @@ import Testing
         #expect(algorithms == ["RS256", "ES256", "EdDSA"])
         for key in keys {
             let object = try #require(key.objectValue)
-            #expect(Set(object.keys) == ["kid", "alg", "state", "current", "created"])
+            #expect(Set(object.keys) == ["kid", "alg", "state", "current", "created", "signs_from"])
             #expect(object["state"]?.stringValue == "active")
             #expect(object["current"] == .bool(true))
         }

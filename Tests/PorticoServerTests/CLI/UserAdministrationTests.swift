@@ -19,7 +19,7 @@ import Testing
 
     private func account(in harness: ProviderHarness) async throws -> Account {
         let user = try harness.addUser()
-        let client = try harness.addConfidentialClient()
+        let client = try harness.addConfidentialClient(introspection: true)
         let reply = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])
         try harness.store.insert(
             BrowserSession(

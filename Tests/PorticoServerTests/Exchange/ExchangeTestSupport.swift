@@ -41,7 +41,9 @@ extension ProviderHarness {
         name: String = "Vendor App", group: String? = "vendor", isPublic: Bool = false,
         scopes: [String] = ["openid", "profile", "email", "device_sso"],
         grants: [String] = ["authorization_code", "refresh_token", ExchangeURI.grant], resources: [String] = [],
-        subjectType: SubjectType = .public, sector: String? = nil, redirectURI: String = "https://shop.example/callback"
+        subjectType: SubjectType = .public, sector: String? = nil,
+        redirectURI: String = "https://shop.example/callback",
+        introspection: Bool = false
     ) throws -> Client {
         var client = Client(
             name: name, type: isPublic ? .public : .confidential, secret: isPublic ? nil : Self.exchangeSecret,
@@ -50,6 +52,7 @@ extension ProviderHarness {
         client.resources = resources
         client.subjectType = subjectType
         client.sectorIdentifier = subjectType == .pairwise ? (sector ?? URL(string: redirectURI)?.host) : nil
+        client.mayIntrospect = introspection
         try store.insert(client)
         return client
     }

@@ -18,7 +18,8 @@ import Testing
     ) {
         let user = try harness.addUser()
         let client = try harness.addExchangeClient(
-            name: "Shop backend", group: nil, scopes: ["openid", "profile", "email"], resources: resources)
+            name: "Shop backend", group: nil, scopes: ["openid", "profile", "email"], resources: resources,
+            introspection: true)
         let code = try harness.issueExchangeCode(for: client, user: user, scopes: ["openid", "profile", "email"])
         let reply = try await harness.redeem(code, client: harness.exchangeCredentials(client))
         try #require(reply.status == 200, "\(reply.text)")

@@ -297,7 +297,7 @@ import Testing
         try await ProviderHarness.with { harness in
             let user = try harness.addUser()
             let first = try harness.addExchangeClient()
-            let second = try harness.addExchangeClient(name: "Second")
+            let second = try harness.addExchangeClient(name: "Second", introspection: true)
             let signIn = try await harness.ssoSignIn(user, to: first)
             let exchanged = try await harness.nativeSSO(signIn, as: second)
             let secondAccess = try #require(exchanged.string("access_token"))
@@ -306,7 +306,7 @@ import Testing
             let active = try await harness.introspect(signIn.deviceSecret, client: harness.exchangeCredentials(second))
             #expect(active.json["active"] == .bool(true))
             #expect(active.string("token_type") == "device_secret")
-            let outsider = try harness.addExchangeClient(name: "Outsider", group: "other")
+            let outsider = try harness.addExchangeClient(name: "Outsider", group: "other", introspection: true)
             let hidden = try await harness.introspect(
                 signIn.deviceSecret, client: harness.exchangeCredentials(outsider))
             #expect(hidden.json["active"] == .bool(false))

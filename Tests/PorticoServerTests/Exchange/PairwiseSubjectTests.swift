@@ -16,7 +16,7 @@ import Testing
             let scopes = ["openid", "profile", "email"]
             let shop = try harness.addExchangeClient(
                 name: "Shop", group: nil, scopes: scopes, subjectType: .pairwise,
-                redirectURI: "https://shop.example/callback")
+                redirectURI: "https://shop.example/callback", introspection: true)
             let shopToo = try harness.addExchangeClient(
                 name: "Shop admin", group: nil, scopes: scopes, subjectType: .pairwise,
                 redirectURI: "https://shop.example/admin/callback")

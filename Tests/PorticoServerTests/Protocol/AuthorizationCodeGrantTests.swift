@@ -105,7 +105,7 @@ import Testing
     @Test func aReplayedCodeFailsAndRevokesWhatTheFirstRedemptionIssued() async throws {
         try await ProviderHarness.with { harness in
             let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let client = try harness.addConfidentialClient(introspection: true)
             let credentials = ClientCredentials.of(client)
             let code = try harness.issueCode(for: client, user: user, scopes: ["openid", "profile"])
             let first = try await harness.redeem(code, client: credentials)

@@ -12,7 +12,7 @@ import Testing
             try harness.store.insert(ProductScope(name: "orders:read", description: "See your orders"))
             try harness.store.insert(ProductScope(name: "orders:write", description: "Change your orders"))
             let client = try harness.addConfidentialClient(
-                scopes: ["openid", "profile", "orders:read", "orders:write"], grants: Self.grants)
+                scopes: ["openid", "profile", "orders:read", "orders:write"], grants: Self.grants, introspection: true)
             let credentials = ClientCredentials.of(client)
 
             let all = try await harness.token([("grant_type", "client_credentials")], client: credentials)

@@ -16,7 +16,7 @@ import Testing
         let clock = TestClock()
         try await ProviderHarness.with(clock: clock) { harness in
             let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let client = try harness.addConfidentialClient(introspection: true)
             let credentials = ClientCredentials.of(client)
             let first = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])
             let original = try #require(first.string("refresh_token"))
@@ -35,7 +35,7 @@ import Testing
         let clock = TestClock()
         try await ProviderHarness.with(clock: clock) { harness in
             let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let client = try harness.addConfidentialClient(introspection: true)
             let credentials = ClientCredentials.of(client)
             let code = try harness.issueCode(for: client, user: user, scopes: ["openid", "profile"])
             let first = try await harness.redeem(code, client: credentials)

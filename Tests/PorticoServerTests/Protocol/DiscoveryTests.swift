@@ -37,13 +37,13 @@ import Testing
                 ])
             #expect(
                 document["token_endpoint_auth_methods_supported"] == [
-                    "client_secret_basic", "client_secret_post", "none",
+                    "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
                 ])
             #expect(
                 document["introspection_endpoint_auth_methods_supported"] == [
-                    "client_secret_basic", "client_secret_post",
+                    "client_secret_basic", "client_secret_post", "private_key_jwt",
                 ])
-            #expect(document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.count == 3)
+            #expect(document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.count == 4)
             #expect(document["subject_types_supported"] == ["public", "pairwise"])
             #expect(document["native_sso_supported"] == true)
             #expect(document["id_token_signing_alg_values_supported"] == ["RS256", "ES256", "EdDSA"])

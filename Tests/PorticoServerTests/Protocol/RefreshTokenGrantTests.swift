@@ -10,7 +10,7 @@ import Testing
     @Test func everyUseRotatesAndTheNewTokenWorks() async throws {
         try await ProviderHarness.with { harness in
             let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let client = try harness.addConfidentialClient(introspection: true)
             let credentials = ClientCredentials.of(client)
             let first = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])
             var refreshToken = try #require(first.string("refresh_token"))
@@ -259,7 +259,7 @@ extension ProviderHarness {
         -> (user: UserRecord, client: Client, credentials: ClientCredentials, refreshToken: String)
     {
         let user = try addUser()
-        let client = try client ?? addConfidentialClient()
+        let client = try client ?? addConfidentialClient(introspection: true)
         let reply = try await signIn(user, to: client, scopes: scopes)
         return (user, client, ClientCredentials.of(client), try #require(reply.string("refresh_token")))
     }

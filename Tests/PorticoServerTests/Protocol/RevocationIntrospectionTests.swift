@@ -8,7 +8,7 @@ import Testing
     @Test func revokingAnAccessTokenMakesItInactiveEverywhere() async throws {
         try await ProviderHarness.with { harness in
             let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let client = try harness.addConfidentialClient(introspection: true)
             let credentials = ClientCredentials.of(client)
             let reply = try await harness.signIn(user, to: client, scopes: ["openid", "profile"])
             let accessToken = try #require(reply.string("access_token"))
@@ -57,7 +57,7 @@ import Testing
     @Test func unknownRevokedAndOtherClientsTokensAnswer200WithoutEffect() async throws {
         try await ProviderHarness.with { harness in
             let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
+            let client = try harness.addConfidentialClient(introspection: true)
             let other = try harness.addConfidentialClient()
             let credentials = ClientCredentials.of(client)
             let reply = try await harness.signIn(user, to: client, scopes: ["openid"])
@@ -95,8 +95,8 @@ import Testing
     @Test func introspectionIsForConfidentialClientsAndSaysLittleAboutDeadTokens() async throws {
         try await ProviderHarness.with { harness in
             let user = try harness.addUser()
-            let client = try harness.addConfidentialClient()
-            let resourceServer = try harness.addConfidentialClient(grants: ["client_credentials"])
+            let client = try harness.addConfidentialClient(introspection: true)
+            let resourceServer = try harness.addConfidentialClient(grants: ["client_credentials"], introspection: true)
             let publicClient = try harness.addPublicClient()
             let reply = try await harness.signIn(user, to: client, scopes: ["openid"])
             let accessToken = try #require(reply.string("access_token"))

@@ -65,10 +65,12 @@ struct Seeder {
                 options.hashSamples))
 
         let clientSecret = SecureRandom.token()
-        let client = Client(
+        var client = Client(
             name: "Portico Bench", type: .confidential, secret: clientSecret, redirectURIs: [Self.redirectURI],
             allowedScopes: ["openid", "profile", "email", "postal_code", Self.productScope],
             allowedGrantTypes: ["authorization_code", "refresh_token", "client_credentials", Self.tokenExchange])
+        // The introspection benchmark asks as this client, so it is a resource server too.
+        client.mayIntrospect = true
         // The same client once more, but with ES256 ID tokens: redeeming its codes shows what
         // the server does when an RSA signature is not the cost of every request.
         let es256Secret = SecureRandom.token()

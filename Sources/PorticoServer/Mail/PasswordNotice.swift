@@ -1,0 +1,32 @@
+import Foundation
+import PorticoStore
+
+/// The mail that tells a person their password was changed or reset (ASVS V2.5.5 / V3.7: a
+/// notice after a credential change), so that someone who did not do it learns at once and
+/// knows what to do.
+///
+/// Sent to the account's address after the change has committed, without waiting for
+/// delivery (a slow mail server must not hold the page); a failure is logged, never shown.
+enum PasswordNotice {
+    /// Sends the notice for `user`'s password, changed at `time`.
+    static func send(
+        to user: UserRecord, at time: Date, byReset: Bool, language: PageLanguage, context: ProviderContext
+    ) {
+        let message = MailMessage(
+            to: user.email, subject: PasswordChangeText.noticeSubject[language],
+            body: PasswordChangeText.notice(
+                name: user.name, time: AccountPage.format(time, language: language), byReset: byReset,
+                accountLink: context.issuer + AccountEndpoint.path,
+                forgotLink: context.issuer + PasswordForgotEndpoint.path)[language],
+            date: time)
+        let mailer = context.mailer
+        Task.detached {
+            do {
+                try await mailer.send(message)
+            } catch {
+                let line = #"{"level":"error","message":"sending a password notice mail failed"}"# + "\n"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+        }
+    }
+}

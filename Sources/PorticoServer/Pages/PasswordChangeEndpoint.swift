@@ -1,0 +1,153 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// `GET /account/password` shows Your Account's change-password form; `POST` changes the
+/// password of the signed-in person.
+///
+/// The current password is required (ASVS V2.1.5), so a browser left signed in, or a stolen
+/// session cookie, is not enough to take the account over; wrong guesses are throttled per
+/// account with the sign-in's growing delays. The new password follows ``PasswordPolicy``
+/// and is hashed off the HTTP threads (the page handlers are async).
+///
+/// What the change ends, as Google and Okta do for a change made while signed in: every
+/// *other* browser session of the person (and the Native SSO device sessions begun in them),
+/// while this browser stays signed in. Apps the person allowed keep their grants: they are
+/// listed in Your Account with Remove, and revoking them all would sign the person out of
+/// every device and app for a routine change. A password *reset* (the password was lost or
+/// stolen) is different and does revoke every grant (``PasswordResetEndpoint``). Either way a
+/// notice mail (``PasswordNotice``) tells the person, so an unwanted change is noticed.
+struct PasswordChangeEndpoint: Sendable {
+    /// The page's path.
+    static let path = "/account/password"
+
+    /// Wrong current passwords: 5 an hour per account, then growing delays (as sign-in).
+    static func limits(userID: String) -> [AttemptThrottle.Limit] {
+        [
+            AttemptThrottle.Limit(
+                key: "password-change:account:" + userID, maximum: AttemptThrottle.accountLimit,
+                window: AttemptThrottle.accountWindow, growingDelay: AttemptThrottle.firstAccountDelay)
+        ]
+    }
+
+    /// The provider's store, hasher, mailer and clock.
+    let context: ProviderContext
+
+    /// Adds `GET` and `POST /account/password`, both async.
+    func register(on router: Router) {
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try change($0) })
+    }
+
+    /// Where a browser without a session goes: the sign-in page, returning here.
+    static let signInLocation = AuthorizationResponse.location(
+        AuthorizationFlow.loginPath, [(ReturnPath.field, path)])
+
+    private static func purpose(_ signedIn: SignInSession) -> String {
+        "password-change:" + signedIn.session.hashedID
+    }
+
+    private func show(_ request: Request) throws -> Response {
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            return PageLayout.redirect(to: Self.signInLocation, status: .found)
+        }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let page = PasswordChangePage(
+            user: signedIn.user, csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(signedIn)),
+            language: request.pageLanguage())
+        var response = page.response()
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private func change(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
+        }
+        guard
+            CSRFProtection.verify(form, request: request, purpose: Self.purpose(signedIn), secure: context.usesHTTPS)
+        else {
+            throw PageProblem.forgedForm(appName: nil)
+        }
+        let user = signedIn.user
+        var page = PasswordChangePage(
+            user: user, csrfToken: form[CSRFProtection.fieldName] ?? "", language: request.pageLanguage())
+        let current = form["current_password"] ?? ""
+        let password = form["password"] ?? ""
+        let confirmation = form["password_confirmation"] ?? ""
+        if current.isEmpty { page.errors["current_password"] = PasswordChangeText.currentMissing }
+        if password.isEmpty {
+            page.errors["password"] = SignupText.passwordMissing
+        } else if let problem = PasswordPolicy.problem(with: password, email: user.email, name: user.name) {
+            page.errors["password"] = problem.message
+        } else if confirmation.isEmpty {
+            page.errors["password_confirmation"] = PasswordResetText.confirm
+        } else if !ConstantTime.equals(password, confirmation) {
+            page.errors["password_confirmation"] = PasswordResetText.mismatch
+        } else if ConstantTime.equals(password, current) {
+            page.errors["password"] = PasswordChangeText.unchanged
+        }
+        guard page.errors.isEmpty else {
+            page.status = .badRequest
+            return page.response()
+        }
+        // Count the guess before the hash is computed, so guessing costs the guesser.
+        let throttle = AttemptThrottle(context: context)
+        let attempts: [ThrottleAttempt]
+        switch try throttle.attempt(Self.limits(userID: user.id)) {
+        case .refused(let wait):
+            page.alert = AttemptThrottle.refusal(retryAfter: wait)
+            page.status = .tooManyRequests
+            var response = page.response()
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return response
+        case .allowed(let counted):
+            attempts = counted
+        }
+        guard context.passwords.verify(current, against: user.passwordHash) else {
+            page.errors["current_password"] = PasswordChangeText.currentWrong
+            page.status = .badRequest
+            return page.response()
+        }
+        let hash: String
+        do {
+            hash = try context.passwords.hash(password)
+        } catch {
+            throw PageProblem.serverFailure
+        }
+        let now = context.now()
+        let changed = try context.store.transaction { transaction -> Bool in
+            guard var account = try transaction.user(id: user.id), !account.isDisabled,
+                account.passwordHash == user.passwordHash
+            else { return false }
+            account.passwordHash = hash
+            account.updatedAt = now
+            try transaction.update(account)
+            var ended = 0
+            for session in try transaction.sessions(userID: account.id)
+            where session.hashedID != signedIn.session.hashedID {
+                try NativeSSO.endSessions(browserSessionHashedID: session.hashedID, now: now, in: transaction)
+                if try transaction.deleteSession(hashedID: session.hashedID) { ended += 1 }
+            }
+            try transaction.deletePasswordResets(userID: account.id)
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: now, actor: account.id, action: "user.password_change", subject: account.id,
+                    details: (["sessions_ended": .integer(Int64(ended))] as JSONValue).jsonString))
+            return true
+        }
+        // Another change won the race: show the form again rather than claim success.
+        guard changed else {
+            page.errors["current_password"] = PasswordChangeText.currentWrong
+            page.status = .badRequest
+            return page.response()
+        }
+        try? throttle.forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
+        PasswordNotice.send(to: user, at: now, byReset: false, language: page.language, context: context)
+        var query = [("done", AccountPage.Notice.passwordChanged.rawValue)]
+        if page.language != .english { query.append(("ui_locales", page.language.rawValue)) }
+        return PageLayout.redirect(
+            to: AuthorizationResponse.location(AccountEndpoint.path, query), status: .seeOther)
+    }
+}
