@@ -7,16 +7,19 @@ import Testing
 @testable import PorticoServer
 
 /// Two nodes on one database, one of which has not reloaded its keys since `portico keys rotate`
-/// (its next refresh is far off here): a token the other node signed with the new key verifies
-/// there at once, because an unknown `kid` makes a node read the keys again.
+/// (its next refresh is far off here) and the new key's time to sign has come: a token the other
+/// node signed with the new key verifies there at once, because an unknown `kid` makes a node read the keys again.
 @Suite(.serialized) struct NodeKeyLagTests {
     @Test func aTokenSignedWithAKeyThisNodeHasNotLoadedYetVerifies() async throws {
         try await ProviderHarness.with(configuration: .testing { $0.keyRefreshInterval = .seconds(3600) }) {
             harness in
-            let client = try harness.addConfidentialClient(grants: ["client_credentials"])
+            let client = try harness.addConfidentialClient(grants: ["client_credentials"], introspection: true)
             let credentials = ClientCredentials.of(client)
             let rotated = try PorticoProcess.run(["keys", "rotate", "--json", "--database", harness.databaseURL])
             #expect(rotated.status == 0, "\(rotated.stderr)")
+            // A rotated key is published first and signs once the JWKS cache lifetime has passed
+            // (605 s); move past that, but not past this node's next key refresh (3600 s).
+            harness.clock.advance(by: 700)
 
             // A second node on the same database and issuer, started after the rotation.
             var configuration = harness.configuration
