@@ -51,13 +51,15 @@ typedef void *(*portico_mhd_uri_logger)(void *cls, const char *uri, struct MHD_C
 
 /// Starts a daemon whose request lifecycle is driven by PorticoHTTP: `uri_logger` creates the
 /// per-request state from the raw target, `completed` frees it, the unescape callback keeps
-/// paths and query strings raw, and every other option comes in `options`.
+/// paths and query strings raw, `accept_policy` may refuse a new connection (it is closed at
+/// once), and every other option comes in `options`.
 static inline struct MHD_Daemon *portico_mhd_start_daemon_with_callbacks(
     unsigned int flags, uint16_t port,
+    MHD_AcceptPolicyCallback accept_policy,
     MHD_AccessHandlerCallback handler, void *context,
     MHD_RequestCompletedCallback completed, portico_mhd_uri_logger uri_logger,
     const struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
+    return MHD_start_daemon(flags, port, accept_policy, context, handler, context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, context,
                             MHD_OPTION_UNESCAPE_CALLBACK, portico_mhd_unescape_nothing, NULL,
