@@ -169,13 +169,18 @@ public final class HTTPServer: Sendable {
                         connection: connection, method: method, uploadData: uploadData, uploadSize: uploadSize,
                         slot: slot)
                 }, retained.toOpaque(),
-                { cls, _, slot, _ in
+                { cls, connection, slot, _ in
                     guard let cls else { return }
-                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().endRequest(slot)
+                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().endRequest(slot, on: connection)
                 },
                 { cls, target, _ in
                     guard let cls else { return nil }
                     return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().beginRequest(target: target)
+                },
+                { cls, connection, socketContext, notice in
+                    guard let cls, let connection, let socketContext else { return }
+                    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                    core.connectionNotice(connection, context: socketContext, isOpening: notice == .CONNECTION_NOTIFY_STARTED)
                 }, options)
         }
         guard let daemon else {
@@ -220,6 +225,7 @@ public final class HTTPServer: Sendable {
         }
         // Closes the listening socket too.
         MHD_stop_daemon(daemon.pointer)
+        core.deadlines?.stop()
         // Handlers answered 503 above still run; what they use (the store, keys) must outlive
         // them, and so must the process, so they get another `timeout` (10 s at least) to end:
         // the caller closes the store only after this returns.
