@@ -50,5 +50,6 @@ public protocol StoreTransaction:
     UserStorage, ClientStorage, ProductScopeStorage, SigningKeyStorage, SessionStorage, AuthorizationCodeStorage,
     ConsentStorage, RefreshTokenStorage, AccessTokenRevocationStorage, DeviceAuthorizationStorage,
     AccountLinkStorage, PasswordResetStorage, ThrottleStorage, AuditLogStorage, PurgeStorage,
-    DeviceSessionStorage, PairwiseSubjectStorage
+    DeviceSessionStorage, PairwiseSubjectStorage,
+    RefreshFamilyResourceStorage
 {}

@@ -26,6 +26,7 @@ enum PostgresSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 10, statements: version10),
     ]
 
     /// The newest version this build understands.
@@ -401,5 +402,15 @@ enum PostgresSchema {
             value bytea NOT NULL
         )
         """,
+    ]
+
+    /// Version 10: as SQLite's version 10 (the resource a refresh family's code was bound to).
+    private static let version10 = [
+        """
+        CREATE TABLE refresh_family_resources (
+            family_id text PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            resource text NOT NULL
+        )
+        """
     ]
 }

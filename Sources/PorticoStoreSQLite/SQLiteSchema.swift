@@ -19,6 +19,7 @@ enum SQLiteSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 10, statements: version10),
     ]
 
     /// The newest version this build understands.
@@ -393,5 +394,18 @@ enum SQLiteSchema {
         ) WITHOUT ROWID
         """,
         "PRAGMA user_version = 5",
+    ]
+
+    /// Version 10, robustness and token-exchange leftovers: the resource (RFC 8707) a refresh
+    /// family's code was bound to, so that refreshed access tokens keep their `aud`. A table of
+    /// its own, so that families without one (nearly all) cost nothing.
+    private static let version10 = [
+        """
+        CREATE TABLE refresh_family_resources (
+            family_id TEXT PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            resource TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "PRAGMA user_version = 10",
     ]
 }

@@ -48,6 +48,7 @@ public enum StoreConformance {
     public static var checks: [Check] {
         UserAndClientChecks.all + SessionCodeConsentChecks.all + TokenChecks.all + AccountRecoveryChecks.all
             + PurgeChecks.all + RaceChecks.all + PrimitiveChecks.all + DeviceSessionChecks.all
+            + DeviceSessionPurgeChecks.all
     }
 }
 
