@@ -180,7 +180,8 @@ public final class HTTPServer: Sendable {
                 { cls, connection, socketContext, notice in
                     guard let cls, let connection, let socketContext else { return }
                     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-                    core.connectionNotice(connection, context: socketContext, isOpening: notice == .CONNECTION_NOTIFY_STARTED)
+                    core.connectionNotice(
+                        connection, context: socketContext, isOpening: notice == .CONNECTION_NOTIFY_STARTED)
                 }, options)
         }
         guard let daemon else {

@@ -41,7 +41,8 @@ final class RequestDeadlines: Sendable {
 
     /// Deadlines of `limit` (at least 10 ms), checked a few times per `limit` (at most once a second).
     init(limit: Duration) {
-        let nanoseconds = max(10_000_000, limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000)
+        let nanoseconds = max(
+            10_000_000, limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000)
         limitNanoseconds = UInt64(nanoseconds)
         let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "portico.request-deadlines"))
         timer = SweepTimer(source: source)

@@ -92,7 +92,10 @@ extension SQLiteTransaction {
             WHERE revoked_at <= ? OR (created_at <= ? AND NOT EXISTS (
                 SELECT 1 FROM device_session_families f WHERE f.device_session_id = device_sessions.id))
             """,
-            [.date(now.addingTimeInterval(-Self.refreshRetention)), .date(now.addingTimeInterval(-Self.refreshRetention))])
+            [
+                .date(now.addingTimeInterval(-Self.refreshRetention)),
+                .date(now.addingTimeInterval(-Self.refreshRetention)),
+            ])
         report.passwordResets = try write("DELETE FROM password_resets WHERE expires_at <= ?", [.date(now)])
         report.throttleAttempts = try write("DELETE FROM throttle_attempts WHERE expires_at <= ?", [.date(now)])
         report.grantRevocations = try write("DELETE FROM grant_revocations WHERE expires_at <= ?", [.date(now)])

@@ -48,10 +48,12 @@ import Testing
         let server = try deadlineServer()
         defer { server.shutdown() }
         let connection = RawConnection(port: server.port, timeoutSeconds: 30)
-        let header = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + String(repeating: "X-Slow: 1\r\n", count: 20) + "\r\n"
+        let header =
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + String(repeating: "X-Slow: 1\r\n", count: 20) + "\r\n"
         let pieces = stride(from: 0, to: header.count, by: 3).map { offset -> String in
             let start = header.index(header.startIndex, offsetBy: offset)
-            return String(header[start..<(header.index(start, offsetBy: 3, limitedBy: header.endIndex) ?? header.endIndex)])
+            return String(
+                header[start..<(header.index(start, offsetBy: 3, limitedBy: header.endIndex) ?? header.endIndex)])
         }
         let trickle = Trickle(connection, pieces: pieces, interval: .milliseconds(100))
         let reply = connection.readAll()
@@ -84,7 +86,10 @@ import Testing
         let connection = RawConnection(port: server.port, timeoutSeconds: 30)
         connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let trickle = Trickle(
-            connection, pieces: ["GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"] + Array(repeating: "X: 1\r\n", count: 80) + ["\r\n"],
+            connection,
+            pieces: ["GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"] + Array(repeating: "X: 1\r\n", count: 80) + [
+                "\r\n"
+            ],
             interval: .milliseconds(100))
         let replies = connection.readAll()
         #expect(!trickle.sentEverything, "the server waited for the whole second request")

@@ -52,7 +52,8 @@ import Testing
         #expect(throws: expected) { try database.store(migrate: false) }
         #expect(
             expected.description
-                == "database schema version 1000 is newer than this portico understands (\(PostgresStore.supportedSchemaVersion)); upgrade portico")
+                == "database schema version 1000 is newer than this portico understands (\(PostgresStore.supportedSchemaVersion)); upgrade portico"
+        )
     }
 
     /// Two nodes starting on an empty database: each migration is applied once, both open.
@@ -78,7 +79,8 @@ import Testing
         let applied = results.values.compactMap { try? $0.get() }
         #expect(applied.count == 2)
         #expect(applied.sorted { $0.count < $1.count } == [[], Self.allVersions])
-        #expect(try database.connection().scalar("SELECT count(*) FROM schema_migrations") == "\(Self.allVersions.count)")
+        #expect(
+            try database.connection().scalar("SELECT count(*) FROM schema_migrations") == "\(Self.allVersions.count)")
     }
 
     /// A migration that fails leaves nothing behind (DDL is transactional), and the next run

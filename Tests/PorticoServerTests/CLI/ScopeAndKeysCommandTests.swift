@@ -66,7 +66,8 @@ import Testing
         // Every version after 4 this build knows (each branch adds its own, so never written out).
         let later = SQLiteSchema.migrations.map(\.version).filter { $0 > 4 }
         let latest = SQLiteSchema.latestVersion
-        let applied = (later.count == 1 ? "applied migration " : "applied migrations ")
+        let applied =
+            (later.count == 1 ? "applied migration " : "applied migrations ")
             + later.map(String.init).joined(separator: ", ")
         #expect(migrated.stdout.hasPrefix("\(applied); schema version \(latest)\n"), "\(migrated.stdout)")
         #expect(try database.portico(["migrate"]).stdout.hasPrefix("schema is current (version \(latest))"))

@@ -66,7 +66,8 @@ import Testing
             let world = try CrashWorld(prepared: false)
             let environment = ["PORTICO_KEY_FILE": world.keyFile]
             CrashWorld.runKilled(["migrate", "--database", world.databaseURL], environment, afterMilliseconds: delay)
-            let migrated = try PorticoProcess.run(["migrate", "--database", world.databaseURL], environment: environment)
+            let migrated = try PorticoProcess.run(
+                ["migrate", "--database", world.databaseURL], environment: environment)
             #expect(migrated.status == 0, "after a kill at \(delay) ms: \(migrated.stderr)")
             for _ in 0..<2 {
                 CrashWorld.runKilled(
@@ -76,7 +77,8 @@ import Testing
             let rotated = try PorticoProcess.run(
                 ["keys", "rotate", "--alg", "RS256", "--database", world.databaseURL], environment: environment)
             #expect(rotated.status == 0, "after a kill at \(delay) ms: \(rotated.stderr)")
-            let listed = try PorticoProcess.run(["keys", "list", "--database", world.databaseURL], environment: environment)
+            let listed = try PorticoProcess.run(
+                ["keys", "list", "--database", world.databaseURL], environment: environment)
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stdout.contains("RS256"))
             let server = try ServeProcess(databaseURL: world.databaseURL, arguments: ["--key-file", world.keyFile])
@@ -143,12 +145,16 @@ struct CrashWorld: Sendable {
             "--grant", "authorization_code", "--grant", "refresh_token", "--grant", "device_code", "--json",
             "--database", url,
         ])
-        guard added.status == 0, let id = TestReply(status: 200, headers: [:], body: Data(added.stdout.utf8))
-            .string("client_id")
+        guard added.status == 0,
+            let id = TestReply(status: 200, headers: [:], body: Data(added.stdout.utf8))
+                .string("client_id")
         else { throw HarnessFailure("client add: \(added.stderr)") }
         clientID = id
         let user = try PorticoProcess.run(
-            ["user", "add", "--email", ProviderHarness.defaultEmail, "--name", "Ann", "--password-stdin", "--database", url],
+            [
+                "user", "add", "--email", ProviderHarness.defaultEmail, "--name", "Ann", "--password-stdin",
+                "--database", url,
+            ],
             stdin: ProviderHarness.defaultPassword + "\n")
         guard user.status == 0 else { throw HarnessFailure("user add: \(user.stderr)") }
     }
