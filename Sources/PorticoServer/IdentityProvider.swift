@@ -21,6 +21,8 @@ public final class IdentityProvider: Sendable {
     /// Re-reads the signing keys every `configuration.keyRefreshInterval`, so a rotation made
     /// by the CLI while the server runs takes effect without a restart.
     private let keyRefresher: KeyRingRefresher
+    /// Delivers back-channel logout tokens from the outbox (``BackChannelLogoutDeliverer``).
+    private let logoutDeliverer: BackChannelLogoutDeliverer
 
     /// Makes the first signing keys in `store` if there are none, and builds the routes; nothing
     /// listens until ``start()``.
@@ -51,6 +53,12 @@ public final class IdentityProvider: Sendable {
         try PageRoutes.register(on: router, context: context)
         demoApp = configuration.demo ? DemoRoutes.register(on: router, context: context) : nil
         if configuration.metrics { MetricsEndpoint(registry: registry).register(on: router) }
+        logoutDeliverer = BackChannelLogoutDeliverer(
+            store: store, keys: keys, issuer: context.issuerIdentifier,
+            subjects: PairwiseSubjects(store: store, clients: context.clients),
+            settings: configuration.backchannelLogout, metrics: BackChannelLogoutMetrics(registry: registry),
+            now: configuration.clock,
+            onError: { message in FileHandle.standardError.write(Data("portico: \(message)\n".utf8)) })
         var http = ServerConfiguration()
         http.host = configuration.host
         http.port = configuration.port
@@ -81,6 +89,7 @@ public final class IdentityProvider: Sendable {
             server.shutdown()
             throw error
         }
+        logoutDeliverer.start()
     }
 
     /// The port actually bound (useful when the configuration asked for port 0).
@@ -110,6 +119,7 @@ public final class IdentityProvider: Sendable {
     /// closing the store under one, or exiting the process while one still reads keys through
     /// OpenSSL, once crashed a stopped node in `_dl_fini`.
     private func stopBackgroundWork() {
+        logoutDeliverer.stopAndWait(timeout: configuration.backchannelLogout.requestTimeout + .seconds(2))
         let purger = purger
         let keyRefresher = keyRefresher
         let finished = DispatchSemaphore(value: 0)

@@ -59,6 +59,9 @@ public struct ProviderConfiguration: Sendable {
     /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` name the client (`--trusted-proxy`),
     /// for throttles, sessions and audit; nobody's by default.
     public var trustedProxies: [IPAddressRange] = []
+    /// How back-channel logout tokens are delivered from the outbox (poll, timeout, retries);
+    /// the defaults retry for a day (tests shorten the intervals).
+    public var backchannelLogout = BackChannelLogoutSettings()
 
     /// The defaults of the DESIGN: `127.0.0.1:8080`, and the outbox of the default database.
     public init(

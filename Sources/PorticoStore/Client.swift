@@ -41,6 +41,9 @@ public struct Client: Sendable, Hashable {
     /// The sector its pairwise subjects derive from (`--sector`, or its redirect URIs' host);
     /// nil for public subjects.
     public var sectorIdentifier: String? = nil
+    /// Where it hears of sign-outs (`--backchannel-logout-uri`, OpenID Connect Back-Channel
+    /// Logout 1.0): logout tokens are POSTed there; nil for a client that is not told.
+    public var backchannelLogoutURI: String? = nil
 
     /// A client ready to insert; pass the plain `secret` of a confidential client and only its
     /// hash is kept.

@@ -51,5 +51,6 @@ public protocol StoreTransaction:
     ConsentStorage, RefreshTokenStorage, AccessTokenRevocationStorage, DeviceAuthorizationStorage,
     AccountLinkStorage, PasswordResetStorage, ThrottleStorage, AuditLogStorage, PurgeStorage,
     DeviceSessionStorage, PairwiseSubjectStorage,
+    OutboxStorage, SessionFamilyStorage, CompanionStorage,
     RefreshFamilyResourceStorage
 {}

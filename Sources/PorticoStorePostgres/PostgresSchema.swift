@@ -26,6 +26,8 @@ enum PostgresSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 6, statements: version6),
+        Migration(version: 8, statements: version8),
         Migration(version: 10, statements: version10),
     ]
 
@@ -402,6 +404,43 @@ enum PostgresSchema {
             value bytea NOT NULL
         )
         """,
+    ]
+
+    /// Version 6, back-channel logout: as SQLite's version 6 (clients' back-channel logout URI,
+    /// the outbox, the browser session and `sid` of refresh families).
+    private static let version6 = [
+        "ALTER TABLE clients ADD COLUMN backchannel_logout_uri text",
+        """
+        CREATE TABLE outbox_messages (
+            id text PRIMARY KEY,
+            topic text NOT NULL,
+            payload text NOT NULL,
+            created_at bigint NOT NULL,
+            next_attempt_at bigint NOT NULL,
+            failed_attempts integer NOT NULL DEFAULT 0,
+            last_error text,
+            lease_owner text,
+            lease_until bigint,
+            delivered_at bigint,
+            failed_at bigint
+        )
+        """,
+        """
+        CREATE INDEX outbox_messages_due ON outbox_messages (next_attempt_at)
+        WHERE delivered_at IS NULL AND failed_at IS NULL
+        """,
+        """
+        CREATE INDEX outbox_messages_finished ON outbox_messages ((coalesce(delivered_at, failed_at)))
+        WHERE delivered_at IS NOT NULL OR failed_at IS NOT NULL
+        """,
+        """
+        CREATE TABLE session_families (
+            family_id text PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            browser_session_hash bytea NOT NULL,
+            sid text NOT NULL
+        )
+        """,
+        "CREATE INDEX session_families_browser ON session_families (browser_session_hash)",
     ]
 
     /// Version 10: as SQLite's version 10 (the resource a refresh family's code was bound to).

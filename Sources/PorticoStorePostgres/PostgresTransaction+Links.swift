@@ -169,6 +169,7 @@ extension PostgresTransaction {
         report.passwordResets = try write("DELETE FROM password_resets WHERE expires_at <= ?", [.date(now)])
         report.throttleAttempts = try write("DELETE FROM throttle_attempts WHERE expires_at <= ?", [.date(now)])
         report.grantRevocations = try write("DELETE FROM grant_revocations WHERE expires_at <= ?", [.date(now)])
+        report.companionTickets = try write("DELETE FROM companion_tickets WHERE expires_at <= ?", [.date(now)])
         return report
     }
 

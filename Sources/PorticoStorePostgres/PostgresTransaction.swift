@@ -158,7 +158,7 @@ final class PostgresTransaction: StoreTransaction {
     private static let clientColumns = """
         id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
         id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-        sector_identifier
+        sector_identifier, backchannel_logout_uri
         """
 
     private static func decodeClient(_ row: PostgresRow) throws -> Client {
@@ -179,6 +179,7 @@ final class PostgresTransaction: StoreTransaction {
         }
         client.subjectType = subject
         client.sectorIdentifier = row.optionalText(15)
+        client.backchannelLogoutURI = row.optionalText(16)
         return client
     }
 
@@ -191,7 +192,7 @@ final class PostgresTransaction: StoreTransaction {
             .list(client.redirectURIs), .list(client.allowedScopes), .list(client.allowedGrantTypes),
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
-            .text(client.subjectType.rawValue), .text(client.sectorIdentifier),
+            .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
         ]
     }
 
@@ -200,8 +201,8 @@ final class PostgresTransaction: StoreTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
     }
@@ -219,7 +220,8 @@ final class PostgresTransaction: StoreTransaction {
             """
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
-                post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?
+                post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
+                backchannel_logout_uri = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])

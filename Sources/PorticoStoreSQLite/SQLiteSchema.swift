@@ -19,6 +19,8 @@ enum SQLiteSchema {
         Migration(version: 3, statements: version3),
         Migration(version: 4, statements: version4),
         Migration(version: 5, statements: version5),
+        Migration(version: 6, statements: version6),
+        Migration(version: 8, statements: version8),
         Migration(version: 10, statements: version10),
     ]
 
@@ -394,6 +396,45 @@ enum SQLiteSchema {
         ) WITHOUT ROWID
         """,
         "PRAGMA user_version = 5",
+    ]
+
+    /// Version 6, OpenID Connect Back-Channel Logout 1.0: a client's back-channel logout URI,
+    /// the durable outbox its logout tokens are delivered from (claimed with a lease, so one node
+    /// delivers each), and which refresh families each browser session issued with their `sid`.
+    private static let version6 = [
+        "ALTER TABLE clients ADD COLUMN backchannel_logout_uri TEXT",
+        """
+        CREATE TABLE outbox_messages (
+            id TEXT PRIMARY KEY,
+            topic TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            next_attempt_at INTEGER NOT NULL,
+            failed_attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            lease_owner TEXT,
+            lease_until INTEGER,
+            delivered_at INTEGER,
+            failed_at INTEGER
+        )
+        """,
+        """
+        CREATE INDEX outbox_messages_due ON outbox_messages (next_attempt_at)
+        WHERE delivered_at IS NULL AND failed_at IS NULL
+        """,
+        """
+        CREATE INDEX outbox_messages_finished ON outbox_messages (coalesce(delivered_at, failed_at))
+        WHERE delivered_at IS NOT NULL OR failed_at IS NOT NULL
+        """,
+        """
+        CREATE TABLE session_families (
+            family_id TEXT PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            browser_session_hash BLOB NOT NULL,
+            sid TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX session_families_browser ON session_families (browser_session_hash)",
+        "PRAGMA user_version = 6",
     ]
 
     /// Version 10, robustness and token-exchange leftovers: the resource (RFC 8707) a refresh

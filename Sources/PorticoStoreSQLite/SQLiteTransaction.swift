@@ -131,7 +131,7 @@ final class SQLiteTransaction: StoreTransaction {
     private static let clientColumns = """
         id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
         id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-        sector_identifier
+        sector_identifier, backchannel_logout_uri
         """
 
     private static func decodeClient(_ row: SQLiteRow) throws -> Client {
@@ -152,6 +152,7 @@ final class SQLiteTransaction: StoreTransaction {
         }
         client.subjectType = subject
         client.sectorIdentifier = row.optionalText(15)
+        client.backchannelLogoutURI = row.optionalText(16)
         return client
     }
 
@@ -164,7 +165,7 @@ final class SQLiteTransaction: StoreTransaction {
             .list(client.redirectURIs), .list(client.allowedScopes), .list(client.allowedGrantTypes),
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
-            .text(client.subjectType.rawValue), .text(client.sectorIdentifier),
+            .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
         ]
     }
 
@@ -173,8 +174,8 @@ final class SQLiteTransaction: StoreTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
     }
@@ -192,7 +193,8 @@ final class SQLiteTransaction: StoreTransaction {
             """
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
-                post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?
+                post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
+                backchannel_logout_uri = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])

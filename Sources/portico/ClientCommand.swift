@@ -11,7 +11,7 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--json] [--database URL]
+                                  [--backchannel-logout-uri URI] [--companion] [--json] [--database URL]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
 
@@ -35,8 +35,16 @@ enum ClientCommand {
                   --subject-type T     public (default: the account id) or pairwise (an id
                                        of its own per person, OIDC Core §8.1)
                   --sector NAME        the pairwise sector (default the redirect URIs' host)
+                  --backchannel-logout-uri URI
+                                       where its backend hears of sign-outs (OpenID Connect
+                                       Back-Channel Logout): https, or http on loopback
+                  --companion          the platform's own portico-agent: public, loopback
+                                       and device sign-in, the only client granted scope
+                                       companion (default redirect URI
+                                       http://127.0.0.1/callback, any port)
                   --json               print {"client_id": "...", "client_secret": "..."}
-        list    shows every app: id, name, type and redirect URIs (never secrets)
+        list    shows every app: id, name, type and redirect URIs (never secrets);
+                companion clients are marked
         remove  removes an app and everything issued to it
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
@@ -75,6 +83,8 @@ enum ClientCommand {
         registration.resources = try arguments.values("resource")
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
+        registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
+        registration.isCompanion = arguments.flag("companion")
         let json = arguments.flag("json")
         try arguments.finish()
 
@@ -103,8 +113,10 @@ enum ClientCommand {
         let store = try DatabaseOption.open(url)
         defer { store.close() }
         let clients: [Client]
+        let companions: Set<String>
         do {
             clients = try store.clients()
+            companions = try store.read { try $0.companionClientIDs() }
         } catch {
             throw CommandLineError.failure("cannot read clients: \(error)")
         }
@@ -114,7 +126,10 @@ enum ClientCommand {
                     + "\"type\": \(JSONLine.quoted(client.type.rawValue)), "
                     + "\"redirect_uris\": \(JSONLine.array(client.redirectURIs)), "
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
-                    + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes))}"
+                    + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes)), "
+                    + "\"companion\": \(companions.contains(client.id))"
+                    + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
+                    + "}"
             }
             print("[" + objects.joined(separator: ", ") + "]")
             return
@@ -124,8 +139,10 @@ enum ClientCommand {
             return
         }
         for client in clients {
-            print("\(client.id)  \(client.type.rawValue)  \(client.name)")
+            let companion = companions.contains(client.id) ? "  (companion)" : ""
+            print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)")
             for uri in client.redirectURIs { print("    redirect \(uri)") }
+            if let uri = client.backchannelLogoutURI { print("    backchannel-logout \(uri)") }
         }
     }
 

@@ -17,7 +17,7 @@ import Testing
         let first = try portico(["migrate", "--database", database.url])
         #expect(first.status == 0, "\(first.stderr)")
         let versions = PostgresSchema.migrations.map(\.version)
-        let latest = PostgresSchema.latestVersion
+        let latest = PostgresStore.supportedSchemaVersion
         #expect(
             first.stdout.contains(
                 "applied migrations \(versions.map(String.init).joined(separator: ", ")); schema version \(latest)"))

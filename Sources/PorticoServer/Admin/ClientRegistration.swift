@@ -44,6 +44,12 @@ public struct ClientRegistration: Sendable {
     public var subjectType: String = SubjectType.public.rawValue
     /// The sector of pairwise subjects (`--sector`); by default the redirect URIs' host.
     public var sector: String? = nil
+    /// Where logout tokens are POSTed (`--backchannel-logout-uri`, OpenID Connect Back-Channel
+    /// Logout 1.0): https, or http on loopback for development, without a fragment.
+    public var backchannelLogoutURI: String? = nil
+    /// Whether it is the platform's own companion app (`--companion`, see
+    /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
+    public var isCompanion = false
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -104,12 +110,13 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic ? nil : SecureRandom.token()
+        let secret = isPublic || isCompanion ? nil : SecureRandom.token()
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
                 try checkScopes(client.allowedScopes, in: transaction)
                 try transaction.insert(client)
+                if isCompanion { try transaction.markCompanionClient(id: client.id, at: client.createdAt) }
                 try transaction.append(
                     AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
             }
@@ -124,6 +131,7 @@ public struct ClientRegistration: Sendable {
 
     /// The client these values describe, or the first reason they are not acceptable.
     func validatedClient(id: String, secret: String?, store: any Store) throws(AdminError) -> Client {
+        if isCompanion { return try CompanionRegistration(self).validatedClient(id: id, store: store) }
         let name = try AdminText.checked(name, field: "client name", maximumLength: 100)
         let grants =
             grantTypes.isEmpty ? Self.defaultGrantTypes : unique(grantTypes.map { Self.grantTypeAliases[$0] ?? $0 })
@@ -153,6 +161,12 @@ public struct ClientRegistration: Sendable {
         }
         if let logoURL { try ClientURIRules.checkWebURL(logoURL, label: "logo URL") }
         if let privacyURL { try ClientURIRules.checkWebURL(privacyURL, label: "privacy URL") }
+        if let backchannelLogoutURI {
+            // The rules of redirect URIs (§2.2: absolute, no fragment), never a custom scheme:
+            // the provider itself POSTs there.
+            try ClientURIRules.checkRedirect(
+                backchannelLogoutURI, allowsPrivateUseScheme: false, label: "back-channel logout URI")
+        }
         guard
             let algorithm = Self.idTokenAlgorithms.first(where: {
                 $0.lowercased() == idTokenSigningAlgorithm.lowercased()
@@ -168,8 +182,13 @@ public struct ClientRegistration: Sendable {
             }
             return group
         }
-        let builtIn = ScopeCatalog.builtIn.map(\.name).filter { $0 != NativeSSO.scope || group != nil }
+        let builtIn = ScopeCatalog.builtIn.map(\.name).filter {
+            ($0 != NativeSSO.scope || group != nil) && $0 != CompanionClients.scope
+        }
         let scopes = self.scopes.isEmpty ? builtIn : unique(self.scopes)
+        if scopes.contains(CompanionClients.scope) {
+            throw .invalid("the companion scope needs --companion: only the platform's own companion app gets it")
+        }
         if scopes.contains(NativeSSO.scope) && group == nil {
             throw .invalid("the device_sso scope needs --sso-group: it shares sign-in within a group of apps")
         }
@@ -188,6 +207,7 @@ public struct ClientRegistration: Sendable {
         }
         client.subjectType = subject
         client.sectorIdentifier = try sectorIdentifier(for: subject)
+        client.backchannelLogoutURI = backchannelLogoutURI
         return client
     }
 

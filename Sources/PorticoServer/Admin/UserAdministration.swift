@@ -72,7 +72,10 @@ public enum UserAdministration {
                 user.updatedAt = now
                 try transaction.update(user)
                 let ended = disabled ? try transaction.deleteSessions(userID: user.id) : 0
-                if disabled { try NativeSSO.endSessions(userID: user.id, now: now, in: transaction) }
+                if disabled {
+                    try NativeSSO.endSessions(userID: user.id, now: now, in: transaction)
+                    try BackChannelLogout.enqueueForEveryClient(userID: user.id, now: now, in: transaction)
+                }
                 try transaction.append(
                     AuditEvent(
                         occurredAt: now, actor: "cli", action: disabled ? "user.disable" : "user.enable",
@@ -98,6 +101,7 @@ public enum UserAdministration {
                 let sessions = try transaction.sessions(userID: found.id).count
                 let consents = try transaction.consents(userID: found.id).count
                 let families = try transaction.refreshFamilies(userID: found.id, includeRevoked: false)
+                try BackChannelLogout.enqueueForEveryClient(userID: found.id, now: now, in: transaction)
                 for family in families { try transaction.revokeRefreshFamily(id: family.id, now: now) }
                 guard try transaction.deleteUser(id: found.id) else {
                     throw AdminError.notFound("no user with id or e-mail address \(reference)")

@@ -106,6 +106,11 @@ struct AuthorizationRequestValidator {
         if scopes.contains(NativeSSO.scope), client.ssoGroup == nil || !scopes.contains("openid") {
             return fail(.invalidScope("device_sso needs openid and a client in an SSO group (--sso-group)."))
         }
+        if scopes.contains(CompanionClients.scope),
+            try !context.store.read({ try CompanionClients.permits(scopes, to: client, in: $0) })
+        {
+            return fail(.invalidScope(CompanionClients.refusal))
+        }
         var resource: String?
         if let requested = single("resource") {
             do {

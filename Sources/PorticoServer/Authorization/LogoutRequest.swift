@@ -19,6 +19,8 @@ struct LogoutRequest: Sendable {
         let subject: String
         /// `auth_time`, if present: which sign-in the token came from.
         let authTime: Date?
+        /// `sid`, if present (apps told of sign-outs): which browser session it came from.
+        var sessionID: String? = nil
     }
 
     /// Parameters that may appear at most once.
@@ -56,7 +58,7 @@ struct LogoutRequest: Sendable {
                 throw PageProblem.invalidLogoutRequest(appName: nil)
             }
             let authTime = claims["auth_time"]?.integerValue.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-            request.hint = Hint(subject: subject, authTime: authTime)
+            request.hint = Hint(subject: subject, authTime: authTime, sessionID: claims["sid"]?.stringValue)
             audience = claims.audience
         }
         var clientID = value("client_id")
@@ -106,6 +108,13 @@ struct LogoutRequest: Sendable {
     /// another device does not sign this browser out unasked (spec §2: otherwise the OP must
     /// ask).
     func provesSession(_ signedIn: SignInSession) -> Bool {
+        // A `sid` names this very session (and works for pairwise subjects, which are not the
+        // account id).
+        if let sid = hint?.sessionID,
+            ConstantTime.equals(sid, BackChannelLogout.sessionID(browserSessionHashedID: signedIn.session.hashedID))
+        {
+            return true
+        }
         guard let hint, hint.subject == signedIn.user.id, let authTime = hint.authTime else { return false }
         return TokenIssuer.seconds(authTime) == TokenIssuer.seconds(signedIn.session.authTime)
     }

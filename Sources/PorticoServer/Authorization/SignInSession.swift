@@ -53,7 +53,11 @@ struct SignInSession: Sendable {
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
             ipAddress: request.remoteAddress.isEmpty ? nil : request.remoteAddress)
         try context.store.transaction { transaction in
-            if let previousToken, isWellFormed(previousToken) { try transaction.deleteSession(token: previousToken) }
+            if let previousToken, isWellFormed(previousToken) {
+                // Signing in again (another person, say) signs the previous session out.
+                try BackChannelLogout.enqueueSessionEnd(browserSessionToken: previousToken, now: now, in: transaction)
+                try transaction.deleteSession(token: previousToken)
+            }
             try transaction.insert(session)
         }
         let stored = try context.store.read { try $0.session(token: token, now: now) } ?? session
@@ -108,7 +112,9 @@ struct SignInSession: Sendable {
         if let token = request.cookies[cookieName(context)], isWellFormed(token) {
             let now = context.now()
             _ = try context.store.transaction { transaction in
-                // Native SSO sessions begun in this browser end with it (every app's tokens).
+                // Apps that listen hear of it; Native SSO sessions begun in this browser end with it
+                // (every app's tokens).
+                try BackChannelLogout.enqueueSessionEnd(browserSessionToken: token, now: now, in: transaction)
                 try NativeSSO.endSessions(browserSessionToken: token, now: now, in: transaction)
                 return try transaction.deleteSession(token: token)
             }

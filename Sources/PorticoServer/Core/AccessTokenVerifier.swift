@@ -23,6 +23,8 @@ struct VerifiedAccessToken: Sendable {
     let authTime: Date?
     /// `sid`: the Native SSO device session it was issued in, if any.
     var sessionID: String? = nil
+    /// `companion_session`: the companion session it was issued in, if any (``CompanionSessions``).
+    var companionSessionID: String? = nil
 
     /// Whether the token speaks for a person (it was issued through a user's authorization).
     var hasUser: Bool { authTime != nil }
@@ -109,6 +111,11 @@ final class AccessTokenVerifier: Sendable {
         {
             return true
         }
+        if let companionSessionID = token.companionSessionID,
+            try CompanionSessions.hasEnded(companionSessionID, in: transaction)
+        {
+            return true
+        }
         guard let sessionID = token.sessionID else { return false }
         return try transaction.deviceSession(id: sessionID)?.isRevoked ?? true
     }
@@ -130,6 +137,10 @@ final class AccessTokenVerifier: Sendable {
         if let value = claims["sid"] {
             guard let sessionID = value.stringValue else { return nil }
             verified.sessionID = sessionID
+        }
+        if let value = claims[CompanionSessions.claim] {
+            guard let companionSessionID = value.stringValue else { return nil }
+            verified.companionSessionID = companionSessionID
         }
         return verified
     }

@@ -10,13 +10,15 @@ import PorticoStore
 /// person: the reset may be the owner taking the account back).
 enum GrantRevocation {
     /// Refuses every access token issued to `clientID` for `userID` up to `now`, until the last
-    /// of them (at most `accessTokenLifetime` old) has expired anyway.
+    /// of them (at most `accessTokenLifetime` old) has expired anyway, and tells the client if it
+    /// hears of sign-outs (``BackChannelLogout``): its sign-in for the person has ended.
     static func revokeAccessTokens(
         userID: String, clientID: String, now: Date, accessTokenLifetime: TimeInterval,
         in transaction: any StoreTransaction
     ) throws {
         try transaction.revokeGrant(
             userID: userID, clientID: clientID, at: now, expiresAt: now.addingTimeInterval(accessTokenLifetime + 60))
+        try BackChannelLogout.enqueue(userID: userID, clientIDs: [clientID], sessionID: nil, now: now, in: transaction)
     }
 
     /// Refuses every access token issued to any app for `userID` up to `now`, and returns how

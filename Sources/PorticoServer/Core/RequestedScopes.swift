@@ -21,6 +21,11 @@ enum RequestedScopes {
         if let refused = scopes.first(where: { !allowed.contains($0) }) {
             throw OAuthError.invalidScope("This client may not request the scope \(refused).")
         }
+        if scopes.contains(CompanionClients.scope),
+            try !store.read({ try CompanionClients.permits(scopes, to: client, in: $0) })
+        {
+            throw OAuthError.invalidScope(CompanionClients.refusal)
+        }
         return scopes
     }
 }

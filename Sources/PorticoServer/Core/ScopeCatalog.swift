@@ -41,6 +41,12 @@ enum ScopeCatalog {
                 "Keep you signed in across this company's apps on this device", zh: "在此设备上让您在该公司的各个应用中保持登录"),
             claims: []),
         Entry(
+            name: CompanionClients.scope,
+            description: Localized(
+                "Sign you in to other apps on this device without your password, asking you first",
+                zh: "在此设备上先征得您的同意，再让您无需密码登录其他应用"),
+            claims: []),
+        Entry(
             name: "offline_access",
             description: Localized("Stay connected when you are not using the app", zh: "在您不使用该应用时保持连接"),
             claims: []),

@@ -45,6 +45,8 @@ struct AuthorizationCodeGrant: TokenGrant {
         let refreshToken: String?
         /// The Native SSO session begun, with its device secret.
         var deviceSession: (session: DeviceSession, secret: String)? = nil
+        /// The `sid` of its ID token, for a client told of sign-outs (``BackChannelLogout``).
+        var sessionID: String? = nil
     }
 
     /// Redeems the `code` of the request for its client.
@@ -84,6 +86,7 @@ struct AuthorizationCodeGrant: TokenGrant {
                     user: issue.user, client: client.client, scopes: issue.code.scopes,
                     authTime: issue.code.authTime, nonce: issue.code.nonce),
                 refreshToken: issue.refreshToken)
+            if let sessionID = issue.sessionID { issuance.identity?.additionalClaims["sid"] = .string(sessionID) }
             if let device = issue.deviceSession {
                 NativeSSO.mark(&issuance, session: device.session, newSecret: device.secret)
             }
@@ -126,8 +129,20 @@ struct AuthorizationCodeGrant: TokenGrant {
         try transaction.recordIssuance(
             forCode: code.hashedCode, refreshFamilyID: family?.familyID, accessTokenID: accessToken.tokenID,
             accessTokenExpiresAt: accessToken.expiresAt)
+        // A client told of sign-outs learns the session's `sid` (the device session's in Native
+        // SSO), and the family remembers its browser session so that signing it out tells them.
+        var sessionID: String?
+        if BackChannelLogout.isTold(client.client), let browserSession = code.sessionHashedID {
+            let sid =
+                deviceSession?.session.id ?? BackChannelLogout.sessionID(browserSessionHashedID: browserSession)
+            if let family {
+                try transaction.linkRefreshFamily(family.familyID, toBrowserSession: browserSession, sessionID: sid)
+            }
+            sessionID = sid
+        }
         return Issue(
-            code: code, user: user, accessToken: accessToken, refreshToken: family?.token, deviceSession: deviceSession)
+            code: code, user: user, accessToken: accessToken, refreshToken: family?.token,
+            deviceSession: deviceSession, sessionID: sessionID)
     }
 
     /// A replayed code (OAuth 2.1 §4.1.3): revoke the refresh family and access token its first

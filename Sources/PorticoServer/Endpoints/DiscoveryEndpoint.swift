@@ -77,6 +77,9 @@ final class DiscoveryEndpoint: Sendable {
             "introspection_endpoint": .string(issuer + "/oauth/introspect"),
             "device_authorization_endpoint": .string(issuer + DeviceAuthorizationEndpoint.path),
             "end_session_endpoint": .string(issuer + LogoutEndpoint.path),
+            // Portico's own: where a companion (portico-agent) brokers apps' authorization requests.
+            "companion_authorization_endpoint": .string(issuer + CompanionAuthorizationEndpoint.path),
+            "companion_consent_endpoint": .string(issuer + CompanionConsentEndpoint.path),
             "scopes_supported": .array(scopes().map(JSONValue.string)),
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
@@ -87,6 +90,8 @@ final class DiscoveryEndpoint: Sendable {
             "introspection_endpoint_auth_methods_supported": .array(confidentialAuthentication),
             "subject_types_supported": ["public", "pairwise"],
             "native_sso_supported": true,
+            "backchannel_logout_supported": true,
+            "backchannel_logout_session_supported": true,
             "id_token_signing_alg_values_supported": .array(
                 KeyRing.algorithms.map { JSONValue.string($0.rawValue) }),
             "userinfo_signing_alg_values_supported": ["none"],

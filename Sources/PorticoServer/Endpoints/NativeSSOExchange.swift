@@ -102,6 +102,10 @@ struct NativeSSOExchange {
                 for: client, userID: user.id, scopes: scopes, authTime: session.authTime, now: now,
                 lifetime: lifetimes.refreshToken, in: transaction)
             if let family { try transaction.linkRefreshFamily(family.familyID, toDeviceSession: session.id) }
+            // Signing out the browser the device session began in tells this app too.
+            if let family, BackChannelLogout.isTold(client), let browser = session.browserSessionHashedID {
+                try transaction.linkRefreshFamily(family.familyID, toBrowserSession: browser, sessionID: session.id)
+            }
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: client.id, action: "token.native_sso", subject: user.id,

@@ -33,6 +33,7 @@ enum ProtocolRoutes {
         let resource = ProtectedResource(
             store: context.store, verifier: verifier, subjects: subjects, issuer: context.issuerIdentifier)
         UserInfoEndpoint(resource: resource).register(on: router, execution: execution)
+        CompanionRoutes.register(on: router, context: context, resource: resource)
         ProfileEndpoint(resource: resource).register(on: router, execution: execution)
         RevocationEndpoint(store: context.store, authenticator: authenticator, verifier: verifier, now: context.now)
             .register(on: router, execution: execution)

@@ -51,6 +51,8 @@ struct RefreshTokenGrant: TokenGrant {
         let accessToken: TokenIssuer.AccessTokenGrant
         /// The Native SSO session the family was issued in, if any.
         var deviceSession: DeviceSession? = nil
+        /// The `sid` of the family's ID tokens, for a client told of sign-outs.
+        var sessionID: String? = nil
     }
 
     /// Rotates the `refresh_token` of the request for its client.
@@ -112,7 +114,9 @@ struct RefreshTokenGrant: TokenGrant {
             return .issue(
                 Issue(
                     family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken,
-                    deviceSession: try NativeSSO.session(of: family, in: transaction)))
+                    deviceSession: try NativeSSO.session(of: family, in: transaction),
+                    sessionID: BackChannelLogout.isTold(client.client)
+                        ? try transaction.sessionID(refreshFamilyID: family.id) : nil))
         }
         guard case .issue(let issue) = outcome else {
             metrics.recordRefreshReuse()
@@ -124,6 +128,7 @@ struct RefreshTokenGrant: TokenGrant {
                 user: issue.user, client: client.client, scopes: issue.scopes, authTime: issue.family.authTime,
                 nonce: nil),
             refreshToken: issue.refreshToken)
+        if let sessionID = issue.sessionID { issuance.identity?.additionalClaims["sid"] = .string(sessionID) }
         if let session = issue.deviceSession { NativeSSO.mark(&issuance, session: session, newSecret: nil) }
         return issuance
     }

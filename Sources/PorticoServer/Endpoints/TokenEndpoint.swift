@@ -90,6 +90,8 @@ struct TokenEndpoint: Sendable {
             TokenRequest(parameters: parameters, client: authenticated, grantType: grantType))
         if let store {
             try ResourceIndicators.apply(parameters, to: &issuance, client: authenticated.client, store: store)
+            try CompanionSessions.attach(
+                parameters, to: &issuance, client: authenticated.client, store: store, now: tokens.now())
         }
         if let subjects, authenticated.client.subjectType == .pairwise, issuance.accessToken.authTime != nil {
             // Grants speak of people by account id; a pairwise client sees its own subject.

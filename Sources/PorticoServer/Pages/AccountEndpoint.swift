@@ -17,6 +17,7 @@ import PorticoStore
 ///   HMAC-SHA256(this browser's session token, that session's hash): opaque, meaningful only
 ///   to this session, and never the session id or its stored hash.
 /// - `end_others`: signs out every other browser.
+/// - `end_companion=<companion session id>`: signs out a Portico agent (``AccountCompanions``).
 /// - `sign_out`: signs out this browser and shows "You are signed out".
 ///
 /// Each action is written to the audit log.
@@ -62,11 +63,12 @@ struct AccountEndpoint: Sendable {
                 isCurrent: session.hashedID == signedIn.session.hashedID)
         }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
-        let page = AccountPage(
+        var page = AccountPage(
             user: signedIn.user, apps: apps, devices: devices.filter(\.isCurrent) + devices.filter { !$0.isCurrent },
             csrfToken: CSRFProtection.token(
                 secret: secret, purpose: CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)),
             notice: request.query["done"].flatMap(AccountPage.Notice.init(rawValue:)), language: language)
+        page.companions = try AccountCompanions.sessions(of: signedIn.user.id, context: context)
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }
@@ -82,7 +84,9 @@ struct AccountEndpoint: Sendable {
         guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
-        let actions = ["revoke", "end_session", "end_others", "sign_out"].filter { !form.values(for: $0).isEmpty }
+        let actions = ["revoke", "end_session", "end_others", "sign_out", AccountCompanions.field].filter {
+            !form.values(for: $0).isEmpty
+        }
         guard actions.count == 1, form.values(for: actions[0]).count == 1, let value = form[actions[0]] else {
             throw PageProblem.malformedRequest(appName: nil)
         }
@@ -92,6 +96,9 @@ struct AccountEndpoint: Sendable {
             return done(.removed)
         case "end_session":
             try endSession(handle: value, for: signedIn)
+            return done(.signedOut)
+        case AccountCompanions.field:
+            try AccountCompanions.end(sessionID: value, for: signedIn, context: context)
             return done(.signedOut)
         case "end_others":
             try endOtherSessions(for: signedIn)
@@ -118,10 +125,10 @@ struct AccountEndpoint: Sendable {
             let families = try transaction.revokeRefreshFamilies(userID: signedIn.user.id, clientID: clientID, now: now)
             guard removed || families > 0 else { return }
             // Access tokens are not listed anywhere; refuse every one issued before now until the
-            // last of them has expired anyway.
-            try transaction.revokeGrant(
-                userID: signedIn.user.id, clientID: clientID, at: now,
-                expiresAt: now.addingTimeInterval(context.lifetimes.accessToken + 60))
+            // last of them has expired anyway (and tell the app's backend, if it listens).
+            try GrantRevocation.revokeAccessTokens(
+                userID: signedIn.user.id, clientID: clientID, now: now,
+                accessTokenLifetime: context.lifetimes.accessToken, in: transaction)
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: signedIn.user.id, action: "consent.revoke", subject: clientID,
@@ -138,6 +145,7 @@ struct AccountEndpoint: Sendable {
                     && ConstantTime.equals(handle, self.handle(of: session, for: signedIn))
             }
             guard let target else { return }
+            try BackChannelLogout.enqueueSessionEnd(browserSessionHashedID: target.hashedID, now: now, in: transaction)
             try NativeSSO.endSessions(browserSessionHashedID: target.hashedID, now: now, in: transaction)
             guard try transaction.deleteSession(hashedID: target.hashedID) else { return }
             try transaction.append(
@@ -154,6 +162,8 @@ struct AccountEndpoint: Sendable {
             var ended = 0
             for session in try transaction.sessions(userID: signedIn.user.id)
             where session.hashedID != signedIn.session.hashedID {
+                try BackChannelLogout.enqueueSessionEnd(
+                    browserSessionHashedID: session.hashedID, now: now, in: transaction)
                 try NativeSSO.endSessions(browserSessionHashedID: session.hashedID, now: now, in: transaction)
                 if try transaction.deleteSession(hashedID: session.hashedID) { ended += 1 }
             }

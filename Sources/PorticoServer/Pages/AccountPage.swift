@@ -59,6 +59,8 @@ struct AccountPage {
     var notice: Notice?
     /// The language of the page.
     var language: PageLanguage
+    /// Their live companion sessions (``AccountCompanions``).
+    var companions: [CompanionSession] = []
 
     /// The page as a response.
     func response() -> Response {
@@ -80,6 +82,7 @@ struct AccountPage {
             html += form(
                 button: "end_others", value: "1", label: AccountText.signOutOthers[language], style: "secondary")
         }
+        html += AccountCompanions.section(companions, csrfToken: csrfToken, language: language)
         html += form(
             button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """

@@ -7,6 +7,7 @@ public final class ServeProcess: @unchecked Sendable {
     // @unchecked: `process` is only started in `init` and read (never reassigned) afterwards;
     // Foundation's Process is safe to query and signal from any thread.
     private let process: Process
+    private let output: FileHandle
     /// `http://127.0.0.1:PORT` that the banner announced.
     public let base: String
 
@@ -22,6 +23,7 @@ public final class ServeProcess: @unchecked Sendable {
         try process.run()
         self.process = process
         let reader = output.fileHandleForReading
+        self.output = reader
         var text = ""
         let deadline = Date().addingTimeInterval(timeout)
         while !text.contains("\n") {
@@ -46,7 +48,7 @@ public final class ServeProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { killAndWait() }
+        if process.isRunning { killAndWait() } else { stopReading() }
     }
 
     /// Whether the process still runs.
@@ -56,6 +58,14 @@ public final class ServeProcess: @unchecked Sendable {
     public func killAndWait() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        stopReading()
+    }
+
+    /// Ends the background drain and closes the pipe here, synchronously: a descriptor closed
+    /// later by a dispatch source could be one a process being spawned meanwhile relies on.
+    private func stopReading() {
+        output.readabilityHandler = nil
+        try? output.close()
     }
 
     /// SIGTERM and waits up to `timeout`; returns the exit status, nil if it had to be killed.
@@ -67,6 +77,7 @@ public final class ServeProcess: @unchecked Sendable {
             killAndWait()
             return nil
         }
+        stopReading()
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 }

@@ -15,7 +15,7 @@ struct RaceChecks: ConformanceChecks {
 
     /// Runs `attempt` at once on two threads, each with a store of its own, for every round,
     /// and returns the outcomes of each round.
-    private func race<T: Sendable>(
+    func race<T: Sendable>(
         setUp: (any Store, Int) throws -> Void, _ attempt: @escaping @Sendable (any Store, Int) throws -> T
     ) throws -> [[Result<T, any Error>]] {
         let first = try open()
@@ -39,7 +39,7 @@ struct RaceChecks: ConformanceChecks {
     }
 
     /// Counts the outcomes `isWin` says won, failing the check on any error.
-    private func wins<T>(_ outcomes: [Result<T, any Error>], _ isWin: (T) -> Bool) -> Int {
+    func wins<T>(_ outcomes: [Result<T, any Error>], _ isWin: (T) -> Bool) -> Int {
         outcomes.reduce(0) { count, outcome in
             switch outcome {
             case .success(let value): return count + (isWin(value) ? 1 : 0)

@@ -48,6 +48,8 @@ public enum StoreConformance {
     public static var checks: [Check] {
         UserAndClientChecks.all + SessionCodeConsentChecks.all + TokenChecks.all + AccountRecoveryChecks.all
             + PurgeChecks.all + RaceChecks.all + PrimitiveChecks.all + DeviceSessionChecks.all
+            + OutboxChecks.all
+            + CompanionChecks.all
             + DeviceSessionPurgeChecks.all
     }
 }

@@ -33,7 +33,7 @@ import Testing
             let base = server.base
             let load = Task { await world.load(base: base, ledger: ledger) }
             // Kill once every kind of work has happened again in this round (bounded wait).
-            let deadline = Date().addingTimeInterval(60)
+            let deadline = Date().addingTimeInterval(120)
             var reached = false
             while !reached && Date() < deadline {
                 let now = ledger.withLock { $0.progress }
@@ -229,15 +229,19 @@ struct CrashWorld: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        // A kept-alive connection of a killed server must never carry a request to its successor.
+        request.setValue("close", forHTTPHeaderField: "Connection")
         request.httpBody = Data(ProviderHarness.formEncode(fields).utf8)
         let (data, response) = try await Self.session.data(for: request)
         return try TestReply(response, data: data)
     }
 
-    /// No cookies, no cache, a bound on every request.
+    /// No cookies, no cache, a bound on every request: a generous one, since an answer the client
+    /// gives up on while the server still commits it is a lost answer, which only the 30 s retry
+    /// grace covers.
     private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForRequest = 120
         configuration.httpShouldSetCookies = false
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil

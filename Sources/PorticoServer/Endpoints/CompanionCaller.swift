@@ -1,0 +1,44 @@
+import Foundation
+import PorticoHTTP
+import PorticoStore
+
+/// The companion behind a request to the companion endpoints: its bearer access token, genuine
+/// and unrevoked, granting `companion`, issued to a companion client in a companion session
+/// that is still live, for a person whose account is usable.
+///
+/// Every failure is an RFC 6750 error with its `WWW-Authenticate` challenge: `invalid_token`
+/// (401) for a missing, bad, expired or revoked token or an ended session, so the agent can tell
+/// the person they were signed out; `insufficient_scope` (403) for a token that is not a
+/// companion's.
+struct CompanionCaller {
+    /// The verified access token.
+    let token: VerifiedAccessToken
+    /// The signed-in person.
+    let user: UserRecord
+    /// The companion session the token was issued in.
+    let session: CompanionSession
+
+    /// When the person last entered their password for this session (the token's `auth_time`).
+    var authTime: Date { token.authTime ?? session.createdAt }
+
+    /// The caller of `request`, checked through `resource` (the gate of the resource endpoints).
+    static func authenticate(_ request: Request, resource: ProtectedResource) throws -> CompanionCaller {
+        let bearer = try ProtectedResource.bearerToken(in: request, formParameter: false)
+        let (token, user) = try resource.admit(
+            bearer, acceptedScopes: [CompanionClients.scope], challengeScope: CompanionClients.scope)
+        let (isCompanion, session) = try resource.store.read { transaction in
+            (
+                try transaction.isCompanionClient(id: token.clientID),
+                try token.companionSessionID.flatMap { try transaction.companionSession(id: $0) }
+            )
+        }
+        guard isCompanion else {
+            throw OAuthError.insufficientScope(
+                "The access token was not issued to a companion client.", required: CompanionClients.scope)
+        }
+        guard let session, session.clientID == token.clientID, session.userID == user.id else {
+            throw OAuthError.invalidToken("The access token does not belong to a companion session.")
+        }
+        return CompanionCaller(token: token, user: user, session: session)
+    }
+}

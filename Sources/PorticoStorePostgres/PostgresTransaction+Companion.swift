@@ -1,0 +1,96 @@
+import Foundation
+import PorticoStore
+
+// Companion clients, sessions and tickets.
+extension PostgresTransaction {
+    func markCompanionClient(id clientID: String, at now: Date) throws {
+        try write(
+            "INSERT INTO companion_clients (client_id, created_at) VALUES (?, ?) ON CONFLICT (client_id) DO NOTHING",
+            [.text(clientID), .date(now)], referring: "client")
+    }
+
+    func isCompanionClient(id clientID: String) throws -> Bool {
+        try first("SELECT 1 FROM companion_clients WHERE client_id = ?", [.text(clientID)]) { _ in true } ?? false
+    }
+
+    func companionClientIDs() throws -> Set<String> {
+        Set(try all("SELECT client_id FROM companion_clients", []) { $0.text(0) })
+    }
+
+    private static let companionSessionColumns = "s.id, s.family_id, s.user_id, s.client_id, s.host_name, s.created_at"
+
+    private static func decodeCompanionSession(_ row: PostgresRow) throws -> CompanionSession {
+        CompanionSession(
+            id: row.text(0), familyID: row.text(1), userID: row.text(2), clientID: row.text(3),
+            hostName: row.optionalText(4), createdAt: try row.date(5))
+    }
+
+    func insert(_ session: CompanionSession) throws {
+        try write(
+            """
+            INSERT INTO companion_sessions (id, family_id, user_id, client_id, host_name, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(session.id), .text(session.familyID), .text(session.userID), .text(session.clientID),
+                .text(session.hostName), .date(session.createdAt),
+            ], referring: "refresh family, user or client")
+    }
+
+    func companionSession(id: String) throws -> CompanionSession? {
+        try first(
+            "SELECT \(Self.companionSessionColumns) FROM companion_sessions s WHERE s.id = ?", [.text(id)],
+            Self.decodeCompanionSession)
+    }
+
+    func companionSession(familyID: String) throws -> CompanionSession? {
+        try first(
+            "SELECT \(Self.companionSessionColumns) FROM companion_sessions s WHERE s.family_id = ?",
+            [.text(familyID)], Self.decodeCompanionSession)
+    }
+
+    func liveCompanionSessions(userID: String, now: Date) throws -> [CompanionSession] {
+        try all(
+            """
+            SELECT \(Self.companionSessionColumns) FROM companion_sessions s
+            JOIN refresh_families f ON f.id = s.family_id
+            WHERE s.user_id = ? AND f.revoked_at IS NULL AND f.token_expires_at > ? ORDER BY s.created_at DESC, s.id
+            """,
+            [.text(userID), .date(now)], Self.decodeCompanionSession)
+    }
+
+    func insert(_ ticket: CompanionTicket) throws {
+        try write(
+            """
+            INSERT INTO companion_tickets (ticket_hash, session_id, kind, request, created_at, expires_at, consumed_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .hash(reference: ticket.hashedTicket), .text(ticket.sessionID), .text(ticket.kind),
+                .text(ticket.request), .date(ticket.createdAt), .date(ticket.expiresAt), .date(ticket.consumedAt),
+            ], referring: "companion session")
+    }
+
+    func consumeCompanionTicket(_ ticket: String, sessionID: String, now: Date) throws -> CompanionTicket? {
+        let hash = PostgresValue.digest(ticket)
+        let changed = try write(
+            """
+            UPDATE companion_tickets SET consumed_at = ?
+            WHERE ticket_hash = ? AND session_id = ? AND consumed_at IS NULL AND expires_at > ?
+            """,
+            [.date(now), hash, .text(sessionID), .date(now)])
+        guard changed == 1 else { return nil }
+        return try first(
+            """
+            SELECT ticket_hash, session_id, kind, request, created_at, expires_at, consumed_at
+            FROM companion_tickets WHERE ticket_hash = ?
+            """,
+            [hash]
+        ) { row in
+            CompanionTicket(
+                hashedTicket: try row.hashReference(0), sessionID: row.text(1), kind: row.text(2),
+                request: row.text(3), createdAt: try row.date(4), expiresAt: try row.date(5),
+                consumedAt: try row.optionalDate(6))
+        }
+    }
+}
