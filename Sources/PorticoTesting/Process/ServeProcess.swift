@@ -61,11 +61,9 @@ public final class ServeProcess: @unchecked Sendable {
         stopReading()
     }
 
-    /// Ends the background drain and closes the pipe here, synchronously: a descriptor closed
-    /// later by a dispatch source could be one a process being spawned meanwhile relies on.
+    /// Ends the background drain (the pipe itself closes with its handle).
     private func stopReading() {
         output.readabilityHandler = nil
-        try? output.close()
     }
 
     /// SIGTERM and waits up to `timeout`; returns the exit status, nil if it had to be killed.
