@@ -109,6 +109,7 @@ let package = Package(
             name: "PorticoServerTests",
             dependencies: [
                 "PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto", "PorticoTesting",
+                "CSQLite",
             ],
             exclude: ["Vectors"]),
         // The SDK's end-to-end tests start a real provider in-process; PorticoKit itself never

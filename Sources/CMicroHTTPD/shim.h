@@ -51,17 +51,36 @@ typedef void *(*portico_mhd_uri_logger)(void *cls, const char *uri, struct MHD_C
 
 /// Starts a daemon whose request lifecycle is driven by PorticoHTTP: `uri_logger` creates the
 /// per-request state from the raw target, `completed` frees it, the unescape callback keeps
-/// paths and query strings raw, and every other option comes in `options`.
+/// paths and query strings raw, `connection_notice` hears each connection open and close,
+/// `accept_policy` may refuse a new connection (it is closed at
+/// once), and every other option comes in `options`.
 static inline struct MHD_Daemon *portico_mhd_start_daemon_with_callbacks(
     unsigned int flags, uint16_t port,
+    MHD_AcceptPolicyCallback accept_policy,
     MHD_AccessHandlerCallback handler, void *context,
     MHD_RequestCompletedCallback completed, portico_mhd_uri_logger uri_logger,
+    MHD_NotifyConnectionCallback connection_notice,
     const struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
+    return MHD_start_daemon(flags, port, accept_policy, context, handler, context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_NOTIFY_CONNECTION, connection_notice, context,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, context,
                             MHD_OPTION_UNESCAPE_CALLBACK, portico_mhd_unescape_nothing, NULL,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The socket of a connection, or -1.
+static inline int portico_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+/// What the connection-notify callback stored for a connection, or NULL.
+static inline void *portico_mhd_connection_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
 }
 
 /// The number of connections the daemon currently holds, or 0.

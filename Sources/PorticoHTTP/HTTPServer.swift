@@ -22,7 +22,7 @@ public final class HTTPServer: Sendable {
     /// A daemon pointer that several threads may hold.
     ///
     /// `@unchecked` is safe because the pointer is only used by `shutdown`, after it has been
-    /// taken out of `state` under its lock, so exactly one caller quiesces and stops the daemon.
+    /// taken out of `state` under its lock, so exactly one caller drains and stops the daemon.
     private struct DaemonHandle: @unchecked Sendable {
         let pointer: OpaquePointer
     }
@@ -156,19 +156,32 @@ public final class HTTPServer: Sendable {
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return portico_mhd_start_daemon_with_callbacks(
                 flags, configuration.port,
+                { cls, _, _ in
+                    // Once draining, a new connection is closed at once: this is how the server
+                    // stops accepting (see `shutdown`).
+                    guard let cls else { return .NO }
+                    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().isDraining.load(
+                        ordering: .relaxed) ? .NO : .YES
+                },
                 { cls, connection, _, method, _, uploadData, uploadSize, slot in
                     guard let cls, let connection else { return .NO }
                     return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().handle(
                         connection: connection, method: method, uploadData: uploadData, uploadSize: uploadSize,
                         slot: slot)
                 }, retained.toOpaque(),
-                { cls, _, slot, _ in
+                { cls, connection, slot, _ in
                     guard let cls else { return }
-                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().endRequest(slot)
+                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().endRequest(slot, on: connection)
                 },
                 { cls, target, _ in
                     guard let cls else { return nil }
                     return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().beginRequest(target: target)
+                },
+                { cls, connection, socketContext, notice in
+                    guard let cls, let connection, let socketContext else { return }
+                    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                    core.connectionNotice(
+                        connection, context: socketContext, isOpening: notice == .CONNECTION_NOTIFY_STARTED)
                 }, options)
         }
         guard let daemon else {
@@ -194,8 +207,11 @@ public final class HTTPServer: Sendable {
             return (daemon, core)
         }
         guard let (daemon, core) = taken else { return }
+        // Stop accepting: from now on the accept policy closes every new connection. Not
+        // `MHD_quiesce_daemon`: in 0.9.75 it takes the listening socket out of each pool thread's
+        // epoll set from this thread while that thread may do the same, and the loser's
+        // `epoll_ctl` fails into `MHD_PANIC`, aborting the process (ShutdownLoopTests).
         core.isDraining.store(true, ordering: .relaxed)
-        let listener = MHD_quiesce_daemon(daemon.pointer)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while core.activeRequests.load(ordering: .acquiring) > 0 && clock.now < deadline {
@@ -208,10 +224,9 @@ public final class HTTPServer: Sendable {
                 usleep(2_000)
             }
         }
+        // Closes the listening socket too.
         MHD_stop_daemon(daemon.pointer)
-        if listener >= 0 {
-            close(listener)
-        }
+        core.deadlines?.stop()
         // Handlers answered 503 above still run; what they use (the store, keys) must outlive
         // them, and so must the process, so they get another `timeout` (10 s at least) to end:
         // the caller closes the store only after this returns.

@@ -9,7 +9,7 @@
 /// Every limit has a clear answer for the client: a body over `maxBodySize` (or a form body
 /// over `maxFormBodySize`, or a route's own limit) gets 413, a request line or headers over
 /// `maxHeaderSize` get libmicrohttpd's 414/431, an idle connection is closed after
-/// `idleTimeout`, connections beyond `maxConnections` (or `maxConnectionsPerClient` from one
+/// `idleTimeout`, one still sending its request after `requestDeadline` is closed, connections beyond `maxConnections` (or `maxConnectionsPerClient` from one
 /// address) are refused, and when `maxPendingAsyncRequests` async handlers are already waiting
 /// or running, the next request for one gets 503 with `Retry-After` at once.
 public struct ServerConfiguration: Sendable {
@@ -48,6 +48,12 @@ public struct ServerConfiguration: Sendable {
     /// server), apart from the epoll threads and from Swift's cooperative pool; two per core
     /// by default, so a handler that blocks for a while does not hold up the others.
     public var workerThreads: Int
+    /// How long a client has to send one whole request (request line, headers and body),
+    /// counted from when its connection opened or its previous answer went out; past it the
+    /// connection is closed (30 s by default; nil for none). `idleTimeout` restarts with every
+    /// byte, so only this bounds a client that trickles bytes to hold a connection (slowloris).
+    /// It also bounds how long a kept-alive connection may wait for its next request.
+    public var requestDeadline: Duration? = .seconds(30)
     /// The host names requests may carry in `Host`; others get 421 (see ``HostAllowList``).
     /// Nil answers every name.
     public var allowedHosts: HostAllowList?

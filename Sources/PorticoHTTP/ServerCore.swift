@@ -39,6 +39,8 @@ final class ServerCore: Sendable {
     /// Set once shutdown begins: responses then carry `Connection: close`.
     let isDraining = Atomic<Bool>(false)
     private let suspended = Mutex(SuspendedRegistry())
+    /// The whole-request deadline's clocks; nil when the configuration has none.
+    let deadlines: RequestDeadlines?
 
     init(table: RouteTable, configuration: ServerConfiguration, metrics: HTTPMetrics? = nil) {
         var table = table
@@ -55,6 +57,7 @@ final class ServerCore: Sendable {
         self.trustedProxies = configuration.trustedProxies
         self.measuresDuration = configuration.logRequests || metrics != nil
         self.workers = WorkerPool(threadCount: configuration.workerThreads)
+        self.deadlines = configuration.requestDeadline.map(RequestDeadlines.init(limit:))
     }
 
     // MARK: - libmicrohttpd callbacks
@@ -69,11 +72,26 @@ final class ServerCore: Sendable {
     }
 
     /// Frees the request's context (request-completed callback), however the request ended.
-    func endRequest(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    func endRequest(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, on connection: OpaquePointer?) {
+        if let connection { deadlines?.answered(connection) }
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
         Unmanaged<RequestContext>.fromOpaque(raw).release()
         activeRequests.wrappingSubtract(1, ordering: .releasing)
+    }
+
+    /// A connection opened or closed (connection-notify callback); `context` is its socket
+    /// context, where the deadline keeps the connection's clock.
+    func connectionNotice(
+        _ connection: OpaquePointer, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>, isOpening: Bool
+    ) {
+        guard let deadlines else { return }
+        if isOpening {
+            context.pointee = deadlines.opened(connection)
+        } else if let entry = context.pointee {
+            context.pointee = nil
+            deadlines.closed(entry)
+        }
     }
 
     /// The access-handler callback: called once when headers are parsed, once per body chunk,
@@ -104,6 +122,7 @@ final class ServerCore: Sendable {
                 let length = Int(String(cString: declared)), length > context.bodyLimit
             {
                 context.phase = .answered
+                deadlines?.answering(connection)
                 return send(Self.tooLarge, on: connection, for: context)
             }
             context.phase = .body
@@ -133,6 +152,7 @@ final class ServerCore: Sendable {
                 return context.discarded > context.bodyLimit ? .NO : .YES
             }
             context.phase = .answered
+            deadlines?.answering(connection)
             return send(Self.tooLarge, on: connection, for: context)
         case .suspended(let exchange):
             context.phase = .answered
@@ -177,6 +197,7 @@ final class ServerCore: Sendable {
 
     private func dispatch(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         context.phase = .answered
+        deadlines?.answering(connection)
         if let allowedHosts, !allowedHosts.allows(host: Self.header("Host", of: connection)) {
             return send(HostAllowList.refusal, on: connection, for: context)
         }

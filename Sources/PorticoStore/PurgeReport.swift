@@ -20,6 +20,8 @@ public struct PurgeReport: Sendable, Hashable {
     public var throttleAttempts: Int = 0
     /// App removals remembered until the access tokens issued before them expired.
     public var grantRevocations: Int = 0
+    /// Native SSO device sessions left without refresh families (or revoked) a day ago.
+    public var deviceSessions: Int = 0
     /// Companion consent tickets past their expiry (used or not).
     public var companionTickets: Int = 0
 
@@ -43,6 +45,6 @@ public struct PurgeReport: Sendable, Hashable {
     /// All rows removed.
     public var total: Int {
         authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
-            + refreshFamilies + passwordResets + throttleAttempts + grantRevocations + companionTickets
+            + refreshFamilies + passwordResets + throttleAttempts + grantRevocations + companionTickets + deviceSessions
     }
 }

@@ -8,6 +8,7 @@ public protocol PurgeStorage {
     /// revocations of expired access tokens, refresh families a day past their token's expiry
     /// or their revocation (a slice of the table per call, so that a purge stays short however
     /// many there are), hashes of pre-upgrade refresh tokens a day past expiry, password-reset
-    /// links, and throttled attempts that no longer count.
+    /// links, throttled attempts that no longer count, and Native SSO device sessions whose
+    /// refresh families are all gone (or that were revoked) a day ago.
     @discardableResult func purgeExpired(now: Date) throws -> PurgeReport
 }

@@ -55,5 +55,6 @@ public protocol StoreTransaction:
     MiniProgramStorage,
     CompanionStorage,
     FirstSigningKeyStorage,
-    ClientAssertionStorage
+    ClientAssertionStorage,
+    RefreshFamilyResourceStorage
 {}

@@ -30,6 +30,7 @@ enum PostgresSchema {
         Migration(version: 7, statements: version7),
         Migration(version: 8, statements: version8),
         Migration(version: 9, statements: version9),
+        Migration(version: 10, statements: version10),
     ]
 
     /// The newest version this build understands.
@@ -476,5 +477,13 @@ enum PostgresSchema {
         )
         """,
         "CREATE INDEX client_assertions_expiry ON client_assertions (expires_at)",
+    /// Version 10: as SQLite's version 10 (the resource a refresh family's code was bound to).
+    private static let version10 = [
+        """
+        CREATE TABLE refresh_family_resources (
+            family_id text PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            resource text NOT NULL
+        )
+        """
     ]
 }

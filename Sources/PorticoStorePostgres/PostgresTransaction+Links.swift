@@ -183,6 +183,18 @@ extension PostgresTransaction {
             "DELETE FROM legacy_refresh_tokens WHERE expires_at <= ?",
             [.date(now.addingTimeInterval(-Self.refreshRetention))])
         report.refreshFamilies = try purgeRefreshFamilies(before: now.addingTimeInterval(-Self.refreshRetention))
+        // A Native SSO device session lives as long as its refresh families: once the purge has
+        // taken the last of them (their links go with them), or a day after its revocation, it goes.
+        report.deviceSessions = try write(
+            """
+            DELETE FROM device_sessions
+            WHERE revoked_at <= ? OR (created_at <= ? AND NOT EXISTS (
+                SELECT 1 FROM device_session_families f WHERE f.device_session_id = device_sessions.id))
+            """,
+            [
+                .date(now.addingTimeInterval(-Self.refreshRetention)),
+                .date(now.addingTimeInterval(-Self.refreshRetention)),
+            ])
         report.passwordResets = try write("DELETE FROM password_resets WHERE expires_at <= ?", [.date(now)])
         report.throttleAttempts = try write("DELETE FROM throttle_attempts WHERE expires_at <= ?", [.date(now)])
         report.grantRevocations = try write("DELETE FROM grant_revocations WHERE expires_at <= ?", [.date(now)])

@@ -23,6 +23,7 @@ enum SQLiteSchema {
         Migration(version: 7, statements: version7),
         Migration(version: 8, statements: version8),
         Migration(version: 9, statements: version9),
+        Migration(version: 10, statements: version10),
     ]
 
     /// The newest version this build understands.
@@ -478,5 +479,16 @@ enum SQLiteSchema {
         """,
         "CREATE INDEX client_assertions_expiry ON client_assertions (expires_at)",
         "PRAGMA user_version = 9",
+    /// Version 10, robustness and token-exchange leftovers: the resource (RFC 8707) a refresh
+    /// family's code was bound to, so that refreshed access tokens keep their `aud`. A table of
+    /// its own, so that families without one (nearly all) cost nothing.
+    private static let version10 = [
+        """
+        CREATE TABLE refresh_family_resources (
+            family_id TEXT PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            resource TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "PRAGMA user_version = 10",
     ]
 }

@@ -101,6 +101,9 @@ enum ServeCommand {
         try SessionLifetimeOption.apply(&arguments, to: &configuration.lifetimes)
         try arguments.finish()
 
+        // Before any server thread exists and long before the banner: a SIGTERM sent as soon as
+        // the banner appears still drains and exits 0.
+        TerminationSignals.catchNow()
         let provider: IdentityProvider
         do {
             let store = try openStore(url: databaseURL, longRunning: true, poolSize: poolSize)

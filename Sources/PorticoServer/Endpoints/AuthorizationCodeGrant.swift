@@ -117,6 +117,9 @@ struct AuthorizationCodeGrant: TokenGrant {
         let family = try RefreshFamilies.begin(
             for: client.client, userID: user.id, scopes: code.scopes, authTime: code.authTime, now: now,
             lifetime: lifetimes.refreshToken, in: transaction)
+        if let family, let resource = code.resource {
+            try transaction.recordResource(resource, forRefreshFamily: family.familyID)
+        }
         var deviceSession: (session: DeviceSession, secret: String)?
         if let family, NativeSSO.begins(for: client.client, scopes: code.scopes) {
             deviceSession = try NativeSSO.begin(

@@ -107,8 +107,10 @@ struct RefreshTokenGrant: TokenGrant {
             case .notFound:
                 throw OAuthError.invalidGrant("The refresh token is not valid.")
             }
-            let accessToken = issuer.accessTokenGrant(
+            var accessToken = issuer.accessTokenGrant(
                 subject: user.id, clientID: client.client.id, scopes: scopes, authTime: family.authTime)
+            // The resource the code was bound to (RFC 8707) stays the audience of every refresh.
+            if let resource = try transaction.resource(refreshFamilyID: family.id) { accessToken.audience = [resource] }
             return .issue(
                 Issue(
                     family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken,

@@ -91,9 +91,9 @@ public final class RawConnection {
         socket = try? LoopbackSocket(port: port, timeoutSeconds: timeoutSeconds)
     }
 
-    /// Sends `text` (what the kernel takes of it).
-    public func send(_ text: String) {
-        _ = socket?.write(Array(text.utf8))
+    /// Sends `text` (what the kernel takes of it); false once the connection refuses bytes.
+    @discardableResult public func send(_ text: String) -> Bool {
+        socket?.write(Array(text.utf8)) ?? false
     }
 
     /// Everything until the server closes or the timeout passes.

@@ -53,6 +53,7 @@ public enum StoreConformance {
             + CompanionChecks.all
             + FirstSigningKeyChecks.all
             + SecurityChecks.all
+            + DeviceSessionPurgeChecks.all
     }
 }
 

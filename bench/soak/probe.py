@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Samples /healthz latency (a new connection from SOURCE every INTERVAL seconds) and the
+server's RSS for DURATION seconds; prints p50/p99/max, the RSS after the first 10 s and at
+the end, and their ratio. Standard library only.
+
+usage: probe.py HOST PORT PID DURATION [SOURCE] [INTERVAL]
+"""
+import socket
+import sys
+import time
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def healthz(host, port, source):
+    start = time.monotonic()
+    with socket.create_connection((host, port), timeout=10, source_address=(source, 0)) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        data = b""
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    return (time.monotonic() - start) * 1000, data[:12]
+
+
+def main():
+    host, port, pid, duration = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+    source = sys.argv[5] if len(sys.argv) > 5 else "127.0.0.2"
+    interval = float(sys.argv[6]) if len(sys.argv) > 6 else 0.05
+    began = time.monotonic()
+    latencies, failures, rss_10s = [], 0, None
+    while time.monotonic() - began < duration:
+        try:
+            ms, head = healthz(host, port, source)
+            if head.startswith(b"HTTP/1.1 200"):
+                latencies.append(ms)
+            else:
+                failures += 1
+        except OSError:
+            failures += 1
+        if rss_10s is None and time.monotonic() - began >= 10:
+            rss_10s = rss_kb(pid)
+        time.sleep(interval)
+    rss_end = rss_kb(pid)
+    latencies.sort()
+    def pct(p):
+        return latencies[min(len(latencies) - 1, int(len(latencies) * p))] if latencies else float("nan")
+    print(f"HEALTHZ_SAMPLES {len(latencies)}")
+    print(f"HEALTHZ_FAILURES {failures}")
+    print(f"HEALTHZ_P50_MS {pct(0.50):.2f}")
+    print(f"HEALTHZ_P99_MS {pct(0.99):.2f}")
+    print(f"HEALTHZ_MAX_MS {latencies[-1] if latencies else float('nan'):.2f}")
+    print(f"RSS_10S_KB {rss_10s or 0}")
+    print(f"RSS_END_KB {rss_end}")
+    print(f"RSS_GROWTH {(rss_end / rss_10s - 1) * 100 if rss_10s else float('nan'):.1f}")
+
+
+if __name__ == "__main__":
+    main()
