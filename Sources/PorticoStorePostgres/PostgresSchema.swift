@@ -477,6 +477,8 @@ enum PostgresSchema {
         )
         """,
         "CREATE INDEX client_assertions_expiry ON client_assertions (expires_at)",
+    ]
+
     /// Version 10: as SQLite's version 10 (the resource a refresh family's code was bound to).
     private static let version10 = [
         """

@@ -479,6 +479,8 @@ enum SQLiteSchema {
         """,
         "CREATE INDEX client_assertions_expiry ON client_assertions (expires_at)",
         "PRAGMA user_version = 9",
+    ]
+
     /// Version 10, robustness and token-exchange leftovers: the resource (RFC 8707) a refresh
     /// family's code was bound to, so that refreshed access tokens keep their `aud`. A table of
     /// its own, so that families without one (nearly all) cost nothing.
