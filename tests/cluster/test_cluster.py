@@ -112,7 +112,8 @@ class App:
     """A confidential client of the cluster and a signed-in person, minting refresh tokens."""
 
     def __init__(self, server, base_url):
-        made = server.command("client", "add", "--name", "Cluster App", "--redirect-uri", REDIRECT_URI, "--json")
+        made = server.command("client", "add", "--name", "Cluster App", "--redirect-uri", REDIRECT_URI,
+                              "--introspection", "--json")
         assert made.returncode == 0, made.stderr
         self.client = json.loads(made.stdout)
         email = f"cluster-{uuid.uuid4().hex[:10]}@cluster.example"
