@@ -162,14 +162,8 @@ struct AccountEndpoint: Sendable {
     private func endOtherSessions(for signedIn: SignInSession) throws {
         let now = context.now()
         try context.store.transaction { transaction in
-            var ended = 0
-            for session in try transaction.sessions(userID: signedIn.user.id)
-            where session.hashedID != signedIn.session.hashedID {
-                try BackChannelLogout.enqueueSessionEnd(
-                    browserSessionHashedID: session.hashedID, now: now, in: transaction)
-                try NativeSSO.endSessions(browserSessionHashedID: session.hashedID, now: now, in: transaction)
-                if try transaction.deleteSession(hashedID: session.hashedID) { ended += 1 }
-            }
+            let ended = try OtherSessionsSignOut.endSessions(
+                userID: signedIn.user.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
             guard ended > 0 else { return }
             try transaction.append(
                 AuditEvent(

@@ -124,12 +124,8 @@ struct PasswordChangeEndpoint: Sendable {
             account.passwordHash = hash
             account.updatedAt = now
             try transaction.update(account)
-            var ended = 0
-            for session in try transaction.sessions(userID: account.id)
-            where session.hashedID != signedIn.session.hashedID {
-                try NativeSSO.endSessions(browserSessionHashedID: session.hashedID, now: now, in: transaction)
-                if try transaction.deleteSession(hashedID: session.hashedID) { ended += 1 }
-            }
+            let ended = try OtherSessionsSignOut.endSessions(
+                userID: account.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
             try transaction.deletePasswordResets(userID: account.id)
             try transaction.append(
                 AuditEvent(

@@ -53,6 +53,38 @@ import Testing
         }
     }
 
+    /// A password change signs the person's other browsers out, and their apps hear of it with
+    /// the ended session's sid; the app of the browser that made the change is not told.
+    @Test func aPasswordChangeTellsTheAppsOfTheOtherBrowsers() async throws {
+        try await ProviderHarness.with(configuration: backChannelConfiguration()) { provider in
+            try provider.addUser()
+            let receiver = try LogoutReceiver()
+            let shop = try provider.addBackChannelClient(name: "Shop", receiver: receiver)
+            let here = TestBrowser(base: provider.base)
+            let phone = TestBrowser(base: provider.base)
+            var sids: [String] = []
+            for browser in [here, phone] {
+                let tokens = try await provider.authorizeAndRedeem(browser, client: shop)
+                let claims = try await provider.idTokenClaims(try #require(tokens["id_token"]?.stringValue))
+                sids.append(try #require(claims["sid"]?.stringValue))
+            }
+            let form = try await here.get(PasswordChangeEndpoint.path)
+            let changed = try await here.post(
+                PasswordChangeEndpoint.path,
+                [
+                    ("csrf_token", try #require(form.hiddenField("csrf_token"))),
+                    ("current_password", ProviderHarness.defaultPassword),
+                    ("password", "a fresh harbour lantern 42"), ("password_confirmation", "a fresh harbour lantern 42"),
+                ])
+            #expect(changed.status == 303, "\(changed.text)")
+            let told = try await receiver.tokens(atLeast: 1)
+            try await provider.waitForEmptyOutbox()
+            #expect(receiver.tokens.count == 1)
+            let sid = try await provider.verifiedLogoutToken(try #require(told.first), for: shop)["sid"]
+            #expect(sid?.stringValue == sids[1])
+        }
+    }
+
     /// An app that got its tokens by Native SSO from another app's browser sign-in is told when
     /// that browser signs out, with the device session's sid its ID token carries.
     @Test func aNativeSSOAppIsToldWhenTheBrowserItCameFromSignsOut() async throws {
