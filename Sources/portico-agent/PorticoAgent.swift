@@ -137,11 +137,12 @@ struct PorticoAgent {
         } catch {
             throw AgentFailure(error.description)
         }
+        // Before any thread of serve's own starts, so that they inherit the blocked signals.
+        signal(SIGPIPE, SIG_IGN)
+        let stop = StopSignal()
         if TerminalConsent.isInteractive {
             TerminalConsent(desk: desk, text: text, person: { account.personName ?? "?" }).start()
         }
-        signal(SIGPIPE, SIG_IGN)
-        let stop = StopSignal()
         Thread.detachNewThread { server.run() }
         // Written at once, not through print's buffer: tests and systemd read it while serve runs.
         FileHandle.standardOutput.write(

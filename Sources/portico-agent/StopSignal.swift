@@ -16,6 +16,14 @@ final class StopSignal: @unchecked Sendable {
     init() {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
         self.stream = stream
+        // Blocked as well as ignored, as PorticoHTTP's `TerminationSignals` does (the agent may
+        // not import it): on Linux libdispatch reads signals from a signalfd, which sees only a
+        // blocked signal; threads started after this inherit the mask.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGINT)
+        sigaddset(&blocked, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

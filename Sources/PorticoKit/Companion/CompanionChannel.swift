@@ -41,6 +41,13 @@ public final class CompanionChannel: Sendable {
             let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw .system("cannot open a socket: \(String(cString: strerror(errno)))") }
+        #if !canImport(Glibc)
+            // Apple platforms have no MSG_NOSIGNAL: without SO_NOSIGPIPE an agent that hangs up
+            // while the app writes would kill the app with SIGPIPE instead of reading `.closed`.
+            var one: Int32 = 1
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        #endif
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0

@@ -44,7 +44,11 @@ final class FormPoster: Sendable {
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("no-store", forHTTPHeaderField: "Cache-Control")
-        request.httpBody = Data(fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&").utf8)
+        // RFC 3986 unreserved characters as they are, everything else percent-encoded: the
+        // same encoding the authorization responses use.
+        request.httpBody = Data(
+            fields.map { "\(AuthorizationResponse.percentEncode($0.0))=\(AuthorizationResponse.percentEncode($0.1))" }
+                .joined(separator: "&").utf8)
         let result = Result()
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: request) { _, response, error in
@@ -59,17 +63,6 @@ final class FormPoster: Sendable {
         done.wait()
         return result.get() ?? .failed("no response")
     }
-
-    /// Form encoding (WHATWG `application/x-www-form-urlencoded`): unreserved characters as
-    /// they are, everything else percent-encoded.
-    static func encode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
-
-    /// ASCII letters and digits and `-._~` (not `CharacterSet.alphanumerics`, which has every
-    /// script's letters).
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// The outcome handed from URLSession's queue to the waiting thread.
     private final class Result: @unchecked Sendable {

@@ -43,8 +43,8 @@ enum CompanionAnswer {
             "error": .string(error.code), "error_description": .string(error.description), "iss": .string(issuer),
         ]
         if let state { members["state"] = .string(state) }
-        var response = Response.json(raw: JSONValue.object(members).jsonString, status: .badRequest)
-        response.headers["Cache-Control"] = "no-store"
+        var response = OAuthEndpoint.json(members)
+        response.status = .badRequest
         return response
     }
 
