@@ -115,11 +115,13 @@ struct SignupEndpoint: Sendable {
         }
         if let existing {
             metrics.record(.existing)
-            SignupMail.send(SignupMail.notice(to: existing, at: now, language: language, context: context), context: context)
+            SignupMail.send(
+                SignupMail.notice(to: existing, at: now, language: language, context: context), context: context)
         } else {
             metrics.record(.mailed)
             SignupMail.send(
-                SignupMail.link(for: signup, token: token, sealedRequest: carried, language: language, context: context),
+                SignupMail.link(
+                    for: signup, token: token, sealedRequest: carried, language: language, context: context),
                 context: context)
         }
         return SignupPage.sent(email: values.email, sealedRequest: carried, language: language)

@@ -33,7 +33,8 @@ struct PendingSignupStoreTests: ConformanceChecks {
             }
             #expect(second == .notFound)
             #expect(try store.read { try $0.pendingSignup(token: "mailed-token") } == nil)
-            #expect(try store.transaction { try $0.redeemPendingSignup(token: "nope", now: referenceTime) } == .notFound)
+            #expect(
+                try store.transaction { try $0.redeemPendingSignup(token: "nope", now: referenceTime) } == .notFound)
         }
     }
 
@@ -49,7 +50,8 @@ struct PendingSignupStoreTests: ConformanceChecks {
             #expect(try store.read { try $0.pendingSignup(token: "older") } == nil)
             #expect(try store.read { try $0.pendingSignup(token: "newer") } == newer)
             #expect(try store.read { try $0.pendingSignup(token: "other") } == other)
-            #expect(try store.transaction { try $0.redeemPendingSignup(token: "older", now: referenceTime) } == .notFound)
+            #expect(
+                try store.transaction { try $0.redeemPendingSignup(token: "older", now: referenceTime) } == .notFound)
         }
     }
 
@@ -99,7 +101,9 @@ struct PendingSignupStoreTests: ConformanceChecks {
         let racing = RaceChecks(open: open)
         let rounds = try racing.race(
             setUp: { store, round in
-                try store.transaction { try $0.savePendingSignup(signup("race-\(round)", email: "r\(round)@example.com")) }
+                try store.transaction {
+                    try $0.savePendingSignup(signup("race-\(round)", email: "r\(round)@example.com"))
+                }
             },
             { store, round in
                 try store.transaction { try $0.redeemPendingSignup(token: "race-\(round)", now: referenceTime) }
@@ -112,11 +116,13 @@ struct PendingSignupStoreTests: ConformanceChecks {
 
     func twoSignupsForOneAddressLeaveOne() throws {
         let racing = RaceChecks(open: open)
-        let rounds = try racing.race(setUp: { _, _ in }) { store, round in
-            let token = "address-\(round)-\(UUID().uuidString)"
-            try store.transaction { try $0.savePendingSignup(signup(token, email: "same\(round)@example.com")) }
-            return token
-        }
+        let rounds = try racing.race(
+            setUp: { _, _ in },
+            { store, round in
+                let token = "address-\(round)-\(UUID().uuidString)"
+                try store.transaction { try $0.savePendingSignup(signup(token, email: "same\(round)@example.com")) }
+                return token
+            })
         for (round, outcomes) in rounds.enumerated() {
             #expect(racing.wins(outcomes) { _ in true } == 2, "round \(round): both saves succeed")
             let tokens = outcomes.compactMap { try? $0.get() }

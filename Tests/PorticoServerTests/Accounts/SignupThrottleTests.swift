@@ -1,8 +1,9 @@
 import Foundation
-@testable import PorticoServer
 import PorticoStore
 import PorticoTesting
 import Testing
+
+@testable import PorticoServer
 
 /// Sign-ups are throttled per client address like sign-ins and per e-mail address (each one
 /// mails it), and both throttles come before the password is hashed.
@@ -59,9 +60,11 @@ import Testing
             let mails = try await provider.outboxMessages(atLeast: 2 * AttemptThrottle.signUpEmailLimit + 1)
             #expect(mails.count == 2 * AttemptThrottle.signUpEmailLimit + 1)
             let metrics = try await Self.samples(provider)
-            #expect(metrics["portico_sign_up_password_hashes_total"] == Double(2 * AttemptThrottle.signUpEmailLimit + 1))
+            #expect(
+                metrics["portico_sign_up_password_hashes_total"] == Double(2 * AttemptThrottle.signUpEmailLimit + 1))
             #expect(metrics[#"portico_sign_ups_total{result="existing"}"#] == Double(AttemptThrottle.signUpEmailLimit))
-            #expect(metrics[#"portico_sign_ups_total{result="invalid"}"#] == Double(AttemptThrottle.signUpEmailLimit + 1))
+            #expect(
+                metrics[#"portico_sign_ups_total{result="invalid"}"#] == Double(AttemptThrottle.signUpEmailLimit + 1))
         }
     }
 

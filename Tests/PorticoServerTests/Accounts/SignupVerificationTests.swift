@@ -1,9 +1,10 @@
 import Foundation
 import PorticoCrypto
-@testable import PorticoServer
 import PorticoStore
 import PorticoTesting
 import Testing
+
+@testable import PorticoServer
 
 /// The mailed sign-up link: it creates the account once, only by its button, only while it
 /// lives, never a second account for an address; and `email_verified` tells the truth.
