@@ -200,12 +200,14 @@ enum PostgresTools {
         // Foundation Process learns that its child ended when every copy of a socket it hands
         // the child is closed, and the server `pg_ctl start` leaves running would keep a copy
         // (the wait would then last as long as the server).
-        command = ["/usr/bin/python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"] + command
+        command =
+            ["/usr/bin/python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"] + command
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         // Files, not pipes: a pipe's other end would be held by that server too.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("portico-pgtool-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "portico-pgtool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("out")

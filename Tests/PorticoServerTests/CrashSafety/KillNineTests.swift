@@ -55,7 +55,8 @@ import Testing
             try await world.verify(base: server.base, ledger: ledger, round: round)
         }
         #expect(server.terminate() == 0)
-        #expect(try world.database.problems() == [])
+        let problems = try world.database.problems()
+        #expect(problems.isEmpty, "\(problems)")
     }
 
     /// The database server crashes under a running node: one backend killed with `kill -9`
@@ -89,7 +90,8 @@ import Testing
             }
             #expect(server.isRunning)
             try await world.verify(base: server.base, ledger: ledger, round: round)
-            #expect(try world.database.problems() == [], "round \(round)")
+            let problems = try world.database.problems()
+            #expect(problems.isEmpty, "round \(round): \(problems)")
         }
         #expect(server.terminate() == 0)
     }
@@ -127,7 +129,8 @@ import Testing
                 "GET /oauth/jwks HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             #expect(RawHTTPClient.status(of: jwks) == 200)
             #expect(server.terminate() == 0)
-            #expect(try world.database.problems() == [])
+            let problems = try world.database.problems()
+            #expect(problems.isEmpty, "after a kill at \(delay) ms: \(problems)")
         }
     }
 }
