@@ -16,6 +16,11 @@ enum CrashBackend: String, Sendable, CustomStringConvertible {
     static let postgresRequired = Testing.ConditionTrait.enabled(
         if: postgresURL != nil,
         "PORTICO_TEST_POSTGRES_URL is not set; run the tests under scripts/with-postgres (make test-swift does)")
+
+    /// The trait of runs that start a PostgreSQL server of their own (initdb and pg_ctl).
+    static let postgresProgramsRequired = Testing.ConditionTrait.enabled(
+        if: postgresURL != nil && PostgresTools.binDirectory != nil,
+        "no PostgreSQL server programs (initdb, pg_ctl), or PORTICO_TEST_POSTGRES_URL is not set")
 }
 
 /// The database of one crash scenario: a file in a fresh folder, or a database of its own on

@@ -64,7 +64,7 @@ import Testing
     /// stopped at once (`pg_ctl stop -m immediate`, crash recovery at the next start). While it
     /// is away the node answers 503, never anything else; when it is back the same node serves
     /// again without a restart, and everything that reached a client is still good.
-    @Test(CrashBackend.postgresRequired) func crashedPostgreSQLLosesNothingAndTheNodeServesOn() async throws {
+    @Test(CrashBackend.postgresProgramsRequired) func crashedPostgreSQLLosesNothingAndTheNodeServesOn() async throws {
         let postgres = try ThrowawayPostgres()
         let world = try CrashWorld(.postgres, postgresServer: postgres.url)
         let server = try world.serve()
