@@ -66,10 +66,25 @@ struct ProtectedResource {
     func admit(_ token: String, acceptedScopes: Set<String>, challengeScope: String) throws -> (
         VerifiedAccessToken, UserRecord
     ) {
+        try admit(try verify(token), acceptedScopes: acceptedScopes, challengeScope: challengeScope)
+    }
+
+    /// `token`'s signature, lifetime and (with ``issuer``) audience checked: the first half of
+    /// ``admit(_:acceptedScopes:challengeScope:)``, for a caller with checks of its own on the
+    /// token (whose client it was issued to) before the store is read.
+    func verify(_ token: String) throws -> VerifiedAccessToken {
         let verified = try verifier.verify(token)
         if let issuer, !verified.audience.contains(issuer.current) {
             throw OAuthError.invalidToken("The access token is meant for another resource server.")
         }
+        return verified
+    }
+
+    /// Admits `verified` (from ``verify(_:)``): unrevoked, granting one of `acceptedScopes`, for
+    /// a person who exists and is not disabled.
+    func admit(_ verified: VerifiedAccessToken, acceptedScopes: Set<String>, challengeScope: String) throws -> (
+        VerifiedAccessToken, UserRecord
+    ) {
         let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
         let (revoked, user) = try store.read { transaction in
             let userID =
