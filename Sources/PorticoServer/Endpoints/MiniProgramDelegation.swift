@@ -42,7 +42,7 @@ struct MiniProgramDelegation {
         lifetimes = dependencies.lifetimes
         now = dependencies.now
         verifier = dependencies.accessTokens
-        subjects = PairwiseSubjects(store: dependencies.store, clients: ClientCache(store: dependencies.store))
+        subjects = dependencies.subjects
     }
 
     /// Whether `audience` names a mini-program (of any host): then the request is a delegation,
