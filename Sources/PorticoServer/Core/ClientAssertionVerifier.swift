@@ -69,7 +69,7 @@ struct ClientAssertionVerifier: Sendable {
             throw OAuthError.invalidClient("The client assertion's iss and sub must both be the client_id.")
         }
         let issuer = issuer()
-        let audiences = [issuer, issuer + "/oauth/token"]
+        let audiences = [issuer, issuer + TokenEndpoint.path]
         guard claims.audience.contains(where: audiences.contains) else {
             throw OAuthError.invalidClient("The client assertion's aud must be the issuer or the token endpoint URL.")
         }
