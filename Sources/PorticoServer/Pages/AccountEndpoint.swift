@@ -79,13 +79,8 @@ struct AccountEndpoint: Sendable {
     }
 
     private func act(_ request: Request) throws -> Response {
-        let form = try request.pageForm()
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let (form, signedIn) = try AccountForm.read(request, context: context) else {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
-        }
-        let purpose = CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
-            throw PageProblem.forgedForm(appName: nil)
         }
         let actions = ["revoke", "end_session", "end_others", "sign_out", AccountCompanions.field].filter {
             !form.values(for: $0).isEmpty
