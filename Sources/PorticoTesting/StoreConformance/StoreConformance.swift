@@ -55,6 +55,7 @@ public enum StoreConformance {
             + SecurityChecks.all
             + DeviceSessionPurgeChecks.all
             + BearerAccessChecks.all
+            + BulkLoadChecks.all
     }
 }
 
