@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import PorticoTesting
+import Synchronization
 import Testing
 
 @testable import PorticoHTTP

@@ -209,7 +209,7 @@ verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? "met" : "MISSED" }
 rate() { ok_rate "$out_dir/$1-$2.txt"; }
 {
     echo "Portico on PostgreSQL beside SQLite, SCALE=$scale, $cores cores shared by nodes, nginx, PostgreSQL"
-    echo "(fsync off) and wrk; wrk -t$wrk_threads -c$connections -d$duration (sign-ins -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "(fsync, synchronous_commit and full_page_writes off, for pgbench too) and wrk; wrk -t$wrk_threads -c$connections -d$duration (sign-ins -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     printf "%-24s %14s %14s %14s   %s\n" "ok req/s (p99 ms)" sqlite-1 postgres-1 postgres-3
     for scenario in client-credentials refresh-rotation code-redemption-rs256 code-redemption-es256 userinfo sign-in; do

@@ -46,9 +46,9 @@ struct TokenEndpoint: Sendable {
     /// Registers the route.
     func register(on router: Router, execution: RouteExecution) {
         for path in ["/oauth/token", Self.amazonPath] {
-            execution.post(path, on: router, immediate: { request in answerFromMemory(request) }) { request in
-                handle(request)
-            }
+            execution.post(
+                path, on: router, immediate: { request in answerFromMemory(request) },
+                { request in handle(request) })
         }
     }
 
@@ -88,8 +88,7 @@ struct TokenEndpoint: Sendable {
     }
 
     /// Authenticates the client and runs its grant; returns the response and the grant.
-    private func exchange(_ request: Request, authenticator: ClientAuthenticator) throws -> (Response, any TokenGrant)
-    {
+    private func exchange(_ request: Request, authenticator: ClientAuthenticator) throws -> (Response, any TokenGrant) {
         let parameters = try OAuthParameters(formOf: request)
         let grantType = try parameters.required("grant_type")
         let grant = grants[grantType]

@@ -23,7 +23,12 @@ public struct PasswordHasher: Sendable {
     /// its ~19 MiB for its whole run, and more at once than the cores can compute would only
     /// add memory, not sign-ins. (With PostgreSQL the provider runs more worker threads than
     /// that, so that threads waiting on the database never leave a core without a hash.)
-    private static let gate = DispatchSemaphore(value: 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    /// Set up with the first hash: glibc is also told to hand each hash's memory back when it
+    /// is freed, so that the peak RSS follows the hashes at once, not the worker threads.
+    private static let gate: DispatchSemaphore = {
+        portico_argon2_return_memory_when_freed()
+        return DispatchSemaphore(value: 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    }()
 
     /// Runs `body` holding one of the gate's places.
     private static func gated<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {

@@ -11,7 +11,8 @@ struct BearerAccessChecks: ConformanceChecks {
         try withStore { store in
             let (user, client) = try StoreFixtures.userAndClient(in: store)
             let issued = StoreFixtures.referenceTime
-            func standing(_ id: String, userID: String = user.id, issuedAt: Date = issued) throws -> (Bool, UserRecord?) {
+            func standing(_ id: String, userID: String = user.id, issuedAt: Date = issued) throws -> (Bool, UserRecord?)
+            {
                 let read = try store.readOne {
                     try $0.accessTokenStanding(id: id, userID: userID, clientID: client.id, issuedAt: issuedAt)
                 }

@@ -23,7 +23,8 @@ struct BulkLoadChecks: ConformanceChecks {
                 let family = RefreshFamily(
                     clientID: client.id, userID: users[index].id, scopes: ["openid", "profile"],
                     authTime: StoreFixtures.referenceTime, createdAt: StoreFixtures.referenceTime)
-                return RefreshFamilyStart(family: family, token: RefreshToken.mint(familyID: family.id), expiresAt: expiry)
+                return RefreshFamilyStart(
+                    family: family, token: RefreshToken.mint(familyID: family.id), expiresAt: expiry)
             }
             try store.transaction { try $0.insert(families: starts) }
             let family = try #require(try store.refreshFamily(id: starts[1_000].family.id))
@@ -40,7 +41,9 @@ struct BulkLoadChecks: ConformanceChecks {
     func aDuplicateFailsTheWholeBulkInsert() throws {
         try withStore { store in
             let users = [StoreFixtures.user("one@example.com"), StoreFixtures.user("ONE@example.com")]
-            #expect(throws: StoreError.self) { try store.transaction { transaction in try transaction.insert(users: users) } }
+            #expect(throws: StoreError.self) {
+                try store.transaction { transaction in try transaction.insert(users: users) }
+            }
             let stored = try store.user(email: "one@example.com")
             #expect(stored == nil)
         }

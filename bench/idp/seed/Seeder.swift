@@ -215,7 +215,8 @@ struct Seeder {
                 let family = RefreshFamily(
                     clientID: clientID, userID: userIDs[index % userIDs.count], scopes: scopes,
                     authTime: now, createdAt: now)
-                return RefreshFamilyStart(family: family, token: RefreshToken.mint(familyID: family.id), expiresAt: expiry)
+                return RefreshFamilyStart(
+                    family: family, token: RefreshToken.mint(familyID: family.id), expiresAt: expiry)
             }
             try transaction.insert(families: starts)
             tokens += starts.map(\.token)
