@@ -58,5 +58,6 @@ public protocol StoreTransaction:
     ClientAssertionStorage,
     RefreshFamilyResourceStorage,
     BearerAccessStorage,
-    BulkLoadStorage
+    BulkLoadStorage,
+    PendingSignupStorage
 {}

@@ -11,19 +11,19 @@ extension PostgresTransaction {
         for start in stride(from: 0, to: users.count, by: Self.bulkRows) {
             let chunk = users[start..<min(users.count, start + Self.bulkRows)]
             var values: [PostgresValue] = []
-            values.reserveCapacity(chunk.count * 9)
+            values.reserveCapacity(chunk.count * 10)
             for user in chunk {
                 values += [
                     .text(user.id), .text(user.email), .text(UserRecord.normalizedEmail(user.email)), .text(user.name),
                     .text(user.postalCode), .text(user.passwordHash), .bool(user.isDisabled), .date(user.createdAt),
-                    .date(user.updatedAt),
+                    .date(user.updatedAt), .bool(user.isEmailVerified),
                 ]
             }
             try write(
                 """
                 INSERT INTO users (id, email, email_normalized, name, postal_code, password_hash, disabled, created_at,
-                    updated_at)
-                VALUES \(Self.rows(chunk.count, of: "(?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+                    updated_at, email_verified)
+                VALUES \(Self.rows(chunk.count, of: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
                 """, values)
         }
     }

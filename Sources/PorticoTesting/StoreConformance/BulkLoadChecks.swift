@@ -12,12 +12,15 @@ struct BulkLoadChecks: ConformanceChecks {
         try withStore { store in
             let (_, client) = try StoreFixtures.userAndClient(in: store)
             // More than one multi-row statement's worth, so the chunking is exercised.
-            let users = (0..<1_234).map { StoreFixtures.user("bulk\($0)@example.com", name: "Bulk \($0)") }
+            var users = (0..<1_234).map { StoreFixtures.user("bulk\($0)@example.com", name: "Bulk \($0)") }
+            users[1_233].isEmailVerified = true
             try store.transaction { try $0.insert(users: users) }
             let last = try #require(try store.user(email: "BULK1233@example.com"))
             #expect(last.id == users[1_233].id)
             #expect(last.name == "Bulk 1233")
             #expect(last.passwordHash == users[1_233].passwordHash)
+            #expect(last.isEmailVerified)
+            #expect(try store.user(email: "bulk0@example.com")?.isEmailVerified == false)
             let expiry = StoreFixtures.referenceTime.addingTimeInterval(3_600)
             let starts = (0..<1_001).map { index in
                 let family = RefreshFamily(

@@ -56,6 +56,7 @@ public enum StoreConformance {
             + DeviceSessionPurgeChecks.all
             + BearerAccessChecks.all
             + BulkLoadChecks.all
+            + PendingSignupChecks.all
     }
 }
 
