@@ -5,6 +5,10 @@ enum RouteHandler: Sendable {
     case immediate(@Sendable (Request) throws -> Response)
     /// Work that waits; the connection is suspended while a task runs it.
     case offloaded(@Sendable (Request) async throws -> Response)
+    /// Work that usually waits but sometimes need not: `first` runs on the epoll thread and
+    /// answers when it can without waiting; when it returns nil, the request is offloaded to
+    /// `run` as with ``offloaded(_:)``.
+    case offloadedUnless(first: @Sendable (Request) -> Response?, run: @Sendable (Request) async throws -> Response)
     /// The same response every time, prepared once.
     case constant(PreparedResponse)
     /// The response its owner currently keeps, read per request without building a `Request`

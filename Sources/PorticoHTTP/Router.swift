@@ -32,6 +32,17 @@ public final class Router: Sendable {
         register(method, path, .offloaded(handler))
     }
 
+    /// Registers a handler that may wait, with a first step for the requests that need not:
+    /// `immediate` runs on the epoll thread and answers (a response) or hands over (nil) to
+    /// `handler`, which runs like one registered with ``addAsync(_:_:_:)``. `immediate` must
+    /// never wait itself (no database across the network, no password hash).
+    public func addAsync(
+        _ method: HTTPMethod, _ path: String, immediate: @escaping @Sendable (Request) -> Response?,
+        _ handler: @escaping @Sendable (Request) async throws -> Response
+    ) {
+        register(method, path, .offloadedUnless(first: immediate, run: handler))
+    }
+
     /// Registers a `GET` (and so `HEAD`) route whose response does not depend on the request
     /// but changes now and then (discovery, JWKS): `current` returns the one its owner keeps,
     /// and is called without building a `Request` (no header or query parsing), so such a

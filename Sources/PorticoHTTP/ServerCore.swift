@@ -231,16 +231,26 @@ final class ServerCore: Sendable {
                     return send(.text(error.message, status: error.status), on: connection, for: context)
                 }
                 return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
-            case .offloaded(let run):
-                // Bounded: past the limit, waiting would only make every queued request late.
-                guard activeHandlers.load(ordering: .relaxed) < maxPendingAsyncRequests else {
-                    return send(Self.overloaded, on: connection, for: context)
+            case .offloaded, .offloadedUnless:
+                let first: (@Sendable (Request) -> Response?)?
+                let run: @Sendable (Request) async throws -> Response
+                switch handler {
+                case .offloadedUnless(let immediate, let offloaded): (first, run) = (immediate, offloaded)
+                case .offloaded(let offloaded): (first, run) = (nil, offloaded)
+                default: return send(Self.notFound, on: connection, for: context)
                 }
                 let request: Request
                 switch makeRequest(context, on: connection, parameters: parameters) {
                 case .success(let made): request = made
                 case .failure(let error):
                     return send(.text(error.message, status: error.status), on: connection, for: context)
+                }
+                if let first, let response = first(request) {
+                    return send(response, on: connection, for: context)
+                }
+                // Bounded: past the limit, waiting would only make every queued request late.
+                guard activeHandlers.load(ordering: .relaxed) < maxPendingAsyncRequests else {
+                    return send(Self.overloaded, on: connection, for: context)
                 }
                 let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
                 guard suspend(exchange) else {

@@ -8,6 +8,10 @@ import PorticoStore
 /// One value owns the lifetime of the server so that the CLI and the tests start and stop
 /// Portico the same way.
 public final class IdentityProvider: Sendable {
+    /// Worker threads with a remote store (PostgreSQL): four per core, since its handlers wait
+    /// on round trips; `portico serve` opens as many database connections by default.
+    public static var remoteStoreWorkerThreads: Int { 4 * ServerConfiguration.processorCount }
+
     /// The settings this provider was started with.
     public let configuration: ProviderConfiguration
     private let server: HTTPServer
@@ -63,6 +67,9 @@ public final class IdentityProvider: Sendable {
         http.host = configuration.host
         http.port = configuration.port
         if let threads = configuration.threads { http.threads = threads }
+        // Handlers on a remote store spend much of their time waiting on the network; more
+        // workers keep the cores busy meanwhile (the pool's default size follows, see `serve`).
+        if store.isRemote { http.workerThreads = Self.remoteStoreWorkerThreads }
         http.logRequests = configuration.logRequests
         http.allowedHosts = HostAllowList(configuration.answeredHosts)
         http.trustedProxies = configuration.trustedProxies

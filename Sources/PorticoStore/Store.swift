@@ -29,6 +29,15 @@ public protocol Store: Sendable {
     /// blocks writers. Write operations inside it throw ``StoreError/misuse(_:)``.
     func read<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
 
+    /// Runs `body`, which makes one read call on the transaction it is given, where that costs
+    /// least. Every operation is atomic by itself (``StoreTransaction``'s "Implementation
+    /// requirements"), so a single one needs no snapshot around it: PostgreSQL sends its one
+    /// statement alone, one round trip instead of three (`BEGIN`, the read, `COMMIT`), and
+    /// refuses a second statement with ``StoreError/misuse(_:)``; other backends run `body` as
+    /// ``read(_:)`` (the default). For operations that are one statement on every backend, such
+    /// as ``BearerAccessStorage/accessTokenStanding(id:userID:clientID:issuedAt:)``.
+    func readOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+
     /// Applies the schema migrations this build knows and the database lacks, and returns their
     /// versions in order (empty when the schema is current), for `portico migrate` to report.
     @discardableResult func migrate() throws -> [Int]
@@ -52,6 +61,11 @@ public protocol Store: Sendable {
 }
 
 extension Store {
+    /// A read transaction; see the requirement.
+    public func readOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try read(body)
+    }
+
     /// Nothing to discard; see the requirement.
     public func discardReplacedData() throws {}
 }

@@ -57,5 +57,7 @@ public protocol StoreTransaction:
     FirstSigningKeyStorage,
     ClientAssertionStorage,
     RefreshFamilyResourceStorage,
+    BearerAccessStorage,
+    BulkLoadStorage,
     PendingSignupStorage
 {}

@@ -14,6 +14,9 @@ final class PostgresConnection {
     /// Statements that succeeded on this connection (the store tells from it whether a failure
     /// was the first statement of a checkout).
     private(set) var completedStatements = 0
+    /// A `BEGIN …` not sent yet: it goes out with the transaction's first statement, in one
+    /// round trip (libpq's pipeline mode), and a transaction that runs no statement sends none.
+    private var deferredBegin: String?
 
     /// Connects; a failure is ``PostgresError/Kind/unavailable`` with one line saying why
     /// (refused, unknown host, authentication, unknown database).
@@ -65,8 +68,34 @@ final class PostgresConnection {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
+    /// Begins a transaction with `sql` (`BEGIN ISOLATION LEVEL …`), sent with the first
+    /// statement that follows (``run(_:_:row:)``) so that it costs no round trip of its own.
+    func begin(_ sql: String) {
+        deferredBegin = sql
+    }
+
+    /// Ends the transaction begun with ``begin(_:)`` by `sql` (`COMMIT` or `ROLLBACK`); when no
+    /// statement ran, nothing was sent and nothing is.
+    func end(_ sql: String) throws(PostgresError) {
+        if deferredBegin != nil {
+            deferredBegin = nil
+            return
+        }
+        try execute(sql)
+    }
+
+    /// Rolls back the transaction, if one was begun (also one whose `BEGIN` is still unsent).
+    func rollback() throws(PostgresError) {
+        deferredBegin = nil
+        if isInTransaction { try execute("ROLLBACK") }
+    }
+
     /// Runs SQL without parameters or results (`BEGIN`, `COMMIT`, schema statements).
     func execute(_ sql: String) throws(PostgresError) {
+        if let begin = deferredBegin {
+            deferredBegin = nil
+            try execute(begin)
+        }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result)
@@ -85,11 +114,21 @@ final class PostgresConnection {
             throw PostgresError(
                 kind: .invalidValue, sqlState: nil, message: "PostgreSQL text cannot hold a NUL character")
         }
-        let name = try prepared(sql, parameterCount: parameters.count)
-        let result = Self.withParameterPointers(wire.map(\.bytes)) { values in
-            let lengths = wire.map { Int32(clamping: $0.bytes?.count ?? 0) }
-            let formats = wire.map { Int32($0.binary ? 1 : 0) }
-            return PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+        let lengths = wire.map { Int32(clamping: $0.bytes?.count ?? 0) }
+        let formats = wire.map { Int32($0.binary ? 1 : 0) }
+        let result: OpaquePointer?
+        if let begin = deferredBegin {
+            deferredBegin = nil
+            result = try Self.withParameterPointers(wire.map(\.bytes)) { values throws(PostgresError) in
+                try pipelined(
+                    begin: begin, sql, count: Int32(parameters.count), values: values, lengths: lengths,
+                    formats: formats)
+            }
+        } else {
+            let name = try prepared(sql, parameterCount: parameters.count)
+            result = Self.withParameterPointers(wire.map(\.bytes)) { values in
+                PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+            }
         }
         defer { PQclear(result) }
         try check(result)
@@ -101,6 +140,55 @@ final class PostgresConnection {
         }
         if let changed = Int(String(cString: PQcmdTuples(result))) { return changed }
         return Int(count)
+    }
+
+    /// Sends `begin`, the statement's `PQprepare` if this connection has not prepared it yet, and
+    /// the statement itself in one pipeline, and returns the statement's result: one round trip
+    /// where there would be two or three. A failure before the statement is thrown (the server
+    /// skips what follows a failure in a pipeline).
+    private func pipelined(
+        begin: String, _ sql: String, count: Int32, values: UnsafePointer<UnsafePointer<CChar>?>?,
+        lengths: [Int32], formats: [Int32]
+    ) throws(PostgresError) -> OpaquePointer? {
+        let known = statements[sql]
+        guard PQenterPipelineMode(handle) == 1 else {
+            // Only refused when the connection is busy, which it never is between statements.
+            try execute(begin)
+            let name = try prepared(sql, parameterCount: Int(count))
+            return PQexecPrepared(handle, name, count, values, lengths, formats, 0)
+        }
+        let name = known ?? "portico_\(statements.count + 1)"
+        var sent = PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 0) == 1
+        if sent && known == nil { sent = PQsendPrepare(handle, name, sql, count, nil) == 1 }
+        if sent { sent = PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0) == 1 }
+        if sent { sent = PQpipelineSync(handle) == 1 }
+        // Each query's result is followed by a null; the sync's result ends the pipeline. A lost
+        // connection ends it early with a null.
+        var results: [OpaquePointer] = []
+        if sent {
+            while let result = PQgetResult(handle) {
+                if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
+                    PQclear(result)
+                    break
+                }
+                results.append(result)
+                if let extra = PQgetResult(handle) { PQclear(extra) }
+            }
+        }
+        PQexitPipelineMode(handle)
+        let expected = known == nil ? 3 : 2
+        let statementResult = results.count == expected ? results.last : nil
+        defer { for result in results where result != statementResult { PQclear(result) } }
+        for result in results where result != statementResult {
+            try check(result)
+            completedStatements += 1
+        }
+        guard let statementResult else {
+            try check(nil)
+            return nil
+        }
+        if known == nil { statements[sql] = name }
+        return statementResult
     }
 
     private func prepared(_ sql: String, parameterCount: Int) throws(PostgresError) -> String {

@@ -79,8 +79,8 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// rolled back, is closed instead.
     func checkIn(_ connection: PostgresConnection) {
         var usable = !connection.isBroken
-        if usable && connection.isInTransaction {
-            usable = (try? connection.execute("ROLLBACK")) != nil && !connection.isBroken
+        if usable {
+            usable = (try? connection.rollback()) != nil && !connection.isBroken
         }
         condition.lock()
         if usable && !closed {

@@ -85,6 +85,20 @@ public final class PostgresStore: Store {
         }
     }
 
+    /// See ``Store/readOne(_:)``: the body's one statement runs alone (autocommit), which is
+    /// atomic by itself; a second statement throws ``StoreError/misuse(_:)``.
+    public func readOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try outsideOtherTransactions {
+            try Self.storeErrors {
+                try Self.withConnection(pool) { connection in
+                    let transaction = PostgresTransaction(connection: connection, isReadOnly: true, statementLimit: 1)
+                    defer { transaction.finish() }
+                    return try body(transaction)
+                }
+            }
+        }
+    }
+
     /// Applies the missing migrations and returns their versions (empty when current).
     @discardableResult
     public func migrate() throws -> [Int] {
@@ -129,24 +143,37 @@ public final class PostgresStore: Store {
     func withTransaction<T>(
         isolation: Isolation = .readCommitted, retrying: Bool = true, _ body: (PostgresConnection) throws -> T
     ) throws -> T {
+        try outsideOtherTransactions { try transactionBody(isolation: isolation, retrying: retrying, body) }
+    }
+
+    /// Runs `body`, or refuses it as misuse when this thread is inside a transaction of this
+    /// store already (it would wait for a connection its own caller holds).
+    private func outsideOtherTransactions<T>(_ body: () throws -> T) throws -> T {
         let thread = ObjectIdentifier(Thread.current)
         let entered = activeThreads.withLock { $0.insert(thread).inserted }
         guard entered else {
             throw StoreError.misuse("a transaction was started inside another transaction of the same store")
         }
         defer { _ = activeThreads.withLock { $0.remove(thread) } }
-        return try Self.storeErrors {
+        return try body()
+    }
+
+    private func transactionBody<T>(
+        isolation: Isolation, retrying: Bool, _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
+        try Self.storeErrors {
             var attempt = 0
             while true {
                 do {
                     return try Self.withConnection(pool) { connection in
-                        try connection.execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
+                        // Sent with the body's first statement, in one round trip.
+                        connection.begin("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
                         do {
                             let value = try body(connection)
-                            try connection.execute("COMMIT")
+                            try connection.end("COMMIT")
                             return value
                         } catch {
-                            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+                            try? connection.rollback()
                             throw error
                         }
                     }

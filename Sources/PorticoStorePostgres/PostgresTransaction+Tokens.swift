@@ -8,7 +8,7 @@ extension PostgresTransaction {
     private static let familyColumns = "id, client_id, user_id, scopes, auth_time, created_at, revoked_at"
 
     /// The family's columns, then its token state.
-    private static let familyAndTokenColumns =
+    static let familyAndTokenColumns =
         familyColumns + ", token_hash, token_issued_at, token_expires_at, previous_token_hash, rotated_at"
 
     private static func decodeFamily(_ row: PostgresRow) throws -> RefreshFamily {

@@ -14,10 +14,15 @@ final class PostgresTransaction: StoreTransaction {
     private let connection: PostgresConnection
     private let isReadOnly: Bool
     private var isFinished = false
+    /// The most statements the body may run (``PostgresStore/readOne(_:)``: one, outside any
+    /// transaction); nil for no limit.
+    private let statementLimit: Int?
+    private var statementsRun = 0
 
-    init(connection: PostgresConnection, isReadOnly: Bool) {
+    init(connection: PostgresConnection, isReadOnly: Bool, statementLimit: Int? = nil) {
         self.connection = connection
         self.isReadOnly = isReadOnly
+        self.statementLimit = statementLimit
     }
 
     /// Called by the store when the body has returned or thrown.
@@ -34,6 +39,12 @@ final class PostgresTransaction: StoreTransaction {
         -> Int
     {
         guard !isFinished else { throw StoreError.misuse("a transaction was used after its body returned") }
+        if let statementLimit {
+            guard statementsRun < statementLimit else {
+                throw StoreError.misuse("readOne ran a second statement, which needs a transaction around both")
+            }
+            statementsRun += 1
+        }
         do {
             return try connection.run(Self.numbered(sql), parameters, row: row)
         } catch let error as PostgresError {
@@ -94,10 +105,10 @@ final class PostgresTransaction: StoreTransaction {
 
     // MARK: Users
 
-    private static let userColumns =
+    static let userColumns =
         "id, email, name, postal_code, password_hash, disabled, created_at, updated_at, email_verified"
 
-    private static func decodeUser(_ row: PostgresRow) throws -> UserRecord {
+    static func decodeUser(_ row: PostgresRow) throws -> UserRecord {
         UserRecord(
             id: row.text(0), email: row.text(1), name: row.text(2), postalCode: row.optionalText(3),
             passwordHash: row.text(4), isDisabled: try row.bool(5), isEmailVerified: try row.bool(8),

@@ -67,10 +67,10 @@ final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Users
 
-    private static let userColumns =
+    static let userColumns =
         "id, email, name, postal_code, password_hash, disabled, created_at, updated_at, email_verified"
 
-    private static func decodeUser(_ row: SQLiteRow) -> UserRecord {
+    static func decodeUser(_ row: SQLiteRow) -> UserRecord {
         UserRecord(
             id: row.text(0), email: row.text(1), name: row.text(2), postalCode: row.optionalText(3),
             passwordHash: row.text(4), isDisabled: row.bool(5), isEmailVerified: row.bool(8), createdAt: row.date(6),

@@ -23,7 +23,7 @@ enum ServeCommand {
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
           --database-pool N
                             most PostgreSQL connections (default: the worker threads,
-                            two per core)
+                            four per core with PostgreSQL)
           --threads N       HTTP threads (default: one per core)
           --quiet           no per-request log line on stderr
           --demo            add a demo app and person, and a /demo/callback page
@@ -68,7 +68,7 @@ enum ServeCommand {
         }
         let databaseURL = try DatabaseOption.url(&arguments, environment: environment)
         configuration.databaseURL = try? DatabaseURL(parsing: databaseURL)
-        let poolSize = try DatabaseOption.poolSize(&arguments) ?? 2 * ProcessInfo.processInfo.activeProcessorCount
+        let poolSize = try DatabaseOption.poolSize(&arguments) ?? IdentityProvider.remoteStoreWorkerThreads
         if let threads = try arguments.value("threads") {
             guard let count = Int(threads), (1...256).contains(count) else {
                 throw CommandLineError.usage("threads must be a number from 1 to 256, not '\(threads)'")

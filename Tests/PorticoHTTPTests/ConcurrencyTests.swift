@@ -1,5 +1,6 @@
 import Foundation
 import PorticoTesting
+import Synchronization
 import Testing
 
 @testable import PorticoHTTP
@@ -107,6 +108,38 @@ import Testing
         #expect(RawHTTPClient.status(of: reply) == 200)
         #expect(reply.hasSuffix("done"))
     }
+
+    /// An async route with a first step: what the step answers is answered by it, on the epoll
+    /// thread, without the handler; what it hands over (nil) goes to the async handler.
+    @Test func aFirstStepAnswersWhatItCanAndHandsTheRestToTheHandler() async throws {
+        let handled = Atomic<Int>(0)
+        let server = try startServer { router in
+            router.addAsync(
+                .post, "/maybe",
+                immediate: { request in
+                    request.query["fast"] == nil ? nil : .text("first on \(currentThreadName())")
+                },
+                { _ in
+                    handled.add(1, ordering: .relaxed)
+                    return .text("handler")
+                })
+        }
+        defer { server.shutdown() }
+        let fast = try await fetch(server, "/maybe?fast=1", method: "POST")
+        #expect(fast.status == 200)
+        #expect(fast.text.hasPrefix("first on "))
+        #expect(!fast.text.contains("portico-worker"))
+        #expect(handled.load(ordering: .relaxed) == 0)
+        let slow = try await fetch(server, "/maybe", method: "POST")
+        #expect(slow.status == 200)
+        #expect(slow.text == "handler")
+        #expect(handled.load(ordering: .relaxed) == 1)
+    }
+}
+
+/// The name of the thread this runs on (a synchronous function, callable from an async handler).
+private func currentThreadName() -> String {
+    Thread.current.name ?? ""
 }
 
 /// Holds the calling thread until `semaphore` is signalled (a stand-in for blocking code).

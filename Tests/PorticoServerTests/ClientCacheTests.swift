@@ -1,4 +1,5 @@
 import Foundation
+import PorticoHTTP
 import PorticoStore
 import Testing
 
@@ -60,6 +61,28 @@ import Testing
             renamed.name = "Changed"
             try store.transaction { try $0.update(renamed) }
             #expect(try cache.client(id: apps[0].id)?.name == "Changed", "evicted when the third arrived")
+        }
+    }
+
+    /// The epoll thread's first step of the token endpoint reads clients from memory alone: a
+    /// client not read recently makes it hand the request over instead of reading the store.
+    @Test func memoryOnlyAuthenticationNeverReadsTheStore() throws {
+        try withStore { store in
+            let cache = ClientCache(store: store, timeToLive: .milliseconds(300))
+            let app = client("Memory")
+            try store.transaction { try $0.insert(app) }
+            #expect(cache.clientInMemory(id: app.id) == nil, "not read yet")
+            let authenticator = ClientAuthenticator(store: store, cache: cache).fromMemory
+            let form = OAuthParameters(["client_id": app.id])
+            let request = Request(method: .post, path: "/oauth/token", headers: HTTPHeaders())
+            #expect(throws: ClientAuthenticator.NotInMemory.self) {
+                _ = try authenticator.authenticate(request, parameters: form)
+            }
+            #expect(cache.clientInMemory(id: app.id) == nil, "the memory-only lookup read nothing")
+            _ = try cache.client(id: app.id)
+            #expect(try authenticator.authenticate(request, parameters: form).client.id == app.id)
+            Thread.sleep(forTimeInterval: 0.4)
+            #expect(cache.clientInMemory(id: app.id) == nil, "no longer fresh")
         }
     }
 }

@@ -32,8 +32,8 @@ duration="${DURATION:-5s}"
 wrk_threads="${THREADS:-2}"
 connections="${CONNECTIONS:-32}"
 login_connections="${LOGIN_CONNECTIONS:-16}"
-codes_per_second="${CODES_PER_SECOND:-3000}"
-refresh_per_second="${REFRESH_PER_SECOND:-4000}"
+codes_per_second="${CODES_PER_SECOND:-8000}"
+refresh_per_second="${REFRESH_PER_SECOND:-16000}"
 scratch="${SCRATCH:-.build}"
 out_dir="$root/bench/out/idp-cluster-$scale"
 cores="$(nproc)"
@@ -209,7 +209,7 @@ verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? "met" : "MISSED" }
 rate() { ok_rate "$out_dir/$1-$2.txt"; }
 {
     echo "Portico on PostgreSQL beside SQLite, SCALE=$scale, $cores cores shared by nodes, nginx, PostgreSQL"
-    echo "(fsync off) and wrk; wrk -t$wrk_threads -c$connections -d$duration (sign-ins -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "(fsync, synchronous_commit and full_page_writes off, for pgbench too) and wrk; wrk -t$wrk_threads -c$connections -d$duration (sign-ins -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     printf "%-24s %14s %14s %14s   %s\n" "ok req/s (p99 ms)" sqlite-1 postgres-1 postgres-3
     for scenario in client-credentials refresh-rotation code-redemption-rs256 code-redemption-es256 userinfo sign-in; do

@@ -217,12 +217,12 @@ class Cluster:
         temp = os.path.join(self.nginx_dir, "temp")
         user = "user nobody nogroup;\n" if os.geteuid() == 0 else ""
         main = f"""# written by tests/support/portico_cluster.py; the site is deploy/nginx/portico.conf
-{user}worker_processes 1;
+{user}worker_processes auto;
 pid {self.nginx_dir}/nginx.pid;
 error_log {self.nginx_dir}/error.log warn;
 events {{ worker_connections 1024; }}
 http {{
-    access_log {self.nginx_dir}/access.log;
+    access_log {self.nginx_dir}/access.log combined buffer=64k flush=1s;
     client_body_temp_path {temp}/client_body;
     proxy_temp_path {temp}/proxy;
     fastcgi_temp_path {temp}/fastcgi;

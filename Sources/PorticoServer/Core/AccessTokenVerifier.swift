@@ -97,6 +97,13 @@ final class AccessTokenVerifier: Sendable {
         return verified
     }
 
+    /// Whether ``isRevoked(_:userID:in:)`` consults nothing but the revocation lists for
+    /// `token` (no delegation, companion session or Native SSO session to check), so that
+    /// `isAccessTokenRevoked(id:userID:clientID:issuedAt:)` alone decides.
+    func revocationListsDecide(_ token: VerifiedAccessToken) -> Bool {
+        token.actorClientID == nil && token.companionSessionID == nil && token.sessionID == nil
+    }
+
     /// Whether `token` has been revoked, read inside the caller's transaction.
     ///
     /// Revoked means: the token itself (RFC 7009), or the person removed the app in Your Account

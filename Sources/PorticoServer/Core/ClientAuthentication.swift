@@ -39,6 +39,19 @@ struct ClientAuthenticator {
     var cache: ClientCache? = nil
     /// Checks `private_key_jwt` assertions; without it they are refused.
     var assertions: ClientAssertionVerifier? = nil
+    /// Whether to read clients from the cache alone: a client not in memory, and any assertion
+    /// (its `jti` is recorded in the store), throw ``NotInMemory`` instead of waiting on the store.
+    var memoryOnly = false
+
+    /// What a ``memoryOnly`` authenticator throws when it would need the store.
+    struct NotInMemory: Error {}
+
+    /// This authenticator reading clients from the cache alone (see ``memoryOnly``).
+    var fromMemory: ClientAuthenticator {
+        var copy = self
+        copy.memoryOnly = true
+        return copy
+    }
 
     /// Establishes which client sent `request`.
     ///
@@ -101,6 +114,7 @@ struct ClientAuthenticator {
         if request.headers["Authorization"] != nil || parameters["client_secret"] != nil {
             throw OAuthError.invalidRequest("Use one client authentication method, not two.")
         }
+        if memoryOnly { throw NotInMemory() }
         guard let assertions else { throw OAuthError.invalidClient("Client assertions are not accepted here.") }
         let client = try assertions.authenticate(
             type: parameters["client_assertion_type"], assertion: parameters["client_assertion"],
@@ -109,6 +123,10 @@ struct ClientAuthenticator {
     }
 
     private func lookUp(_ id: String) throws -> Client? {
+        if memoryOnly {
+            guard let client = cache?.clientInMemory(id: id) else { throw NotInMemory() }
+            return client
+        }
         if let cache { return try cache.client(id: id) }
         return try store.client(id: id)
     }

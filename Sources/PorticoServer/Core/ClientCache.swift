@@ -50,6 +50,14 @@ final class ClientCache: Sendable {
         return client
     }
 
+    /// The client `id` if it was read less than ``timeToLive`` ago, without reading the store;
+    /// nil when it is not in memory (or no longer fresh).
+    func clientInMemory(id: String) -> Client? {
+        let now = ContinuousClock.now
+        guard let cached = entries.withLock({ $0[id] }), now - cached.readAt < timeToLive else { return nil }
+        return cached.client
+    }
+
     /// Forgets `id` (after this node changed or removed it), or every client.
     func forget(id: String? = nil) {
         entries.withLock { entries in

@@ -43,6 +43,20 @@ struct RouteExecution: Sendable {
         }
     }
 
+    /// Registers a `POST` handler with a first step that answers without waiting when it can
+    /// (returns nil otherwise). On the epoll threads `handler` simply runs; on the worker pool
+    /// `immediate` runs on the epoll thread first and only the requests it hands over (nil) are
+    /// offloaded. `immediate` must never wait on the store.
+    func post(
+        _ path: String, on router: Router, immediate: @escaping @Sendable (Request) -> Response?,
+        _ handler: @escaping @Sendable (Request) -> Response
+    ) {
+        switch placement {
+        case .epollThread: router.add(.post, path, handler)
+        case .workerPool: router.addAsync(.post, path, immediate: immediate) { request in handler(request) }
+        }
+    }
+
     /// Registers a `GET` (and so `HEAD`) handler; see ``add(_:_:on:_:)``.
     func get(_ path: String, on router: Router, _ handler: @escaping @Sendable (Request) -> Response) {
         add(.get, path, on: router, handler)

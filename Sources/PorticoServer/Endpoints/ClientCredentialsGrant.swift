@@ -10,6 +10,8 @@ struct ClientCredentialsGrant: TokenGrant {
     static let grantType = "client_credentials"
     /// It has no secret to authenticate with otherwise.
     static let clientTypes: Set<ClientType> = [.confidential]
+    /// Nothing is read or written but the client, which the cache usually holds.
+    static let answersFromMemory = true
 
     /// Describes the token to sign.
     let tokens: TokenIssuer

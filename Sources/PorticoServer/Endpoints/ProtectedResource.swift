@@ -82,11 +82,28 @@ struct ProtectedResource {
 
     /// Admits `verified` (from ``verify(_:)``): unrevoked, granting one of `acceptedScopes`, for
     /// a person who exists and is not disabled.
+    ///
+    /// The usual token (a person's, public subject, nothing but the revocation lists to
+    /// consult) takes one read, which on PostgreSQL is one statement outside any transaction;
+    /// the others read everything their checks need in one read transaction.
     func admit(_ verified: VerifiedAccessToken, acceptedScopes: Set<String>, challengeScope: String) throws -> (
         VerifiedAccessToken, UserRecord
     ) {
+        let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
+        if verified.hasUser, sector == nil, verifier.revocationListsDecide(verified) {
+            let (revoked, user) = try store.readOne { transaction in
+                try transaction.accessTokenStanding(
+                    id: verified.tokenID, userID: verified.subject, clientID: verified.clientID,
+                    issuedAt: verified.issuedAt)
+            }
+            let (token, admitted, _) = try judge(
+                verified, revoked: revoked, user: user, extra: (), acceptedScopes: acceptedScopes,
+                challengeScope: challengeScope)
+            return (token, admitted)
+        }
         let (token, user, _) = try admit(
-            verified, acceptedScopes: acceptedScopes, challengeScope: challengeScope, alsoReading: { _, _ in () })
+            verified, sector: sector, acceptedScopes: acceptedScopes, challengeScope: challengeScope,
+            alsoReading: { _, _ in () })
         return (token, user)
     }
 
@@ -98,6 +115,15 @@ struct ProtectedResource {
         alsoReading: (any StoreTransaction, CompanionSession?) throws -> Extra
     ) throws -> (VerifiedAccessToken, UserRecord, Extra) {
         let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
+        return try admit(
+            verified, sector: sector, acceptedScopes: acceptedScopes, challengeScope: challengeScope,
+            alsoReading: alsoReading)
+    }
+
+    private func admit<Extra>(
+        _ verified: VerifiedAccessToken, sector: String?, acceptedScopes: Set<String>, challengeScope: String,
+        alsoReading: (any StoreTransaction, CompanionSession?) throws -> Extra
+    ) throws -> (VerifiedAccessToken, UserRecord, Extra) {
         let (revoked, user, extra) = try store.read { transaction in
             let userID =
                 verified.hasUser
@@ -108,6 +134,17 @@ struct ProtectedResource {
             guard !revoked, let userID else { return (revoked, nil as UserRecord?, nil as Extra?) }
             return (revoked, try transaction.user(id: userID), try alsoReading(transaction, companionSession))
         }
+        return try judge(
+            verified, revoked: revoked, user: user, extra: extra, acceptedScopes: acceptedScopes,
+            challengeScope: challengeScope)
+    }
+
+    /// The verdict on what the store said of `verified`; revocation first, then scope, then the
+    /// person, so that a revoked token is never told which scope it lacks.
+    private func judge<Extra>(
+        _ verified: VerifiedAccessToken, revoked: Bool, user: UserRecord?, extra: Extra?,
+        acceptedScopes: Set<String>, challengeScope: String
+    ) throws -> (VerifiedAccessToken, UserRecord, Extra) {
         guard !revoked else { throw OAuthError.invalidToken("The access token has been revoked.") }
         guard verified.grantsAny(of: acceptedScopes) else {
             throw OAuthError.insufficientScope(

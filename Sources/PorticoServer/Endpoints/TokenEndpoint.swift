@@ -47,26 +47,50 @@ struct TokenEndpoint: Sendable {
 
     /// Registers the route.
     func register(on router: Router, execution: RouteExecution) {
-        execution.post(Self.path, on: router) { request in handle(request) }
-        execution.post(Self.amazonPath, on: router) { request in handle(request) }
+        for path in [Self.path, Self.amazonPath] {
+            execution.post(
+                path, on: router, immediate: { request in answerFromMemory(request) },
+                { request in handle(request) })
+        }
     }
 
     /// Answers one token request; never throws, every failure is an RFC 6749 §5.2 error.
     func handle(_ request: Request) -> Response {
-        OAuthEndpoint.respond {
+        handle(request, authenticator: authenticator) ?? OAuthError.serverError().response()
+    }
+
+    /// The answer to a request whose grant needs no store (client credentials) from a client in
+    /// memory, without waiting on anything: with a remote store this runs on the epoll thread
+    /// first. Nil hands the request to ``handle(_:)`` on the worker pool: another grant, a
+    /// `resource` to check, an assertion, or a client not in the cache.
+    func answerFromMemory(_ request: Request) -> Response? {
+        guard let parameters = try? OAuthParameters(formOf: request), let grantType = parameters["grant_type"],
+            let grant = grants[grantType], type(of: grant).answersFromMemory, parameters["resource"] == nil
+        else { return nil }
+        return handle(request, authenticator: authenticator.fromMemory)
+    }
+
+    /// The answer, or nil when a memory-only `authenticator` would need the store.
+    private func handle(_ request: Request, authenticator: ClientAuthenticator) -> Response? {
+        var needsStore = false
+        let response = OAuthEndpoint.respond {
             do {
-                let (response, grant) = try exchange(request)
+                let (response, grant) = try exchange(request, authenticator: authenticator)
                 metrics.recordTokenIssued(label: type(of: grant).metricsLabel)
                 return response
+            } catch let error as ClientAuthenticator.NotInMemory {
+                needsStore = true
+                throw error
             } catch {
                 metrics.recordTokenError(error)
                 throw error
             }
         }
+        return needsStore ? nil : response
     }
 
     /// Authenticates the client and runs its grant; returns the response and the grant.
-    private func exchange(_ request: Request) throws -> (Response, any TokenGrant) {
+    private func exchange(_ request: Request, authenticator: ClientAuthenticator) throws -> (Response, any TokenGrant) {
         let parameters = try OAuthParameters(formOf: request)
         let grantType = try parameters.required("grant_type")
         let grant = grants[grantType]

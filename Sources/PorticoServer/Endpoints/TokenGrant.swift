@@ -26,6 +26,10 @@ protocol TokenGrant: Sendable {
     /// Error codes of its own beyond RFC 6749 §5.2's (RFC 8628's `slow_down`, …), so that
     /// `portico_token_errors_total` has a series for each; none by default.
     static var errorCodes: [String] { get }
+    /// Whether `exchange` never touches the store (client credentials), so that with a client
+    /// already in memory the request is answered on the epoll thread even with a remote store;
+    /// false by default.
+    static var answersFromMemory: Bool { get }
 
     /// The grant of a provider.
     init(_ dependencies: TokenGrantDependencies)
@@ -48,6 +52,7 @@ extension TokenGrant {
     static var needsRedirectURI: Bool { false }
     static var helpNote: String? { nil }
     static var errorCodes: [String] { [] }
+    static var answersFromMemory: Bool { false }
 
     func client(namedBy parameters: OAuthParameters, grantType: String) throws -> AuthenticatedClient? {
         nil

@@ -1,4 +1,5 @@
 import CArgon2
+import Foundation
 import PorticoCrypto
 
 /// Hashes and verifies passwords with Argon2id (RFC 9106) through the reference libargon2,
@@ -18,6 +19,24 @@ public struct PasswordHasher: Sendable {
     static let maximumIterations: UInt32 = 1_000
     static let maximumParallelism: UInt32 = 64
 
+    /// At most two hashes per core at once, whatever the number of worker threads: each takes
+    /// its ~19 MiB for its whole run, and more at once than the cores can compute would only
+    /// add memory, not sign-ins. (With PostgreSQL the provider runs more worker threads than
+    /// that, so that threads waiting on the database never leave a core without a hash.)
+    /// Set up with the first hash: glibc is also told to hand each hash's memory back when it
+    /// is freed, so that the peak RSS follows the hashes at once, not the worker threads.
+    private static let gate: DispatchSemaphore = {
+        portico_argon2_return_memory_when_freed()
+        return DispatchSemaphore(value: 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    }()
+
+    /// Runs `body` holding one of the gate's places.
+    private static func gated<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        gate.wait()
+        defer { gate.signal() }
+        return try body()
+    }
+
     /// A hasher for `settings` (the DESIGN's defaults unless given).
     public init(settings: PasswordHashingSettings = .standard) {
         self.settings = settings
@@ -25,6 +44,10 @@ public struct PasswordHasher: Sendable {
 
     /// The PHC string for `password` with a fresh 16-byte random salt.
     public func hash(_ password: String) throws(PasswordHashingError) -> String {
+        try Self.gated { () throws(PasswordHashingError) -> String in try unGatedHash(password) }
+    }
+
+    private func unGatedHash(_ password: String) throws(PasswordHashingError) -> String {
         let salt = SecureRandom.bytes(count: settings.saltLength)
         let password = Array(password.utf8)
         let length = argon2_encodedlen(
@@ -51,8 +74,8 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against phc: String) -> Bool {
         guard PHCParameters(phc) != nil, !phc.utf8.contains(0) else { return false }
         let password = Array(password.utf8)
-        let result = password.withUnsafeBytes { bytes in
-            argon2id_verify(phc, bytes.baseAddress, bytes.count)
+        let result = Self.gated { () -> Int32 in
+            password.withUnsafeBytes { bytes in argon2id_verify(phc, bytes.baseAddress, bytes.count) }
         }
         return result == ARGON2_OK.rawValue
     }

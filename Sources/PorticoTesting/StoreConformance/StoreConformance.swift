@@ -54,6 +54,8 @@ public enum StoreConformance {
             + FirstSigningKeyChecks.all
             + SecurityChecks.all
             + DeviceSessionPurgeChecks.all
+            + BearerAccessChecks.all
+            + BulkLoadChecks.all
             + PendingSignupChecks.all
     }
 }

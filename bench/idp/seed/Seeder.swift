@@ -7,7 +7,8 @@ import PorticoStore
 ///
 /// Why through the store and not SQL: the rows must be exactly what Portico writes (hashed
 /// secrets, scope lists, timestamps), so the store's own insert operations are used, many to a
-/// transaction so that a million rows take seconds rather than hours. Every person shares one
+/// transaction so that a million rows take seconds rather than hours; people and refresh
+/// families go through the bulk inserts (``BulkLoadStorage``: multi-row INSERTs on PostgreSQL). Every person shares one
 /// Argon2id hash computed once with the default costs, so that signing in never triggers a
 /// rehash and seeding never pays a million hashes.
 struct Seeder {
@@ -190,13 +191,13 @@ struct Seeder {
         ids.reserveCapacity(options.users)
         let now = Date()
         try inBatches(options.users) { transaction, range in
-            for index in range {
-                let user = UserRecord(
+            let users = range.map { index in
+                UserRecord(
                     email: Self.email(index), name: "Bench User \(index)", postalCode: "98109",
                     passwordHash: passwordHash, createdAt: now)
-                try transaction.insert(user)
-                ids.append(user.id)
             }
+            try transaction.insert(users: users)
+            ids += users.map(\.id)
         }
         return ids
     }
@@ -210,14 +211,15 @@ struct Seeder {
         let now = Date()
         let expiry = now.addingTimeInterval(30 * 24 * 3600)
         try inBatches(count) { transaction, range in
-            for index in range {
+            let starts = range.map { index in
                 let family = RefreshFamily(
                     clientID: clientID, userID: userIDs[index % userIDs.count], scopes: scopes,
                     authTime: now, createdAt: now)
-                let token = RefreshToken.mint(familyID: family.id)
-                try transaction.insert(family, token: token, expiresAt: expiry)
-                tokens.append(token)
+                return RefreshFamilyStart(
+                    family: family, token: RefreshToken.mint(familyID: family.id), expiresAt: expiry)
             }
+            try transaction.insert(families: starts)
+            tokens += starts.map(\.token)
         }
         return tokens
     }

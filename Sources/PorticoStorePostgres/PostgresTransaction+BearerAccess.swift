@@ -1,0 +1,28 @@
+import Foundation
+import PorticoStore
+
+// A bearer token's revocation standing and its user, in one statement.
+extension PostgresTransaction {
+    private static let standingColumns = userColumns.split(separator: ",").map {
+        "u.\($0.trimmingCharacters(in: .whitespaces))"
+    }
+
+    func accessTokenStanding(id: String, userID: String, clientID: String, issuedAt: Date) throws -> (
+        isRevoked: Bool, user: UserRecord?
+    ) {
+        let columns = Self.standingColumns
+        // One row whatever the user: the left join leaves the user's columns null when none.
+        let standing = try first(
+            """
+            SELECT \(columns.joined(separator: ", ")),
+                EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
+                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?)
+            FROM (SELECT 1) AS one LEFT JOIN users AS u ON u.id = ?
+            """,
+            [.text(id), .text(userID), .text(clientID), .date(issuedAt), .text(userID)]
+        ) { row in
+            (isRevoked: try row.bool(Int32(columns.count)), user: row.isNull(0) ? nil : try Self.decodeUser(row))
+        }
+        return standing ?? (isRevoked: false, user: nil)
+    }
+}
