@@ -19,7 +19,7 @@ enum ProtocolRoutes {
         let grants = TokenGrantRegistry.instances(
             with: TokenGrantDependencies(
                 store: context.store, tokens: tokens, accessTokens: verifier, lifetimes: context.lifetimes,
-                now: context.now, metrics: context.metrics))
+                now: context.now, metrics: context.metrics, clients: context.clients))
         let subjects = PairwiseSubjects(store: context.store, clients: context.clients)
         TokenEndpoint(
             grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics,

@@ -16,4 +16,7 @@ struct TokenGrantDependencies: Sendable {
     let now: @Sendable () -> Date
     /// Counters for operators.
     let metrics: ProviderMetrics
+    /// Registered clients as the token endpoint authenticates them (read again at most every few
+    /// seconds); nil where a grant builds its own over `store`.
+    var clients: ClientCache? = nil
 }
