@@ -119,7 +119,8 @@ struct NativeSSOExchange {
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: client.id, action: "token.native_sso", subject: user.id,
-                    details: (["sid": .string(session.id), "from_client_id": .string(firstClient.id)] as JSONValue).jsonString))
+                    details: (["sid": .string(session.id), "from_client_id": .string(firstClient.id)] as JSONValue)
+                        .jsonString))
             return Issue(user: user, session: session, scopes: scopes, refreshToken: family?.token)
         }
         var issuance = TokenIssuance(
