@@ -15,6 +15,9 @@ import PorticoStore
 /// `invalid_grant` (`invalid_request` for a token that is not an ID token at all).
 struct NativeSSOExchange {
     private let store: any Store
+    /// Where the ID token's app is read: the cache the token endpoint authenticates the asking
+    /// app through, so both apps of the group are judged by the same registrations.
+    private let clients: ClientCache
     private let tokens: TokenIssuer
     private let lifetimes: TokenLifetimes
     private let now: @Sendable () -> Date
@@ -24,6 +27,7 @@ struct NativeSSOExchange {
 
     init(_ dependencies: TokenGrantDependencies) {
         store = dependencies.store
+        clients = dependencies.clients
         tokens = dependencies.tokens
         lifetimes = dependencies.lifetimes
         now = dependencies.now
@@ -53,6 +57,10 @@ struct NativeSSOExchange {
         guard let presentedHash = idToken["ds_hash"]?.stringValue,
             ConstantTime.equals(Array(presentedHash.utf8), Array(NativeSSO.deviceSecretHash(secret: deviceSecret).utf8))
         else { throw OAuthError.invalidGrant("The ID token's ds_hash does not match the device secret.") }
+        // The ID token's app, read before the write transaction (from memory, as the asking app
+        // was); judged inside it, in the order of the checks.
+        let first = idToken.audience.count == 1 ? idToken.audience.first : nil
+        let firstApp = try first.flatMap { try clients.client(id: $0) }
         let now = now()
         let lifetimes = lifetimes
         let issue = try store.transaction { transaction throws -> Issue in
@@ -65,10 +73,9 @@ struct NativeSSOExchange {
             guard idToken["sid"]?.stringValue == session.id else {
                 throw OAuthError.invalidGrant("The ID token was not issued in the device secret's session.")
             }
-            guard let first = idToken.audience.first, idToken.audience.count == 1,
-                let firstClient = try transaction.client(id: first), firstClient.ssoGroup == session.ssoGroup,
-                session.ssoGroup == group
-            else { throw OAuthError.invalidGrant("The ID token's app and this client are not in one SSO group.") }
+            guard let firstClient = firstApp, firstClient.ssoGroup == session.ssoGroup, session.ssoGroup == group else {
+                throw OAuthError.invalidGrant("The ID token's app and this client are not in one SSO group.")
+            }
             guard try Self.subject(idToken.subject, of: firstClient, is: session.userID, in: transaction) else {
                 throw OAuthError.invalidGrant("The ID token does not speak for the device session's account.")
             }
@@ -86,6 +93,9 @@ struct NativeSSOExchange {
                 if consent.clientID == client.id {
                     consented.formUnion(consent.scopes)
                     ownConsentCovers = consent.covers(scopes)
+                } else if consent.clientID == firstClient.id {
+                    // Usually the consent that covers: the ID token's app, read above.
+                    if firstClient.ssoGroup == group { consented.formUnion(consent.scopes) }
                 } else if let other = try transaction.client(id: consent.clientID), other.ssoGroup == group {
                     consented.formUnion(consent.scopes)
                 }
@@ -109,7 +119,8 @@ struct NativeSSOExchange {
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: client.id, action: "token.native_sso", subject: user.id,
-                    details: (["sid": .string(session.id), "from_client_id": .string(first)] as JSONValue).jsonString))
+                    details: (["sid": .string(session.id), "from_client_id": .string(firstClient.id)] as JSONValue)
+                        .jsonString))
             return Issue(user: user, session: session, scopes: scopes, refreshToken: family?.token)
         }
         var issuance = TokenIssuance(

@@ -20,7 +20,7 @@ enum ProtocolRoutes {
         let grants = TokenGrantRegistry.instances(
             with: TokenGrantDependencies(
                 store: context.store, tokens: tokens, accessTokens: verifier, lifetimes: context.lifetimes,
-                now: context.now, metrics: context.metrics, subjects: subjects))
+                now: context.now, metrics: context.metrics, subjects: subjects, clients: context.clients))
         TokenEndpoint(
             grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics,
             store: context.store,

@@ -18,4 +18,7 @@ struct TokenGrantDependencies: Sendable {
     let metrics: ProviderMetrics
     /// The subjects pairwise clients see, over the provider's shared client cache.
     let subjects: PairwiseSubjects
+    /// Registered clients as the token endpoint authenticates them (read again at most every few
+    /// seconds), so that a grant sees the same registration its caller was admitted with.
+    let clients: ClientCache
 }
