@@ -105,8 +105,8 @@ struct PasswordChangeEndpoint: Sendable {
         case .allowed(let counted):
             attempts = counted
         }
-        guard let matches = context.passwordChecks.admit({ context.passwords.verify(current, against: user.passwordHash) })
-        else { throw PageProblem.busy }
+        let checked = context.passwordChecks.admit { context.passwords.verify(current, against: user.passwordHash) }
+        guard let matches = checked else { throw PageProblem.busy }
         guard matches else {
             page.errors["current_password"] = PasswordChangeText.currentWrong
             page.status = .badRequest
