@@ -22,11 +22,14 @@ final class PasswordCheckGate: @unchecked Sendable {
         /// The longest a check waits for a turn before it is turned away.
         var maximumWait: Duration
 
-        /// One hash per core, as many waiting, for at most a quarter of a second: about the
-        /// time of a few hashes on a busy machine, well within a person's patience.
+        /// One hash per core, as many waiting, for at most half a second: a few hashes' time on
+        /// a machine whose cores are shared with other work (a quarter of a second shed sign-ins
+        /// at a few per second in bench/soak on a shared machine), well within a person's
+        /// patience. Waiting checks hold worker threads, so more waiting places would only hold
+        /// up the other pages.
         static let standard = Limits(
             concurrent: ProcessInfo.processInfo.activeProcessorCount,
-            waiting: ProcessInfo.processInfo.activeProcessorCount, maximumWait: .milliseconds(250))
+            waiting: ProcessInfo.processInfo.activeProcessorCount, maximumWait: .milliseconds(500))
     }
 
     /// The limits it admits by.
