@@ -25,7 +25,7 @@
 # Environment: CONNECTIONS (120), THREADS (2), START_RATE (400), STEP_SECONDS (10),
 #   P99_BOUND_MS (500), CAPACITY (skip the search and use this), SOAK_SECONDS (60),
 #   SLOW_CLIENTS (1000), SLOW_INTERVAL (3), SLOW_SOURCES (125), SCRATCH (.build),
-#   PORTICO_BIN / SEED_BIN, PORT (18190).
+#   PORTICO_BIN / SEED_BIN, PORT (18290).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -42,7 +42,7 @@ slow_clients="${SLOW_CLIENTS:-1000}"
 slow_interval="${SLOW_INTERVAL:-3}"
 slow_sources="${SLOW_SOURCES:-125}"
 scratch="${SCRATCH:-.build}"
-port="${PORT:-18190}"
+port="${PORT:-18290}"
 out_dir="$root/bench/out/soak"
 mkdir -p "$out_dir"
 rm -f "$out_dir"/*.txt
@@ -87,6 +87,8 @@ portico_pid="$!"
 pids+=("$portico_pid")
 base="http://127.0.0.1:$port"
 for _ in $(seq 1 200); do curl -fsS -o /dev/null "$base/healthz" 2>/dev/null && break; sleep 0.05; done
+# Another server on the port would answer the health check with the wrong database.
+kill -0 "$portico_pid" 2>/dev/null || { echo "bench/soak: portico did not start:" "$(tail -1 "$out_dir/portico.stderr")" >&2; exit 1; }
 
 python3 "$idp/prepare.py" tokens "$base" "$tmp/seed" "$tmp/access.txt"
 python3 "$idp/prepare.py" login "$base" "$tmp/seed" "$tmp/login.env"
