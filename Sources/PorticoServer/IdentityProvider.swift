@@ -15,7 +15,7 @@ public final class IdentityProvider: Sendable {
     /// The settings this provider was started with.
     public let configuration: ProviderConfiguration
     private let server: HTTPServer
-    private let context: ProviderContext
+    let context: ProviderContext
     /// The demo app of `--demo`; nil otherwise.
     private let demoApp: DemoApp?
     /// Deletes expired codes, sessions, device codes and revocations every

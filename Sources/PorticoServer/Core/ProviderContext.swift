@@ -14,6 +14,9 @@ final class ProviderContext: Sendable {
     let keys: KeyRing
     /// Argon2id hashing of passwords.
     let passwords: PasswordHasher
+    /// Admission for those hashes, so a sign-in flood cannot take every core (see
+    /// ``PasswordCheckGate``).
+    let passwordChecks: PasswordCheckGate
     /// Token and session lifetimes.
     let lifetimes: TokenLifetimes
     /// The clock; tests may pin it.
@@ -35,12 +38,13 @@ final class ProviderContext: Sendable {
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
         lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
-        metrics: ProviderMetrics = ProviderMetrics()
+        metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate()
     ) {
         self.issuerIdentifier = IssuerIdentifier(issuer)
         self.store = store
         self.keys = keys
         self.passwords = passwords
+        self.passwordChecks = passwordChecks
         self.lifetimes = lifetimes
         self.now = now
         self.mailer = mailer

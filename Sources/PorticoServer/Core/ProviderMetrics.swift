@@ -16,6 +16,9 @@ final class ProviderMetrics: Sendable {
         case failure
         /// Refused by ``AttemptThrottle`` before the password was checked.
         case throttled
+        /// Turned away by ``PasswordCheckGate`` (too many checks at once), neither counted nor
+        /// checked.
+        case shed
     }
 
     /// The `grant` label of every grant the token endpoint implements (``TokenGrantRegistry``).

@@ -13,12 +13,17 @@ enum ErrorPage {
         var response = PageLayout.page(
             title: title[language], content: content, status: problem.status, language: language)
         if problem == .temporarilyUnavailable { response.headers["Retry-After"] = String(retryAfterSeconds) }
+        if problem == .busy { response.headers["Retry-After"] = String(busyRetryAfterSeconds) }
         return response
     }
 
     /// The `Retry-After` of the page shown while the database is away: long enough for a
     /// PostgreSQL restart or failover, short enough that a person reloading is not kept waiting.
     static let retryAfterSeconds = 5
+
+    /// The `Retry-After` of the page shown when too many passwords are being checked at once:
+    /// a flood is shed second by second, and a person's retry should not wait longer.
+    static let busyRetryAfterSeconds = 1
 
     /// Runs `body`, turning a thrown ``PageProblem`` into its page (in the language `request`
     /// asks for) and any other error into the generic failure page (logged to stderr), so no
@@ -146,6 +151,14 @@ enum ErrorPage {
                         + "Nothing was shared with any app.",
                     zh: "我们暂时无法连接数据库，因此未能完成此请求。没有任何信息被分享给任何应用。")
             )
+        case .busy:
+            return (
+                Localized("\(platform) is very busy", zh: "\(platform) 当前非常繁忙"),
+                Localized(
+                    "Too many people are signing in at this moment, so we did not check your password yet. "
+                        + "Nothing was changed and nothing was shared with any app.",
+                    zh: "此刻正在登录的人太多，因此我们尚未核对您的密码。没有任何更改，也没有任何信息被分享给任何应用。")
+            )
         }
     }
 
@@ -172,6 +185,9 @@ enum ErrorPage {
             Localized(
                 "Please wait a few seconds, then reload this page or go back and try again.",
                 zh: "请稍等几秒，然后刷新此页面，或返回后重试。")
+        case .busy:
+            Localized(
+                "Please go back and send the form again in a moment.", zh: "请稍候片刻，然后返回并重新提交表单。")
         }
     }
 }

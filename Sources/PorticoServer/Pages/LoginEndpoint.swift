@@ -78,21 +78,33 @@ struct LoginEndpoint: Sendable {
         guard !email.isEmpty, !password.isEmpty else { return again(LoginText.missingFields) }
 
         // Counted before the password is checked (see AttemptThrottle); unknown addresses count
-        // like known ones, so a refusal says nothing about who has an account.
+        // like known ones, so a refusal says nothing about who has an account. Both wait for a
+        // turn at the gate first: a sign-in turned away there is neither counted nor checked.
         let throttle = AttemptThrottle(context: context)
         let limits = AttemptThrottle.signInLimits(
             email: String(email.prefix(Self.maximumEmailLength)), address: request.remoteAddress)
+        let checked = try context.passwordChecks.admit { () throws -> PasswordCheck in
+            switch try throttle.attempt(limits) {
+            case .refused(let wait): return .refused(wait: wait)
+            case .allowed(let attempts):
+                return .checked(attempts, user: try authenticate(email: email, password: password))
+            }
+        }
         let counted: [ThrottleAttempt]
-        switch try throttle.attempt(limits) {
+        let found: UserRecord?
+        switch checked {
+        case nil:
+            context.metrics.recordSignIn(.shed)
+            throw PageProblem.busy
         case .refused(let wait):
             context.metrics.recordSignIn(.throttled)
             var response = again(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
             response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
             return response
-        case .allowed(let attempts):
-            counted = attempts
+        case .checked(let attempts, let user):
+            (counted, found) = (attempts, user)
         }
-        guard let user = try authenticate(email: email, password: password) else {
+        guard let user = found else {
             context.metrics.recordSignIn(.failure)
             return again(LoginText.wrongCredentials)
         }
@@ -122,6 +134,14 @@ struct LoginEndpoint: Sendable {
         response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
         context.metrics.recordSignIn(.success)
         return response
+    }
+
+    /// What the throttle and the password check found, inside the gate.
+    private enum PasswordCheck {
+        /// The throttle refused the attempt for `wait` seconds; no password was checked.
+        case refused(wait: TimeInterval)
+        /// The attempt was counted under `attempts`; `user` is the account the password opens.
+        case checked([ThrottleAttempt], user: UserRecord?)
     }
 
     /// The user whose address and password these are, or nil; always runs one Argon2id

@@ -32,6 +32,10 @@ enum PageProblem: Error, Equatable {
     /// same request is likely to work in a few seconds, so the page says so and answers 503
     /// with `Retry-After` rather than a 500.
     case temporarilyUnavailable
+    /// Too many password checks at once (a sign-in flood, see ``PasswordCheckGate``): this one
+    /// was not checked at all, so trying again in a moment is safe and likely to work; 503 with
+    /// `Retry-After`.
+    case busy
 
     /// The page problem for a redirect URI that failed the policy.
     init(_ problem: RedirectURIPolicy.Problem, appName: String) {
@@ -43,12 +47,12 @@ enum PageProblem: Error, Equatable {
     }
 
     /// The HTTP status: 403 for a failed CSRF check, 500 for our failures, 503 while the
-    /// database is away, else 400.
+    /// database is away or too busy, else 400.
     var status: HTTPStatus {
         switch self {
         case .forgedForm: .forbidden
         case .serverFailure: .internalServerError
-        case .temporarilyUnavailable: .serviceUnavailable
+        case .temporarilyUnavailable, .busy: .serviceUnavailable
         default: .badRequest
         }
     }

@@ -105,17 +105,20 @@ struct PasswordChangeEndpoint: Sendable {
         case .allowed(let counted):
             attempts = counted
         }
-        guard context.passwords.verify(current, against: user.passwordHash) else {
+        let checked = context.passwordChecks.admit { context.passwords.verify(current, against: user.passwordHash) }
+        guard let matches = checked else { throw PageProblem.busy }
+        guard matches else {
             page.errors["current_password"] = PasswordChangeText.currentWrong
             page.status = .badRequest
             return page.response()
         }
-        let hash: String
+        let hashed: String?
         do {
-            hash = try context.passwords.hash(password)
+            hashed = try context.passwordChecks.admit { try context.passwords.hash(password) }
         } catch {
             throw PageProblem.serverFailure
         }
+        guard let hash = hashed else { throw PageProblem.busy }
         let now = context.now()
         let changed = try context.store.transaction { transaction -> Bool in
             guard var account = try transaction.user(id: user.id), !account.isDisabled,

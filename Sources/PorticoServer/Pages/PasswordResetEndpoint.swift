@@ -73,12 +73,13 @@ struct PasswordResetEndpoint: Sendable {
                 language: language, errors: errors
             ).response()
         }
-        let hash: String
+        let hashed: String?
         do {
-            hash = try context.passwords.hash(password)
+            hashed = try context.passwordChecks.admit { try context.passwords.hash(password) }
         } catch {
             throw PageProblem.serverFailure
         }
+        guard let hash = hashed else { throw PageProblem.busy }
         let now = context.now()
         let changed = try context.store.transaction { transaction -> Bool in
             guard case .redeemed(let reset) = try transaction.redeemPasswordReset(token: token, now: now),
