@@ -5,7 +5,7 @@ PORT  ?= 8080
 # Longest the Swift tests may run before they count as hung (GNU timeout's duration syntax).
 SWIFT_TEST_TIMEOUT ?= 30m
 
-.PHONY: run test build release bootstrap test-swift test-browser test-interop test-cluster test-fuzz fuzz bench lint format docs clean cluster
+.PHONY: run test build release bootstrap test-swift test-browser test-interop test-cluster test-fuzz test-asan fuzz bench lint format docs clean cluster
 # How long `make fuzz` runs each fuzz target, and how long `make test` does (fuzz/README.md).
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 5
@@ -59,6 +59,11 @@ test-interop:
 # killed, a node killed during refresh rotations, the database away; everything stopped after.
 test-cluster:
 	scripts/cluster-tests
+
+## test-asan: the Swift tests, browser tests and a 200-cycle shutdown loop on an AddressSanitizer
+## build (.build-asan); not part of `make test`: a cold build and the run take the best part of an hour
+test-asan:
+	scripts/asan-tests
 
 ## fuzz: build the libFuzzer targets (.build-fuzz) and run each for FUZZ_SECONDS; prints executions and coverage
 fuzz:

@@ -50,6 +50,22 @@ import Testing
         #expect(try reopened.read { try $0.users(limit: 10) }.count == 3)
     }
 
+    /// `close()` closes the checkpointer's own connection too, while the store object still
+    /// exists (as in `portico serve`, which closes it and exits): SQLite removes the log when the
+    /// last connection to the file closes, so a cleanly stopped server leaves no `-wal` file.
+    /// The checkpointer once outlived the store in a reference cycle with its thread, its
+    /// connection open until the process ended (found by AddressSanitizer's leak check).
+    @Test func closingClosesEveryConnectionAndRemovesTheLog() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath()
+        let store = try SQLiteStore(path: path, backgroundCheckpoints: true)
+        try store.insert(StoreFixtures.user("person@example.com"))
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "a connection to the file is still open")
+        withExtendedLifetime(store) {}
+    }
+
     /// Under a steady stream of commits a passive checkpoint never finds the log fully copied,
     /// so SQLite never starts it over by itself: the checkpointer must, or the WAL file grows
     /// for as long as the load lasts (it reached 420 MB in seven seconds of token rotations).
