@@ -56,5 +56,6 @@ public protocol StoreTransaction:
     CompanionStorage,
     FirstSigningKeyStorage,
     ClientAssertionStorage,
-    RefreshFamilyResourceStorage
+    RefreshFamilyResourceStorage,
+    TwoStepStorage
 {}

@@ -40,6 +40,8 @@ struct AccountPage {
         case unlinked
         /// The password was changed (and every other browser signed out).
         case passwordChanged = "password_changed"
+        /// Two-step verification was turned on, or off (``TwoStepEndpoint``).
+        case twoStepOn = "two_step_on", twoStepOff = "two_step_off"
 
         /// What to say.
         var text: Localized {
@@ -49,6 +51,8 @@ struct AccountPage {
             case .signedOutOthers: AccountText.signedOutOthers
             case .unlinked: LinkedAccountsText.unlinked
             case .passwordChanged: PasswordChangeText.changed
+            case .twoStepOn: TwoStepText.turnedOn
+            case .twoStepOff: TwoStepText.turnedOff
             }
         }
     }
@@ -69,6 +73,8 @@ struct AccountPage {
     var linkedAccounts = LinkedAccountsSection(entries: [])
     /// Their live companion sessions (``AccountCompanions``).
     var companions: [CompanionSession] = []
+    /// Two-step verification's state (``TwoStepSection``).
+    var twoStep = TwoStepSection(enabled: false, remainingCodes: 0)
 
     /// The page as a response.
     func response() -> Response {
@@ -95,6 +101,7 @@ struct AccountPage {
         html += "<h2 id=\"security\">\(AccountText.securityHeading[language])</h2>\n"
         html += "<p><a href=\"\(PasswordChangeEndpoint.path)\" id=\"change-password\">"
         html += "\(PasswordChangeText.link[language])</a></p>\n"
+        html += twoStep.html(language: language)
         html += form(
             button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """
