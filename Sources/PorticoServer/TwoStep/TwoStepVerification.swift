@@ -103,7 +103,8 @@ struct TwoStepVerification: Sendable {
     /// the account; nil for text that cannot be one.
     func recoveryCodeHash(_ code: String, userID: String) -> [UInt8]? {
         let normalized = code.lowercased().filter { $0 != "-" && $0 != " " }
-        guard normalized.count == 10, Base32.decode(normalized) != nil else { return nil }
+        let alphabet = Set("abcdefghijklmnopqrstuvwxyz234567")
+        guard normalized.count == 10, normalized.allSatisfy(alphabet.contains) else { return nil }
         let key = context.keys.derivedSecret(purpose: "portico recovery codes")
         return HMAC.authenticationCode(for: Array((userID + "\n" + normalized).utf8), key: key, digest: .sha256)
     }
