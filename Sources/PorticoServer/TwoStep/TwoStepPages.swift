@@ -15,7 +15,7 @@ enum TwoStepPages {
         var html = "<h1>\(text.title[language])</h1>\n"
         html += "<p class=\"lead\">\(HTML.escape(user.email))</p>\n"
         if let error {
-            html += "<div class=\"alert\" role=\"alert\" id=\"two-step-error\"><p>\(HTML.escape(error[language]))</p></div>\n"
+            html += "<div class=\"alert\" role=\"alert\" id=\"two-step-error\">\(HTML.escape(error[language]))</div>\n"
         }
         html += "<p>\(text.scanStep[language])</p>\n"
         html += QRCodeSVG.svg(for: keyURI, label: text.qrLabel[language]) ?? ""
@@ -26,7 +26,7 @@ enum TwoStepPages {
         html += HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken) + "\n"
         html += HTML.hiddenField(name: "action", value: "confirm") + "\n"
         html += "<p>\(text.confirmStep[language])</p>\n"
-        html += codeField(error: error?[language])
+        html += codeField(invalid: error != nil, language: language)
         html += "<button type=\"submit\" class=\"button primary\">\(text.confirm[language])</button>\n</form>\n"
         html += "<p><a href=\"\(AccountEndpoint.path)\">\(text.back[language])</a></p>\n"
         return PageLayout.page(title: text.title[language], content: html, status: status, language: language)
@@ -55,14 +55,11 @@ enum TwoStepPages {
         let text = TwoStepText.self
         var html = "<h1>\(text.title[language])</h1>\n"
         html += "<p class=\"lead\">\(HTML.escape(user.email))</p>\n"
+        // A refusal (throttled) above the forms; a wrong password at its own field, announced.
         if let alert {
-            html += "<div class=\"alert\" role=\"alert\" id=\"two-step-error\"><p>\(HTML.escape(alert[language]))</p></div>\n"
-        } else if !errors.isEmpty {
-            html += "<div class=\"alert\" role=\"alert\" id=\"two-step-error\"><p>"
-            html += "\(HTML.escape((errors["regenerate"] ?? errors["remove"])?[language] ?? ""))</p></div>\n"
+            html += "<div class=\"alert\" role=\"alert\" id=\"two-step-error\">\(HTML.escape(alert[language]))</div>\n"
         }
-        html += "<p>\(text.manageLead[language])</p>\n"
-        html += "<p class=\"small\">\(text.on(remaining: remaining)[language])</p>\n"
+        html += "<p id=\"two-step-state\">\(text.on(remaining: remaining)[language])</p>\n"
         html += passwordForm(
             action: "regenerate", heading: text.regenerateHeading[language], lead: text.regenerateLead[language],
             button: text.regenerate[language], style: "secondary", csrfToken: csrfToken,
@@ -93,14 +90,18 @@ enum TwoStepPages {
         return html + "</form>\n"
     }
 
-    /// The 6-digit code field (`otp`), as the enrollment and sign-in pages use it.
-    static func codeField(error: String?, label: String? = nil, language: PageLanguage = .english) -> String {
+    /// The 6-digit code field (`otp`), as the enrollment and sign-in pages use it; when `invalid`,
+    /// marked so and described by the page's alert (`#two-step-error`), which says what is wrong.
+    static func codeField(invalid: Bool, language: PageLanguage) -> String {
         FormField(
-            name: "otp", label: label ?? TwoStepText.codeLabel[language], autocomplete: "one-time-code",
-            isRequired: false, error: error,
+            name: "otp", label: TwoStepText.codeLabel[language], autocomplete: "one-time-code", isRequired: false,
             attributes: "inputmode=\"numeric\" pattern=\"[0-9 ]*\" maxlength=\"8\" class=\"code-input\""
+                + (invalid ? Self.invalidAttributes : "")
         ).html
     }
+
+    /// What marks a field the alert above speaks of.
+    static let invalidAttributes = " aria-invalid=\"true\" aria-describedby=\"two-step-error\""
 
     /// The form action, keeping a language chosen by `ui_locales`.
     private static func action(_ language: PageLanguage) -> String {

@@ -29,22 +29,22 @@ struct TwoStepSignInPage {
             html += "<p class=\"lead\">\(LoginText.toContinueTo("<span class=\"app-name\">\(HTML.escape(appName))</span>")[lang])</p>\n"
         }
         if let error {
-            html += "<div class=\"alert\" role=\"alert\" id=\"two-step-error\"><p>\(HTML.escape(error[lang]))</p></div>\n"
+            html += "<div class=\"alert\" role=\"alert\" id=\"two-step-error\">\(HTML.escape(error[lang]))</div>\n"
         }
         let action = TwoStepSignInEndpoint.path + (lang == .english ? "" : "?ui_locales=" + lang.rawValue)
         html += "<form method=\"post\" action=\"\(action)\" novalidate>\n"
         html += HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken) + "\n"
         html += HTML.hiddenField(name: TwoStepSignInEndpoint.pendingField, value: pendingToken) + "\n"
         html += "<p>\(text.signInLead[lang])</p>\n"
-        html += TwoStepPages.codeField(
-            error: recoveryChosen ? nil : error?[lang], language: lang)
+        html += TwoStepPages.codeField(invalid: error != nil && !recoveryChosen, language: lang)
         html += "<button type=\"submit\" class=\"button primary\" id=\"verify\">\(text.verify[lang])</button>\n"
         html += "<details id=\"use-recovery\"\(recoveryChosen ? " open" : "")><summary>\(text.useRecoveryCode[lang])</summary>\n"
         html +=
             FormField(
                 name: "recovery_code", label: text.recoveryCodeLabel[lang], autocomplete: "off", isRequired: false,
-                hint: text.recoveryCodeHint[lang], error: recoveryChosen ? error?[lang] : nil,
+                hint: text.recoveryCodeHint[lang],
                 attributes: "autocapitalize=\"none\" spellcheck=\"false\" maxlength=\"32\""
+                    + (error != nil && recoveryChosen ? " aria-invalid=\"true\"" : "")
             ).html
         html += "<button type=\"submit\" class=\"button secondary\" id=\"verify-recovery\">\(text.verify[lang])</button>\n"
         html += "</details>\n</form>\n"
@@ -55,7 +55,7 @@ struct TwoStepSignInPage {
     static func expired(language: PageLanguage) -> Response {
         let html = """
             <h1>\(TwoStepText.title[language])</h1>
-            <div class="alert" role="alert" id="two-step-error"><p>\(TwoStepText.expired[language])</p></div>
+            <div class="alert" role="alert" id="two-step-error">\(TwoStepText.expired[language])</div>
             <p><a class="button primary" href="\(AuthorizationFlow.loginPath)">\(LoginText.title[language])</a></p>
 
             """

@@ -63,10 +63,6 @@ enum TwoStepText {
     /// The recovery codes page: continue.
     static let saved = Localized("I saved them", zh: "我已保存")
 
-    /// Management: the lead.
-    static let manageLead = Localized(
-        "Signing in to your account asks for your password and a code from your authenticator app.",
-        zh: "登录您的账户时需要输入密码和身份验证器应用中的验证码。")
     /// Management: the password field's label.
     static let password = Localized("Current password", zh: "当前密码")
     /// Management: new recovery codes.
