@@ -40,8 +40,10 @@ struct AccountPage {
         case unlinked
         /// The password was changed (and every other browser signed out).
         case passwordChanged = "password_changed"
-        /// Two-step verification was turned on, or off (``TwoStepEndpoint``).
-        case twoStepOn = "two_step_on", twoStepOff = "two_step_off"
+        /// Two-step verification was turned on (``TwoStepEndpoint``).
+        case twoStepOn = "two_step_on"
+        /// Two-step verification was turned off (and every other browser signed out).
+        case twoStepOff = "two_step_off"
 
         /// What to say.
         var text: Localized {

@@ -143,7 +143,8 @@ struct TwoStepEndpoint: Sendable {
         if let refusal { return refusal }
         let now = context.now()
         guard let pending = try context.store.read({ try $0.twoStepEnrollment(userID: user.id) }), !pending.isConfirmed,
-            let secret = verification.secret(of: pending), let step = verification.matchingStep(of: code, secret: secret)
+            let secret = verification.secret(of: pending),
+            let step = verification.matchingStep(of: code, secret: secret)
         else {
             return try page(
                 for: signedIn, csrfToken: csrfToken, language: language, error: TwoStepText.codeWrong,

@@ -43,7 +43,8 @@ enum TwoStepPages {
         html += "</ul>\n"
         var done = AccountEndpoint.path + "?done=" + AccountPage.Notice.twoStepOn.rawValue
         if language != .english { done += "&ui_locales=" + language.rawValue }
-        html += "<p><a class=\"button primary\" id=\"codes-saved\" href=\"\(HTML.escape(done))\">\(text.saved[language])</a></p>\n"
+        html +=
+            "<p><a class=\"button primary\" id=\"codes-saved\" href=\"\(HTML.escape(done))\">\(text.saved[language])</a></p>\n"
         return PageLayout.page(title: text.codesTitle[language], content: html, language: language)
     }
 
@@ -86,7 +87,8 @@ enum TwoStepPages {
                 autocomplete: "current-password", error: error,
                 attributes: "maxlength=\"\(PasswordPolicy.maximumLength)\""
             ).html
-        html += "<button type=\"submit\" class=\"button \(style)\" id=\"\(name)-button\">\(HTML.escape(button))</button>\n"
+        html +=
+            "<button type=\"submit\" class=\"button \(style)\" id=\"\(name)-button\">\(HTML.escape(button))</button>\n"
         return html + "</form>\n"
     }
 

@@ -26,7 +26,8 @@ struct TwoStepSignInPage {
         let lang = language
         var html = "<h1>\(text.title[lang])</h1>\n"
         if let appName {
-            html += "<p class=\"lead\">\(LoginText.toContinueTo("<span class=\"app-name\">\(HTML.escape(appName))</span>")[lang])</p>\n"
+            html +=
+                "<p class=\"lead\">\(LoginText.toContinueTo("<span class=\"app-name\">\(HTML.escape(appName))</span>")[lang])</p>\n"
         }
         if let error {
             html += "<div class=\"alert\" role=\"alert\" id=\"two-step-error\">\(HTML.escape(error[lang]))</div>\n"
@@ -38,7 +39,8 @@ struct TwoStepSignInPage {
         html += "<p>\(text.signInLead[lang])</p>\n"
         html += TwoStepPages.codeField(invalid: error != nil && !recoveryChosen, language: lang)
         html += "<button type=\"submit\" class=\"button primary\" id=\"verify\">\(text.verify[lang])</button>\n"
-        html += "<details id=\"use-recovery\"\(recoveryChosen ? " open" : "")><summary>\(text.useRecoveryCode[lang])</summary>\n"
+        html +=
+            "<details id=\"use-recovery\"\(recoveryChosen ? " open" : "")><summary>\(text.useRecoveryCode[lang])</summary>\n"
         html +=
             FormField(
                 name: "recovery_code", label: text.recoveryCodeLabel[lang], autocomplete: "off", isRequired: false,
@@ -46,7 +48,8 @@ struct TwoStepSignInPage {
                 attributes: "autocapitalize=\"none\" spellcheck=\"false\" maxlength=\"32\""
                     + (error != nil && recoveryChosen ? " aria-invalid=\"true\"" : "")
             ).html
-        html += "<button type=\"submit\" class=\"button secondary\" id=\"verify-recovery\">\(text.verify[lang])</button>\n"
+        html +=
+            "<button type=\"submit\" class=\"button secondary\" id=\"verify-recovery\">\(text.verify[lang])</button>\n"
         html += "</details>\n</form>\n"
         return PageLayout.page(title: text.title[lang], content: html, status: status, language: lang)
     }

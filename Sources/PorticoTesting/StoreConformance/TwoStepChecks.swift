@@ -130,7 +130,8 @@ struct TwoStepChecks: ConformanceChecks {
                 try $0.recordAuthenticationMethods(["pwd", "otp"], forSessionHashedID: session.hashedID)
                 try $0.recordAuthenticationMethods(["pwd", "mfa"], forRefreshFamily: family.id)
             }
-            #expect(try store.read { try $0.authenticationMethods(sessionHashedID: session.hashedID) } == ["pwd", "otp"])
+            #expect(
+                try store.read { try $0.authenticationMethods(sessionHashedID: session.hashedID) } == ["pwd", "otp"])
             #expect(try store.read { try $0.authenticationMethods(refreshFamilyID: family.id) } == ["pwd", "mfa"])
             #expect(throws: StoreError.self) {
                 try store.transaction { try $0.recordAuthenticationMethods(["pwd"], forRefreshFamily: "no-family") }
@@ -159,11 +160,13 @@ struct TwoStepChecks: ConformanceChecks {
             let start = StartLine(runners: 2)
             let finished = runOnThreads(2) { index in
                 start.wait()
-                let step = (try? stores[index].transaction { try $0.useTwoStepStep(userID: user.id, step: Int64(round)) })
-                let code = (try? stores[index].transaction {
-                    try $0.useRecoveryCode(
-                        userID: user.id, hash: [UInt8](repeating: UInt8(round - 1), count: 32), at: now)
-                })
+                let step =
+                    (try? stores[index].transaction { try $0.useTwoStepStep(userID: user.id, step: Int64(round)) })
+                let code =
+                    (try? stores[index].transaction {
+                        try $0.useRecoveryCode(
+                            userID: user.id, hash: [UInt8](repeating: UInt8(round - 1), count: 32), at: now)
+                    })
                 outcomes.append(step == true)
                 outcomes.append(code == true)
             }

@@ -37,7 +37,8 @@ import Testing
     /// The text key shown on the enrollment page.
     static func shownSecret(_ page: TestReply) throws -> [UInt8] {
         let text = page.text
-        let start = try #require(text.range(of: "<p class=\"secret\" id=\"secret\" aria-describedby=\"secret-caption\">"))
+        let start = try #require(
+            text.range(of: "<p class=\"secret\" id=\"secret\" aria-describedby=\"secret-caption\">"))
         let end = try #require(text.range(of: "</p>", range: start.upperBound..<text.endIndex))
         return try #require(Base32.decode(String(text[start.upperBound..<end.lowerBound])))
     }
@@ -139,7 +140,8 @@ import Testing
             #expect(try await submit(third, on: thirdStep, otp: fresh).text.contains("That code is not right"))
 
             // A recovery code works once.
-            let recovered = try await submit(third, on: thirdStep, recoveryCode: enrollment.recoveryCodes[0].uppercased())
+            let recovered = try await submit(
+                third, on: thirdStep, recoveryCode: enrollment.recoveryCodes[0].uppercased())
             #expect(recovered.status == 303)
             let fourth = harness.browser()
             let fourthStep = try await secondStep(fourth)
@@ -191,11 +193,14 @@ import Testing
                 var reply = try await browser.signIn(at: login, remember: true)
                 if let secret {
                     #expect(reply.status == 200)
-                    reply = try await submit(browser, on: reply, otp: recoveryCode == nil ? code(secret, harness) : "",
+                    reply = try await submit(
+                        browser, on: reply, otp: recoveryCode == nil ? code(secret, harness) : "",
                         recoveryCode: recoveryCode ?? "")
                 }
                 var location = try #require(reply.location, "\(reply.status) \(reply.text)")
-                if location.hasPrefix("/consent") { location = try #require(try await browser.decide(at: location, "allow").location) }
+                if location.hasPrefix("/consent") {
+                    location = try #require(try await browser.decide(at: location, "allow").location)
+                }
                 let parameters = try #require(URLComponents(string: location)?.queryItems)
                 let code = try #require(parameters.first { $0.name == "code" }?.value)
                 let tokens = try await harness.token(
@@ -207,8 +212,10 @@ import Testing
                 let verifier = try await harness.jwksVerifier()
                 let claims = try verifier.verify(try #require(tokens.string("id_token")), algorithms: [.rs256]).claims()
                 // Refreshed ID tokens say the same.
-                let refreshed = try await harness.refresh(try #require(tokens.string("refresh_token")), client: .of(client))
-                let again = try verifier.verify(try #require(refreshed.string("id_token")), algorithms: [.rs256]).claims()
+                let refreshed = try await harness.refresh(
+                    try #require(tokens.string("refresh_token")), client: .of(client))
+                let again = try verifier.verify(try #require(refreshed.string("id_token")), algorithms: [.rs256])
+                    .claims()
                 #expect(again["amr"] == claims["amr"])
                 return ["amr": claims["amr"] ?? .null]
             }
