@@ -181,7 +181,7 @@ import Testing
 
     @Test func theIDTokenSaysHowThePersonSignedIn() async throws {
         try await ProviderHarness.with { harness in
-            try harness.addUser()
+            let user = try harness.addUser()
             let client = try harness.addConfidentialClient()
             func authorize(_ browser: TestBrowser, secret: [UInt8]?, recoveryCode: String? = nil) async throws
                 -> [String: JSONValue]
@@ -226,6 +226,9 @@ import Testing
             let recovered = try await authorize(
                 harness.browser(), secret: enrollment.secret, recoveryCode: enrollment.recoveryCodes[4])
             #expect(recovered["amr"] == .array(["pwd", "mfa"]))
+            // "Keep me signed in" was carried through the second step.
+            let sessions = try harness.store.sessions(userID: user.id)
+            #expect(sessions.filter(\.isPersistent).count == 3)
             let discovery = try await harness.get("/.well-known/openid-configuration")
             #expect(discovery.json["claims_supported"]?.arrayValue?.contains(.string("amr")) == true)
         }
