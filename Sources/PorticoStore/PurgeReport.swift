@@ -24,6 +24,8 @@ public struct PurgeReport: Sendable, Hashable {
     public var deviceSessions: Int = 0
     /// Companion consent tickets past their expiry (used or not).
     public var companionTickets: Int = 0
+    /// Sign-ups whose confirmation link expired unused.
+    public var pendingSignups: Int = 0
 
     /// A report with the given counts.
     public init(
@@ -46,5 +48,6 @@ public struct PurgeReport: Sendable, Hashable {
     public var total: Int {
         authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
             + refreshFamilies + passwordResets + throttleAttempts + grantRevocations + companionTickets + deviceSessions
+            + pendingSignups
     }
 }

@@ -9,6 +9,7 @@ public protocol PurgeStorage {
     /// or their revocation (a slice of the table per call, so that a purge stays short however
     /// many there are), hashes of pre-upgrade refresh tokens a day past expiry, password-reset
     /// links, throttled attempts that no longer count, and Native SSO device sessions whose
-    /// refresh families are all gone (or that were revoked) a day ago.
+    /// refresh families are all gone (or that were revoked) a day ago, and pending sign-ups past
+    /// their link's expiry.
     @discardableResult func purgeExpired(now: Date) throws -> PurgeReport
 }

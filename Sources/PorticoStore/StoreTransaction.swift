@@ -57,5 +57,6 @@ public protocol StoreTransaction:
     FirstSigningKeyStorage,
     ClientAssertionStorage,
     RefreshFamilyResourceStorage,
+    PendingSignupStorage,
     TwoStepStorage
 {}

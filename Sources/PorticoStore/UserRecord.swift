@@ -19,6 +19,11 @@ public struct UserRecord: Sendable, Hashable {
     public var passwordHash: String
     /// Whether sign-in is refused; the account and its history stay.
     public var isDisabled: Bool
+    /// Whether the person proved they receive mail at ``email`` (they followed a mailed link:
+    /// sign-up confirmation or a password reset), reported as `email_verified`. False when
+    /// unknown: accounts made before verification existed, or by an operator without
+    /// `--email-verified`. Whoever changes ``email`` must set it back to false.
+    public var isEmailVerified: Bool
     /// When the account was created.
     public var createdAt: Date
     /// When the account was last changed; callers set it when they update.
@@ -27,7 +32,8 @@ public struct UserRecord: Sendable, Hashable {
     /// A user ready to insert; `id` defaults to a fresh random identifier.
     public init(
         id: String = RecordIdentifier.random(), email: String, name: String, postalCode: String? = nil,
-        passwordHash: String, isDisabled: Bool = false, createdAt: Date = Date(), updatedAt: Date? = nil
+        passwordHash: String, isDisabled: Bool = false, isEmailVerified: Bool = false, createdAt: Date = Date(),
+        updatedAt: Date? = nil
     ) {
         self.id = id
         self.email = email
@@ -35,6 +41,7 @@ public struct UserRecord: Sendable, Hashable {
         self.postalCode = postalCode
         self.passwordHash = passwordHash
         self.isDisabled = isDisabled
+        self.isEmailVerified = isEmailVerified
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
     }

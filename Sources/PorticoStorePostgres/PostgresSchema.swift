@@ -31,6 +31,7 @@ enum PostgresSchema {
         Migration(version: 8, statements: version8),
         Migration(version: 9, statements: version9),
         Migration(version: 10, statements: version10),
+        Migration(version: 11, statements: version11),
         Migration(version: 12, statements: version12),
     ]
 

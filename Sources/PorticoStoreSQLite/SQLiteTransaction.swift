@@ -68,25 +68,26 @@ final class SQLiteTransaction: StoreTransaction {
     // MARK: Users
 
     private static let userColumns =
-        "id, email, name, postal_code, password_hash, disabled, created_at, updated_at"
+        "id, email, name, postal_code, password_hash, disabled, created_at, updated_at, email_verified"
 
     private static func decodeUser(_ row: SQLiteRow) -> UserRecord {
         UserRecord(
             id: row.text(0), email: row.text(1), name: row.text(2), postalCode: row.optionalText(3),
-            passwordHash: row.text(4), isDisabled: row.bool(5), createdAt: row.date(6), updatedAt: row.date(7))
+            passwordHash: row.text(4), isDisabled: row.bool(5), isEmailVerified: row.bool(8), createdAt: row.date(6),
+            updatedAt: row.date(7))
     }
 
     func insert(_ user: UserRecord) throws {
         try write(
             """
             INSERT INTO users (id, email, email_normalized, name, postal_code, password_hash, disabled, created_at,
-                updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                updated_at, email_verified)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(user.id), .text(user.email), .text(UserRecord.normalizedEmail(user.email)), .text(user.name),
                 .text(user.postalCode), .text(user.passwordHash), .bool(user.isDisabled), .date(user.createdAt),
-                .date(user.updatedAt),
+                .date(user.updatedAt), .bool(user.isEmailVerified),
             ])
     }
 
@@ -111,13 +112,14 @@ final class SQLiteTransaction: StoreTransaction {
         let changed = try write(
             """
             UPDATE users SET email = ?, email_normalized = ?, name = ?, postal_code = ?, password_hash = ?,
-                disabled = ?, updated_at = ?
+                disabled = ?, updated_at = ?, email_verified = ?
             WHERE id = ?
             """,
             [
                 .text(user.email), .text(UserRecord.normalizedEmail(user.email)), .text(user.name),
                 .text(user.postalCode),
-                .text(user.passwordHash), .bool(user.isDisabled), .date(user.updatedAt), .text(user.id),
+                .text(user.passwordHash), .bool(user.isDisabled), .date(user.updatedAt), .bool(user.isEmailVerified),
+                .text(user.id),
             ])
         if changed == 0 { throw StoreError.notFound(entity: "user", id: user.id) }
     }

@@ -131,7 +131,9 @@ enum ServeCommand {
         let metrics =
             configuration.metrics
             ? "Metrics: http://\(configuration.host):\(provider.port)/metrics (loopback clients only)\n" : ""
-        FileHandle.standardOutput.write(Data((banner + metrics + demoBanner(provider.demo)).utf8))
+        // Sign-up and reset links go by mail; a newcomer must know where to read it.
+        let mail = "Mail (sign-up and password-reset links): .eml files in \(configuration.effectiveOutboxDirectory)\n"
+        FileHandle.standardOutput.write(Data((banner + metrics + mail + demoBanner(provider.demo)).utf8))
         provider.runUntilTerminated()
     }
 

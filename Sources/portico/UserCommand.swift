@@ -8,8 +8,8 @@ import PorticoStore
 enum UserCommand {
     static let summary = "create, list, disable and remove platform accounts"
     static let usage = """
-        usage: portico user add --email E --name N [--postal-code P] --password-stdin [--json]
-                                [--database URL]
+        usage: portico user add --email E --name N [--postal-code P] --password-stdin
+                                [--email-verified] [--json] [--database URL]
                portico user list [--json] [--database URL]
                portico user disable ID|EMAIL [--database URL]
                portico user enable ID|EMAIL [--database URL]
@@ -23,6 +23,9 @@ enum UserCommand {
                    --name N          the name apps see under the profile scope
                    --postal-code P   shared under the postal_code scope
                    --password-stdin  read the password from standard input (required)
+                   --email-verified  you know the person receives mail at E: apps see
+                                     email_verified true (default false until the person
+                                     follows a mailed link, such as a password reset)
                    --json            print {"user_id": "..."}
         list     shows every account: id, e-mail address, name, and whether it is disabled
                    --json            a JSON array of {"user_id", "email", "name", "disabled",
@@ -58,13 +61,15 @@ enum UserCommand {
             throw CommandLineError.usage(
                 "user add needs --password-stdin: the password is read from standard input, never from arguments")
         }
+        let verified = arguments.flag("email-verified")
         let json = arguments.flag("json")
         try arguments.finish()
 
         guard let password = readLine(strippingNewline: true), !password.isEmpty else {
             throw CommandLineError.usage("no password on standard input (--password-stdin reads its first line)")
         }
-        let registration = UserRegistration(email: email, name: name, postalCode: postalCode, password: password)
+        let registration = UserRegistration(
+            email: email, name: name, postalCode: postalCode, password: password, isEmailVerified: verified)
         let store = try DatabaseOption.open(url)
         defer { store.close() }
         let user = try performing { () throws(AdminError) in try registration.register(in: store) }

@@ -98,6 +98,16 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
             #expect(chmod(path, 0o600) == 0)
             #expect(try SQLiteSchema.migrate(connection, upTo: 3, now: now) == [1, 2, 3])
             try connection.execute("PRAGMA foreign_keys = OFF")
+            // The user as version 3 stored one (today's store writes columns added since).
+            try connection.run(
+                """
+                INSERT INTO users (id, email, email_normalized, name, password_hash, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(user.id), .text(user.email), .text(UserRecord.normalizedEmail(user.email)),
+                    .text(user.name), .text(user.passwordHash), .date(user.createdAt), .date(user.updatedAt),
+                ])
             for (id, revoked) in [("live-family", SQLiteValue.null), ("gone-family", .date(now))] {
                 try connection.run(
                     """
@@ -125,11 +135,11 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
                     ])
             }
         }
-        // The user and client came from a store of their own: copy them over.
+        // The client came from a store of its own: copy it over.
         let store = try SQLiteStore(path: path, migrate: false)
         defer { store.close() }
-        try store.insert(user)
         #expect(try store.migrate() == allVersions.filter { $0 >= 4 })
+        #expect(try store.user(id: user.id)?.isEmailVerified == false)  // version 11: not known, not verified
         try store.insert(client)
 
         let family = try #require(try store.refreshFamily(id: "live-family"))

@@ -1,6 +1,6 @@
 """Creating and recovering an account in a real browser, through the demo app of
-`portico serve --demo`: sign-up from the sign-in page through consent to the app, and a
-password reset by following the link in the outbox; every new page screenshotted at phone
+`portico serve --demo`: sign-up from the sign-in page, by the link mailed to the outbox, through
+consent to the app, and a password reset by following the link in the outbox; every new page screenshotted at phone
 (390 px) and desktop (1280 px) width, and in Simplified Chinese."""
 
 import re
@@ -85,6 +85,17 @@ def test_sign_up_from_an_authorization_through_consent_to_the_app(demo_server, s
 
     type_into(driver, "password", STRONG)
     submit(driver)
+    sent = wait_for(driver, (By.ID, "signup-sent"))                 # the same answer for every address
+    assert email in sent.text
+    screenshot(driver, f"signup-sent-{shot}")
+
+    mail = demo_server.mail_to(email)
+    assert "Subject: Finish creating your Portico account" in mail
+    link = re.search(r"(http://\S+/signup/verify\?token=\S+)", mail).group(1)
+    driver.get(link)
+    wait_for(driver, (By.ID, "signup-confirm"))
+    screenshot(driver, f"signup-confirm-{shot}")
+    submit(driver)
     allow = wait_for(driver, (By.CSS_SELECTOR, 'button[name="decision"][value="allow"]'))
     assert "Nora New" in driver.page_source
     allow.click()
@@ -93,6 +104,10 @@ def test_sign_up_from_an_authorization_through_consent_to_the_app(demo_server, s
     assert driver.current_url.startswith(demo_server.url + "/demo/callback")
     assert email in driver.find_element(By.ID, "profile").text
     screenshot(driver, f"signup-callback-{shot}")
+
+    driver.get(link)                                                # the link worked once
+    wait_for(driver, (By.ID, "signup-link-dead"))
+    screenshot(driver, f"signup-link-dead-{shot}")
 
 
 def test_password_reset_by_reading_the_outbox(demo_server, sized_browser, screenshot):

@@ -78,6 +78,23 @@ struct AttemptThrottle: Sendable {
         [Limit(key: "sign-up:address:" + ThrottleAddress.bucket(address), maximum: signUpLimit, window: window)]
     }
 
+    /// Sign-ups naming one e-mail address: 5 within an hour, from anywhere. Each one mails that
+    /// address (a link, or a notice when it has an account), so this is what keeps the form from
+    /// flooding a mailbox; it counts the address whether or not it has an account, so a refusal
+    /// says nothing about who has one.
+    static let signUpEmailLimit = 5
+    /// How far back sign-ups naming one address count.
+    static let signUpEmailWindow: TimeInterval = 60 * 60
+
+    /// The limit for sign-ups naming `email`.
+    static func signUpEmailLimits(email: String) -> [Limit] {
+        [
+            Limit(
+                key: "sign-up:email:" + UserRecord.normalizedEmail(email), maximum: signUpEmailLimit,
+                window: signUpEmailWindow)
+        ]
+    }
+
     /// The limit for asking for a password-reset link from `address`.
     static func resetRequestLimits(address: String) -> [Limit] {
         [

@@ -18,13 +18,19 @@ public struct UserRegistration: Sendable {
     public var postalCode: String?
     /// The password in plain text; only its hash is stored.
     public var password: String
+    /// Whether the operator vouches that the person receives mail at ``email``
+    /// (`portico user add --email-verified`; the demo person); reported as `email_verified`.
+    public var isEmailVerified: Bool
 
     /// A registration of these values.
-    public init(email: String, name: String, postalCode: String? = nil, password: String) {
+    public init(
+        email: String, name: String, postalCode: String? = nil, password: String, isEmailVerified: Bool = false
+    ) {
         self.email = email
         self.name = name
         self.postalCode = postalCode
         self.password = password
+        self.isEmailVerified = isEmailVerified
     }
 
     /// Validates, hashes the password with `hasher` and stores the user, with an audit event
@@ -76,7 +82,8 @@ public struct UserRegistration: Sendable {
         } catch {
             throw .storage("could not hash the password: \(error)")
         }
-        return UserRecord(email: email, name: name, postalCode: postalCode, passwordHash: hash)
+        return UserRecord(
+            email: email, name: name, postalCode: postalCode, passwordHash: hash, isEmailVerified: isEmailVerified)
     }
 
     /// A pragmatic shape check: one `@`, a non-empty local part, a dotted domain of letters,

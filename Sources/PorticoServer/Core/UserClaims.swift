@@ -36,8 +36,9 @@ enum UserClaims {
         case "sub", "user_id": .string(user.id)
         case "name": .string(user.name)
         case "email": .string(user.email)
-        // Portico has no e-mail verification step yet, so it never vouches for an address.
-        case "email_verified": .bool(false)
+        // True only once the person followed a link mailed to the address (sign-up
+        // confirmation, password reset): an unproved address is never vouched for.
+        case "email_verified": .bool(user.isEmailVerified)
         case "postal_code": user.postalCode.map(JSONValue.string)
         default: nil
         }

@@ -73,8 +73,10 @@ enum DemoSeed {
         if let person = try store.user(email: email) {
             if !context.passwords.verify(Self.password, against: person.passwordHash) { password = nil }
         } else {
-            _ = try UserRegistration(email: email, name: personName, postalCode: postalCode, password: Self.password)
-                .register(in: store, hasher: context.passwords)
+            _ = try UserRegistration(
+                email: email, name: personName, postalCode: postalCode, password: Self.password, isEmailVerified: true
+            )
+            .register(in: store, hasher: context.passwords)
         }
         let credentials = DemoCredentials(
             startURL: issuer + "/demo", email: email, password: password, clientID: clientID)

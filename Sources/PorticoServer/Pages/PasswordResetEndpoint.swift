@@ -85,6 +85,8 @@ struct PasswordResetEndpoint: Sendable {
                 var account = try transaction.user(id: reset.userID)
             else { return false }
             account.passwordHash = hash
+            // Following the mailed link proved the person receives mail at the address.
+            account.isEmailVerified = true
             account.updatedAt = now
             try transaction.update(account)
             let sessions = try transaction.deleteSessions(userID: account.id)

@@ -2,23 +2,36 @@ import PorticoCrypto
 import PorticoHTTP
 import PorticoStore
 
-/// `GET /signup` shows the create-account form; `POST /signup` creates the account, signs the
-/// person in and goes on with the authorization that sent them (usually to consent), or shows
-/// "your account is ready".
+/// `GET /signup` shows the create-account form; `POST /signup` answers every well-formed
+/// request alike, "check your e-mail", and mails the address: a new one gets a link that makes
+/// the account (``SignupVerifyEndpoint``), one that has an account gets a notice that someone
+/// tried. So the form tells nobody which addresses have accounts.
 ///
-/// Values are checked like ``UserRegistration`` checks them for `portico user add` (which then
-/// stores the account), plus the password rules of ``PasswordPolicy``. Hashing runs in an async
-/// handler, off the HTTP threads.
+/// Order of work on `POST`: the form's origin and CSRF token; the throttle per client address
+/// (every post counts, as at sign-in); the fields (``PasswordPolicy`` included); the throttle per
+/// e-mail address (every request that would mail it counts); and only then the Argon2id hash,
+/// so a flood of sign-ups buys no hashing time on the workers that serve every page. The hash is
+/// computed for taken addresses too, and the mail is sent without waiting either way: both
+/// answers cost the same work, so timing does not tell them apart either.
 struct SignupEndpoint: Sendable {
     /// The page's path.
     static let path = "/signup"
 
     /// The provider's store, hasher, keys and clock.
     let context: ProviderContext
+    /// Sign-up counters, shared with the confirmation page.
+    let metrics: SignUpMetrics
 
-    /// Adds `GET` and `POST /signup`, both async.
+    /// An endpoint counting into the provider's metrics.
+    init(context: ProviderContext) {
+        self.context = context
+        metrics = SignUpMetrics(registry: context.metrics.registry)
+    }
+
+    /// Adds `GET` and `POST /signup`, both async, and the confirmation page of the mailed link.
     func register(on router: Router) {
         router.page(Self.path, context: context, show: { try show($0) }, submit: { try create($0) })
+        SignupVerifyEndpoint(context: context, metrics: metrics).register(on: router)
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -52,54 +65,66 @@ struct SignupEndpoint: Sendable {
             postalCode: String((form["postal_code"] ?? "").trimmingSpaces.prefix(20)))
         let password = form["password"] ?? ""
         let language = request.pageLanguage(pending: pending?.request.language)
+        let carried = pending == nil ? nil : seal
         func again(_ errors: [String: Localized]) -> Response {
             SignupPage(
-                appName: pending?.client.name, sealedRequest: pending == nil ? nil : seal,
+                appName: pending?.client.name, sealedRequest: carried,
                 csrfToken: form[CSRFProtection.fieldName] ?? "", language: language, values: values, errors: errors
             ).response()
         }
-        let errors = Self.problems(values: values, password: password, form: form)
-        guard errors.isEmpty else { return again(errors) }
-        // Counted before the password is hashed: a flood of sign-ups must not buy Argon2id time
-        // on the workers that serve every page.
-        if case .refused(let wait) = try AttemptThrottle(context: context).attempt(
-            AttemptThrottle.signUpLimits(address: request.remoteAddress))
-        {
+        let throttle = AttemptThrottle(context: context)
+        func refused(_ limits: [AttemptThrottle.Limit]) throws -> Response? {
+            guard case .refused(let wait) = try throttle.attempt(limits) else { return nil }
+            metrics.record(.throttled)
             var response = again(["email": AttemptThrottle.refusal(retryAfter: wait)])
             response.status = .tooManyRequests
             response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
             return response
         }
+        if let response = try refused(AttemptThrottle.signUpLimits(address: request.remoteAddress)) {
+            return response
+        }
+        let errors = Self.problems(values: values, password: password, form: form)
+        guard errors.isEmpty else {
+            metrics.record(.invalid)
+            return again(errors)
+        }
+        // Counted only for requests that would mail the address: a person fixing a refused
+        // password does not use up their own address's allowance.
+        if let response = try refused(AttemptThrottle.signUpEmailLimits(email: values.email)) {
+            return response
+        }
 
-        let registration = UserRegistration(
-            email: values.email, name: values.name, postalCode: values.postalCode.isEmpty ? nil : values.postalCode,
-            password: password)
-        let user: UserRecord
+        let hash: String
         do {
-            user = try registration.register(
-                in: context.store, hasher: context.passwords, actor: nil, action: "user.signup")
-        } catch .conflict {
-            return again(["email": SignupText.emailTaken])
-        } catch .invalid {
-            // The checks above mirror UserRegistration's; this is only a safety net.
-            return again(["email": SignupText.emailInvalid])
+            hash = try context.passwords.hash(password)
         } catch {
             throw PageProblem.serverFailure
         }
-        let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(context)],
-            request: request,
-            context: context)
-        var response: Response
-        if let pending {
-            response = try AuthorizationFlow.next(
-                for: pending.request, client: pending.client, signedIn: signedIn, personActed: true,
-                context: context, status: .seeOther)
-        } else {
-            response = SignupPage.ready(name: user.name, email: user.email, language: language)
+        metrics.recordHash()
+        let now = context.now()
+        let token = SecureRandom.token()
+        let signup = PendingSignup(
+            token: token, email: values.email, name: values.name,
+            postalCode: values.postalCode.isEmpty ? nil : values.postalCode, passwordHash: hash, createdAt: now,
+            expiresAt: now.addingTimeInterval(SignupVerifyEndpoint.linkLifetime))
+        let existing: UserRecord? = try context.store.transaction { transaction in
+            if let user = try transaction.user(email: values.email) { return user }
+            try transaction.savePendingSignup(signup)
+            return nil
         }
-        response.setCookie(cookie)
-        return response
+        if let existing {
+            metrics.record(.existing)
+            SignupMail.send(
+                SignupMail.notice(to: existing, at: now, language: language, context: context), context: context)
+        } else {
+            metrics.record(.mailed)
+            SignupMail.send(
+                SignupMail.link(
+                    for: signup, token: token, sealedRequest: carried, language: language, context: context),
+                context: context)
+        }
+        return SignupPage.sent(email: values.email, sealedRequest: carried, language: language)
     }
 
     /// The problem with each field, by field name; empty when the account can be created.

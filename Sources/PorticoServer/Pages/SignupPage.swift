@@ -1,7 +1,8 @@
 import PorticoHTTP
 
 /// The create-account page (`GET /signup`): name, e-mail, password and an optional postal
-/// code, naming the app when the person came from an authorization.
+/// code, naming the app when the person came from an authorization; and the pages around it
+/// ("check your e-mail", "your account is ready").
 ///
 /// Field names: `name`, `email`, `password`, `postal_code`. After a refused attempt the page
 /// shows each problem next to its field and keeps everything typed except the password.
@@ -93,6 +94,27 @@ struct SignupPage {
         guard let sealedRequest else { return AuthorizationFlow.loginPath }
         return AuthorizationResponse.location(
             AuthorizationFlow.loginPath, [(AuthorizationFlow.requestField, sealedRequest)])
+    }
+
+    /// The answer to every well-formed sign-up, whether or not the address has an account
+    /// (`email` as typed). Its links keep the pending request.
+    static func sent(email: String, sealedRequest: String?, language: PageLanguage) -> Response {
+        let text = SignupVerifyText.self
+        var again = SignupEndpoint.path
+        if let sealedRequest {
+            again = AuthorizationResponse.location(again, [(AuthorizationFlow.requestField, sealedRequest)])
+        }
+        let hours = SignupVerifyEndpoint.linkLifetimeHours
+        let html = """
+            <h1>\(text.sentTitle[language])</h1>
+            <div class="notice" role="status" id="signup-sent"><p>\(text.sent(HTML.escape(email))[language])</p></div>
+            <p>\(text.sentDetails(hours: hours)[language])</p>
+            <a class="button secondary" href="\(HTML.escape(again))">\(text.startAgain[language])</a>
+            <p class="links"><a href="\(HTML.escape(ForgotPasswordPage.loginLink(sealedRequest)))">\
+            \(text.backToSignIn[language])</a></p>
+
+            """
+        return PageLayout.page(title: text.sentTitle[language], content: html, language: language)
     }
 
     /// The page after an account was created without an authorization to go on with.

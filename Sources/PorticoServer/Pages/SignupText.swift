@@ -52,10 +52,6 @@ enum SignupText {
     /// The e-mail address does not look like one.
     static let emailInvalid = Localized(
         "Enter an email address like name@example.com.", zh: "请输入类似 name@example.com 的电子邮件地址。")
-    /// The e-mail address has an account.
-    static let emailTaken = Localized(
-        "An account with this email address already exists. Sign in, or reset its password.",
-        zh: "此电子邮件地址已有账户。请登录，或重置其密码。")
     /// The postal code is too long.
     static let postalTooLong = Localized("Use at most 20 characters.", zh: "最多 20 个字符。")
     /// The postal code has other characters.

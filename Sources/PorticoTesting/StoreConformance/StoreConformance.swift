@@ -54,6 +54,7 @@ public enum StoreConformance {
             + FirstSigningKeyChecks.all
             + SecurityChecks.all
             + DeviceSessionPurgeChecks.all
+            + PendingSignupChecks.all
             + TwoStepChecks.all
     }
 }

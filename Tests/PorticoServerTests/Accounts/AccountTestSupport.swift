@@ -81,3 +81,32 @@ func accountRefresh(_ browser: TestBrowser, token: String, client: Client) async
         ])
     return (reply.status, JSONValue(parsing: Array(reply.text.utf8))?.objectValue ?? [:])
 }
+
+/// The sign-up confirmation link in a mail (as a path on the provider, for the test browser).
+func signupLink(in message: String) throws -> String {
+    let range = try #require(
+        message.range(of: #"http://[^\s]+/signup/verify\?token=[^\s]+"#, options: .regularExpression))
+    let url = try #require(URL(string: String(message[range])))
+    return url.path + "?" + (url.query ?? "")
+}
+
+/// The newest outbox message to `address`, once the outbox holds at least `count` messages.
+func mail(to address: String, in provider: ProviderHarness, atLeast count: Int = 1) async throws -> String {
+    let messages = try await provider.outboxMessages(atLeast: count)
+    return try #require(messages.last { $0.contains("\r\nTo: \(address)\r\n") }, "no mail to \(address)")
+}
+
+/// Opens a confirmation link (which must show the confirmation form) and presses its button.
+func accountConfirm(_ browser: TestBrowser, link: String) async throws -> TestReply {
+    let page = try await browser.get(link)
+    #expect(page.status == 200)
+    var form = [
+        ("csrf_token", try #require(page.hiddenField("csrf_token"))),
+        ("token", try #require(page.hiddenField("token"))),
+    ]
+    if let request = page.hiddenField("request") { form.append(("request", request)) }
+    let action = page.text.range(of: #"action="/signup/verify[^"]*""#, options: .regularExpression).map {
+        String(page.text[$0].dropFirst(8).dropLast())
+    }
+    return try await browser.post(action ?? "/signup/verify", form)
+}

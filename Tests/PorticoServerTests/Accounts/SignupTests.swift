@@ -24,7 +24,7 @@ import Testing
         }
     }
 
-    @Test func aValidSignUpCreatesTheAccountAndSignsIn() async throws {
+    @Test func aValidSignUpMailsALinkThatCreatesTheAccountAndSignsIn() async throws {
         try await ProviderHarness.with { provider in
             let browser = TestBrowser(base: provider.base)
             let reply = try await accountSignUp(
@@ -34,14 +34,28 @@ import Testing
                     ("postal_code", "75001"),
                 ])
             #expect(reply.status == 200)
-            #expect(reply.text.contains("Your account is ready"))
-            #expect(reply.text.contains("Bea Example"))
+            #expect(reply.text.contains("Check your email"))
+            #expect(reply.text.contains(#"id="signup-sent""#))
+            #expect(reply.text.contains("Bea@Example.com"))
+            #expect(browser.cookie("portico_session") == nil)
+            #expect(try provider.store.user(email: "bea@example.com") == nil)
+
+            let message = try await mail(to: "Bea@Example.com", in: provider)
+            #expect(message.contains("Subject: Finish creating your Portico account"))
+            #expect(message.contains("Hello Bea Example,"))
+            #expect(!message.contains(strongPassword))
+            let link = try signupLink(in: message)
+            let created = try await accountConfirm(browser, link: link)
+            #expect(created.status == 200)
+            #expect(created.text.contains("Your account is ready"))
+            #expect(created.text.contains("Bea Example"))
             #expect(browser.cookie("portico_session") != nil)
 
             let user = try #require(try provider.store.user(email: "bea@example.com"))
             #expect(user.email == "Bea@Example.com")
             #expect(user.name == "Bea Example")
             #expect(user.postalCode == "75001")
+            #expect(user.isEmailVerified)
             #expect(user.passwordHash.hasPrefix("$argon2id$"))
             #expect(
                 PasswordHasher(settings: ProviderHarness.passwordHashing).verify(
@@ -50,6 +64,11 @@ import Testing
             #expect(sessions.count == 1)
             let events = try provider.store.read { try $0.recentAuditEvents(limit: 10) }
             #expect(events.contains { $0.action == "user.signup" && $0.subject == user.id && $0.actor == user.id })
+            // The new account signs in with the password chosen at sign-up.
+            #expect(
+                try await TestBrowser(base: provider.base).signIn(
+                    at: "/login", email: "bea@example.com", password: strongPassword
+                ).status == 303)
         }
     }
 
@@ -101,17 +120,38 @@ import Testing
         }
     }
 
-    @Test func anAddressThatHasAnAccountIsRefusedInAnyLetterCase() async throws {
+    @Test func anAddressThatHasAnAccountGetsTheSameAnswerAndItsOwnerANotice() async throws {
         try await ProviderHarness.with { provider in
-            try provider.addUser()
-            let reply = try await accountSignUp(
+            let ann = try provider.addUser()
+            let taken = try await accountSignUp(
                 TestBrowser(base: provider.base),
                 [("name", "Someone Else"), ("email", "ANN@example.com"), ("password", strongPassword)])
-            #expect(reply.status == 200)
-            #expect(reply.text.contains("already exists"))
-            #expect(reply.text.contains(#"id="email-error""#))
+            let free = try await accountSignUp(
+                TestBrowser(base: provider.base),
+                [("name", "Someone Else"), ("email", "ANO@example.com"), ("password", strongPassword)])
+            // The same status, headers and page, but for the address typed.
+            #expect(taken.status == 200)
+            #expect(free.status == taken.status)
+            #expect(free.text.replacingOccurrences(of: "ANO@", with: "ANN@") == taken.text)
+            #expect(!taken.text.contains("already exists"))
+            #expect(taken.header("Set-Cookie") == free.header("Set-Cookie"))
+            #expect(taken.header("Content-Length") == free.header("Content-Length"))
+
+            // Nothing changed about Ann's account; she is told someone tried.
             #expect(try provider.store.users().count == 1)
-            #expect(try provider.store.user(email: "ann@example.com")?.name == "Ann Example")
+            let stored = try #require(try provider.store.user(email: "ann@example.com"))
+            #expect(stored.id == ann.id && stored.name == ann.name && stored.passwordHash == ann.passwordHash)
+            #expect(!stored.isEmailVerified)
+            #expect(stored.updatedAt.timeIntervalSince1970 == ann.updatedAt.timeIntervalSince1970.rounded(.down))
+            let notice = try await mail(to: "ann@example.com", in: provider, atLeast: 2)
+            #expect(notice.contains("Subject: Someone tried to create a Portico account with your address"))
+            #expect(notice.contains("Hello Ann Example,"))
+            #expect(notice.contains(provider.issuer + "/login"))
+            #expect(notice.contains(provider.issuer + "/password/forgot"))
+            #expect(!notice.contains("/signup/verify"))
+            #expect(!notice.contains("Someone Else"))
+            let link = try await mail(to: "ANO@example.com", in: provider, atLeast: 2)
+            #expect(link.contains("/signup/verify?token="))
         }
     }
 
@@ -131,7 +171,8 @@ import Testing
             let client = try provider.addClient(name: "Photo Printer")
             let browser = TestBrowser(base: provider.base)
             let pkce = PKCEPair()
-            let start = try await browser.get(TestBrowser.authorizePath(client: client, pkce: pkce))
+            let start = try await browser.get(
+                TestBrowser.authorizePath(client: client, pkce: pkce, scope: "openid profile email"))
             let login = try await browser.get(try #require(start.location))
             // The sign-in page's "Create a new account" link carries the pending request.
             let range = try #require(
@@ -140,9 +181,14 @@ import Testing
             let signup = try await browser.get(signupPath)
             #expect(signup.text.contains(#"to continue to <span class="app-name">Photo Printer</span>"#))
 
-            let created = try await accountSignUp(
+            let sent = try await accountSignUp(
                 browser, at: signupPath,
                 [("name", "Eve Example"), ("email", "eve@example.com"), ("password", strongPassword)])
+            #expect(sent.status == 200)
+            #expect(sent.text.contains(#"href="/signup?request="#))
+            let link = try signupLink(in: try await mail(to: "eve@example.com", in: provider))
+            #expect(link.contains("&request="))
+            let created = try await accountConfirm(browser, link: link)
             #expect(created.status == 303)
             let consent = try #require(created.location)
             #expect(consent.hasPrefix("/consent?request="))
@@ -155,7 +201,13 @@ import Testing
 
             let (status, tokens) = try await accountRedeem(browser, code: code, client: client, verifier: pkce.verifier)
             #expect(status == 200)
-            #expect(tokens["id_token"]?.stringValue != nil)
+            let idToken = try #require(tokens["id_token"]?.stringValue)
+            let claims = try (try await provider.jwksVerifier()).verify(idToken, algorithms: [.rs256]).claims()
+            #expect(claims["email"] == .string("eve@example.com"))
+            #expect(claims["email_verified"] == true)
+            let userinfo = try await provider.resource(
+                "/oauth/userinfo", token: try #require(tokens["access_token"]?.stringValue))
+            #expect(userinfo.json["email_verified"] == true)
             let user = try #require(try provider.store.user(email: "eve@example.com"))
             #expect(try provider.store.read { try $0.consent(userID: user.id, clientID: client.id) } != nil)
         }

@@ -30,7 +30,7 @@ import Testing
             let cookie = "portico_session=\(try #require(browser.cookie("portico_session")))"
             // Consent is now remembered: a GET of either page goes on to a code.
             let pages = [consent, consent.replacingOccurrences(of: "/consent?", with: "/continue?")]
-            for path in pages + ["/login", "/account", "/signup", "/password/forgot", "/device"] {
+            for path in pages + ["/login", "/account", "/signup", "/signup/verify", "/password/forgot", "/device"] {
                 let reply = try await head(provider.base + path, cookie: cookie)
                 #expect(reply.statusCode == 405, "\(path)")
                 #expect(reply.value(forHTTPHeaderField: "Location") == nil, "\(path)")

@@ -35,6 +35,7 @@ import Testing
             let firstHash = client.secretHash
             let person = try #require(try store.user(email: "demo@example.com"))
             #expect(PasswordHasher().verify("portico-demo", against: person.passwordHash))
+            #expect(person.isEmailVerified)
             let page = try await CLIHTTP.get(credentials.startURL)
             #expect(page.status == 200)
             #expect(page.body.contains("Login with Portico"))

@@ -27,6 +27,20 @@ import Testing
         #expect(user.postalCode == "98101")
         #expect(user.passwordHash.hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$"))
         #expect(PasswordHasher().verify("correct horse", against: user.passwordHash))
+        #expect(!user.isEmailVerified)  // an operator's word is not proof, unless given
+    }
+
+    @Test func emailVerifiedIsSetOnlyWhenAsked() throws {
+        let database = try CLIDatabase()
+        let result = try database.portico(
+            ["user", "add", "--email", "vi@example.com", "--name", "Vi", "--password-stdin", "--email-verified"],
+            stdin: "long enough\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let store = try openStore(url: database.url)
+        defer { store.close() }
+        #expect(try store.user(email: "vi@example.com")?.isEmailVerified == true)
+        let help = try database.portico(["user", "add", "--help"])
+        #expect(help.stdout.contains("--email-verified"))
     }
 
     @Test func humanOutputNamesTheUser() throws {

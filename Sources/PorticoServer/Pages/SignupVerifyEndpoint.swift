@@ -1,0 +1,133 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// `GET /signup/verify?token=…` (the mailed link) asks "create this account?"; `POST` takes the
+/// pending sign-up away (single use), creates the account with its address verified, signs the
+/// person in, and goes on with the authorization the sign-up started from (consent, then back
+/// to the app), or shows "your account is ready".
+///
+/// Why a button rather than acting on the link: mail scanners and link previews fetch links,
+/// and a `GET` must not create an account or start a session for whoever follows next; `HEAD`
+/// is refused like on every acting page. A link that was used, replaced by a newer sign-up,
+/// has expired or never existed gets one page with a way to start again; an address that got an
+/// account in the meantime gets a page saying so, never a second account.
+struct SignupVerifyEndpoint: Sendable {
+    /// The page's path (the mailed link).
+    static let path = "/signup/verify"
+    /// How long a confirmation link works.
+    static let linkLifetime: TimeInterval = 24 * 60 * 60
+    /// The same, in hours, for the texts.
+    static var linkLifetimeHours: Int { Int(linkLifetime / 3600) }
+
+    /// The provider's store, keys and clock.
+    let context: ProviderContext
+    /// Sign-up counters.
+    let metrics: SignUpMetrics
+
+    /// Adds `GET` and `POST /signup/verify`, both async.
+    func register(on router: Router) {
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try confirm($0) })
+    }
+
+    private func show(_ request: Request) throws -> Response {
+        let token = request.query["token"] ?? ""
+        let language = request.pageLanguage()
+        guard let signup = try liveSignup(for: token) else { return SignupVerifyPage.dead(language: language) }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let page = SignupVerifyPage(
+            token: token, sealedRequest: carried(request.query[AuthorizationFlow.requestField]),
+            csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)),
+            name: signup.name, email: signup.email, language: language)
+        var response = page.response()
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    private enum Outcome {
+        case created(UserRecord)
+        case dead
+        case taken(String)
+    }
+
+    private func confirm(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        let token = form["token"] ?? ""
+        guard
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(token: token), secure: context.usesHTTPS)
+        else {
+            throw PageProblem.forgedForm(appName: nil)
+        }
+        let language = request.pageLanguage()
+        let seal = carried(form[AuthorizationFlow.requestField])
+        guard SignInSession.isWellFormed(token) else { return SignupVerifyPage.dead(language: language) }
+        let now = context.now()
+        let outcome: Outcome
+        do {
+            outcome = try context.store.transaction { transaction -> Outcome in
+                guard case .redeemed(let signup) = try transaction.redeemPendingSignup(token: token, now: now) else {
+                    return .dead
+                }
+                // Made meanwhile (`portico user add`, a sign-up confirmed first): used up, no second account.
+                if try transaction.user(email: signup.email) != nil { return .taken(signup.email) }
+                let user = UserRecord(
+                    email: signup.email, name: signup.name, postalCode: signup.postalCode,
+                    passwordHash: signup.passwordHash, isEmailVerified: true, createdAt: now)
+                try transaction.insert(user)
+                try transaction.append(
+                    AuditEvent(occurredAt: now, actor: user.id, action: "user.signup", subject: user.id))
+                return .created(user)
+            }
+        } catch StoreError.duplicate {
+            // The address was taken between the check and the insert; the transaction rolled back.
+            let email = try context.store.read { try $0.pendingSignup(token: token)?.email }
+            outcome = .taken(email ?? "")
+        }
+        let user: UserRecord
+        switch outcome {
+        case .dead: return SignupVerifyPage.dead(language: language)
+        case .taken(let email): return SignupVerifyPage.taken(email: email, sealedRequest: seal, language: language)
+        case .created(let created): user = created
+        }
+        metrics.record(.confirmed)
+        let (signedIn, cookie) = try SignInSession.start(
+            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(context)],
+            request: request, context: context)
+        var response: Response
+        if let seal, let pending = try? AuthorizationFlow.pendingRequest(seal, context: context) {
+            response = try AuthorizationFlow.next(
+                for: pending.request, client: pending.client, signedIn: signedIn, personActed: true,
+                context: context, status: .seeOther)
+        } else {
+            response = SignupPage.ready(name: user.name, email: user.email, language: language)
+        }
+        response.setCookie(cookie)
+        return response
+    }
+
+    /// The pending sign-up a live (present, unexpired) token confirms, or nil.
+    private func liveSignup(for token: String) throws -> PendingSignup? {
+        guard SignInSession.isWellFormed(token) else { return nil }
+        let now = context.now()
+        return try context.store.read { transaction in
+            guard let signup = try transaction.pendingSignup(token: token), now < signup.expiresAt else { return nil }
+            return signup
+        }
+    }
+
+    /// The seal of a pending request carried by the link, if still good (a stale one is
+    /// dropped: the account is still made, and the person goes back to the app by hand).
+    private func carried(_ seal: String?) -> String? {
+        guard let seal, !seal.isEmpty, (try? AuthorizationFlow.pendingRequest(seal, context: context)) != nil else {
+            return nil
+        }
+        return seal
+    }
+
+    /// The CSRF purpose of the form: bound to the link's token, so it works for this link only.
+    static func purpose(token: String) -> String {
+        "signup-verify:" + Base64URL.encode(Digest.sha256.hash(token))
+    }
+}
