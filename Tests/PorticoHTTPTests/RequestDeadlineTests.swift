@@ -23,7 +23,7 @@ import Testing
             Thread.detachNewThread { [self] in
                 defer { finished.signal() }
                 for (index, piece) in pieces.enumerated() {
-                    if index > 0 { Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18) }
+                    if index > 0 { Thread.sleep(forTimeInterval: Self.seconds(interval)) }
                     guard connection.send(piece) else { return }
                 }
                 done.store(true, ordering: .releasing)
@@ -31,6 +31,19 @@ import Testing
         }
 
         func wait() -> Bool { finished.wait(timeout: .now() + 60) == .success }
+
+        /// `duration` in seconds, whole seconds and the fraction both.
+        static func seconds(_ duration: Duration) -> TimeInterval {
+            let (seconds, attoseconds) = duration.components
+            return Double(seconds) + Double(attoseconds) / 1e18
+        }
+    }
+
+    /// The trickle's pause counts whole seconds too (it once slept only the fraction).
+    @Test func theTricklesIntervalIsTheWholeDuration() {
+        #expect(Trickle.seconds(.milliseconds(1500)) == 1.5)
+        #expect(Trickle.seconds(.seconds(2)) == 2)
+        #expect(Trickle.seconds(.milliseconds(100)) == 0.1)
     }
 
     private func deadlineServer(deadline: Duration = .seconds(1)) throws -> HTTPServer {

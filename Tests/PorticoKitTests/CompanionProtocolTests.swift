@@ -140,6 +140,31 @@ struct CompanionProtocolTests {
         #expect(error?.message.contains("no browser") == true)
     }
 
+    /// "At once" made checkable without timing it: an agent that is there but never answers
+    /// holds the ping's connection for a minute, far beyond the ping's 200 ms, then hangs up.
+    /// The sign-in fails after exactly one connection (no retry loop) and before that hold has
+    /// ended (no waiting for the agent's answer or hang-up): a retry, or a wait on anything but
+    /// the ping's own bound, fails one or the other.
+    @Test func anAgentThatNeverAnswersIsAskedOnceAndNotWaitedFor() async throws {
+        let provider = Provider(
+            issuer: "https://id.example", authorizationEndpoint: URL(string: "https://id.example/authorize")!,
+            tokenEndpoint: URL(string: "https://id.example/token")!)
+        let agent = try SilentAgent(holding: .seconds(60))
+        defer { agent.release() }
+        let headless = AutomaticUserAgent(
+            companion: CompanionUserAgent(socketPath: agent.path, pingTimeout: .milliseconds(200)),
+            browserOpener: BrowserOpener(isAvailable: { false }, body: { _ in }))
+        let manager = AuthorizationManager(
+            provider: provider, clientID: "app", redirectURI: URL(string: "http://127.0.0.1/callback"),
+            store: InMemoryTokenStore(), userAgent: headless)
+        let error = await #expect(throws: AuthorizationError.self) {
+            try await manager.authorize(AuthorizeRequest(scopes: [.profile]))
+        }
+        #expect(!agent.hasEndedItsWait, "it returned while the agent still held its only connection")
+        #expect(agent.connections == 1, "one ping, no retry")
+        #expect(error?.code == .invalidInput)
+    }
+
     @Test func anAgentsRepliesMapToTheSDKsErrors() throws {
         let redirect = try #require(URL(string: "http://127.0.0.1/callback"))
         func code(_ error: String) -> AuthorizationError.Code? {

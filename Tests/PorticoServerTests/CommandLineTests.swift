@@ -50,44 +50,12 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-cli-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = PorticoProcess.executable
-        process.arguments = ["serve", "--port", "0", "--quiet"]
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // The first line names the URL; read it with a bound so a broken server fails, not hangs.
-        let firstLine = try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask {
-                var buffer = Data()
-                while !buffer.contains(UInt8(ascii: "\n")) {
-                    let chunk = out.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    buffer.append(chunk)
-                }
-                return String(decoding: buffer, as: UTF8.self)
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(30))
-                return ""
-            }
-            let line = try await group.next() ?? ""
-            group.cancelAll()
-            return line
-        }
-        let match = firstLine.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/)
-        let base = try #require(match.map { String($0.1) })
-        let (body, response) = try await URLSession.shared.data(from: URL(string: base + "/healthz")!)
+        // No --database: the default one, under the working directory.
+        let server = try ServeProcess(databaseURL: nil, directory: directory)
+        let (body, response) = try await URLSession.shared.data(from: URL(string: server.base + "/healthz")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
-
-        process.terminate()  // SIGTERM
-        let deadline = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning)
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(server.terminate(timeout: 20) == 0, "SIGTERM ends it with status 0")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("portico-data").path))
     }
 }

@@ -4,21 +4,31 @@ import Synchronization
 import Testing
 
 /// The real `portico serve`, loaded and stopped with SIGTERM again and again, exits 0 by
-/// itself every time (it once died in `_dl_fini` while a background thread still ran).
+/// itself every time (it once died in `_dl_fini` while a background thread still ran), on
+/// SQLite and on PostgreSQL, where it must also have closed every connection of its pool (none
+/// left in `pg_stat_activity`, none ended by the kernel rather than by a goodbye).
 /// `scripts/shutdown-loop` does the work; run it with `--cycles 200` by hand.
 @Suite struct ShutdownLoopTests {
     @Test func sigtermUnderLoadExitsZeroEveryTime() throws {
+        try Self.sigtermUnderLoadExitsZeroEveryTime(cycles: 6, [])
+    }
+
+    @Test(CrashBackend.postgresRequired) func sigtermUnderLoadExitsZeroAndClosesItsConnectionsOnPostgreSQL() throws {
+        try Self.sigtermUnderLoadExitsZeroEveryTime(cycles: 6, ["--postgres", try #require(CrashBackend.postgresURL)])
+    }
+
+    static func sigtermUnderLoadExitsZeroEveryTime(cycles: Int, _ arguments: [String]) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let result = try runTool(
             "/usr/bin/env",
             [
-                "python3", root.appendingPathComponent("scripts/shutdown-loop").path, "--cycles", "6",
+                "python3", root.appendingPathComponent("scripts/shutdown-loop").path, "--cycles", "\(cycles)",
                 "--binary", PorticoProcess.executable.path,
-            ],
+            ] + arguments,
             timeout: 240)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("6 cycles, 0 failed"))
+        #expect(result.stdout.contains("\(cycles) cycles, 0 failed"))
     }
 }
 

@@ -36,11 +36,11 @@ enum AccountUnlinking {
             [link.hostClientID] + (try transaction.miniPrograms(hostClientID: link.hostClientID).map(\.clientID))
         var families = 0
         for clientID in clients {
-            try transaction.revokeConsent(userID: userID, clientID: clientID)
-            families += try transaction.revokeRefreshFamilies(userID: userID, clientID: clientID, now: now)
-            try GrantRevocation.revokeAccessTokens(
-                userID: userID, clientID: clientID, now: now, accessTokenLifetime: accessTokenLifetime,
-                in: transaction)
+            families +=
+                try GrantRevocation.revokeGrant(
+                    userID: userID, clientID: clientID, now: now, accessTokenLifetime: accessTokenLifetime,
+                    in: transaction
+                ).refreshFamilies
         }
         let details: JSONValue = [
             "link_id": .string(link.id), "user_id": .string(userID), "host_client_id": .string(link.hostClientID),

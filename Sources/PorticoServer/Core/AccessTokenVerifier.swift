@@ -110,6 +110,18 @@ final class AccessTokenVerifier: Sendable {
     func isRevoked(_ token: VerifiedAccessToken, userID: String? = nil, in transaction: any StoreTransaction) throws
         -> Bool
     {
+        var companionSession: CompanionSession?
+        return try isRevoked(token, userID: userID, companionSession: &companionSession, in: transaction)
+    }
+
+    /// ``isRevoked(_:userID:in:)``, handing back in `companionSession` the live companion session
+    /// the token was issued in, if any: the check reads it anyway, so a caller that needs it
+    /// (``CompanionCaller``) does not read it again.
+    func isRevoked(
+        _ token: VerifiedAccessToken, userID: String? = nil, companionSession: inout CompanionSession?,
+        in transaction: any StoreTransaction
+    ) throws -> Bool {
+        companionSession = nil
         if try transaction.isAccessTokenRevoked(
             id: token.tokenID, userID: userID ?? token.subject, clientID: token.clientID, issuedAt: token.issuedAt)
         {
@@ -120,10 +132,9 @@ final class AccessTokenVerifier: Sendable {
         {
             return true
         }
-        if let companionSessionID = token.companionSessionID,
-            try CompanionSessions.hasEnded(companionSessionID, in: transaction)
-        {
-            return true
+        if let companionSessionID = token.companionSessionID {
+            companionSession = try CompanionSessions.liveSession(companionSessionID, in: transaction)
+            if companionSession == nil { return true }
         }
         guard let sessionID = token.sessionID else { return false }
         return try transaction.deviceSession(id: sessionID)?.isRevoked ?? true

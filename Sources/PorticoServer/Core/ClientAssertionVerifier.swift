@@ -29,6 +29,8 @@ struct ClientAssertionVerifier: Sendable {
     let issuer: @Sendable () -> String
     /// The clock.
     let now: @Sendable () -> Date
+    /// The clients' parsed keys, shared by every request.
+    var keySets = ClientKeySetCache()
 
     /// The client `assertion` authenticates, looked up with `lookUp`.
     func authenticate(
@@ -49,8 +51,7 @@ struct ClientAssertionVerifier: Sendable {
         if let clientID, clientID != claimedID {
             throw OAuthError.invalidClient("The client_id does not match the client assertion's iss.")
         }
-        guard let client = try lookUp(claimedID), client.type == .confidential, let jwks = client.jwks,
-            let keySet = try? ClientKeySet(json: jwks)
+        guard let client = try lookUp(claimedID), client.type == .confidential, let keySet = keySets.keySet(of: client)
         else { throw failure }
         let claims: JWTClaims
         do {
@@ -68,7 +69,7 @@ struct ClientAssertionVerifier: Sendable {
             throw OAuthError.invalidClient("The client assertion's iss and sub must both be the client_id.")
         }
         let issuer = issuer()
-        let audiences = [issuer, issuer + "/oauth/token"]
+        let audiences = [issuer, issuer + TokenEndpoint.path]
         guard claims.audience.contains(where: audiences.contains) else {
             throw OAuthError.invalidClient("The client assertion's aud must be the issuer or the token endpoint URL.")
         }

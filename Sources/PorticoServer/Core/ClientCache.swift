@@ -64,6 +64,7 @@ extension ProviderContext {
         ClientAuthenticator(
             store: store, cache: clients,
             assertions: ClientAssertionVerifier(
-                store: store, issuer: { [issuerIdentifier] in issuerIdentifier.current }, now: now))
+                store: store, issuer: { [issuerIdentifier] in issuerIdentifier.current }, now: now,
+                keySets: clientKeySets))
     }
 }

@@ -68,9 +68,15 @@ enum CompanionSessions {
 
     /// Whether the companion session `id` has ended (or never was), read in `transaction`.
     static func hasEnded(_ id: String, in transaction: any StoreTransaction) throws -> Bool {
+        try liveSession(id, in: transaction) == nil
+    }
+
+    /// The companion session `id` while it lasts (its refresh family unrevoked), read in
+    /// `transaction`; nil once it has ended or if it never was.
+    static func liveSession(_ id: String, in transaction: any StoreTransaction) throws -> CompanionSession? {
         guard let session = try transaction.companionSession(id: id),
-            let family = try transaction.refreshFamily(id: session.familyID)
-        else { return true }
-        return family.isRevoked
+            let family = try transaction.refreshFamily(id: session.familyID), !family.isRevoked
+        else { return nil }
+        return session
     }
 }

@@ -22,6 +22,8 @@ final class ProviderContext: Sendable {
     let mailer: any Mailer
     /// Registered clients, cached for a few seconds for the back-channel endpoints.
     let clients: ClientCache
+    /// The `private_key_jwt` keys of the clients, parsed once per registration.
+    let clientKeySets = ClientKeySetCache()
     /// Counters for operators (tokens, errors, sign-ins); exposed only with `--metrics`.
     let metrics: ProviderMetrics
     /// The issuer identifier, set late when the server binds an ephemeral port.

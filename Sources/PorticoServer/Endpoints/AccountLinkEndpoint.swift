@@ -54,24 +54,14 @@ struct AccountLinkEndpoint {
         let host = try authenticateHost(request, parameters: parameters)
         let token = try parameters.required("access_token")
         let hostUserID = try Self.checkedHostUserID(try parameters.required("host_user_id"))
-        let verified = try verifier.verify(token)
+        let resource = ProtectedResource(store: store, verifier: verifier, subjects: subjects)
+        let verified = try resource.verify(token)
         guard verified.clientID == host.id, verified.hasUser, verified.actorClientID == nil else {
             throw OAuthError.invalidToken("The access token was not issued to this host app for a person.")
         }
-        let sector = Self.sector(of: host)
-        let userID = try store.read { transaction throws -> String in
-            guard let userID = try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction),
-                let user = try transaction.user(id: userID), !user.isDisabled
-            else { throw OAuthError.invalidToken("The account behind the access token is not available.") }
-            guard try !verifier.isRevoked(verified, userID: userID, in: transaction) else {
-                throw OAuthError.invalidToken("The access token has been revoked.")
-            }
-            return userID
-        }
-        guard verified.scopes.contains(AccountLinkScope.name) else {
-            throw OAuthError.insufficientScope(
-                "The access token does not carry account_link.", required: AccountLinkScope.name)
-        }
+        let userID = try resource.admit(
+            verified, acceptedScopes: [AccountLinkScope.name], challengeScope: AccountLinkScope.name
+        ).1.id
         let now = now()
         let outcome: (AccountLink, created: Bool)
         do {
@@ -164,10 +154,6 @@ struct AccountLinkEndpoint {
             "user_id": .string(try subjects.subject(for: link.platformUserID, client: host)),
             "host_user_id": .string(link.hostUserID),
         ]
-    }
-
-    private static func sector(of host: Client) -> String? {
-        host.subjectType == .pairwise ? host.sectorIdentifier ?? host.id : nil
     }
 
     /// A host's user id: 1 to ``maximumHostUserIDLength`` bytes, no control characters.

@@ -71,17 +71,11 @@ struct CompanionAuthorizationEndpoint: Sendable {
         }
     }
 
-    /// The form of `request`, with `response_type=code` added when it names none.
+    /// The form of `request`, with `response_type=code` added when it names none. Not
+    /// ``OAuthParameters``: the authorization request's validator judges repeated and empty
+    /// parameters itself (RFC 6749 §3.1), so it gets the form as sent.
     static func form(of request: Request) throws(OAuthError) -> FormParameters {
-        guard OAuthParameters.isForm(request) else {
-            throw .invalidRequest("The request body must be application/x-www-form-urlencoded.")
-        }
-        let form: FormParameters
-        do {
-            form = try FormParameters(decoding: request.body)
-        } catch {
-            throw .invalidRequest("The request body is not valid form encoding.")
-        }
+        let form = try OAuthParameters.form(of: request)
         guard form.values(for: "response_type").isEmpty else { return form }
         return FormParameters(Array(form) + [(name: "response_type", value: "code")])
     }

@@ -24,14 +24,11 @@ struct CompanionCaller {
     /// The caller of `request`, checked through `resource` (the gate of the resource endpoints).
     static func authenticate(_ request: Request, resource: ProtectedResource) throws -> CompanionCaller {
         let bearer = try ProtectedResource.bearerToken(in: request, formParameter: false)
-        let (token, user) = try resource.admit(
-            bearer, acceptedScopes: [CompanionClients.scope], challengeScope: CompanionClients.scope)
-        let (isCompanion, session) = try resource.store.read { transaction in
-            (
-                try transaction.isCompanionClient(id: token.clientID),
-                try token.companionSessionID.flatMap { try transaction.companionSession(id: $0) }
-            )
-        }
+        let verified = try resource.verify(bearer)
+        // One read: the session comes from the revocation check, which reads it anyway.
+        let (token, user, (isCompanion, session)) = try resource.admit(
+            verified, acceptedScopes: [CompanionClients.scope], challengeScope: CompanionClients.scope
+        ) { transaction, session in (try transaction.isCompanionClient(id: verified.clientID), session) }
         guard isCompanion else {
             throw OAuthError.insufficientScope(
                 "The access token was not issued to a companion client.", required: CompanionClients.scope)

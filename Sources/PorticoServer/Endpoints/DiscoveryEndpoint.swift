@@ -69,7 +69,7 @@ final class DiscoveryEndpoint: Sendable {
         return [
             "issuer": .string(issuer),
             "authorization_endpoint": .string(issuer + "/oauth/authorize"),
-            "token_endpoint": .string(issuer + "/oauth/token"),
+            "token_endpoint": .string(issuer + TokenEndpoint.path),
             "userinfo_endpoint": .string(issuer + "/oauth/userinfo"),
             // Not a registered metadata name: Login with Amazon's profile endpoint, which answers
             // profile scopes without openid; PorticoKit reads it to fetch the user.

@@ -42,20 +42,13 @@ struct MiniProgramDelegation {
         lifetimes = dependencies.lifetimes
         now = dependencies.now
         verifier = dependencies.accessTokens
-        subjects = PairwiseSubjects(store: dependencies.store, clients: ClientCache(store: dependencies.store))
+        subjects = dependencies.subjects
     }
 
     /// Whether `audience` names a mini-program (of any host): then the request is a delegation,
     /// and one naming another host's mini-program is refused as such rather than as narrowing.
     func isDelegation(to audience: String) throws -> Bool {
         try store.read { try $0.miniProgram(clientID: audience) } != nil
-    }
-
-    /// What the transaction decided.
-    private struct Decision {
-        let userID: String
-        let miniProgram: Client
-        let scopes: [String]
     }
 
     func exchange(_ parameters: TokenExchangeGrant.Parameters, audience: String, client: AuthenticatedClient)
@@ -68,9 +61,10 @@ struct MiniProgramDelegation {
         if parameters.resource != nil {
             throw OAuthError.invalidTarget("A mini-program's token is for this provider; name no resource.")
         }
+        let resource = ProtectedResource(store: store, verifier: verifier, subjects: subjects)
         let subject: VerifiedAccessToken
         do {
-            subject = try verifier.verify(parameters.subjectToken)
+            subject = try resource.verify(parameters.subjectToken)
         } catch {
             throw OAuthError.invalidRequest("The subject_token is not a live access token issued here.")
         }
@@ -83,28 +77,29 @@ struct MiniProgramDelegation {
         guard subject.scopes.contains(AccountLinkScope.name) else {
             throw OAuthError.invalidRequest("The subject_token does not carry account_link.")
         }
-        let decision = try store.read { transaction throws -> Decision in
+        let miniProgram = try store.read { transaction throws -> Client in
             guard let record = try transaction.miniProgram(clientID: audience), record.hostClientID == host.id,
                 record.isEnabled, let miniProgram = try transaction.client(id: audience)
             else { throw OAuthError.invalidTarget("The audience is not an enabled mini-program of this host.") }
-            let sector = host.subjectType == .pairwise ? host.sectorIdentifier ?? host.id : nil
-            guard let userID = try PairwiseSubjects.userID(subject: subject.subject, sector: sector, in: transaction),
-                let user = try transaction.user(id: userID), !user.isDisabled
-            else { throw OAuthError.invalidRequest("The account behind the subject_token is not available.") }
-            guard try !verifier.isRevoked(subject, userID: userID, in: transaction) else {
-                throw OAuthError.invalidRequest("The subject_token has been revoked.")
-            }
-            guard try transaction.accountLink(hostClientID: host.id, platformUserID: userID) != nil else {
-                throw OAuthError.invalidRequest("This person has no account link with this host app.")
-            }
-            return Decision(
-                userID: userID, miniProgram: miniProgram,
-                scopes: try narrowed(subject.scopes, requested: parameters.scopes, for: miniProgram))
+            return miniProgram
         }
+        let userID: String
+        do {
+            userID = try resource.admit(
+                subject, acceptedScopes: [AccountLinkScope.name], challengeScope: AccountLinkScope.name
+            ).1.id
+        } catch let refused as OAuthError {
+            // A token exchange names a bad subject token invalid_request (RFC 8693 §2.2.2).
+            throw OAuthError.invalidRequest("The subject_token is not acceptable: \(refused.description)")
+        }
+        guard try store.read({ try $0.accountLink(hostClientID: host.id, platformUserID: userID) }) != nil else {
+            throw OAuthError.invalidRequest("This person has no account link with this host app.")
+        }
+        let scopes = try narrowed(subject.scopes, requested: parameters.scopes, for: miniProgram)
         let now = now()
         var accessToken = TokenIssuer.AccessTokenGrant(
-            subject: try subjects.recordedSubject(for: decision.userID, client: decision.miniProgram),
-            clientID: decision.miniProgram.id, scopes: decision.scopes, authTime: subject.authTime,
+            subject: try subjects.recordedSubject(for: userID, client: miniProgram),
+            clientID: miniProgram.id, scopes: scopes, authTime: subject.authTime,
             tokenID: TokenIssuer.makeTokenID(), issuedAt: now,
             expiresAt: min(now.addingTimeInterval(lifetimes.accessToken), subject.expiresAt))
         accessToken.additionalClaims["act"] = .object(["sub": .string(host.id)])

@@ -19,15 +19,7 @@ struct OAuthParameters: Sendable {
     /// - Throws: `invalid_request` when the body is not a form, is not valid form encoding, or
     ///   repeats a parameter.
     init(formOf request: Request) throws(OAuthError) {
-        guard Self.isForm(request) else {
-            throw .invalidRequest("The request body must be application/x-www-form-urlencoded.")
-        }
-        let form: FormParameters
-        do {
-            form = try FormParameters(decoding: request.body)
-        } catch {
-            throw .invalidRequest("The request body is not valid form encoding.")
-        }
+        let form = try Self.form(of: request)
         var values: [String: String] = [:]
         var seen = Set<String>()
         for (name, value) in form {
@@ -35,6 +27,19 @@ struct OAuthParameters: Sendable {
             if !value.isEmpty { values[name] = value }
         }
         self.init(values)
+    }
+
+    /// The body of `request` as form parameters, repeats and empty values as sent: an
+    /// `invalid_request` unless it is declared and encoded as a form.
+    static func form(of request: Request) throws(OAuthError) -> FormParameters {
+        guard isForm(request) else {
+            throw .invalidRequest("The request body must be application/x-www-form-urlencoded.")
+        }
+        do {
+            return try FormParameters(decoding: request.body)
+        } catch {
+            throw .invalidRequest("The request body is not valid form encoding.")
+        }
     }
 
     /// Whether the body is declared `application/x-www-form-urlencoded` (parameters such as

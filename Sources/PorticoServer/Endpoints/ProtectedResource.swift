@@ -66,27 +66,56 @@ struct ProtectedResource {
     func admit(_ token: String, acceptedScopes: Set<String>, challengeScope: String) throws -> (
         VerifiedAccessToken, UserRecord
     ) {
+        try admit(try verify(token), acceptedScopes: acceptedScopes, challengeScope: challengeScope)
+    }
+
+    /// `token`'s signature, lifetime and (with ``issuer``) audience checked: the first half of
+    /// ``admit(_:acceptedScopes:challengeScope:)``, for a caller with checks of its own on the
+    /// token (whose client it was issued to) before the store is read.
+    func verify(_ token: String) throws -> VerifiedAccessToken {
         let verified = try verifier.verify(token)
         if let issuer, !verified.audience.contains(issuer.current) {
             throw OAuthError.invalidToken("The access token is meant for another resource server.")
         }
+        return verified
+    }
+
+    /// Admits `verified` (from ``verify(_:)``): unrevoked, granting one of `acceptedScopes`, for
+    /// a person who exists and is not disabled.
+    func admit(_ verified: VerifiedAccessToken, acceptedScopes: Set<String>, challengeScope: String) throws -> (
+        VerifiedAccessToken, UserRecord
+    ) {
+        let (token, user, _) = try admit(
+            verified, acceptedScopes: acceptedScopes, challengeScope: challengeScope, alsoReading: { _, _ in () })
+        return (token, user)
+    }
+
+    /// ``admit(_:acceptedScopes:challengeScope:)`` with `alsoReading` run in the same read
+    /// transaction, given the live companion session the revocation check read for a token
+    /// issued in one (nil otherwise), so that a caller needing more of the store reads it once.
+    func admit<Extra>(
+        _ verified: VerifiedAccessToken, acceptedScopes: Set<String>, challengeScope: String,
+        alsoReading: (any StoreTransaction, CompanionSession?) throws -> Extra
+    ) throws -> (VerifiedAccessToken, UserRecord, Extra) {
         let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
-        let (revoked, user) = try store.read { transaction in
+        let (revoked, user, extra) = try store.read { transaction in
             let userID =
                 verified.hasUser
                 ? try PairwiseSubjects.userID(subject: verified.subject, sector: sector, in: transaction) : nil
-            let revoked = try verifier.isRevoked(verified, userID: userID, in: transaction)
-            guard !revoked, let userID else { return (revoked, nil as UserRecord?) }
-            return (revoked, try transaction.user(id: userID))
+            var companionSession: CompanionSession?
+            let revoked = try verifier.isRevoked(
+                verified, userID: userID, companionSession: &companionSession, in: transaction)
+            guard !revoked, let userID else { return (revoked, nil as UserRecord?, nil as Extra?) }
+            return (revoked, try transaction.user(id: userID), try alsoReading(transaction, companionSession))
         }
         guard !revoked else { throw OAuthError.invalidToken("The access token has been revoked.") }
         guard verified.grantsAny(of: acceptedScopes) else {
             throw OAuthError.insufficientScope(
                 "The access token does not grant access to this resource.", required: challengeScope)
         }
-        guard let user, !user.isDisabled else {
+        guard let user, !user.isDisabled, let extra else {
             throw OAuthError.invalidToken("The account behind the access token is not available.")
         }
-        return (verified, user)
+        return (verified, user, extra)
     }
 }

@@ -16,11 +16,11 @@ enum ProtocolRoutes {
         DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier).register(on: router)
         JWKSEndpoint.register(on: router, keys: context.keys)
         let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
+        let subjects = PairwiseSubjects(store: context.store, clients: context.clients)
         let grants = TokenGrantRegistry.instances(
             with: TokenGrantDependencies(
                 store: context.store, tokens: tokens, accessTokens: verifier, lifetimes: context.lifetimes,
-                now: context.now, metrics: context.metrics))
-        let subjects = PairwiseSubjects(store: context.store, clients: context.clients)
+                now: context.now, metrics: context.metrics, subjects: subjects))
         TokenEndpoint(
             grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics,
             store: context.store,

@@ -9,6 +9,8 @@ import PorticoStore
 /// for the grant it names is `unauthorized_client`. Where it runs is ``RouteExecution``'s
 /// choice (the epoll threads with SQLite: token signing is CPU work, SQLite transactions short).
 struct TokenEndpoint: Sendable {
+    /// The token endpoint's path (also an accepted `aud` of client assertions).
+    static let path = "/oauth/token"
     /// Login with Amazon's token path, answered here too so LWA apps can switch by base URL.
     static let amazonPath = "/auth/o2/token"
 
@@ -45,7 +47,7 @@ struct TokenEndpoint: Sendable {
 
     /// Registers the route.
     func register(on router: Router, execution: RouteExecution) {
-        execution.post("/oauth/token", on: router) { request in handle(request) }
+        execution.post(Self.path, on: router) { request in handle(request) }
         execution.post(Self.amazonPath, on: router) { request in handle(request) }
     }
 

@@ -16,4 +16,6 @@ struct TokenGrantDependencies: Sendable {
     let now: @Sendable () -> Date
     /// Counters for operators.
     let metrics: ProviderMetrics
+    /// The subjects pairwise clients see, over the provider's shared client cache.
+    let subjects: PairwiseSubjects
 }

@@ -80,13 +80,8 @@ struct AccountEndpoint: Sendable {
     }
 
     private func act(_ request: Request) throws -> Response {
-        let form = try request.pageForm()
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let (form, signedIn) = try AccountForm.read(request, context: context) else {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
-        }
-        let purpose = CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
-            throw PageProblem.forgedForm(appName: nil)
         }
         let actions = ["revoke", "end_session", "end_others", "sign_out", AccountCompanions.field].filter {
             !form.values(for: $0).isEmpty
@@ -125,14 +120,13 @@ struct AccountEndpoint: Sendable {
     private func revoke(clientID: String, for signedIn: SignInSession) throws {
         let now = context.now()
         try context.store.transaction { transaction in
-            let removed = try transaction.revokeConsent(userID: signedIn.user.id, clientID: clientID)
-            let families = try transaction.revokeRefreshFamilies(userID: signedIn.user.id, clientID: clientID, now: now)
-            guard removed || families > 0 else { return }
-            // Access tokens are not listed anywhere; refuse every one issued before now until the
-            // last of them has expired anyway (and tell the app's backend, if it listens).
-            try GrantRevocation.revokeAccessTokens(
+            // Access tokens are not listed anywhere; every one issued before now is refused until
+            // the last of them has expired anyway (and the app's backend told, if it listens).
+            let revoked = try GrantRevocation.revokeGrant(
                 userID: signedIn.user.id, clientID: clientID, now: now,
-                accessTokenLifetime: context.lifetimes.accessToken, in: transaction)
+                accessTokenLifetime: context.lifetimes.accessToken, onlyIfGranted: true, in: transaction)
+            guard revoked.revokedAnything else { return }
+            let families = revoked.refreshFamilies
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: signedIn.user.id, action: "consent.revoke", subject: clientID,

@@ -118,8 +118,7 @@ struct AccountPage {
         let last = Self.format(app.consent.updatedAt, language: language)
         var html = """
             <li class="entry" data-client-id="\(HTML.escape(app.client.id))">
-            <div class="app">\(AppLogo.html(for: app.client))<div><div class="app-name">\(HTML.escape(app.client.name))\
-            </div><div class="small">\(AccountText.allowed(first: first, last: last)[language])</div></div></div>
+            \(AppHeader.html(for: app.client, line: AccountText.allowed(first: first, last: last)[language]))
             <p class="small">\(AccountText.mayLabel[language])</p>
             <ul class="permissions">
 

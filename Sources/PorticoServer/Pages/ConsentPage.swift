@@ -29,8 +29,7 @@ struct ConsentPage {
         let app = HTML.escape(client.name)
         let text = ConsentText.self
         let lang = language
-        var html = "<div class=\"app\">\(logo)<div><div class=\"app-name\">\(app)</div>"
-        html += "<div class=\"small\">\(text.wantsToUse[lang])</div></div></div>\n"
+        var html = AppHeader.html(for: client, line: text.wantsToUse[lang]) + "\n"
         html += "<h1>\(text.allowTo(app)[lang])</h1>\n<ul class=\"permissions\">\n"
         for line in requested { html += "<li>\(HTML.escape(line))</li>\n" }
         html += "</ul>\n"
@@ -67,8 +66,6 @@ struct ConsentPage {
         HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken)
             + HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest)
     }
-
-    private var logo: String { AppLogo.html(for: client) }
 
     private var privacyText: String {
         let app = HTML.escape(client.name)

@@ -34,8 +34,7 @@ struct ContinuePage {
         let plainTitle = isPublic ? text.title(user.name, app: client.name) : text.title(user.name)
         let reason = keptSignedIn ? text.kept[lang] : text.allowedBefore[lang]
         let html = """
-            <div class="app">\(AppLogo.html(for: client))<div><div class="app-name">\(HTML.escape(client.name))</div>\
-            <div class="small">\(text.wants[lang])</div></div></div>
+            \(AppHeader.html(for: client, line: text.wants[lang]))
             <h1 id="continue-as">\(title[lang])</h1>
             <p class="lead">\(text.signedInAs(HTML.escape(user.email))[lang]) \(reason)</p>
             <form method="post" action="\(AuthorizationFlow.continuePath)">

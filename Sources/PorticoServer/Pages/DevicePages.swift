@@ -70,8 +70,7 @@ enum DevicePages {
         let hidden =
             HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken)
             + HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest)
-        var html = "<div class=\"app\">\(logo(of: client))<div><div class=\"app-name\">\(app)</div>"
-        html += "<div class=\"small\">\(text.wantsToConnect[lang])</div></div></div>\n"
+        var html = AppHeader.html(for: client, line: text.wantsToConnect[lang]) + "\n"
         html += "<h1>\(text.consentTitle(app)[lang])</h1>\n"
         html += """
             <div class="device-code" id="device-code"><span class="small">\(text.codeShown[lang])</span>
@@ -143,14 +142,5 @@ enum DevicePages {
         html += "<p class=\"links\"><a href=\"/account\">\(HTML.escape(text.yourAccount[language]))</a>"
         html += "<a href=\"\(AuthorizationFlow.devicePath)\">\(HTML.escape(text.anotherDevice[language]))</a></p>\n"
         return PageLayout.page(title: title[language], content: html, language: language)
-    }
-
-    /// The app's logo from an https URL, or a tile with its initial (as on the consent page).
-    private static func logo(of client: Client) -> String {
-        if let url = client.logoURL, HTML.isSafeLink(url, allowHTTP: false) {
-            return #"<img class="app-logo" src="\#(HTML.escape(url))" alt="\#(HTML.escape(client.name)) logo">"#
-        }
-        let initial = client.name.first.map { String($0).uppercased() } ?? "?"
-        return #"<div class="app-placeholder" aria-hidden="true">\#(HTML.escape(initial))</div>"#
     }
 }

@@ -40,12 +40,10 @@ struct LinkedAccountsSection {
         var html = "<h2 id=\"linked-accounts\">\(text.heading[language])</h2>\n"
         html += "<p class=\"small\">\(text.intro[language])</p>\n<ul class=\"entries\">\n"
         for entry in entries {
-            let name = HTML.escape(entry.host.name)
             let since = AccountPage.format(entry.link.createdAt, language: language)
             html += """
                 <li class="entry linked-account" data-link-id="\(HTML.escape(entry.link.id))">
-                <div class="app">\(AppLogo.html(for: entry.host))<div><div class="app-name">\(name)</div>\
-                <div class="small">\(text.linkedSince(since)[language])</div></div></div>
+                \(AppHeader.html(for: entry.host, line: text.linkedSince(since)[language]))
 
                 """
             if entry.miniPrograms.isEmpty {

@@ -60,13 +60,8 @@ struct UnlinkEndpoint: Sendable {
     }
 
     private func unlink(_ request: Request) throws -> Response {
-        let form = try request.pageForm()
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let (form, signedIn) = try AccountForm.read(request, context: context) else {
             return PageLayout.redirect(to: AccountEndpoint.signInLocation, status: .seeOther)
-        }
-        let purpose = CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
-            throw PageProblem.forgedForm(appName: nil)
         }
         let values = form.values(for: Self.button)
         guard values.count == 1 else { throw PageProblem.malformedRequest(appName: nil) }

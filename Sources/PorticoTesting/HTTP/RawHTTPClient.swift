@@ -104,7 +104,12 @@ public final class RawConnection {
 
 /// A TCP socket to a loopback port with send and receive timeouts; closed when released.
 final class LoopbackSocket {
-    private let descriptor: Int32
+    /// -1 once closed. A throwing initializer of a class whose stored properties are all set
+    /// still runs `deinit`: the failed connect's close and deinit's would otherwise close the
+    /// number twice, and in between another thread of the test process (an in-process server
+    /// accepting a connection) may have been given it; closing that socket under
+    /// libmicrohttpd aborted a parallel test run ("Failed to remove FD from epoll set").
+    private var descriptor: Int32
 
     init(host: String = "127.0.0.1", port: UInt16, ipv6: Bool = false, timeoutSeconds: Int) throws {
         descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Self.streamType, 0)
@@ -140,12 +145,13 @@ final class LoopbackSocket {
         }
         guard connected == 0 else {
             close(descriptor)
+            descriptor = -1
             throw HarnessFailure("connect to port \(port) failed")
         }
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     #if canImport(Glibc)

@@ -11,12 +11,18 @@ public final class ServeProcess: @unchecked Sendable {
     /// `http://127.0.0.1:PORT` that the banner announced.
     public let base: String
 
-    /// Starts `portico serve --port 0 --quiet --database databaseURL` plus `arguments` and waits
-    /// (up to `timeout`) for its banner; throws when it exits or stays silent.
-    public init(databaseURL: String, arguments: [String] = [], timeout: TimeInterval = 60) throws {
+    /// Starts `portico serve --port 0 --quiet --database databaseURL` plus `arguments` (without
+    /// `--database` when `databaseURL` is nil: the default database, under `directory`) in
+    /// `directory` (the test's own by default) and waits (up to `timeout`) for its banner;
+    /// throws when it exits or stays silent.
+    public init(
+        databaseURL: String?, arguments: [String] = [], directory: URL? = nil, timeout: TimeInterval = 60
+    ) throws {
         let process = Process()
         process.executableURL = PorticoProcess.executable
-        process.arguments = ["serve", "--port", "0", "--quiet", "--database", databaseURL] + arguments
+        process.arguments =
+            ["serve", "--port", "0", "--quiet"] + (databaseURL.map { ["--database", $0] } ?? []) + arguments
+        if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError

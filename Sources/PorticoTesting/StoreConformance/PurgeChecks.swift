@@ -72,14 +72,23 @@ struct PurgeTests: ConformanceChecks {
             let (user, client) = try StoreFixtures.userAndClient(in: store)
             let now = referenceTime.addingTimeInterval(10 * 86_400)
             let day: TimeInterval = 86_400
-            func family(expiring expiry: Date, revokedAt: Date? = nil) -> (RefreshFamily, Date) {
+            // Where a family falls in the slices must not be left to chance: SQLite slices by rowid
+            // (the order of insertion) and PostgreSQL by id, and with random ids one run in about
+            // 700 had a kept family among the last five, outside the first slice. The kept ones
+            // are inserted first and their ids sort first ("0…" before "1…", in any collation),
+            // so the first slice holds them and the five past it are all dead.
+            func family(_ id: String, expiring expiry: Date, revokedAt: Date? = nil) -> (RefreshFamily, Date) {
                 let family = RefreshFamily(
-                    clientID: client.id, userID: user.id, scopes: [], authTime: referenceTime,
+                    id: id, clientID: client.id, userID: user.id, scopes: [], authTime: referenceTime,
                     createdAt: referenceTime, revokedAt: revokedAt)
                 return (family, expiry)
             }
+            func family(expiring expiry: Date, revokedAt: Date? = nil) -> (RefreshFamily, Date) {
+                family("1" + RecordIdentifier.random(), expiring: expiry, revokedAt: revokedAt)
+            }
             let kept = [
-                family(expiring: now + day), family(expiring: now - 10), family(expiring: now + day, revokedAt: now),
+                family("0kept0", expiring: now + day), family("0kept1", expiring: now - 10),
+                family("0kept2", expiring: now + day, revokedAt: now),
             ]
             let gone = [family(expiring: now - 2 * day), family(expiring: now + day, revokedAt: now - 2 * day)]
             let filler = (0..<10_000).map { _ in family(expiring: now - 3 * day) }

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import PorticoTesting
 import Synchronization
@@ -8,62 +7,105 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `kill -9` of the real `portico serve` on SQLite in the middle of refresh rotations,
-/// sign-ins, consent and device logins loses nothing that reached a client and leaves nothing
-/// half-written: after a restart every chain's last refresh token refreshes (one whose
-/// rotation answer was lost is the replaced token, inside the retry grace), every code that
-/// reached the app redeems, every approved device login polls to tokens, one not approved yet
-/// is pending or approved, never broken, and `PRAGMA integrity_check` says ok.
+/// `kill -9` of the real `portico serve` on SQLite and on PostgreSQL in the middle of refresh
+/// rotations, sign-ins, consent and device logins loses nothing that reached a client and
+/// leaves nothing half-written: after a restart every chain's last refresh token refreshes (one
+/// whose rotation answer was lost is the replaced token, inside the retry grace), every code
+/// that reached the app redeems, every approved device login polls to tokens, one not approved
+/// yet is pending or approved, never broken, and the database is consistent
+/// (``CrashDatabase/problems()``: the token invariants, and `PRAGMA integrity_check` or
+/// `amcheck`). On PostgreSQL the database server itself is crashed too, under a node that
+/// keeps running.
 @Suite(.serialized) struct KillNineTests {
     static let redirectURI = "http://127.0.0.1:9/cb"
 
-    @Test func killedServerLosesNothingThatReachedAClient() async throws {
-        let world = try CrashWorld()
-        var server = try ServeProcess(databaseURL: world.databaseURL)
-        let ledger = Ledger()
-        for index in 0..<4 {
-            let code = try await world.authorize(base: server.base)
-            let tokens = try await world.redeem(code, base: server.base)
-            ledger.withLock { $0.chains[index] = try? #require(tokens.string("refresh_token")) }
-        }
-        #expect(ledger.withLock { $0.chains.count } == 4)
+    @Test func killedServerLosesNothingThatReachedAClientOnSQLite() async throws {
+        try await Self.killedServerLosesNothingThatReachedAClient(on: .sqlite)
+    }
+
+    @Test(CrashBackend.postgresRequired) func killedServerLosesNothingThatReachedAClientOnPostgreSQL() async throws {
+        try await Self.killedServerLosesNothingThatReachedAClient(on: .postgres)
+    }
+
+    @Test func killedMigrateAndKeysRotateLeaveADatabaseTheNextCommandCompletesOnSQLite() throws {
+        try Self.killedMigrateAndKeysRotateLeaveADatabaseTheNextCommandCompletes(on: .sqlite)
+    }
+
+    @Test(CrashBackend.postgresRequired)
+    func killedMigrateAndKeysRotateLeaveADatabaseTheNextCommandCompletesOnPostgreSQL() throws {
+        try Self.killedMigrateAndKeysRotateLeaveADatabaseTheNextCommandCompletes(on: .postgres)
+    }
+
+    static func killedServerLosesNothingThatReachedAClient(on backend: CrashBackend) async throws {
+        let world = try CrashWorld(backend)
+        defer { world.database.drop() }
+        var server = try world.serve()
+        let ledger = try await world.beginChains(base: server.base)
 
         for round in 0..<3 {
-            let before = ledger.withLock { $0.progress }
             let base = server.base
-            let load = Task { await world.load(base: base, ledger: ledger) }
-            // Kill once every kind of work has happened again in this round (bounded wait).
-            let deadline = Date().addingTimeInterval(120)
-            var reached = false
-            while !reached && Date() < deadline {
-                let now = ledger.withLock { $0.progress }
-                reached =
-                    now.rotations >= before.rotations + 20 && now.signIns >= before.signIns + 2
-                    && now.approvals >= before.approvals + 1
-                if !reached { try await Task.sleep(for: .milliseconds(10)) }
-            }
-            #expect(reached, "round \(round): the load did not get going: \(ledger.withLock { $0.progress })")
+            let load = try await world.startLoad(base: base, ledger: ledger, round: round)
             try await Task.sleep(for: .milliseconds(UInt64.random(in: 0...60)))
             server.killAndWait()
             await load.value
             let failures = ledger.withLock { $0.failures }
             #expect(failures.isEmpty, "round \(round): \(failures)")
 
-            server = try ServeProcess(databaseURL: world.databaseURL)
+            server = try world.serve()
             try await world.verify(base: server.base, ledger: ledger, round: round)
         }
         #expect(server.terminate() == 0)
-        #expect(try CrashWorld.integrityCheck(path: world.databasePath) == "ok")
+        let problems = try world.database.problems()
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    /// The database server crashes under a running node: one backend killed with `kill -9`
+    /// (PostgreSQL then ends all the others and recovers by itself), then the whole server
+    /// stopped at once (`pg_ctl stop -m immediate`, crash recovery at the next start). While it
+    /// is away the node answers 503, never anything else; when it is back the same node serves
+    /// again without a restart, and everything that reached a client is still good.
+    @Test(CrashBackend.postgresProgramsRequired) func crashedPostgreSQLLosesNothingAndTheNodeServesOn() async throws {
+        let postgres = try ThrowawayPostgres()
+        let world = try CrashWorld(.postgres, postgresServer: postgres.url)
+        let server = try world.serve()
+        let ledger = try await world.beginChains(base: server.base)
+        for round in 0..<2 {
+            let load = try await world.startLoad(base: server.base, ledger: ledger, round: round)
+            try await Task.sleep(for: .milliseconds(UInt64.random(in: 0...60)))
+            if round == 0 {
+                try postgres.killBackend(of: world.database.name)
+            } else {
+                try postgres.crash()
+                try await Task.sleep(for: .milliseconds(500))
+                try postgres.start()
+            }
+            #expect(try await world.servesAgain(base: server.base), "round \(round): the node did not serve again")
+            ledger.withLock { $0.stopped = true }
+            await load.value
+            let failures = ledger.withLock { $0.failures }
+            #expect(failures.allSatisfy { $0.contains(": 503 ") }, "round \(round): \(failures)")
+            ledger.withLock {
+                $0.failures = []
+                $0.stopped = false
+            }
+            #expect(server.isRunning)
+            try await world.verify(base: server.base, ledger: ledger, round: round)
+            let problems = try world.database.problems()
+            #expect(problems.isEmpty, "round \(round): \(problems)")
+        }
+        #expect(server.terminate() == 0)
     }
 
     /// `kill -9` at many moments of `portico migrate` on a new database and of `keys rotate`:
-    /// the next run of the same command completes, the server then starts, and the file is sound.
-    @Test func killedMigrateAndKeysRotateLeaveADatabaseTheNextCommandCompletes() throws {
+    /// the next run of the same command completes, the server then starts, and the database is
+    /// sound.
+    static func killedMigrateAndKeysRotateLeaveADatabaseTheNextCommandCompletes(on backend: CrashBackend) throws {
         // A debug `migrate` of a new database takes about 0.7 s here and `keys rotate` 0.5 s, most
         // of it in the database and key generation: the kills land all along them.
         for step in 0..<8 {
             let delay = step * 90
-            let world = try CrashWorld(prepared: false)
+            let world = try CrashWorld(backend, prepared: false)
+            defer { world.database.drop() }
             let environment = ["PORTICO_KEY_FILE": world.keyFile]
             CrashWorld.runKilled(["migrate", "--database", world.databaseURL], environment, afterMilliseconds: delay)
             let migrated = try PorticoProcess.run(
@@ -87,7 +129,8 @@ import Testing
                 "GET /oauth/jwks HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             #expect(RawHTTPClient.status(of: jwks) == 200)
             #expect(server.terminate() == 0)
-            #expect(try CrashWorld.integrityCheck(path: world.databasePath) == "ok")
+            let problems = try world.database.problems()
+            #expect(problems.isEmpty, "after a kill at \(delay) ms: \(problems)")
         }
     }
 }
@@ -110,6 +153,8 @@ struct LedgerState: Sendable {
     var pendingDevices: [String] = []
     var progress = Progress()
     var failures: [String] = []
+    /// Set to end the load while the server stays up.
+    var stopped = false
 }
 
 /// The ledger the flows share across tasks.
@@ -125,21 +170,21 @@ final class Ledger: Sendable {
 /// client side of every flow the crash test drives.
 struct CrashWorld: Sendable {
     let directory: URL
-    let databasePath: String
+    let database: CrashDatabase
     let keyFile: String
     let clientID: String
-    var databaseURL: String { "sqlite:\(databasePath)" }
+    var databaseURL: String { database.url }
 
-    init(prepared: Bool = true) throws {
+    init(_ backend: CrashBackend, prepared: Bool = true, postgresServer: String? = CrashBackend.postgresURL) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        databasePath = directory.appendingPathComponent("portico.db").path
+        database = try CrashDatabase(backend, directory: directory, postgresServer: postgresServer)
         keyFile = directory.appendingPathComponent("portico.key").path
         guard prepared else {
             clientID = ""
             return
         }
-        let url = "sqlite:\(databasePath)"
+        let url = database.url
         let added = try PorticoProcess.run([
             "client", "add", "--name", "Crash App", "--redirect-uri", KillNineTests.redirectURI, "--public",
             "--grant", "authorization_code", "--grant", "refresh_token", "--grant", "device_code", "--json",
@@ -159,6 +204,58 @@ struct CrashWorld: Sendable {
         guard user.status == 0 else { throw HarnessFailure("user add: \(user.stderr)") }
     }
 
+    /// `portico serve` on the database (a shared database needs the nodes' key file).
+    func serve() throws -> ServeProcess {
+        try ServeProcess(databaseURL: databaseURL, arguments: ["--key-file", keyFile])
+    }
+
+    /// Four refresh chains, each begun by a sign-in, in a new ledger.
+    func beginChains(base: String) async throws -> Ledger {
+        let ledger = Ledger()
+        for index in 0..<4 {
+            let code = try await authorize(base: base)
+            let tokens = try await redeem(code, base: base)
+            ledger.withLock { $0.chains[index] = try? #require(tokens.string("refresh_token")) }
+        }
+        #expect(ledger.withLock { $0.chains.count } == 4)
+        return ledger
+    }
+
+    /// Starts ``load(base:ledger:)`` and returns once every kind of work has happened again in
+    /// this round (bounded wait).
+    func startLoad(base: String, ledger: Ledger, round: Int) async throws -> Task<Void, Never> {
+        let before = ledger.withLock { $0.progress }
+        let load = Task { await self.load(base: base, ledger: ledger) }
+        let deadline = Date().addingTimeInterval(120)
+        var reached = false
+        while !reached && Date() < deadline {
+            let now = ledger.withLock { $0.progress }
+            reached =
+                now.rotations >= before.rotations + 20 && now.signIns >= before.signIns + 2
+                && now.approvals >= before.approvals + 1
+            if !reached { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(reached, "round \(round): the load did not get going: \(ledger.withLock { $0.progress })")
+        return load
+    }
+
+    /// Whether the node answers from its database again within a minute: a token request of an
+    /// unknown client (which no cache answers) gets its 401 several times running, so that every
+    /// connection of the pool has been through the outage.
+    func servesAgain(base: String) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        var running = 0
+        while Date() < deadline {
+            let reply = try? await post(
+                base: base, "/oauth/token",
+                [("grant_type", "client_credentials"), ("client_id", "nobody"), ("client_secret", "x")])
+            running = reply?.status == 401 ? running + 1 : 0
+            if running >= 12 { return true }
+            try await Task.sleep(for: .milliseconds(running == 0 ? 100 : 5))
+        }
+        return false
+    }
+
     // MARK: - Flows
 
     /// Sign-in and consent (asked for every time) to a code at the app's redirect URI.
@@ -175,14 +272,14 @@ struct CrashWorld: Sendable {
             URLQueryItem(name: "code_challenge_method", value: "S256"), URLQueryItem(name: "prompt", value: "consent"),
         ]
         let start = try await browser.get(components.string ?? "/oauth/authorize")
-        var location = try start.location.orFail("a redirect from /oauth/authorize (\(start.status) \(start.text))")
+        var location = try start.location.orThrow("a redirect from /oauth/authorize (\(start.status) \(start.text))")
         if location.hasPrefix("/login") {
             let login = try await browser.signIn(at: location)
-            location = try login.location.orFail("a redirect after signing in (\(login.status))")
+            location = try login.location.orThrow("a redirect after signing in (\(login.status))")
         }
         if location.hasPrefix("/consent") {
             let decided = try await browser.decide(at: location, "allow")
-            location = try decided.location.orFail("a redirect after consent (\(decided.status))")
+            location = try decided.location.orThrow("a redirect after consent (\(decided.status))")
         }
         guard location.hasPrefix(KillNineTests.redirectURI),
             let code = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "code" })?.value
@@ -224,8 +321,8 @@ struct CrashWorld: Sendable {
         try await post(base: base, "/oauth/token", fields + [("client_id", clientID)])
     }
 
-    private func post(base: String, _ path: String, _ fields: [(String, String)]) async throws -> TestReply {
-        let url = try URL(string: base + path).orFail("a URL")
+    func post(base: String, _ path: String, _ fields: [(String, String)]) async throws -> TestReply {
+        let url = try URL(string: base + path).orThrow("a URL")
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -263,7 +360,7 @@ struct CrashWorld: Sendable {
     }
 
     private func rotate(chain index: Int, base: String, ledger: Ledger) async {
-        while let current = ledger.withLock({ $0.chains[index] }) {
+        while let current = ledger.withLock({ $0.stopped ? nil : $0.chains[index] }) {
             guard let reply = try? await refresh(current, base: base) else { return }
             guard reply.status == 200, let next = reply.string("refresh_token") else {
                 ledger.withLock { $0.failures.append("chain \(index): \(reply.status) \(reply.text)") }
@@ -278,7 +375,7 @@ struct CrashWorld: Sendable {
 
     private func signInLoop(base: String, ledger: Ledger) async {
         var redeemNext = false
-        while true {
+        while !ledger.withLock({ $0.stopped }) {
             guard let code = try? await authorize(base: base) else { return }
             ledger.withLock { $0.progress.signIns += 1 }
             redeemNext.toggle()
@@ -292,7 +389,7 @@ struct CrashWorld: Sendable {
     }
 
     private func deviceLoop(base: String, ledger: Ledger) async {
-        while true {
+        while !ledger.withLock({ $0.stopped }) {
             guard let device = try? await startDevice(base: base) else { return }
             ledger.withLock { $0.pendingDevices.append(device.deviceCode) }
             let browser = TestBrowser(base: base)
@@ -364,33 +461,5 @@ struct CrashWorld: Sendable {
         usleep(useconds_t(afterMilliseconds * 1_000))
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-    }
-
-    /// `PRAGMA integrity_check` on the file, read-only.
-    static func integrityCheck(path: String) throws -> String {
-        var database: OpaquePointer?
-        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            sqlite3_close(database)
-            throw HarnessFailure("cannot open \(path)")
-        }
-        defer { sqlite3_close(database) }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(database, "PRAGMA integrity_check", -1, &statement, nil) == SQLITE_OK else {
-            throw HarnessFailure("cannot prepare integrity_check")
-        }
-        defer { sqlite3_finalize(statement) }
-        var lines: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-            if let text = sqlite3_column_text(statement, 0) { lines.append(String(cString: text)) }
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-extension Optional {
-    /// The value, or a failure saying what was missing.
-    fileprivate func orFail(_ what: @autoclosure () -> String) throws -> Wrapped {
-        guard let self else { throw HarnessFailure(what()) }
-        return self
     }
 }

@@ -38,36 +38,10 @@ import Testing
             ["user", "add", "--email", "ann@example.com", "--name", "Ann", "--password-stdin", "--database", database],
             stdin: ProviderHarness.defaultPassword + "\n")
         #expect(added.status == 0, "\(added.stderr)")
-        let process = Process()
-        process.executableURL = PorticoProcess.executable
-        process.arguments = [
-            "serve", "--port", "0", "--quiet", "--database", database, "--session-lifetime", "30m",
-            "--remembered-session-lifetime", "2d",
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let firstLine = try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask {
-                var buffer = Data()
-                while !buffer.contains(UInt8(ascii: "\n")) {
-                    let chunk = out.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    buffer.append(chunk)
-                }
-                return String(decoding: buffer, as: UTF8.self)
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(30))
-                return ""
-            }
-            let line = try await group.next() ?? ""
-            group.cancelAll()
-            return line
-        }
-        let base = try #require(
-            firstLine.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/).map { String($0.1) })
+        let server = try ServeProcess(
+            databaseURL: database, arguments: ["--session-lifetime", "30m", "--remembered-session-lifetime", "2d"])
+        defer { _ = server.terminate() }
+        let base = server.base
         let plain = TestBrowser(base: base)
         #expect(try await plain.signIn(at: "/login", email: "ann@example.com").status == 303)
         let kept = TestBrowser(base: base)
