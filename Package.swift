@@ -30,6 +30,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .systemLibrary(
+            name: "CQRencode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
 
         // Portico's own modules; dependencies go one way (see the DESIGN).
         .target(name: "PorticoCrypto", dependencies: ["COpenSSL"]),
@@ -40,7 +43,7 @@ let package = Package(
         .target(name: "PorticoStorePostgres", dependencies: ["PorticoStore", "CLibPQ"]),
         .target(
             name: "PorticoServer",
-            dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2"]),
+            dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2", "CQRencode"]),
         .target(
             name: "PorticoKit", dependencies: [.target(name: "PorticoCrypto", condition: .when(platforms: [.linux]))]),
         .executableTarget(

@@ -7,6 +7,9 @@ import Foundation
 /// JOSE needs SHA-256/384/512 for `at_hash`, thumbprints and signatures, so the three digests
 /// live behind one small type instead of being called through OpenSSL at every use.
 public enum Digest: Sendable, Hashable {
+    /// SHA-1 (20 bytes): only as HMAC-SHA1 for one-time passwords (RFC 4226, RFC 6238), the
+    /// one algorithm every authenticator app supports; never to fingerprint or sign anything.
+    case sha1
     /// SHA-256 (32 bytes).
     case sha256
     /// SHA-384 (48 bytes).
@@ -17,6 +20,7 @@ public enum Digest: Sendable, Hashable {
     /// The digest's output length in bytes.
     public var byteCount: Int {
         switch self {
+        case .sha1: 20
         case .sha256: 32
         case .sha384: 48
         case .sha512: 64
@@ -26,6 +30,7 @@ public enum Digest: Sendable, Hashable {
     /// The OpenSSL message-digest descriptor; static descriptors need no freeing.
     var evp: OpaquePointer? {
         switch self {
+        case .sha1: EVP_sha1()
         case .sha256: EVP_sha256()
         case .sha384: EVP_sha384()
         case .sha512: EVP_sha512()

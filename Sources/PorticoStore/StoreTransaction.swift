@@ -59,5 +59,6 @@ public protocol StoreTransaction:
     RefreshFamilyResourceStorage,
     BearerAccessStorage,
     BulkLoadStorage,
-    PendingSignupStorage
+    PendingSignupStorage,
+    TwoStepStorage
 {}

@@ -32,6 +32,7 @@ enum PostgresSchema {
         Migration(version: 9, statements: version9),
         Migration(version: 10, statements: version10),
         Migration(version: 11, statements: version11),
+        Migration(version: 12, statements: version12),
     ]
 
     /// The newest version this build understands.
@@ -488,5 +489,51 @@ enum PostgresSchema {
             resource text NOT NULL
         )
         """
+    ]
+
+    /// Version 12: as SQLite's version 12 (two-step verification).
+    private static let version12 = [
+        """
+        CREATE TABLE two_step_enrollments (
+            user_id text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+            secret text NOT NULL,
+            created_at bigint NOT NULL,
+            confirmed_at bigint,
+            last_step bigint
+        )
+        """,
+        """
+        CREATE TABLE two_step_recovery_codes (
+            user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            code_hash bytea NOT NULL,
+            created_at bigint NOT NULL,
+            used_at bigint,
+            PRIMARY KEY (user_id, code_hash)
+        )
+        """,
+        """
+        CREATE TABLE two_step_sign_ins (
+            id_hash bytea PRIMARY KEY,
+            user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            persistent boolean NOT NULL,
+            request text,
+            return_path text,
+            created_at bigint NOT NULL,
+            expires_at bigint NOT NULL
+        )
+        """,
+        "CREATE INDEX two_step_sign_ins_expiry ON two_step_sign_ins (expires_at)",
+        """
+        CREATE TABLE session_methods (
+            session_hash bytea PRIMARY KEY REFERENCES browser_sessions (id_hash) ON DELETE CASCADE,
+            methods text NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE refresh_family_methods (
+            family_id text PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            methods text NOT NULL
+        )
+        """,
     ]
 }

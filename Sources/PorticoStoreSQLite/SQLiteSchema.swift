@@ -25,6 +25,7 @@ enum SQLiteSchema {
         Migration(version: 9, statements: version9),
         Migration(version: 10, statements: version10),
         Migration(version: 11, statements: version11),
+        Migration(version: 12, statements: version12),
     ]
 
     /// The newest version this build understands.
@@ -493,5 +494,55 @@ enum SQLiteSchema {
         ) WITHOUT ROWID
         """,
         "PRAGMA user_version = 10",
+    ]
+
+    /// Version 12, two-step verification (issue 17): authenticator-app enrollments (the TOTP
+    /// secret sealed, the last time step used), recovery codes as keyed hashes, sign-ins waiting
+    /// for their second step, and the `amr` values of sessions and refresh families begun with
+    /// two steps (tables of their own, removed with what they describe; absent means password only).
+    private static let version12 = [
+        """
+        CREATE TABLE two_step_enrollments (
+            user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+            secret TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            confirmed_at INTEGER,
+            last_step INTEGER
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE two_step_recovery_codes (
+            user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            code_hash BLOB NOT NULL,
+            created_at INTEGER NOT NULL,
+            used_at INTEGER,
+            PRIMARY KEY (user_id, code_hash)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE two_step_sign_ins (
+            id_hash BLOB PRIMARY KEY,
+            user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            persistent INTEGER NOT NULL,
+            request TEXT,
+            return_path TEXT,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL
+        )
+        """,
+        "CREATE INDEX two_step_sign_ins_expiry ON two_step_sign_ins (expires_at)",
+        """
+        CREATE TABLE session_methods (
+            session_hash BLOB PRIMARY KEY REFERENCES browser_sessions (id_hash) ON DELETE CASCADE,
+            methods TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE refresh_family_methods (
+            family_id TEXT PRIMARY KEY REFERENCES refresh_families (id) ON DELETE CASCADE,
+            methods TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "PRAGMA user_version = 12",
     ]
 }

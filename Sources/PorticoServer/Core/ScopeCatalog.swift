@@ -63,7 +63,9 @@ enum ScopeCatalog {
 
     /// Every claim any scope can release, for discovery's `claims_supported`.
     static let claimsSupported: [String] = {
-        var seen: [String] = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "sid", "ds_hash"]
+        var seen: [String] = [
+            "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "sid", "ds_hash", "amr",
+        ]
         for entry in builtIn { for claim in entry.claims where !seen.contains(claim) { seen.append(claim) } }
         return seen
     }()

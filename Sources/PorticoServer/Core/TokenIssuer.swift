@@ -109,6 +109,7 @@ struct TokenIssuer: Sendable {
             claims[name] = value
         }
         claims["auth_time"] = .integer(Self.seconds(identity.authTime))
+        if claims["amr"] == nil { claims["amr"] = AuthenticationMethods.claim(AuthenticationMethods.password) }
         if let nonce = identity.nonce { claims["nonce"] = .string(nonce) }
         claims["at_hash"] = .string(Self.accessTokenHash(accessToken, algorithm: algorithm))
         return JWS.sign(claims: claims, key: key, type: "JWT")

@@ -47,6 +47,8 @@ struct AuthorizationCodeGrant: TokenGrant {
         var deviceSession: (session: DeviceSession, secret: String)? = nil
         /// The `sid` of its ID token, for a client told of sign-outs (``BackChannelLogout``).
         var sessionID: String? = nil
+        /// The ID token's `amr` (``AuthenticationMethods``).
+        var methods = AuthenticationMethods.password
     }
 
     /// Redeems the `code` of the request for its client.
@@ -87,6 +89,7 @@ struct AuthorizationCodeGrant: TokenGrant {
                     authTime: issue.code.authTime, nonce: issue.code.nonce),
                 refreshToken: issue.refreshToken)
             if let sessionID = issue.sessionID { issuance.identity?.additionalClaims["sid"] = .string(sessionID) }
+            issuance.identity?.additionalClaims["amr"] = AuthenticationMethods.claim(issue.methods)
             if let device = issue.deviceSession {
                 NativeSSO.mark(&issuance, session: device.session, newSecret: device.secret)
             }
@@ -140,9 +143,11 @@ struct AuthorizationCodeGrant: TokenGrant {
             }
             sessionID = sid
         }
+        let methods = try AuthenticationMethods.carry(
+            fromSession: code.sessionHashedID, toRefreshFamily: family?.familyID, in: transaction)
         return Issue(
             code: code, user: user, accessToken: accessToken, refreshToken: family?.token,
-            deviceSession: deviceSession, sessionID: sessionID)
+            deviceSession: deviceSession, sessionID: sessionID, methods: methods)
     }
 
     /// A replayed code (OAuth 2.1 §4.1.3): revoke the refresh family and access token its first

@@ -53,6 +53,8 @@ struct RefreshTokenGrant: TokenGrant {
         var deviceSession: DeviceSession? = nil
         /// The `sid` of the family's ID tokens, for a client told of sign-outs.
         var sessionID: String? = nil
+        /// The family's `amr` (``AuthenticationMethods``).
+        var methods = AuthenticationMethods.password
     }
 
     /// Rotates the `refresh_token` of the request for its client.
@@ -116,7 +118,9 @@ struct RefreshTokenGrant: TokenGrant {
                     family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken,
                     deviceSession: try NativeSSO.session(of: family, in: transaction),
                     sessionID: BackChannelLogout.isTold(client.client)
-                        ? try transaction.sessionID(refreshFamilyID: family.id) : nil))
+                        ? try transaction.sessionID(refreshFamilyID: family.id) : nil,
+                    methods: try transaction.authenticationMethods(refreshFamilyID: family.id)
+                        ?? AuthenticationMethods.password))
         }
         guard case .issue(let issue) = outcome else {
             metrics.recordRefreshReuse()
@@ -129,6 +133,7 @@ struct RefreshTokenGrant: TokenGrant {
                 nonce: nil),
             refreshToken: issue.refreshToken)
         if let sessionID = issue.sessionID { issuance.identity?.additionalClaims["sid"] = .string(sessionID) }
+        issuance.identity?.additionalClaims["amr"] = AuthenticationMethods.claim(issue.methods)
         if let session = issue.deviceSession { NativeSSO.mark(&issuance, session: session, newSecret: nil) }
         return issuance
     }

@@ -72,6 +72,7 @@ struct AccountEndpoint: Sendable {
             try LinkedAccountsSection.load(userID: signedIn.user.id, in: $0)
         }
         page.companions = try AccountCompanions.sessions(of: signedIn.user.id, context: context)
+        page.twoStep = try context.store.read { try TwoStepSection.load(userID: signedIn.user.id, in: $0) }
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }

@@ -40,6 +40,10 @@ struct AccountPage {
         case unlinked
         /// The password was changed (and every other browser signed out).
         case passwordChanged = "password_changed"
+        /// Two-step verification was turned on (``TwoStepEndpoint``).
+        case twoStepOn = "two_step_on"
+        /// Two-step verification was turned off (and every other browser signed out).
+        case twoStepOff = "two_step_off"
 
         /// What to say.
         var text: Localized {
@@ -49,6 +53,8 @@ struct AccountPage {
             case .signedOutOthers: AccountText.signedOutOthers
             case .unlinked: LinkedAccountsText.unlinked
             case .passwordChanged: PasswordChangeText.changed
+            case .twoStepOn: TwoStepText.turnedOn
+            case .twoStepOff: TwoStepText.turnedOff
             }
         }
     }
@@ -69,6 +75,8 @@ struct AccountPage {
     var linkedAccounts = LinkedAccountsSection(entries: [])
     /// Their live companion sessions (``AccountCompanions``).
     var companions: [CompanionSession] = []
+    /// Two-step verification's state (``TwoStepSection``).
+    var twoStep = TwoStepSection(enabled: false, remainingCodes: 0)
 
     /// The page as a response.
     func response() -> Response {
@@ -95,6 +103,7 @@ struct AccountPage {
         html += "<h2 id=\"security\">\(AccountText.securityHeading[language])</h2>\n"
         html += "<p><a href=\"\(PasswordChangeEndpoint.path)\" id=\"change-password\">"
         html += "\(PasswordChangeText.link[language])</a></p>\n"
+        html += twoStep.html(language: language)
         html += form(
             button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """

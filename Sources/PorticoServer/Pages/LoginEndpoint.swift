@@ -116,22 +116,17 @@ struct LoginEndpoint: Sendable {
             return again(LoginText.wrongCredentials)
         }
         try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
-        let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: remember, replacing: request.cookies[SignInSession.cookieName(context)],
-            request: request,
-            context: context)
-        var response: Response
-        if let pending {
-            response = try AuthorizationFlow.next(
-                for: pending.request, client: pending.client, signedIn: signedIn, personActed: true,
-                context: context, status: .seeOther)
-        } else {
-            let target = ReturnPath.validated(form[ReturnPath.field]) ?? ReturnPath.fallback
-            response = PageLayout.redirect(to: target, status: .seeOther)
+        let returnPath = pending == nil ? form[ReturnPath.field] : nil
+        // Enrolled in two-step verification: no session yet, the code comes first.
+        if let second = try TwoStepSignInEndpoint(context: context).challenge(
+            for: user, persistent: remember, sealedRequest: pending == nil ? nil : seal, returnPath: returnPath,
+            appName: pending?.client.name, request: request, language: language)
+        {
+            return second
         }
-        response.setCookie(cookie)
-        // The password was just entered: no "Continue as" until the browser restarts.
-        response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
+        let response = try SignInCompletion.finish(
+            user: user, persistent: remember, methods: AuthenticationMethods.password, pending: pending,
+            returnPath: returnPath, request: request, context: context)
         context.metrics.recordSignIn(.success)
         return response
     }

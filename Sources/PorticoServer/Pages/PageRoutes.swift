@@ -20,6 +20,8 @@ enum PageRoutes {
         AccountEndpoint(context: context).register(on: router)
         UnlinkEndpoint(context: context).register(on: router)
         PasswordChangeEndpoint(context: context).register(on: router)
+        TwoStepEndpoint(context: context).register(on: router)
+        TwoStepSignInEndpoint(context: context).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
     }

@@ -131,6 +131,10 @@ enum Stylesheet {
           display: inline-block; padding: 1px 8px; border-radius: 999px; background: #e3f1fb; color: #0a4a7a;
           font-size: .8rem; font-weight: 600; vertical-align: middle;
         }
+        .qr { display: block; margin: 8px auto 12px; width: min(100%, 232px); height: auto; background: #fff; }
+        .secret, .recovery-codes { font: 600 1rem/1.5 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+        .secret { word-spacing: .4em; overflow-wrap: anywhere; }
+        .recovery-codes { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(2, 1fr); gap: 4px 16px; }
         .legal { max-width: 440px; margin: 18px auto 0; text-align: center; font-size: .85rem; color: var(--muted); }
         .legal a { margin: 0 6px; }
         @media (min-width: 480px) {

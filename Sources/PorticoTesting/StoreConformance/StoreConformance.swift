@@ -57,6 +57,7 @@ public enum StoreConformance {
             + BearerAccessChecks.all
             + BulkLoadChecks.all
             + PendingSignupChecks.all
+            + TwoStepChecks.all
     }
 }
 

@@ -1,0 +1,36 @@
+import Foundation
+import PorticoHTTP
+import PorticoStore
+
+/// What every way of signing in does once the person is authenticated: start the browser
+/// session (recording its `amr` when more than a password was used), then continue the app's
+/// authorization or go back where the sign-in was asked for.
+enum SignInCompletion {
+    /// Signs `user` in and returns the response that continues.
+    static func finish(
+        user: UserRecord, persistent: Bool, methods: [String], pending: PendingAuthorizationRequest?,
+        returnPath: String?, request: Request, context: ProviderContext
+    ) throws -> Response {
+        let (signedIn, cookie) = try SignInSession.start(
+            for: user, persistent: persistent, replacing: request.cookies[SignInSession.cookieName(context)],
+            request: request, context: context)
+        if methods != AuthenticationMethods.password {
+            try context.store.transaction {
+                try $0.recordAuthenticationMethods(methods, forSessionHashedID: signedIn.session.hashedID)
+            }
+        }
+        var response: Response
+        if let pending {
+            response = try AuthorizationFlow.next(
+                for: pending.request, client: pending.client, signedIn: signedIn, personActed: true,
+                context: context, status: .seeOther)
+        } else {
+            let target = ReturnPath.validated(returnPath) ?? ReturnPath.fallback
+            response = PageLayout.redirect(to: target, status: .seeOther)
+        }
+        response.setCookie(cookie)
+        // The password was just entered: no "Continue as" until the browser restarts.
+        response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
+        return response
+    }
+}

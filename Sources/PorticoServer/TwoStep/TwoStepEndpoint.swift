@@ -1,0 +1,218 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// `GET /account/two-step` shows enrollment (or, once enrolled, management); `POST` confirms the
+/// first code (`action=confirm`, `otp`), makes new recovery codes (`action=regenerate`) or turns
+/// two-step verification off (`action=remove`), the last two with the current password.
+///
+/// The password is required to change what protects the account, so a browser left signed in
+/// or a stolen session cookie is not enough to turn the second step off; wrong guesses are
+/// throttled per account with sign-in's growing delays, as ``PasswordChangeEndpoint`` does.
+/// Turning it off ends every other browser session (as a password change does) and mails a
+/// notice; so does turning it on.
+struct TwoStepEndpoint: Sendable {
+    /// The page's path.
+    static let path = "/account/two-step"
+
+    /// Wrong passwords and wrong first codes: 5 an hour per account, then growing delays.
+    static func limits(userID: String) -> [AttemptThrottle.Limit] {
+        [
+            AttemptThrottle.Limit(
+                key: "two-step-settings:account:" + userID, maximum: AttemptThrottle.accountLimit,
+                window: AttemptThrottle.accountWindow, growingDelay: AttemptThrottle.firstAccountDelay)
+        ]
+    }
+
+    /// The provider's store, keys, mailer and clock.
+    let context: ProviderContext
+
+    private var verification: TwoStepVerification { TwoStepVerification(context: context) }
+
+    /// Adds `GET` and `POST /account/two-step`, both async.
+    func register(on router: Router) {
+        router.page(Self.path, context: context, show: { try show($0) }, submit: { try act($0) })
+    }
+
+    private static let signInLocation = AuthorizationResponse.location(
+        AuthorizationFlow.loginPath, [(ReturnPath.field, path)])
+
+    private static func purpose(_ signedIn: SignInSession) -> String {
+        "two-step:" + signedIn.session.hashedID
+    }
+
+    private func show(_ request: Request) throws -> Response {
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            return PageLayout.redirect(to: Self.signInLocation, status: .found)
+        }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let token = CSRFProtection.token(secret: secret, purpose: Self.purpose(signedIn))
+        var response = try page(for: signedIn, csrfToken: token, language: request.pageLanguage())
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    /// Management when enrolled; else enrollment, with the pending secret (made now if none is
+    /// waiting, so reloading the page keeps the QR code the app may have scanned).
+    private func page(
+        for signedIn: SignInSession, csrfToken: String, language: PageLanguage, error: Localized? = nil,
+        status: HTTPStatus = .ok
+    ) throws -> Response {
+        let user = signedIn.user
+        let now = context.now()
+        let existing = try context.store.read { try $0.twoStepEnrollment(userID: user.id) }
+        if let existing, existing.isConfirmed {
+            let remaining = try context.store.read { try $0.unusedRecoveryCodeCount(userID: user.id) }
+            return TwoStepPages.management(
+                user: user, remaining: remaining, csrfToken: csrfToken, errors: [:], alert: error,
+                language: language, status: status)
+        }
+        var secret: [UInt8]?
+        if let existing, now.timeIntervalSince(existing.createdAt) < TwoStepVerification.pendingEnrollmentLifetime {
+            secret = verification.secret(of: existing)
+        }
+        if secret == nil {
+            let fresh = TwoStepVerification.makeSecret()
+            let enrollment = TwoStepEnrollment(
+                userID: user.id, sealedSecret: try verification.seal(fresh, userID: user.id), createdAt: now)
+            guard try context.store.transaction({ try $0.savePendingTwoStepEnrollment(enrollment) }) else {
+                // Confirmed meanwhile (another tab): show management instead.
+                return try page(for: signedIn, csrfToken: csrfToken, language: language)
+            }
+            secret = fresh
+        }
+        guard let secret else { throw PageProblem.serverFailure }
+        let uri = TwoStepVerification.keyURI(secret: secret, email: user.email, issuer: PageLayout.platformName)
+        return TwoStepPages.enrollment(
+            user: user, keyURI: uri, secret: secret, csrfToken: csrfToken, error: error, language: language,
+            status: status)
+    }
+
+    private func act(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+            return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
+        }
+        guard
+            CSRFProtection.verify(form, request: request, purpose: Self.purpose(signedIn), secure: context.usesHTTPS)
+        else {
+            throw PageProblem.forgedForm(appName: nil)
+        }
+        let language = request.pageLanguage()
+        let csrfToken = form[CSRFProtection.fieldName] ?? ""
+        switch form["action"] {
+        case "confirm":
+            return try confirm(form["otp"] ?? "", for: signedIn, csrfToken: csrfToken, language: language)
+        case "regenerate", "remove":
+            let action = form["action"] ?? ""
+            return try withPassword(
+                form[action + "_password"] ?? "", action: action, for: signedIn, csrfToken: csrfToken,
+                language: language)
+        default:
+            throw PageProblem.malformedRequest(appName: nil)
+        }
+    }
+
+    /// The refusal page when the throttle says no, or nil and the attempts counted.
+    private func throttled(
+        _ signedIn: SignInSession, render: (Localized) throws -> Response
+    ) throws -> (Response?, [ThrottleAttempt]) {
+        switch try AttemptThrottle(context: context).attempt(Self.limits(userID: signedIn.user.id)) {
+        case .refused(let wait):
+            var response = try render(AttemptThrottle.refusal(retryAfter: wait))
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return (response, [])
+        case .allowed(let attempts):
+            return (nil, attempts)
+        }
+    }
+
+    private func confirm(_ code: String, for signedIn: SignInSession, csrfToken: String, language: PageLanguage)
+        throws -> Response
+    {
+        let user = signedIn.user
+        guard !code.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return try page(
+                for: signedIn, csrfToken: csrfToken, language: language, error: TwoStepText.codeMissing,
+                status: .badRequest)
+        }
+        let (refusal, attempts) = try throttled(signedIn) {
+            try page(for: signedIn, csrfToken: csrfToken, language: language, error: $0, status: .tooManyRequests)
+        }
+        if let refusal { return refusal }
+        let now = context.now()
+        guard let pending = try context.store.read({ try $0.twoStepEnrollment(userID: user.id) }), !pending.isConfirmed,
+            let secret = verification.secret(of: pending),
+            let step = verification.matchingStep(of: code, secret: secret)
+        else {
+            return try page(
+                for: signedIn, csrfToken: csrfToken, language: language, error: TwoStepText.codeWrong,
+                status: .badRequest)
+        }
+        let codes = try context.store.transaction { transaction -> [String]? in
+            guard
+                try transaction.confirmTwoStepEnrollment(
+                    userID: user.id, sealedSecret: pending.sealedSecret, step: step, at: now)
+            else { return nil }
+            try transaction.append(
+                AuditEvent(occurredAt: now, actor: user.id, action: "user.two_step_on", subject: user.id))
+            return try verification.replaceRecoveryCodes(userID: user.id, in: transaction)
+        }
+        guard let codes else {
+            return try page(
+                for: signedIn, csrfToken: csrfToken, language: language, error: TwoStepText.codeWrong,
+                status: .badRequest)
+        }
+        try? AttemptThrottle(context: context).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
+        TwoStepNotice.send(to: user, enabled: true, at: now, language: language, context: context)
+        return TwoStepPages.recoveryCodes(codes, language: language, notice: TwoStepText.turnedOn)
+    }
+
+    private func withPassword(
+        _ password: String, action: String, for signedIn: SignInSession, csrfToken: String, language: PageLanguage
+    ) throws -> Response {
+        let user = signedIn.user
+        guard try verification.confirmedEnrollment(userID: user.id) != nil else {
+            return PageLayout.redirect(to: Self.path, status: .seeOther)
+        }
+        func again(_ message: Localized, alert: Bool = false, status: HTTPStatus) throws -> Response {
+            let remaining = try context.store.read { try $0.unusedRecoveryCodeCount(userID: user.id) }
+            return TwoStepPages.management(
+                user: user, remaining: remaining, csrfToken: csrfToken, errors: alert ? [:] : [action: message],
+                alert: alert ? message : nil, language: language, status: status)
+        }
+        guard !password.isEmpty else { return try again(PasswordChangeText.currentMissing, status: .badRequest) }
+        let (refusal, attempts) = try throttled(signedIn) { try again($0, alert: true, status: .tooManyRequests) }
+        if let refusal { return refusal }
+        guard password.utf8.count <= PasswordPolicy.maximumLength,
+            context.passwords.verify(password, against: user.passwordHash)
+        else {
+            return try again(PasswordChangeText.currentWrong, status: .badRequest)
+        }
+        try? AttemptThrottle(context: context).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
+        let now = context.now()
+        if action == "regenerate" {
+            let codes = try context.store.transaction { transaction in
+                try transaction.append(
+                    AuditEvent(
+                        occurredAt: now, actor: user.id, action: "user.recovery_codes_renewed", subject: user.id))
+                return try verification.replaceRecoveryCodes(userID: user.id, in: transaction)
+            }
+            return TwoStepPages.recoveryCodes(codes, language: language, notice: nil)
+        }
+        try context.store.transaction { transaction in
+            guard try transaction.deleteTwoStepEnrollment(userID: user.id) else { return }
+            let ended = try OtherSessionsSignOut.endSessions(
+                userID: user.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: now, actor: user.id, action: "user.two_step_off", subject: user.id,
+                    details: (["sessions_ended": .integer(Int64(ended))] as JSONValue).jsonString))
+        }
+        TwoStepNotice.send(to: user, enabled: false, at: now, language: language, context: context)
+        var query = [("done", AccountPage.Notice.twoStepOff.rawValue)]
+        if language != .english { query.append(("ui_locales", language.rawValue)) }
+        return PageLayout.redirect(to: AuthorizationResponse.location(AccountEndpoint.path, query), status: .seeOther)
+    }
+}

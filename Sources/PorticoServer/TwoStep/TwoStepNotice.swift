@@ -1,0 +1,28 @@
+import Foundation
+import PorticoStore
+
+/// The mail that tells a person two-step verification was turned on or off on their account
+/// (as ``PasswordNotice`` does for the password), sent after the change has committed, without
+/// waiting for delivery; a failure is logged, never shown.
+enum TwoStepNotice {
+    /// Sends the notice for `user`, changed at `time`.
+    static func send(
+        to user: UserRecord, enabled: Bool, at time: Date, language: PageLanguage, context: ProviderContext
+    ) {
+        let message = MailMessage(
+            to: user.email, subject: TwoStepText.noticeSubject(enabled: enabled)[language],
+            body: TwoStepText.notice(
+                name: user.name, time: AccountPage.format(time, language: language), enabled: enabled,
+                accountLink: context.issuer + AccountEndpoint.path)[language],
+            date: time)
+        let mailer = context.mailer
+        Task.detached {
+            do {
+                try await mailer.send(message)
+            } catch {
+                let line = #"{"level":"error","message":"sending a two-step notice mail failed"}"# + "\n"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+        }
+    }
+}

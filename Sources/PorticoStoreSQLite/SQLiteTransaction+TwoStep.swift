@@ -1,0 +1,135 @@
+import Foundation
+import PorticoStore
+
+// Two-step verification (migration 12).
+extension SQLiteTransaction {
+    private static let enrollmentColumns = "user_id, secret, created_at, confirmed_at, last_step"
+    private static let pendingColumns =
+        "id_hash, user_id, persistent, request, return_path, created_at, expires_at"
+
+    func savePendingTwoStepEnrollment(_ enrollment: TwoStepEnrollment) throws -> Bool {
+        try write(
+            """
+            INSERT INTO two_step_enrollments (\(Self.enrollmentColumns)) VALUES (?, ?, ?, NULL, NULL)
+            ON CONFLICT (user_id) DO UPDATE SET secret = excluded.secret, created_at = excluded.created_at,
+                last_step = NULL
+            WHERE two_step_enrollments.confirmed_at IS NULL
+            """,
+            [.text(enrollment.userID), .text(enrollment.sealedSecret), .date(enrollment.createdAt)],
+            referring: "user") > 0
+    }
+
+    func twoStepEnrollment(userID: String) throws -> TwoStepEnrollment? {
+        try first(
+            "SELECT \(Self.enrollmentColumns) FROM two_step_enrollments WHERE user_id = ?", [.text(userID)]
+        ) { row in
+            TwoStepEnrollment(
+                userID: row.text(0), sealedSecret: row.text(1), createdAt: row.date(2),
+                confirmedAt: row.optionalDate(3), lastUsedStep: row.isNull(4) ? nil : row.integer(4))
+        }
+    }
+
+    func confirmTwoStepEnrollment(userID: String, sealedSecret: String, step: Int64, at time: Date) throws -> Bool {
+        try write(
+            """
+            UPDATE two_step_enrollments SET confirmed_at = ?, last_step = ?
+            WHERE user_id = ? AND secret = ? AND confirmed_at IS NULL
+            """,
+            [.date(time), .integer(step), .text(userID), .text(sealedSecret)]) > 0
+    }
+
+    func useTwoStepStep(userID: String, step: Int64) throws -> Bool {
+        try write(
+            """
+            UPDATE two_step_enrollments SET last_step = ?
+            WHERE user_id = ? AND confirmed_at IS NOT NULL AND (last_step IS NULL OR last_step < ?)
+            """,
+            [.integer(step), .text(userID), .integer(step)]) > 0
+    }
+
+    func deleteTwoStepEnrollment(userID: String) throws -> Bool {
+        try write("DELETE FROM two_step_recovery_codes WHERE user_id = ?", [.text(userID)])
+        return try write("DELETE FROM two_step_enrollments WHERE user_id = ?", [.text(userID)]) > 0
+    }
+
+    func replaceRecoveryCodes(userID: String, hashes: [[UInt8]], at time: Date) throws {
+        try write("DELETE FROM two_step_recovery_codes WHERE user_id = ?", [.text(userID)])
+        for hash in hashes {
+            try write(
+                "INSERT INTO two_step_recovery_codes (user_id, code_hash, created_at, used_at) VALUES (?, ?, ?, NULL)",
+                [.text(userID), .blob(hash), .date(time)], referring: "user")
+        }
+    }
+
+    func useRecoveryCode(userID: String, hash: [UInt8], at time: Date) throws -> Bool {
+        try write(
+            """
+            UPDATE two_step_recovery_codes SET used_at = ?
+            WHERE user_id = ? AND code_hash = ? AND used_at IS NULL
+            """,
+            [.date(time), .text(userID), .blob(hash)]) > 0
+    }
+
+    func unusedRecoveryCodeCount(userID: String) throws -> Int {
+        try first(
+            "SELECT count(*) FROM two_step_recovery_codes WHERE user_id = ? AND used_at IS NULL", [.text(userID)]
+        ) { $0.int(0) } ?? 0
+    }
+
+    func insert(_ pending: PendingSecondStep, now: Date) throws {
+        try write("DELETE FROM two_step_sign_ins WHERE expires_at <= ?", [.date(now)])
+        try write(
+            "INSERT INTO two_step_sign_ins (\(Self.pendingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .hash(reference: pending.hashedID), .text(pending.userID), .bool(pending.isPersistent),
+                .text(pending.sealedRequest), .text(pending.returnPath), .date(pending.createdAt),
+                .date(pending.expiresAt),
+            ], referring: "user")
+    }
+
+    func pendingSecondStep(token: String, now: Date) throws -> PendingSecondStep? {
+        try first(
+            "SELECT \(Self.pendingColumns) FROM two_step_sign_ins WHERE id_hash = ? AND expires_at > ?",
+            [.blob(SecretHash.digest(token)), .date(now)]
+        ) { row in
+            PendingSecondStep(
+                hashedID: row.hashReference(0), userID: row.text(1), isPersistent: row.bool(2),
+                sealedRequest: row.optionalText(3), returnPath: row.optionalText(4), createdAt: row.date(5),
+                expiresAt: row.date(6))
+        }
+    }
+
+    func deletePendingSecondStep(token: String) throws -> Bool {
+        try write("DELETE FROM two_step_sign_ins WHERE id_hash = ?", [.blob(SecretHash.digest(token))]) > 0
+    }
+
+    func recordAuthenticationMethods(_ methods: [String], forSessionHashedID hashedID: String) throws {
+        try write(
+            """
+            INSERT INTO session_methods (session_hash, methods) VALUES (?, ?)
+            ON CONFLICT (session_hash) DO UPDATE SET methods = excluded.methods
+            """,
+            [.hash(reference: hashedID), .text(methods.joined(separator: " "))], referring: "session")
+    }
+
+    func authenticationMethods(sessionHashedID hashedID: String) throws -> [String]? {
+        try first("SELECT methods FROM session_methods WHERE session_hash = ?", [.hash(reference: hashedID)]) {
+            $0.text(0).split(separator: " ").map(String.init)
+        }
+    }
+
+    func recordAuthenticationMethods(_ methods: [String], forRefreshFamily familyID: String) throws {
+        try write(
+            """
+            INSERT INTO refresh_family_methods (family_id, methods) VALUES (?, ?)
+            ON CONFLICT (family_id) DO UPDATE SET methods = excluded.methods
+            """,
+            [.text(familyID), .text(methods.joined(separator: " "))], referring: "refresh family")
+    }
+
+    func authenticationMethods(refreshFamilyID familyID: String) throws -> [String]? {
+        try first("SELECT methods FROM refresh_family_methods WHERE family_id = ?", [.text(familyID)]) {
+            $0.text(0).split(separator: " ").map(String.init)
+        }
+    }
+}

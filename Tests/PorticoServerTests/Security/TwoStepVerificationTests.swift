@@ -1,0 +1,307 @@
+import Foundation
+import PorticoCrypto
+import PorticoStore
+import PorticoTesting
+import Testing
+
+@testable import PorticoServer
+
+/// Two-step verification over real HTTP: enrollment in Your Account (QR code and text key, a
+/// first code), the second sign-in step (codes refused when wrong or replayed, recovery codes
+/// once each, throttled), `amr` in ID tokens both ways, removal with the password, and no
+/// secret in plain text in the database file.
+@Suite struct TwoStepVerificationTests {
+    /// What enrollment handed out.
+    struct Enrollment {
+        var secret: [UInt8]
+        var recoveryCodes: [String]
+    }
+
+    /// The code of the step `offset` steps from the provider's now.
+    private func code(_ secret: [UInt8], _ harness: ProviderHarness, offset: Int64 = 0) -> String {
+        let step = Int64(harness.clock.now.timeIntervalSince1970.rounded(.down)) / 30 + offset
+        return OneTimePassword(secret: secret).code(step: step)
+    }
+
+    /// A browser signed in (password only) and on Your Account.
+    private func signedInBrowser(_ harness: ProviderHarness) async throws -> TestBrowser {
+        let browser = harness.browser()
+        let first = try await browser.get(TwoStepEndpoint.path)
+        let login = try #require(first.location)
+        #expect(login.hasPrefix("/login?return_to="))
+        let signedIn = try await browser.signIn(at: login)
+        #expect(signedIn.status == 303)
+        return browser
+    }
+
+    /// The text key shown on the enrollment page.
+    static func shownSecret(_ page: TestReply) throws -> [UInt8] {
+        let text = page.text
+        let start = try #require(
+            text.range(of: "<p class=\"secret\" id=\"secret\" aria-describedby=\"secret-caption\">"))
+        let end = try #require(text.range(of: "</p>", range: start.upperBound..<text.endIndex))
+        return try #require(Base32.decode(String(text[start.upperBound..<end.lowerBound])))
+    }
+
+    /// The recovery codes of the page that shows them.
+    static func shownCodes(_ page: TestReply) -> [String] {
+        page.text.components(separatedBy: "<li><code>").dropFirst().compactMap {
+            $0.components(separatedBy: "</code>").first
+        }
+    }
+
+    /// Enrolls the signed-in `browser`: reads the key, posts a first code.
+    private func enroll(_ browser: TestBrowser, _ harness: ProviderHarness) async throws -> Enrollment {
+        let page = try await browser.get(TwoStepEndpoint.path)
+        #expect(page.status == 200)
+        #expect(page.text.contains("<svg class=\"qr\""))
+        #expect(page.text.contains("role=\"img\""))
+        #expect(page.text.contains("autocomplete=\"one-time-code\""))
+        #expect(page.text.contains("inputmode=\"numeric\""))
+        let secret = try Self.shownSecret(page)
+        #expect(secret.count == 20)
+        // Reloading keeps the key the app may have scanned.
+        #expect(try Self.shownSecret(try await browser.get(TwoStepEndpoint.path)) == secret)
+        let csrf = try #require(page.hiddenField("csrf_token"))
+        let wrong = try await browser.post(
+            TwoStepEndpoint.path, [("csrf_token", csrf), ("action", "confirm"), ("otp", "000000")])
+        #expect(wrong.status == 400)
+        #expect(wrong.text.contains("That code is not right"))
+        let done = try await browser.post(
+            TwoStepEndpoint.path, [("csrf_token", csrf), ("action", "confirm"), ("otp", code(secret, harness))])
+        #expect(done.status == 200)
+        let codes = Self.shownCodes(done)
+        #expect(codes.count == 10)
+        #expect(Set(codes).count == 10)
+        #expect(codes.allSatisfy { $0.count == 11 && $0.contains("-") })
+        return Enrollment(secret: secret, recoveryCodes: codes)
+    }
+
+    /// Posts the password on the sign-in page and returns the second-step page.
+    private func secondStep(
+        _ browser: TestBrowser, at login: String = "/login", remember: Bool = false
+    ) async throws -> TestReply {
+        let page = try await browser.signIn(at: login, remember: remember)
+        #expect(page.status == 200)
+        #expect(page.text.contains("name=\"otp\""))
+        #expect(page.text.contains("name=\"recovery_code\""))
+        #expect(page.hiddenField("pending") != nil)
+        return page
+    }
+
+    private func submit(
+        _ browser: TestBrowser, on page: TestReply, otp: String = "", recoveryCode: String = ""
+    ) async throws -> TestReply {
+        try await browser.post(
+            TwoStepSignInEndpoint.path,
+            [
+                ("csrf_token", try #require(page.hiddenField("csrf_token"))),
+                ("pending", try #require(page.hiddenField("pending"))), ("otp", otp), ("recovery_code", recoveryCode),
+            ])
+    }
+
+    @Test func enrolledSignInNeedsAFreshCodeOrARecoveryCodeOnceAndRemovalNeedsThePassword() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let browser = try await signedInBrowser(harness)
+            let account = try await browser.get("/account")
+            #expect(account.text.contains("href=\"/account/two-step\""))
+            #expect(account.text.contains("Turn on two-step verification"))
+            let enrollment = try await enroll(browser, harness)
+            #expect(try await browser.get("/account").text.contains("10 of 10 recovery codes left"))
+            let mails = try await harness.outboxMessages(atLeast: 1)
+            #expect(mails.contains { $0.contains("Subject: Two-step verification was turned on\r\n") })
+
+            // The password alone makes no session.
+            let other = harness.browser()
+            let step = try await secondStep(other)
+            #expect(other.cookie("portico_session") == nil)
+            #expect(try await other.get("/account").status == 302)
+            let wrong = try await submit(other, on: step, otp: "123456")
+            #expect(wrong.status == 200)
+            #expect(wrong.text.contains("role=\"alert\""))
+            #expect(wrong.text.contains("That code is not right"))
+            #expect(other.cookie("portico_session") == nil)
+            // The code that confirmed enrollment was used: refused, as is anything older.
+            let replayed = try await submit(other, on: step, otp: code(enrollment.secret, harness))
+            #expect(replayed.text.contains("That code is not right"))
+            #expect(other.cookie("portico_session") == nil)
+            harness.clock.advance(by: 30)
+            let fresh = code(enrollment.secret, harness)
+            let accepted = try await submit(other, on: step, otp: fresh)
+            #expect(accepted.status == 303)
+            #expect(accepted.location == "/account")
+            #expect(other.cookie("portico_session") != nil)
+            // The half-done sign-in was single use.
+            #expect(try await submit(other, on: step, otp: fresh).text.contains("That took too long"))
+            // The same code in another browser, in the same step: refused.
+            let third = harness.browser()
+            let thirdStep = try await secondStep(third)
+            #expect(try await submit(third, on: thirdStep, otp: fresh).text.contains("That code is not right"))
+
+            // A recovery code works once.
+            let recovered = try await submit(
+                third, on: thirdStep, recoveryCode: enrollment.recoveryCodes[0].uppercased())
+            #expect(recovered.status == 303)
+            let fourth = harness.browser()
+            let fourthStep = try await secondStep(fourth)
+            let reused = try await submit(fourth, on: fourthStep, recoveryCode: enrollment.recoveryCodes[0])
+            #expect(reused.text.contains("That recovery code is not right"))
+            #expect(fourth.cookie("portico_session") == nil)
+            #expect(try await browser.get("/account").text.contains("9 of 10 recovery codes left"))
+
+            // Removal: the password is required; other browsers are signed out.
+            let manage = try await browser.get(TwoStepEndpoint.path)
+            #expect(manage.text.contains("Turn off two-step verification"))
+            let csrf = try #require(manage.hiddenField("csrf_token"))
+            let refused = try await browser.post(
+                TwoStepEndpoint.path, [("csrf_token", csrf), ("action", "remove"), ("remove_password", "guess")])
+            #expect(refused.status == 400)
+            #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) }?.isConfirmed == true)
+            let forged = try await browser.post(
+                TwoStepEndpoint.path,
+                [("csrf_token", "forged"), ("action", "remove"), ("remove_password", ProviderHarness.defaultPassword)])
+            #expect(forged.status == 403)
+            let removed = try await browser.post(
+                TwoStepEndpoint.path,
+                [
+                    ("csrf_token", csrf), ("action", "remove"), ("remove_password", ProviderHarness.defaultPassword),
+                ])
+            #expect(removed.status == 303)
+            #expect(removed.location == "/account?done=two_step_off")
+            #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) } == nil)
+            #expect(try await other.get("/account").status == 302)
+            #expect(try await browser.get("/account").status == 200)
+            let offMails = try await harness.outboxMessages(atLeast: 2)
+            #expect(offMails.contains { $0.contains("Subject: Two-step verification was turned off\r\n") })
+            // And the password alone signs in again.
+            #expect(try await harness.browser().signIn(at: "/login").status == 303)
+        }
+    }
+
+    @Test func theIDTokenSaysHowThePersonSignedIn() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let client = try harness.addConfidentialClient()
+            func authorize(_ browser: TestBrowser, secret: [UInt8]?, recoveryCode: String? = nil) async throws
+                -> [String: JSONValue]
+            {
+                let pkce = PKCEPair()
+                let start = try await browser.get(TestBrowser.authorizePath(client: client, pkce: pkce))
+                let login = try #require(start.location)
+                #expect(login.hasPrefix("/login"))
+                var reply = try await browser.signIn(at: login, remember: true)
+                if let secret {
+                    #expect(reply.status == 200)
+                    reply = try await submit(
+                        browser, on: reply, otp: recoveryCode == nil ? code(secret, harness) : "",
+                        recoveryCode: recoveryCode ?? "")
+                }
+                var location = try #require(reply.location, "\(reply.status) \(reply.text)")
+                if location.hasPrefix("/consent") {
+                    location = try #require(try await browser.decide(at: location, "allow").location)
+                }
+                let parameters = try #require(URLComponents(string: location)?.queryItems)
+                let code = try #require(parameters.first { $0.name == "code" }?.value)
+                let tokens = try await harness.token(
+                    [
+                        ("grant_type", "authorization_code"), ("code", code),
+                        ("redirect_uri", client.redirectURIs[0]), ("code_verifier", pkce.verifier),
+                    ], client: .of(client))
+                #expect(tokens.status == 200)
+                let verifier = try await harness.jwksVerifier()
+                let claims = try verifier.verify(try #require(tokens.string("id_token")), algorithms: [.rs256]).claims()
+                // Refreshed ID tokens say the same.
+                let refreshed = try await harness.refresh(
+                    try #require(tokens.string("refresh_token")), client: .of(client))
+                let again = try verifier.verify(try #require(refreshed.string("id_token")), algorithms: [.rs256])
+                    .claims()
+                #expect(again["amr"] == claims["amr"])
+                return ["amr": claims["amr"] ?? .null]
+            }
+            #expect(try await authorize(harness.browser(), secret: nil)["amr"] == .array(["pwd"]))
+            let enrollment = try await enroll(try await signedInBrowser(harness), harness)
+            harness.clock.advance(by: 30)
+            #expect(try await authorize(harness.browser(), secret: enrollment.secret)["amr"] == .array(["pwd", "otp"]))
+            let recovered = try await authorize(
+                harness.browser(), secret: enrollment.secret, recoveryCode: enrollment.recoveryCodes[4])
+            #expect(recovered["amr"] == .array(["pwd", "mfa"]))
+            // "Keep me signed in" was carried through the second step.
+            let sessions = try harness.store.sessions(userID: user.id)
+            #expect(sessions.filter(\.isPersistent).count == 3)
+            let discovery = try await harness.get("/.well-known/openid-configuration")
+            #expect(discovery.json["claims_supported"]?.arrayValue?.contains(.string("amr")) == true)
+        }
+    }
+
+    @Test func wrongCodesAreThrottledPerAccount() async throws {
+        try await ProviderHarness.with { harness in
+            try harness.addUser()
+            let enrollment = try await enroll(try await signedInBrowser(harness), harness)
+            harness.clock.advance(by: 30)
+            let browser = harness.browser()
+            let step = try await secondStep(browser)
+            for _ in 0..<5 { #expect(try await submit(browser, on: step, otp: "000000").status == 200) }
+            // Throttled: even the right code is refused for now, and in another browser too.
+            let refused = try await submit(browser, on: step, otp: code(enrollment.secret, harness))
+            #expect(refused.status == 429)
+            #expect(refused.header("Retry-After") != nil)
+            let elsewhere = harness.browser()
+            #expect(try await submit(elsewhere, on: try await secondStep(elsewhere), otp: "000000").status == 429)
+            #expect(browser.cookie("portico_session") == nil)
+            harness.clock.advance(by: 61)
+            let fresh = try await secondStep(browser)
+            #expect(try await submit(browser, on: fresh, otp: code(enrollment.secret, harness)).status == 303)
+        }
+    }
+
+    @Test func noSecretIsStoredInPlainText() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let enrollment = try await enroll(try await signedInBrowser(harness), harness)
+            let stored = try #require(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) })
+            #expect(KeyEncryptionKey.isSealed(stored.sealedSecret))
+            var bytes = Data()
+            for suffix in ["", "-wal"] {
+                let url = harness.directory.appendingPathComponent("portico.db" + suffix)
+                if let data = try? Data(contentsOf: url) { bytes += data }
+            }
+            #expect(bytes.count > 4096)
+            func contains(_ needle: [UInt8]) -> Bool {
+                bytes.range(of: Data(needle)) != nil
+            }
+            #expect(!contains(Array(Base32.encode(enrollment.secret).utf8)))
+            #expect(!contains(enrollment.secret))
+            for code in enrollment.recoveryCodes {
+                #expect(!contains(Array(code.utf8)))
+                #expect(!contains(Array(code.replacingOccurrences(of: "-", with: "").utf8)))
+                #expect(!contains(Digest.sha256.hash(code.replacingOccurrences(of: "-", with: ""))))
+            }
+            // Sanity: the search finds what is there.
+            #expect(contains(Array(user.email.utf8)))
+        }
+    }
+
+    @Test func thePagesAreInChineseToo() async throws {
+        try await ProviderHarness.with { harness in
+            try harness.addUser()
+            let browser = try await signedInBrowser(harness)
+            let page = try await browser.get(TwoStepEndpoint.path + "?ui_locales=zh-CN")
+            #expect(page.text.contains("两步验证"))
+            #expect(page.text.contains("扫描此二维码"))
+            #expect(page.text.contains("lang=\"zh-CN\"") || page.text.contains("lang=\"zh-Hans\""))
+        }
+    }
+
+    @Test func theKeyURIFollowsTheKeyURIFormat() {
+        let secret = Array("12345678901234567890".utf8)
+        let uri = TwoStepVerification.keyURI(secret: secret, email: "ann+shop@example.com", issuer: "Portico ID")
+        #expect(
+            uri
+                == "otpauth://totp/Portico%20ID:ann%2Bshop%40example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+                + "&issuer=Portico%20ID&algorithm=SHA1&digits=6&period=30")
+        #expect(TwoStepVerification.grouped(secret) == "GEZD GNBV GY3T QOJQ GEZD GNBV GY3T QOJQ")
+        let rows = QRCodeSVG.modules(for: uri)
+        #expect(rows != nil && rows?.count == rows?.first?.count && (rows?.count ?? 0) >= 21)
+    }
+}
