@@ -78,9 +78,10 @@ struct TokenEndpoint: Sendable {
                 let (response, grant) = try exchange(request, authenticator: authenticator)
                 metrics.recordTokenIssued(label: type(of: grant).metricsLabel)
                 return response
-            } catch let error as ClientAuthenticator.NotInMemory {
+            } catch is ClientAuthenticator.NotInMemory {
+                // Not a failure: the request goes on to the worker pool, and this answer is dropped.
                 needsStore = true
-                throw error
+                return OAuthError.serverError().response()
             } catch {
                 metrics.recordTokenError(error)
                 throw error
