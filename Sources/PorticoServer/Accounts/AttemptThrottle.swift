@@ -69,6 +69,17 @@ struct AttemptThrottle: Sendable {
         ]
     }
 
+    /// Wrong passwords or codes on a signed-in person's account pages (`purpose` names the
+    /// page): sign-in's account limit, 5 an hour, then growing delays, so a stolen session
+    /// cannot guess the password that guards a change.
+    static func accountPageLimits(purpose: String, userID: String) -> [Limit] {
+        [
+            Limit(
+                key: purpose + ":account:" + userID, maximum: accountLimit, window: accountWindow,
+                growingDelay: firstAccountDelay)
+        ]
+    }
+
     /// Sign-ups: 20 from one address within 15 minutes, like sign-in failures (every sign-up
     /// costs an Argon2id hash, so each attempt counts, and before the hash).
     static let signUpLimit = 20

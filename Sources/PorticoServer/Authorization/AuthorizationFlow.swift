@@ -122,6 +122,13 @@ enum AuthorizationFlow {
         return try pendingRequest(seal, context: context)
     }
 
+    /// `seal` if it still names a pending request a page can carry on (a mailed link's), else
+    /// nil: a stale one is dropped, and the person goes back to the app by hand.
+    static func liveSeal(_ seal: String?, context: ProviderContext) -> String? {
+        guard let seal, !seal.isEmpty, (try? pendingRequest(seal, context: context)) != nil else { return nil }
+        return seal
+    }
+
     /// The pending request named by a page's `request` field, with its client (which must
     /// still exist and still have the redirect URI registered).
     static func pendingRequest(_ seal: String?, context: ProviderContext) throws -> PendingAuthorizationRequest {

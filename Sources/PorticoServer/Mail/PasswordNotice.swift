@@ -19,14 +19,6 @@ enum PasswordNotice {
                 accountLink: context.issuer + AccountEndpoint.path,
                 forgotLink: context.issuer + PasswordForgotEndpoint.path)[language],
             date: time)
-        let mailer = context.mailer
-        Task.detached {
-            do {
-                try await mailer.send(message)
-            } catch {
-                let line = #"{"level":"error","message":"sending a password notice mail failed"}"# + "\n"
-                FileHandle.standardError.write(Data(line.utf8))
-            }
-        }
+        context.mailer.sendInBackground(message, what: "a password notice")
     }
 }

@@ -40,14 +40,6 @@ enum SignupMail {
 
     /// Hands `message` to the mailer and returns at once.
     static func send(_ message: MailMessage, context: ProviderContext) {
-        let mailer = context.mailer
-        Task.detached {
-            do {
-                try await mailer.send(message)
-            } catch {
-                let line = #"{"level":"error","message":"sending a sign-up mail failed"}"# + "\n"
-                FileHandle.standardError.write(Data(line.utf8))
-            }
-        }
+        context.mailer.sendInBackground(message, what: "a sign-up")
     }
 }

@@ -24,11 +24,7 @@ struct PasswordChangeEndpoint: Sendable {
 
     /// Wrong current passwords: 5 an hour per account, then growing delays (as sign-in).
     static func limits(userID: String) -> [AttemptThrottle.Limit] {
-        [
-            AttemptThrottle.Limit(
-                key: "password-change:account:" + userID, maximum: AttemptThrottle.accountLimit,
-                window: AttemptThrottle.accountWindow, growingDelay: AttemptThrottle.firstAccountDelay)
-        ]
+        AttemptThrottle.accountPageLimits(purpose: "password-change", userID: userID)
     }
 
     /// The provider's store, hasher, mailer and clock.

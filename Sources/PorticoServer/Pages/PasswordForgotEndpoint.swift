@@ -79,15 +79,7 @@ struct PasswordForgotEndpoint: Sendable {
             let message = MailMessage(
                 to: user.email, subject: PasswordResetText.subject[language],
                 body: PasswordResetText.mail(name: user.name, link: link, minutes: minutes)[language], date: now)
-            let mailer = context.mailer
-            Task.detached {
-                do {
-                    try await mailer.send(message)
-                } catch {
-                    let line = #"{"level":"error","message":"sending a password-reset mail failed"}"# + "\n"
-                    FileHandle.standardError.write(Data(line.utf8))
-                }
-            }
+            context.mailer.sendInBackground(message, what: "a password-reset")
         }
         return ForgotPasswordPage.sent(
             email: email, sealedRequest: seal, minutes: Int(Self.linkLifetime / 60), language: language)

@@ -33,7 +33,8 @@ struct PasswordResetEndpoint: Sendable {
         }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         let page = ResetPasswordPage(
-            token: token, sealedRequest: carried(request.query[AuthorizationFlow.requestField]),
+            token: token,
+            sealedRequest: AuthorizationFlow.liveSeal(request.query[AuthorizationFlow.requestField], context: context),
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)), email: user.email,
             language: language)
         var response = page.response()
@@ -54,7 +55,7 @@ struct PasswordResetEndpoint: Sendable {
         guard let user = try liveUser(for: token) else {
             return ResetPasswordPage.dead(minutes: minutes, language: language)
         }
-        let seal = carried(form[AuthorizationFlow.requestField])
+        let seal = AuthorizationFlow.liveSeal(form[AuthorizationFlow.requestField], context: context)
         let password = form["password"] ?? ""
         let confirmation = form["password_confirmation"] ?? ""
         var errors: [String: Localized] = [:]
@@ -127,14 +128,6 @@ struct PasswordResetEndpoint: Sendable {
             else { return nil }
             return user
         }
-    }
-
-    /// The seal of a pending request carried by the link, if still good.
-    private func carried(_ seal: String?) -> String? {
-        guard let seal, !seal.isEmpty, (try? AuthorizationFlow.pendingRequest(seal, context: context)) != nil else {
-            return nil
-        }
-        return seal
     }
 
     /// The CSRF purpose of the form: bound to the reset token, so it works for this link only.

@@ -37,7 +37,8 @@ struct SignupVerifyEndpoint: Sendable {
         guard let signup = try liveSignup(for: token) else { return SignupVerifyPage.dead(language: language) }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
         let page = SignupVerifyPage(
-            token: token, sealedRequest: carried(request.query[AuthorizationFlow.requestField]),
+            token: token,
+            sealedRequest: AuthorizationFlow.liveSeal(request.query[AuthorizationFlow.requestField], context: context),
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)),
             name: signup.name, email: signup.email, language: language)
         var response = page.response()
@@ -61,7 +62,7 @@ struct SignupVerifyEndpoint: Sendable {
             throw PageProblem.forgedForm(appName: nil)
         }
         let language = request.pageLanguage()
-        let seal = carried(form[AuthorizationFlow.requestField])
+        let seal = AuthorizationFlow.liveSeal(form[AuthorizationFlow.requestField], context: context)
         guard SignInSession.isWellFormed(token) else { return SignupVerifyPage.dead(language: language) }
         let now = context.now()
         let outcome: Outcome
@@ -115,15 +116,6 @@ struct SignupVerifyEndpoint: Sendable {
             guard let signup = try transaction.pendingSignup(token: token), now < signup.expiresAt else { return nil }
             return signup
         }
-    }
-
-    /// The seal of a pending request carried by the link, if still good (a stale one is
-    /// dropped: the account is still made, and the person goes back to the app by hand).
-    private func carried(_ seal: String?) -> String? {
-        guard let seal, !seal.isEmpty, (try? AuthorizationFlow.pendingRequest(seal, context: context)) != nil else {
-            return nil
-        }
-        return seal
     }
 
     /// The CSRF purpose of the form: bound to the link's token, so it works for this link only.

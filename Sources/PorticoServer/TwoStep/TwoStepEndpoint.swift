@@ -18,11 +18,7 @@ struct TwoStepEndpoint: Sendable {
 
     /// Wrong passwords and wrong first codes: 5 an hour per account, then growing delays.
     static func limits(userID: String) -> [AttemptThrottle.Limit] {
-        [
-            AttemptThrottle.Limit(
-                key: "two-step-settings:account:" + userID, maximum: AttemptThrottle.accountLimit,
-                window: AttemptThrottle.accountWindow, growingDelay: AttemptThrottle.firstAccountDelay)
-        ]
+        AttemptThrottle.accountPageLimits(purpose: "two-step-settings", userID: userID)
     }
 
     /// The provider's store, keys, mailer and clock.

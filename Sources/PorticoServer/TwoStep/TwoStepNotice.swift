@@ -15,14 +15,6 @@ enum TwoStepNotice {
                 name: user.name, time: AccountPage.format(time, language: language), enabled: enabled,
                 accountLink: context.issuer + AccountEndpoint.path)[language],
             date: time)
-        let mailer = context.mailer
-        Task.detached {
-            do {
-                try await mailer.send(message)
-            } catch {
-                let line = #"{"level":"error","message":"sending a two-step notice mail failed"}"# + "\n"
-                FileHandle.standardError.write(Data(line.utf8))
-            }
-        }
+        context.mailer.sendInBackground(message, what: "a two-step notice")
     }
 }
