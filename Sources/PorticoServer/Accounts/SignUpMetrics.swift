@@ -17,6 +17,8 @@ final class SignUpMetrics: Sendable {
         case throttled
         /// A field had a problem; the form was shown again.
         case invalid
+        /// Every turn at the password gate was taken (a flood): 503, nothing hashed or stored.
+        case shed
         /// A mailed link was followed and made the account.
         case confirmed
     }

@@ -95,11 +95,17 @@ struct SignupEndpoint: Sendable {
             return response
         }
 
-        let hash: String
+        // The hash waits for a turn at the sign-in gate like a password check: a sign-up flood
+        // is shed with 503 and Retry-After instead of taking every core from the other pages.
+        let hashed: String?
         do {
-            hash = try context.passwords.hash(password)
+            hashed = try context.passwordChecks.admit { try context.passwords.hash(password) }
         } catch {
             throw PageProblem.serverFailure
+        }
+        guard let hash = hashed else {
+            metrics.record(.shed)
+            throw PageProblem.busy
         }
         metrics.recordHash()
         let now = context.now()

@@ -61,4 +61,22 @@ import Testing
             #expect(browser.cookie("portico_session") != nil)
         }
     }
+
+    @Test func aFullGateShedsSignUpsBeforeTheirHash() async throws {
+        try await ProviderHarness.with(configuration: .testing { $0.metrics = true }) { harness in
+            let holders = TurnHolders(taking: harness.provider.context.passwordChecks)
+            let fields = [("name", "Flood Person"), ("email", "flood@example.com"), ("password", strongPassword)]
+            let shed = try await accountSignUp(TestBrowser(base: harness.base), fields)
+            #expect(shed.status == 503)
+            #expect(shed.header("Retry-After") == String(ErrorPage.busyRetryAfterSeconds))
+            let metrics = try await TestBrowser(base: harness.base).get("/metrics").text
+            #expect(metrics.contains(#"portico_sign_ups_total{result="shed"} 1"#))
+            #expect(metrics.contains("portico_sign_up_password_hashes_total 0"))
+
+            holders.release()
+            let mailed = try await accountSignUp(TestBrowser(base: harness.base), fields)
+            #expect(mailed.status == 200)
+            #expect(mailed.text.contains(#"id="signup-sent""#))
+        }
+    }
 }
