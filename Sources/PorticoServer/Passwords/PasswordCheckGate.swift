@@ -22,14 +22,16 @@ final class PasswordCheckGate: @unchecked Sendable {
         /// The longest a check waits for a turn before it is turned away.
         var maximumWait: Duration
 
-        /// One hash per core, as many waiting, for at most half a second: a few hashes' time on
-        /// a machine whose cores are shared with other work (a quarter of a second shed sign-ins
-        /// at a few per second in bench/soak on a shared machine), well within a person's
-        /// patience. Waiting checks hold worker threads, so more waiting places would only hold
-        /// up the other pages.
+        /// One hash per core, four per core waiting, for at most half a second: a few hashes'
+        /// time on a machine whose cores are shared with other work (a quarter of a second shed
+        /// sign-ins at a few per second in bench/soak on a shared machine), well within a
+        /// person's patience. Four per core: with PostgreSQL a node runs four worker threads per
+        /// core, and with only one waiting place per core 16 concurrent sign-ins were shed by the
+        /// thousand although each would have had its turn within 50 ms (bench/idp/cluster.sh);
+        /// so the count never sheds what the worker threads bring, only the wait does.
         static let standard = Limits(
             concurrent: ProcessInfo.processInfo.activeProcessorCount,
-            waiting: ProcessInfo.processInfo.activeProcessorCount, maximumWait: .milliseconds(500))
+            waiting: 4 * ProcessInfo.processInfo.activeProcessorCount, maximumWait: .milliseconds(500))
     }
 
     /// The limits it admits by.
