@@ -34,8 +34,7 @@ struct AccountEndpoint: Sendable {
     }
 
     /// Where a browser without a session goes: the sign-in page, returning here.
-    static let signInLocation = AuthorizationResponse.location(
-        AuthorizationFlow.loginPath, [(ReturnPath.field, path)])
+    static let signInLocation = ReturnPath.signInLocation(returningTo: path)
 
     private func show(_ request: Request) throws -> Response {
         guard let signedIn = try SignInSession.current(in: request, context: context) else {

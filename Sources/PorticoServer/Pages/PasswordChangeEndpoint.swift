@@ -36,8 +36,7 @@ struct PasswordChangeEndpoint: Sendable {
     }
 
     /// Where a browser without a session goes: the sign-in page, returning here.
-    static let signInLocation = AuthorizationResponse.location(
-        AuthorizationFlow.loginPath, [(ReturnPath.field, path)])
+    static let signInLocation = ReturnPath.signInLocation(returningTo: path)
 
     private static func purpose(_ signedIn: SignInSession) -> String {
         "password-change:" + signedIn.session.hashedID

@@ -13,6 +13,12 @@ enum ReturnPath {
     /// The longest path accepted.
     static let maximumLength = 512
 
+    /// The sign-in page that comes back to `path` (a page of this site) once signed in: where a
+    /// signed-in-only page sends a browser without a session.
+    static func signInLocation(returningTo path: String) -> String {
+        AuthorizationResponse.location(AuthorizationFlow.loginPath, [(field, path)])
+    }
+
     /// `candidate` if it is a safe local path, else nil.
     static func validated(_ candidate: String?) -> String? {
         guard let candidate, candidate.utf8.count <= maximumLength else { return nil }

@@ -31,8 +31,7 @@ struct TwoStepEndpoint: Sendable {
         router.page(Self.path, context: context, show: { try show($0) }, submit: { try act($0) })
     }
 
-    private static let signInLocation = AuthorizationResponse.location(
-        AuthorizationFlow.loginPath, [(ReturnPath.field, path)])
+    private static let signInLocation = ReturnPath.signInLocation(returningTo: path)
 
     private static func purpose(_ signedIn: SignInSession) -> String {
         "two-step:" + signedIn.session.hashedID
