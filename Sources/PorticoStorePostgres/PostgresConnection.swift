@@ -8,7 +8,7 @@ import Foundation
 /// its parameters bound (`PQexecPrepared`); values never enter SQL text. libpq blocks the
 /// calling thread, so this is for worker threads, never an event loop.
 final class PostgresConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private var statements: [String: String] = [:]
     let target: String
     /// Statements that succeeded on this connection (the store tells from it whether a failure
@@ -17,6 +17,10 @@ final class PostgresConnection {
     /// A `BEGIN …` not sent yet: it goes out with the transaction's first statement, in one
     /// round trip (libpq's pipeline mode), and a transaction that runs no statement sends none.
     private var deferredBegin: String?
+    /// Whether this session listens for notifications (``listen(to:)``).
+    var isListening = false
+    /// Notifications received and not yet reported (``takeNotifications()``).
+    var unreportedNotifications = 0
 
     /// Connects; a failure is ``PostgresError/Kind/unavailable`` with one line saying why
     /// (refused, unknown host, authentication, unknown database).
@@ -51,15 +55,21 @@ final class PostgresConnection {
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
 
     /// Whether the server closed this idle connection or said why it will (a shutdown or
-    /// `pg_terminate_backend` sends an error, then closes): the store never listens for
-    /// notifications, so anything readable on an idle connection means it is done (at worst a
-    /// rare parameter report, and then a reconnect costs little). One `poll` with no wait.
+    /// `pg_terminate_backend` sends an error, then closes). A session that does not listen for
+    /// notifications is sent nothing while idle, so anything readable means it is done (at worst
+    /// a rare parameter report, and then a reconnect costs little); a listening one reads what
+    /// came and is done only if that was not notifications (which it keeps for
+    /// ``takeNotifications()``) or libpq found the end of the connection. One `poll` with no wait.
     func hasLostServer() -> Bool {
         if isBroken { return true }
         let socket = PQsocket(handle)
         guard socket >= 0 else { return true }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) != 0
+        guard poll(&descriptor, 1, 0) != 0 else { return false }
+        guard isListening else { return true }
+        let before = unreportedNotifications
+        guard consumeInput() else { return true }
+        return collectNotifications() == before
     }
 
     /// Whether a transaction is open (or failed and not yet rolled back).

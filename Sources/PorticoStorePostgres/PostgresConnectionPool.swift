@@ -15,6 +15,10 @@ final class PostgresConnectionPool: @unchecked Sendable {
     private let url: PostgresURL
     private let checkoutTimeout: TimeInterval
     private let checksIdleConnections: Bool
+    /// Moved by the notifications pooled connections receive, once it is started (each
+    /// connection then listens too, so a commit's own notification moves it before the
+    /// commit's caller goes on).
+    private let feed: PostgresStandingFeed?
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var idle: [PostgresConnection] = []
@@ -23,8 +27,12 @@ final class PostgresConnectionPool: @unchecked Sendable {
 
     /// - Parameter checksIdleConnections: whether a reused connection is first checked for a
     ///   goodbye from its server (tests turn it off to reach the store's second line of defence).
-    init(url: PostgresURL, capacity: Int, checkoutTimeout: TimeInterval = 10, checksIdleConnections: Bool = true) {
+    init(
+        url: PostgresURL, capacity: Int, checkoutTimeout: TimeInterval = 10, checksIdleConnections: Bool = true,
+        feed: PostgresStandingFeed? = nil
+    ) {
         self.url = url
+        self.feed = feed
         self.capacity = max(1, capacity)
         self.checkoutTimeout = checkoutTimeout
         self.checksIdleConnections = checksIdleConnections
@@ -49,7 +57,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
             }
             if let connection = idle.popLast() {
                 condition.unlock()
-                if checksIdleConnections && connection.hasLostServer() {
+                if checksIdleConnections && connection.hasLostServer() || !listensIfFollowing(connection) {
                     drop()
                     condition.lock()
                     continue
@@ -60,7 +68,9 @@ final class PostgresConnectionPool: @unchecked Sendable {
                 open += 1
                 condition.unlock()
                 do {
-                    return (try PostgresConnection(url: url), false)
+                    let connection = try PostgresConnection(url: url)
+                    if let feed, feed.isStarted { try connection.listen(to: PostgresStandingFeed.channel) }
+                    return (connection, false)
                 } catch {
                     drop()
                     throw error
@@ -82,6 +92,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
         if usable {
             usable = (try? connection.rollback()) != nil && !connection.isBroken
         }
+        if let feed, connection.takeNotifications() { feed.changed() }
         condition.lock()
         if usable && !closed {
             idle.append(connection)
@@ -104,6 +115,15 @@ final class PostgresConnectionPool: @unchecked Sendable {
         condition.unlock()
         // The idle connections close here, outside the lock, as `closing` goes.
         withExtendedLifetime(closing) {}
+    }
+
+    /// Makes a reused `connection` listen once the feed is started (it was opened before);
+    /// false when that failed and the connection is unusable. Reports what it had received.
+    private func listensIfFollowing(_ connection: PostgresConnection) -> Bool {
+        guard let feed else { return true }
+        if connection.takeNotifications() { feed.changed() }
+        guard feed.isStarted, !connection.isListening else { return true }
+        return (try? connection.listen(to: PostgresStandingFeed.channel)) != nil
     }
 
     private func drop() {

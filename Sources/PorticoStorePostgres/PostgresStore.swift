@@ -23,6 +23,10 @@ public final class PostgresStore: Store {
     /// `user@host:port/db`, without the password, for logs and messages.
     public let target: String
     let pool: PostgresConnectionPool
+    /// What ``standingGeneration`` reads, moved by the pool's connections and the listener.
+    let standingFeed: PostgresStandingFeed
+    /// Started by ``followStandingChanges()``.
+    let listener: PostgresChangeListener
     /// The threads inside a transaction of this store, so that a nested one is refused as
     /// misuse instead of waiting for a connection that its own caller holds.
     private let activeThreads = Mutex<Set<ObjectIdentifier>>([])
@@ -45,7 +49,9 @@ public final class PostgresStore: Store {
         } catch {
             throw error.storeError
         }
-        let pool = PostgresConnectionPool(url: parsed, capacity: poolSize, checkoutTimeout: checkoutTimeout)
+        let feed = PostgresStandingFeed()
+        let pool = PostgresConnectionPool(
+            url: parsed, capacity: poolSize, checkoutTimeout: checkoutTimeout, feed: feed)
         do {
             migrationsAppliedAtOpen = try Self.storeErrors {
                 try Self.withConnection(pool) { connection in
@@ -63,6 +69,12 @@ public final class PostgresStore: Store {
         }
         self.pool = pool
         target = parsed.target
+        standingFeed = feed
+        listener = PostgresChangeListener(url: parsed, feed: feed)
+    }
+
+    deinit {
+        listener.stop()
     }
 
     /// See ``Store/transaction(_:)``: READ COMMITTED, in which every conditional primitive is
@@ -117,6 +129,7 @@ public final class PostgresStore: Store {
 
     /// Closes the idle connections; later calls throw ``StoreError/closed``.
     public func close() {
+        listener.stop()
         pool.close()
     }
 

@@ -71,8 +71,11 @@ struct PostgresURL: Sendable {
                 "-c statement_timeout=\(Self.statementTimeoutMilliseconds) -c idle_in_transaction_session_timeout=60000"
             ),
             ("dbname", url),
-        ]
+        ] + overrides
     }
+
+    /// Parameters that win even over the URL's (the change listener's `application_name`).
+    var overrides: [(String, String)] = []
 
     /// libpq quotes the whole URL in some of its complaints (`… in URI: "postgres://u:pw@…"`);
     /// the URL, and the password on its own, are cut out of `message`.

@@ -1,0 +1,110 @@
+import CLibPQ
+import Foundation
+import Synchronization
+
+/// The connection that listens for `portico_standing` notifications on its own thread and
+/// moves the ``PostgresStandingFeed``: one per store, started by
+/// ``PostgresStore/followStandingChanges()``.
+///
+/// It waits in `poll` on the connection's socket (and on a pipe that ``stop()`` writes to), reads
+/// what arrived with `PQconsumeInput` and counts `PQnotifies`. When the connection drops (the
+/// server restarted, the backend was terminated) the feed goes down at once — nothing may be
+/// cached while commits could go unreported — and the listener connects again every
+/// ``retryDelayMilliseconds`` until it listens again, when the feed comes back with a new
+/// generation. Its sessions are named ``applicationName`` in `pg_stat_activity`.
+final class PostgresChangeListener: Sendable {
+    /// The `application_name` of the listener's sessions.
+    static let applicationName = "portico standing listener"
+    /// How long the listener waits between attempts to connect.
+    static let retryDelayMilliseconds: Int32 = 500
+
+    private let url: PostgresURL
+    private let feed: PostgresStandingFeed
+    private let stopped = Atomic<Bool>(false)
+    /// The pipe ``stop()`` writes to so that a waiting `poll` returns at once.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    /// A listener for `url`'s database that reports to `feed`; nothing runs before ``start()``.
+    init(url: PostgresURL, feed: PostgresStandingFeed) {
+        var listenerURL = url
+        listenerURL.overrides = [("application_name", Self.applicationName)]
+        self.url = listenerURL
+        self.feed = feed
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+            _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+    }
+
+    deinit {
+        if wakeRead >= 0 { close(wakeRead) }
+        if wakeWrite >= 0 { close(wakeWrite) }
+    }
+
+    /// Starts the listener's thread.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "portico-standing-listener"
+        thread.start()
+    }
+
+    /// Ends the thread soon (it closes its connection); the feed stays down.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    private func run() {
+        while !isStopped {
+            if let connection = try? PostgresConnection(url: url) {
+                // Only a schema with the triggers (version 13) notifies; an older one is never
+                // followed, and is looked at again after a while.
+                if (try? connection.listen(to: PostgresStandingFeed.channel)) != nil,
+                    let version = try? PostgresSchema.version(of: connection),
+                    version >= PostgresSchema.standingNotificationsVersion
+                {
+                    feed.wentLive()
+                    follow(connection)
+                    feed.wentDown()
+                }
+            }
+            if isStopped { break }
+            _ = wait(on: nil, milliseconds: Self.retryDelayMilliseconds)
+        }
+    }
+
+    /// Counts notifications on `connection` until it drops or the listener stops.
+    private func follow(_ connection: PostgresConnection) {
+        while !isStopped {
+            guard let socket = connection.socket else { return }
+            switch wait(on: socket, milliseconds: -1) {
+            case .stopped: return
+            case .timedOut: continue
+            case .readable:
+                let alive = connection.consumeInput()
+                if connection.takeNotifications() { feed.changed() }
+                guard alive else { return }
+            }
+        }
+    }
+
+    private enum Wake { case readable, stopped, timedOut }
+
+    /// Waits for `socket` to be readable (or, with nil, only for the time to pass), or for
+    /// ``stop()``.
+    private func wait(on socket: Int32?, milliseconds: Int32) -> Wake {
+        var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if let socket { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        if isStopped || descriptors[0].revents != 0 { return .stopped }
+        if ready > 0, descriptors.count > 1, descriptors[1].revents != 0 { return .readable }
+        return .timedOut
+    }
+}

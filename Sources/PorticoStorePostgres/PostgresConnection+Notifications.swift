@@ -1,0 +1,43 @@
+import CLibPQ
+import Foundation
+
+// LISTEN and the notifications libpq collects (libpq's "Asynchronous Notification").
+extension PostgresConnection {
+    /// Subscribes this session to `channel` (a fixed identifier, never input). Run outside a
+    /// transaction, it lasts as long as the session.
+    func listen(to channel: String) throws(PostgresError) {
+        try execute("LISTEN \(channel)")
+        isListening = true
+    }
+
+    /// Moves the notifications libpq has read into ``unreportedNotifications`` and returns
+    /// how many there are now. libpq collects them while it reads any result (a session's own
+    /// `NOTIFY` arrives with its `COMMIT`'s), so after a statement nothing more need be read.
+    @discardableResult
+    func collectNotifications() -> Int {
+        while let notification = PQnotifies(handle) {
+            PQfreemem(notification)
+            unreportedNotifications += 1
+        }
+        return unreportedNotifications
+    }
+
+    /// Whether notifications arrived since the last call (and forgets them).
+    func takeNotifications() -> Bool {
+        let any = collectNotifications() > 0
+        unreportedNotifications = 0
+        return any
+    }
+
+    /// Reads whatever the server sent meanwhile without waiting; false when the connection is
+    /// gone (libpq saw the end of it or a failure).
+    func consumeInput() -> Bool {
+        PQconsumeInput(handle) == 1 && !isBroken
+    }
+
+    /// The socket to wait on, or nil when there is none.
+    var socket: Int32? {
+        let socket = PQsocket(handle)
+        return socket >= 0 ? socket : nil
+    }
+}
