@@ -54,6 +54,12 @@ final class PairwiseSubjects: Sendable {
         return client.sectorIdentifier ?? client.id
     }
 
+    /// Whether the client `clientID` is in the client cache with public subjects, without
+    /// reading the store (false also when it would take a read to tell).
+    func hasPublicSubjectsInMemory(clientID: String) -> Bool {
+        clients.clientInMemory(id: clientID)?.subjectType == .public
+    }
+
     /// The account id behind `subject`, a `sub` of a client whose ``pairwiseSector(ofClientID:)``
     /// is `sector`: the subject itself without a sector, nil when a pairwise subject is unknown.
     static func userID(subject: String, sector: String?, in transaction: any StoreTransaction) throws -> String? {

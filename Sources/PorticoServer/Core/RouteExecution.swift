@@ -43,6 +43,18 @@ struct RouteExecution: Sendable {
         }
     }
 
+    /// Registers `handler` for `method` and `path` with a first step that answers without
+    /// waiting when it can; see ``post(_:on:immediate:_:)``.
+    func add(
+        _ method: HTTPMethod, _ path: String, on router: Router,
+        immediate: @escaping @Sendable (Request) -> Response?, _ handler: @escaping @Sendable (Request) -> Response
+    ) {
+        switch placement {
+        case .epollThread: router.add(method, path, handler)
+        case .workerPool: router.addAsync(method, path, immediate: immediate) { request in handler(request) }
+        }
+    }
+
     /// Registers a `POST` handler with a first step that answers without waiting when it can
     /// (returns nil otherwise). On the epoll threads `handler` simply runs; on the worker pool
     /// `immediate` runs on the epoll thread first and only the requests it hands over (nil) are
@@ -51,10 +63,7 @@ struct RouteExecution: Sendable {
         _ path: String, on router: Router, immediate: @escaping @Sendable (Request) -> Response?,
         _ handler: @escaping @Sendable (Request) -> Response
     ) {
-        switch placement {
-        case .epollThread: router.add(.post, path, handler)
-        case .workerPool: router.addAsync(.post, path, immediate: immediate) { request in handler(request) }
-        }
+        add(.post, path, on: router, immediate: immediate, handler)
     }
 
     /// Registers a `GET` (and so `HEAD`) handler; see ``add(_:_:on:_:)``.

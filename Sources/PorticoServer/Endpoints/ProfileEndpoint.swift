@@ -1,5 +1,6 @@
 import PorticoCrypto
 import PorticoHTTP
+import PorticoStore
 
 /// `GET /user/profile`: the profile in Login with Amazon's shape — `user_id`, `name`, `email`,
 /// `postal_code` — with only what the token's scopes release (`profile:user_id` gives just
@@ -16,21 +17,43 @@ struct ProfileEndpoint {
     /// The gate every resource endpoint shares.
     let resource: ProtectedResource
 
-    /// Registers the route.
+    /// Registers the route; like userinfo, a standing in memory is answered on the epoll thread.
     func register(on router: Router, execution: RouteExecution) {
-        execution.get(Self.path, on: router) { request in handle(request) }
+        execution.add(.get, Self.path, on: router, immediate: { request in answerFromMemory(request) }) { request in
+            handle(request)
+        }
     }
 
     /// Answers one request.
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
             let token = try ProtectedResource.bearerToken(in: request, formParameter: false)
-            let (verified, user) = try resource.admit(
-                token, acceptedScopes: Self.acceptedScopes, challengeScope: "profile")
-            let claims = UserClaims.released(about: user, scopes: verified.scopes, subject: verified.subject).filter {
-                Self.fields.contains($0.key)
-            }
-            return OAuthEndpoint.json(claims)
+            return Self.profile(
+                try resource.admit(token, acceptedScopes: Self.acceptedScopes, challengeScope: "profile"))
         }
+    }
+
+    /// The answer when it needs no store; nil hands the request to ``handle(_:)``.
+    func answerFromMemory(_ request: Request) -> Response? {
+        guard resource.standings != nil else { return nil }
+        let token: String
+        do {
+            token = try ProtectedResource.bearerToken(in: request, formParameter: false)
+        } catch {
+            return error.response()
+        }
+        guard
+            let admitted = resource.admitFromMemory(
+                token, acceptedScopes: Self.acceptedScopes, challengeScope: "profile")
+        else { return nil }
+        return OAuthEndpoint.respond { Self.profile(try admitted.get()) }
+    }
+
+    private static func profile(_ admitted: (VerifiedAccessToken, UserRecord)) -> Response {
+        let (verified, user) = admitted
+        let claims = UserClaims.released(about: user, scopes: verified.scopes, subject: verified.subject).filter {
+            fields.contains($0.key)
+        }
+        return OAuthEndpoint.json(claims)
     }
 }

@@ -17,6 +17,9 @@ struct ProtectedResource {
     var subjects: PairwiseSubjects? = nil
     /// The provider's issuer: the `aud` of tokens meant for these endpoints (RFC 8707).
     var issuer: IssuerIdentifier? = nil
+    /// Standings kept in memory, when the store reports its changes (PostgreSQL); used by the
+    /// usual token's read alone.
+    var standings: StandingCache? = nil
 
     /// The token sent in `Authorization: Bearer`, or (when `formParameter` is set, for POSTed
     /// userinfo) in the form body; sending both is an error (RFC 6750 §2).
@@ -91,11 +94,7 @@ struct ProtectedResource {
     ) {
         let sector = verified.hasUser ? try subjects?.pairwiseSector(ofClientID: verified.clientID) : nil
         if verified.hasUser, sector == nil, verifier.revocationListsDecide(verified) {
-            let (revoked, user) = try store.readOne { transaction in
-                try transaction.accessTokenStanding(
-                    id: verified.tokenID, userID: verified.subject, clientID: verified.clientID,
-                    issuedAt: verified.issuedAt)
-            }
+            let (revoked, user) = try standing(of: verified)
             let (token, admitted, _) = try judge(
                 verified, revoked: revoked, user: user, extra: (), acceptedScopes: acceptedScopes,
                 challengeScope: challengeScope)
@@ -105,6 +104,48 @@ struct ProtectedResource {
             verified, sector: sector, acceptedScopes: acceptedScopes, challengeScope: challengeScope,
             alsoReading: { _, _ in () })
         return (token, user)
+    }
+
+    /// ``admit(_:acceptedScopes:challengeScope:)`` answered from memory alone, for the epoll
+    /// thread: the admitted token and person when `token` is the usual kind and its standing is
+    /// in ``standings``, and the error when the token alone decides (missing, malformed,
+    /// expired); nil when the store must be read.
+    func admitFromMemory(_ token: String, acceptedScopes: Set<String>, challengeScope: String) -> Result<
+        (VerifiedAccessToken, UserRecord), any Error
+    >? {
+        guard let standings else { return nil }
+        let verified: VerifiedAccessToken
+        do {
+            verified = try verify(token)
+        } catch {
+            return .failure(error)
+        }
+        guard verified.hasUser, verifier.revocationListsDecide(verified),
+            subjects?.hasPublicSubjectsInMemory(clientID: verified.clientID) ?? true,
+            let user = standings.user(for: verified)
+        else { return nil }
+        return Result {
+            let (token, admitted, _) = try judge(
+                verified, revoked: false, user: user, extra: (), acceptedScopes: acceptedScopes,
+                challengeScope: challengeScope)
+            return (token, admitted)
+        }
+    }
+
+    /// The usual token's standing: from ``standings`` when it is there, else read in one
+    /// statement (and kept when it admits and nothing changed meanwhile).
+    private func standing(of verified: VerifiedAccessToken) throws -> (isRevoked: Bool, user: UserRecord?) {
+        if let standings, let user = standings.user(for: verified) { return (false, user) }
+        let generation = standings?.generationBeforeRead()
+        let standing = try store.readOne { transaction in
+            try transaction.accessTokenStanding(
+                id: verified.tokenID, userID: verified.subject, clientID: verified.clientID,
+                issuedAt: verified.issuedAt)
+        }
+        if let standings, let generation, !standing.isRevoked, let user = standing.user, !user.isDisabled {
+            standings.remember(user, for: verified, readAt: generation)
+        }
+        return standing
     }
 
     /// ``admit(_:acceptedScopes:challengeScope:)`` with `alsoReading` run in the same read

@@ -31,7 +31,8 @@ enum ProtocolRoutes {
             issuer: context.issuerIdentifier
         ).register(on: router, execution: execution)
         let resource = ProtectedResource(
-            store: context.store, verifier: verifier, subjects: subjects, issuer: context.issuerIdentifier)
+            store: context.store, verifier: verifier, subjects: subjects, issuer: context.issuerIdentifier,
+            standings: StandingCache.following(context.store, registry: context.metrics.registry))
         UserInfoEndpoint(resource: resource).register(on: router, execution: execution)
         CompanionRoutes.register(on: router, context: context, resource: resource)
         ProfileEndpoint(resource: resource).register(on: router, execution: execution)
