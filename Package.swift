@@ -53,7 +53,10 @@ let package = Package(
         // one provider harness, one raw HTTP client, the store conformance suite.
         .target(
             name: "PorticoTesting",
-            dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto"]),
+            dependencies: [
+                "PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres",
+                "PorticoCrypto",
+            ]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
         // Account link: a host app on PorticoKit, and its backend on PorticoHTTP (a library, so

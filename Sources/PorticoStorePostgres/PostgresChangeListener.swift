@@ -21,6 +21,9 @@ final class PostgresChangeListener: Sendable {
     private let url: PostgresURL
     private let feed: PostgresStandingFeed
     private let stopped = Atomic<Bool>(false)
+    /// Whether the listener connects again after losing its connection; tests turn it off to
+    /// hold the feed down for as long as they look.
+    let reconnects = Atomic<Bool>(true)
     /// The pipe ``stop()`` writes to so that a waiting `poll` returns at once.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -63,6 +66,9 @@ final class PostgresChangeListener: Sendable {
 
     private func run() {
         while !isStopped {
+            while !reconnects.load(ordering: .acquiring) && !isStopped {
+                _ = wait(on: nil, milliseconds: Self.retryDelayMilliseconds / 10)
+            }
             if let connection = try? PostgresConnection(url: url) {
                 // Only a schema with the triggers (version 13) notifies; an older one is never
                 // followed, and is looked at again after a while.
@@ -89,6 +95,7 @@ final class PostgresChangeListener: Sendable {
             case .timedOut: continue
             case .readable:
                 let alive = connection.consumeInput()
+                FileHandle.standardError.write("LISTENER readable\n".data(using: .utf8)!)
                 if connection.takeNotifications() { feed.changed() }
                 guard alive else { return }
             }

@@ -44,6 +44,9 @@ public final class ProviderHarness: Sendable {
         configuration.port = 0
         configuration.databaseURL = url
         configuration.clock = { clock.now }
+        if case .postgres = database, configuration.keyFile == nil {
+            configuration.keyFile = directory.appendingPathComponent("signing.key").path
+        }
         self.configuration = configuration
         let provider: IdentityProvider
         do {

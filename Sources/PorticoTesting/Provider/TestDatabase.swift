@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStorePostgres
 import PorticoStoreSQLite
 
 /// The database a ``ProviderHarness`` runs on.
@@ -10,6 +11,10 @@ import PorticoStoreSQLite
 public enum TestDatabase: Sendable, CustomStringConvertible {
     /// A fresh SQLite file in the harness's temporary directory, removed when it stops.
     case sqlite
+    /// A PostgreSQL database the test made (its URL); the harness keeps its signing keys in a
+    /// key file, as `portico serve` on PostgreSQL does. Not in ``available``: suites that need
+    /// the server ask for it.
+    case postgres(url: String)
 
     /// Every database this machine can run the suites on.
     public static var available: [TestDatabase] { [.sqlite] }
@@ -18,6 +23,7 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
     func url(in directory: URL) -> DatabaseURL {
         switch self {
         case .sqlite: .sqlite(path: "\(directory.path)/portico.db")
+        case .postgres(let url): .postgres(url)
         }
     }
 
@@ -26,6 +32,7 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
     func open(_ url: DatabaseURL, longRunning: Bool) throws -> any Store {
         switch url {
         case .sqlite(let path): try SQLiteStore(path: path, backgroundCheckpoints: longRunning)
+        case .postgres(let url): try PostgresStore(url: url, poolSize: 4)
         default: throw StoreError.unsupportedURL(url.description)
         }
     }
@@ -34,6 +41,7 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sqlite: "SQLite"
+        case .postgres: "PostgreSQL"
         }
     }
 }
