@@ -27,8 +27,8 @@ enum SQLiteSchema {
         Migration(version: 11, statements: version11),
         Migration(version: 12, statements: version12),
         // PostgreSQL's change notifications for node-local caches; SQLite offers no feed (its
-        // admin commands are another process), so there is nothing to create.
-        Migration(version: 13, statements: []),
+        // admin commands are another process), so there is nothing to create but the number.
+        Migration(version: 13, statements: ["PRAGMA user_version = 13"]),
     ]
 
     /// The newest version this build understands.
