@@ -89,7 +89,8 @@ import Testing
         try await withProvider { harness, _, _ in
             let user = try harness.addUser()
             let client = try harness.addPublicClient()
-            let token = try #require(try await harness.signIn(user, to: client, scopes: ["openid"]).string("access_token"))
+            let signedIn = try await harness.signIn(user, to: client, scopes: ["openid"])
+            let token = try #require(signedIn.string("access_token"))
             #expect(try await userinfo(harness, token) == 200)
             let hits = try await metric(harness, "portico_standing_cache_hits_total")
             #expect(try await userinfo(harness, token) == 200)
@@ -111,14 +112,16 @@ import Testing
         try await withProvider { harness, served, database in
             let user = try harness.addUser()
             let client = try harness.addPublicClient()
-            let token = try #require(try await harness.signIn(user, to: client, scopes: ["openid"]).string("access_token"))
+            let signedIn = try await harness.signIn(user, to: client, scopes: ["openid"])
+            let token = try #require(signedIn.string("access_token"))
             #expect(try await userinfo(harness, token) == 200)
             #expect(try await userinfo(harness, token) == 200)
 
             served.listener.reconnects.store(false, ordering: .releasing)
             let admin = try TestServer.connection()
             let terminated = try admin.scalar(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1 AND datname = $2",
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    + "WHERE application_name = $1 AND datname = $2",
                 [.text(PostgresChangeListener.applicationName), .text(database.name)])
             #expect(terminated != "0")
             try await waitUntil("the feed is down") { served.standingGeneration == nil }

@@ -43,11 +43,11 @@ struct VerifiedAccessToken: Sendable {
 /// Why a cache: an ES256 verification costs tens of microseconds and an app calls userinfo
 /// with the same token many times, so a verified token is kept (keyed by its exact text, at most
 /// ``capacity`` entries) until it expires. The cache only ever remembers what is immutable about
-/// a token — its signature and claims. Revocation is *not* cached: several nodes share one
+/// a token — its signature and claims. Revocation is *not* cached here: several nodes share one
 /// database and any of them (or `/account` on another node) may revoke a token, so callers ask
 /// the store with ``isRevoked(_:in:)``, one indexed lookup that shares the read transaction the
-/// endpoint opens for the user anyway. That keeps every node stateless, at the price of one
-/// point query per request.
+/// endpoint opens for the user anyway. Only where the store reports every change
+/// (PostgreSQL's notifications) does ``StandingCache`` keep the usual token's standing, exactly.
 final class AccessTokenVerifier: Sendable {
     /// The most tokens kept verified at once; beyond it, expired entries go, then everything.
     let capacity: Int
@@ -95,6 +95,16 @@ final class AccessTokenVerifier: Sendable {
         guard now < verified.expiresAt else { throw .invalidToken("The access token has expired.") }
         remember(verified, for: token, keys: generation, now: now)
         return verified
+    }
+
+    /// `token` as ``verify(_:)`` verified it before, when it is still cached, its keys still the
+    /// loaded ones and it has not expired; nil otherwise. Never reads the store (``verify(_:)``
+    /// may, to load a key it has not seen), so an epoll thread may call it.
+    func verifiedFromMemory(_ token: String) -> VerifiedAccessToken? {
+        guard let cached = cache.withLock({ $0[token] }), cached.keys == keys.generation,
+            now() < cached.token.expiresAt
+        else { return nil }
+        return cached.token
     }
 
     /// Whether ``isRevoked(_:userID:in:)`` consults nothing but the revocation lists for

@@ -126,7 +126,9 @@ final class StandingCache: Sendable {
             guard feed.standingGeneration == generation else { return }
             synchronize(&state, to: generation)
             if state.entries.count >= capacity {
-                state.entries = state.entries.filter { now < $0.value.expiresAt && clock - $0.value.readAt < maximumAge }
+                state.entries = state.entries.filter {
+                    now < $0.value.expiresAt && clock - $0.value.readAt < maximumAge
+                }
                 if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
             }
             state.entries[Key(token)] = entry

@@ -19,9 +19,9 @@ struct ProfileEndpoint {
 
     /// Registers the route; like userinfo, a standing in memory is answered on the epoll thread.
     func register(on router: Router, execution: RouteExecution) {
-        execution.add(.get, Self.path, on: router, immediate: { request in answerFromMemory(request) }) { request in
-            handle(request)
-        }
+        execution.add(
+            .get, Self.path, on: router, immediate: { request in answerFromMemory(request) },
+            { request in handle(request) })
     }
 
     /// Answers one request.

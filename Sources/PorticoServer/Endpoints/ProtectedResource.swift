@@ -107,20 +107,15 @@ struct ProtectedResource {
     }
 
     /// ``admit(_:acceptedScopes:challengeScope:)`` answered from memory alone, for the epoll
-    /// thread: the admitted token and person when `token` is the usual kind and its standing is
-    /// in ``standings``, and the error when the token alone decides (missing, malformed,
-    /// expired); nil when the store must be read.
+    /// thread: the verdict when `token` was verified before (``AccessTokenVerifier``'s cache),
+    /// is the usual kind, and its standing is in ``standings``; nil when the store may have to
+    /// be read (then ``admit(_:acceptedScopes:challengeScope:)`` on the worker pool decides).
     func admitFromMemory(_ token: String, acceptedScopes: Set<String>, challengeScope: String) -> Result<
         (VerifiedAccessToken, UserRecord), any Error
     >? {
-        guard let standings else { return nil }
-        let verified: VerifiedAccessToken
-        do {
-            verified = try verify(token)
-        } catch {
-            return .failure(error)
-        }
-        guard verified.hasUser, verifier.revocationListsDecide(verified),
+        guard let standings, let verified = verifier.verifiedFromMemory(token),
+            issuer.map({ verified.audience.contains($0.current) }) ?? true,
+            verified.hasUser, verifier.revocationListsDecide(verified),
             subjects?.hasPublicSubjectsInMemory(clientID: verified.clientID) ?? true,
             let user = standings.user(for: verified)
         else { return nil }

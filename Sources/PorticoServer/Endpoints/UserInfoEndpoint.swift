@@ -13,9 +13,9 @@ struct UserInfoEndpoint {
     /// answered on the epoll thread and only the others wait for the worker pool.
     func register(on router: Router, execution: RouteExecution) {
         for method in [HTTPMethod.get, .post] {
-            execution.add(method, "/oauth/userinfo", on: router, immediate: { request in answerFromMemory(request) }) {
-                request in handle(request)
-            }
+            execution.add(
+                method, "/oauth/userinfo", on: router, immediate: { request in answerFromMemory(request) },
+                { request in handle(request) })
         }
     }
 
