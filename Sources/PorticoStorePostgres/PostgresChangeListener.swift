@@ -12,7 +12,7 @@ import Synchronization
 /// cached while commits could go unreported — and the listener connects again every
 /// ``retryDelayMilliseconds`` until it listens again, when the feed comes back with a new
 /// generation. Its sessions are named ``applicationName`` in `pg_stat_activity`.
-final class PostgresChangeListener: Sendable {
+final class PostgresChangeListener: @unchecked Sendable {
     /// The `application_name` of the listener's sessions.
     static let applicationName = "portico standing listener"
     /// How long the listener waits between attempts to connect.
@@ -24,6 +24,9 @@ final class PostgresChangeListener: Sendable {
     /// Whether the listener connects again after losing its connection; tests turn it off to
     /// hold the feed down for as long as they look.
     let reconnects = Atomic<Bool>(true)
+    /// Whether the thread runs; guarded by `finished`, which signals when it ends.
+    private var running = false
+    private let finished = NSCondition()
     /// The pipe ``stop()`` writes to so that a waiting `poll` returns at once.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -50,16 +53,30 @@ final class PostgresChangeListener: Sendable {
 
     /// Starts the listener's thread.
     func start() {
-        let thread = Thread { [self] in run() }
+        finished.lock()
+        running = true
+        finished.unlock()
+        let thread = Thread { [self] in
+            run()
+            finished.lock()
+            running = false
+            finished.broadcast()
+            finished.unlock()
+        }
         thread.name = "portico-standing-listener"
         thread.start()
     }
 
-    /// Ends the thread soon (it closes its connection); the feed stays down.
+    /// Ends the thread and waits (at most a few seconds, should it be connecting) until it has
+    /// closed its connection with a goodbye to the server; the feed stays down.
     func stop() {
         stopped.store(true, ordering: .releasing)
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
+        let deadline = Date(timeIntervalSinceNow: TimeInterval(PostgresURL.connectTimeoutSeconds + 1))
+        finished.lock()
+        while running && finished.wait(until: deadline) {}
+        finished.unlock()
     }
 
     private var isStopped: Bool { stopped.load(ordering: .acquiring) }
