@@ -128,7 +128,7 @@ import Testing
         let fast = try await fetch(server, "/maybe?fast=1", method: "POST")
         #expect(fast.status == 200)
         #expect(fast.text.hasPrefix("first on "))
-        #expect(!fast.text.contains("portico-worker"))
+        #expect(!fast.text.contains("portico-work"))
         #expect(handled.load(ordering: .relaxed) == 0)
         let slow = try await fetch(server, "/maybe", method: "POST")
         #expect(slow.status == 200)
