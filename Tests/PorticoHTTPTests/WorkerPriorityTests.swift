@@ -73,4 +73,3 @@ private func kernelNiceOfCurrentThread() -> Int? {
     guard fields.count > 16 else { return nil }
     return Int(fields[16])
 }
-

@@ -21,6 +21,8 @@ import urllib.parse
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 import portico_server
 from test_accessibility import assert_accessible, wait_for
@@ -157,7 +159,10 @@ def test_a_sign_in_flood_shows_the_very_busy_page(own_server, sized_browser, lan
         driver.get(f"{base}/login")
         wait_for(driver, (By.NAME, "email")).send_keys("person@example.com")
         driver.find_element(By.NAME, "password").send_keys("a password")
-        driver.find_element(By.CSS_SELECTOR, "form [type=submit]").click()
+        button = driver.find_element(By.CSS_SELECTOR, "form [type=submit]")
+        button.click()
+        # The answer replaces the form's page (a sign-in waits at most half a second for a turn).
+        WebDriverWait(driver, 60).until(conditions.staleness_of(button))
 
     try:
         look_until(driver, sign_in, language, SIGN_IN_SHED)

@@ -45,7 +45,8 @@ import Testing
         let server = try fullServer(release: release, parked: parked, context: context)
         defer { server.shutdown() }
         Thread.detachNewThread {
-            _ = RawHTTPClient.exchange(port: server.port, "GET /park HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            _ = RawHTTPClient.exchange(
+                port: server.port, "GET /park HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         }
         #expect(parked.wait(timeout: .now() + 30) == .success)
         defer { release.signal() }
