@@ -246,7 +246,8 @@ verdict() { awk -v c="$1" 'BEGIN { print c ? "met" : "MISSED" }'; }
         "$(probe EPOLL_WAIT_MS_PER_S) ms/s; the server's other threads ran $(probe OTHER_RUN_MS_PER_S) ms/s," \
         "waited $(probe OTHER_WAIT_MS_PER_S) ms/s; load average at the end $(probe LOAD_AVERAGE)"
     echo "  RSS after 10 s $(awk -v k="$(probe RSS_10S_KB)" 'BEGIN { printf "%.1f", k / 1024 }') MB, at the end" \
-        "$(awk -v k="$(probe RSS_END_KB)" 'BEGIN { printf "%.1f", k / 1024 }') MB: $(probe RSS_GROWTH) % (target within 15 %):" \
+        "$(awk -v k="$(probe RSS_END_KB)" 'BEGIN { printf "%.1f", k / 1024 }') MB (lowest of 10-15 s and of the last 5 s;" \
+        "peak $(awk -v k="$(probe RSS_PEAK_KB)" 'BEGIN { printf "%.1f", k / 1024 }') MB): $(probe RSS_GROWTH) % (target within 15 %):" \
         "$(verdict "$(awk -v g="$(probe RSS_GROWTH)" 'BEGIN { print (g <= 15 && g >= -15) }')")"
     echo "RESULT capacity=$capacity offered=$overload served=$soak_rate ratio=$served shed503=$(count soak SHED_503)" \
         "bad5xx=$(count soak BAD_5XX) healthz_p50_ms=$(probe HEALTHZ_P50_MS) healthz_p99_ms=$(probe HEALTHZ_P99_MS) healthz_max_ms=$(probe HEALTHZ_MAX_MS) epoll_wait_ms_per_s=$(probe EPOLL_WAIT_MS_PER_S) load=$(probe LOAD_AVERAGE) rss_10s_kb=$(probe RSS_10S_KB) rss_end_kb=$(probe RSS_END_KB)"
