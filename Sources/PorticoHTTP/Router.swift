@@ -119,7 +119,16 @@ public final class Router: Sendable {
         table.withLock { $0.fallback = .immediate(handler) }
     }
 
-    /// The snapshot the server routes with; later registrations are refused.
+    /// Sets the answer for a request to an async route that arrives while the worker queue is
+    /// full (`ServerConfiguration.maxPendingAsyncRequests`), instead of the plain-text 503, so
+    /// that a person in a browser sees a page in their language rather than a line of English.
+    /// It runs on the epoll thread and must be quick. Whatever it returns is sent as 503, with
+    /// `Retry-After: 1` unless it sets its own: the client must still be told to come back.
+    public func overloaded(_ handler: @escaping @Sendable (Request) -> Response) {
+        guard acceptsChanges() else { return }
+        table.withLock { $0.overloaded = handler }
+    }
+
     /// Sets the request body limit for `path` (an exact path, every method) to `bytes`, instead
     /// of the server's `maxBodySize` and `maxFormBodySize`: a larger body gets 413 before it is
     /// read, so an endpoint that takes a short form cannot be made to buffer a megabyte.
@@ -128,6 +137,7 @@ public final class Router: Sendable {
         table.withLock { $0.bodyLimits[path] = max(0, bytes) }
     }
 
+    /// The snapshot the server routes with; later registrations are refused.
     func freeze() -> RouteTable {
         isFrozen.store(true, ordering: .releasing)
         return table.withLock { $0 }

@@ -48,6 +48,15 @@ public struct ServerConfiguration: Sendable {
     /// server), apart from the epoll threads and from Swift's cooperative pool; two per core
     /// by default, so a handler that blocks for a while does not hold up the others.
     public var workerThreads: Int
+    /// How much lower than the epoll threads' the worker threads' scheduling priority is: their
+    /// nice value is raised by this much (Linux; capped at 19; 0 for the same priority). 10 by
+    /// default. Workers run the long jobs (an Argon2id hash is tens of milliseconds of CPU), the
+    /// epoll threads every request's parsing and the quick answers; when both want the cores,
+    /// the kernel then gives the epoll threads ~90 % of them (nice 10 weighs 110 against nice
+    /// 0's 1024), so health checks and synchronous routes stay prompt under overload. It is a
+    /// share, not a ban: with a core idle, workers run at full speed (nice values never starve
+    /// a thread, unlike `SCHED_IDLE`), so a quiet server hashes as fast as before.
+    public var workerNiceness: Int = 10
     /// How long a client has to send one whole request (request line, headers and body),
     /// counted from when its connection opened or its previous answer went out; past it the
     /// connection is closed (30 s by default; nil for none). `idleTimeout` restarts with every

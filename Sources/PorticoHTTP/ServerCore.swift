@@ -56,7 +56,8 @@ final class ServerCore: Sendable {
         self.allowedHosts = configuration.allowedHosts
         self.trustedProxies = configuration.trustedProxies
         self.measuresDuration = configuration.logRequests || metrics != nil
-        self.workers = WorkerPool(threadCount: configuration.workerThreads)
+        self.workers = WorkerPool(
+            threadCount: configuration.workerThreads, niceness: configuration.workerNiceness)
         self.deadlines = configuration.requestDeadline.map(RequestDeadlines.init(limit:))
     }
 
@@ -195,6 +196,16 @@ final class ServerCore: Sendable {
         return response
     }()
 
+    /// The 503 for a request that finds the worker queue full: the router's own answer when it
+    /// has one (always 503, with `Retry-After` added when it has none), else plain text.
+    private func overloadedAnswer(to request: Request) -> Response {
+        guard let make = table.overloaded else { return Self.overloaded }
+        var response = make(request)
+        response.status = .serviceUnavailable
+        if response.headers["Retry-After"] == nil { response.headers["Retry-After"] = "1" }
+        return response
+    }
+
     private func dispatch(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         context.phase = .answered
         deadlines?.answering(connection)
@@ -250,7 +261,7 @@ final class ServerCore: Sendable {
                 }
                 // Bounded: past the limit, waiting would only make every queued request late.
                 guard activeHandlers.load(ordering: .relaxed) < maxPendingAsyncRequests else {
-                    return send(Self.overloaded, on: connection, for: context)
+                    return send(overloadedAnswer(to: request), on: connection, for: context)
                 }
                 let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
                 guard suspend(exchange) else {

@@ -8,6 +8,12 @@ import Foundation
 /// thread, would starve every other task, including the handlers that would free them. A pool
 /// of its own, used as the handlers' task executor, keeps the server's slow work and the rest
 /// of the process from waiting on each other.
+///
+/// Its threads run at a lower priority than the rest of the process (``ServerConfiguration/
+/// workerNiceness``): under overload they hold the cores with long jobs, and the epoll threads,
+/// which answer health checks and every synchronous route, would otherwise wait behind them in
+/// the kernel's run queue (bench/soak measured them waiting two to three times as long as
+/// they ran).
 final class WorkerPool: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs`, `head` and `isStopped` are only touched with `condition` locked.
     private let condition = NSCondition()
@@ -17,18 +23,25 @@ final class WorkerPool: TaskExecutor, @unchecked Sendable {
     /// Worker threads that have not exited yet; `stop` waits for none.
     private var running = 0
 
-    /// Starts `threadCount` worker threads (at least one).
-    init(threadCount: Int, name: String = "portico-worker") {
+    /// Starts `threadCount` worker threads (at least one), each with its nice value raised by
+    /// `niceness` (0 leaves it as the starting thread's). `name` plus the index must fit the
+    /// kernel's 15 bytes, or the threads keep the process's name in `top -H` and `perf`.
+    init(threadCount: Int, niceness: Int = 0, name: String = "portico-work") {
         running = max(1, threadCount)
         for index in 0..<max(1, threadCount) {
+            let threadName = "\(name)-\(index)"
             let thread = Thread { [self] in
+                // Named from inside: Foundation's `Thread.name` set before `start()` does not
+                // reach the kernel on Linux, and the threads kept their creator's name.
+                ThreadPriority.nameCurrentThread(threadName)
+                ThreadPriority.lowerCurrentThread(by: niceness)
                 work()
                 condition.lock()
                 running -= 1
                 condition.broadcast()
                 condition.unlock()
             }
-            thread.name = "\(name)-\(index)"
+            thread.name = threadName
             thread.start()
         }
     }

@@ -41,6 +41,36 @@ import Testing
         #expect(try await fetch(server, "/park", method: "POST").status == 200)
     }
 
+    /// The router's overload answer replaces the plain text for a request that finds the queue
+    /// full: it sees the request (here, to answer in its language), and goes out as 503 with
+    /// `Retry-After: 1` added even though it set neither.
+    @Test func theRoutersOverloadAnswerIsSentAs503WithRetryAfter() async throws {
+        let gate = Gate()
+        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
+        configuration.maxPendingAsyncRequests = 1
+        let server = try startServer(configuration: configuration) { router in
+            router.postAsync("/park") { _ in
+                await gate.wait()
+                return .text("parked")
+            }
+            router.overloaded { request in
+                .text("busy for \(request.headers["Accept-Language"] ?? "?")", status: .ok)
+            }
+        }
+        defer { server.shutdown() }
+        let parked = Task { try await fetch(server, "/park", method: "POST") }
+        #expect(await eventually { gate.arrivals == 1 })
+
+        let refused = try await fetch(server, "/park", method: "POST", headers: ["Accept-Language": "zh-CN"])
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(refused.text == "busy for zh-CN")
+        #expect(gate.arrivals == 1)
+
+        gate.open()
+        #expect(try await parked.value.status == 200)
+    }
+
     /// One address holding `maxConnectionsPerClient` connections gets no more, while another
     /// address is still served.
     @Test func perClientConnectionCapRefusesOnlyThatClient() async throws {

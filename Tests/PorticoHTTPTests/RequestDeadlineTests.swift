@@ -112,20 +112,27 @@ import Testing
 
     /// The deadline is per request: a kept-alive connection whose requests each arrive at once
     /// is served across more than one deadline's time, and a prompt request is never cut.
+    ///
+    /// The pauses between the requests run on a thread of their own (``Trickle``), like the
+    /// other trickles here: on Swift's cooperative pool (`Task.sleep`) a pause lasts until a
+    /// cooperative thread is free, and in a parallel run the other tests hold those threads in
+    /// blocking socket reads for seconds, so on a loaded machine one pause outlasted the whole
+    /// deadline and the server rightly cut the connection.
     @Test func promptRequestsOnOneConnectionAreServedPastTheDeadline() async throws {
         // 5 s, a request every half second: each waits a tenth of the deadline (room for a busy
         // machine), all twelve together take longer than it.
         let server = try deadlineServer(deadline: .seconds(5))
         defer { server.shutdown() }
         let connection = RawConnection(port: server.port, timeoutSeconds: 30)
-        var sent = 0
-        for _ in 0..<12 {
-            if connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi") { sent += 1 }
-            try await Task.sleep(for: .milliseconds(500))
-        }
-        connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        let replies = connection.readAll()
-        #expect(sent == 12)
+        let echo = "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi"
+        let last = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        let trickle = Trickle(
+            connection, pieces: Array(repeating: echo, count: 12) + [last], interval: .milliseconds(500))
+        // Read on a thread of its own too, so these six seconds hold no cooperative thread.
+        nonisolated(unsafe) let reader = connection
+        let replies = await onThread { reader.readAll() }
+        #expect(trickle.wait())
+        #expect(trickle.sentEverything)
         #expect(replies.components(separatedBy: "HTTP/1.1 200").count - 1 == 13, "\(replies)")
     }
 }

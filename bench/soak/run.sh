@@ -124,8 +124,22 @@ socket_errors() {
     awk '/Socket errors:/ { n = 0; for (i = 3; i <= NF; i++) if ($i ~ /^[0-9]+,?$/) n += $i + 0; print n }' \
         "$out_dir/$1.txt" | grep . || echo 0
 }
+# Waits (at most 30 s) until the server holds no connection from 127.0.0.1 any more. wrk
+# closes its connections when a step ends, but the server keeps those whose requests are still
+# being answered (a suspended sign-in cannot see its client leave); the next step's 120 would then
+# meet the per-client cap (128), and wrk reconnects each refused connection at once, tens of
+# thousands of times a second, which took the cores for the next steps and the soak (socket
+# errors by the hundred thousand, the soak serving 0.67 of capacity).
+settle() {
+    for _ in $(seq 1 300); do
+        [[ "$(ss -Htn state established "( sport = :$port and dst 127.0.0.1 )" | wc -l)" -eq 0 ]] && return
+        sleep 0.1
+    done
+    echo "bench/soak: connections of the previous step still open after 30 s" >&2
+}
 # mixed NAME RATE SECONDS REFRESH_FILE: the mixed load offered at RATE requests/s.
 mixed() {
+    settle
     RATE="$2" REFRESH_FILE="$4" wrk -t"$threads" -c"$connections" -d"${3}s" --latency --timeout 10s \
         -s "$here/mixed.lua" "$base" -- "$threads" >"$out_dir/$1.txt"
 }
@@ -177,6 +191,7 @@ fi
 overload=$((2 * capacity))
 
 echo "overload: ${soak_seconds}s at $overload/s (2 x $capacity), /healthz probed..." >&2
+settle
 python3 "$here/probe.py" 127.0.0.1 "$port" "$portico_pid" "$soak_seconds" >"$out_dir/probe.txt" &
 probe_pid="$!"
 refresh_slice "$overload" "$soak_seconds"
@@ -227,11 +242,15 @@ verdict() { awk -v c="$1" 'BEGIN { print c ? "met" : "MISSED" }'; }
     echo "  /healthz during overload: $(probe HEALTHZ_SAMPLES) probes, $(probe HEALTHZ_FAILURES) failed," \
         "p50 $(probe HEALTHZ_P50_MS) ms, p99 $(probe HEALTHZ_P99_MS) ms, max $(probe HEALTHZ_MAX_MS) ms" \
         "(target p99 < 100 ms): $(verdict "$(awk -v p="$(probe HEALTHZ_P99_MS)" 'BEGIN { print (p < 100) }')")"
+    echo "  epoll threads (answer /healthz) ran $(probe EPOLL_RUN_MS_PER_S) ms/s and waited for a core" \
+        "$(probe EPOLL_WAIT_MS_PER_S) ms/s; the server's other threads ran $(probe OTHER_RUN_MS_PER_S) ms/s," \
+        "waited $(probe OTHER_WAIT_MS_PER_S) ms/s; load average at the end $(probe LOAD_AVERAGE)"
     echo "  RSS after 10 s $(awk -v k="$(probe RSS_10S_KB)" 'BEGIN { printf "%.1f", k / 1024 }') MB, at the end" \
-        "$(awk -v k="$(probe RSS_END_KB)" 'BEGIN { printf "%.1f", k / 1024 }') MB: $(probe RSS_GROWTH) % (target within 15 %):" \
+        "$(awk -v k="$(probe RSS_END_KB)" 'BEGIN { printf "%.1f", k / 1024 }') MB (lowest of 10-15 s and of the last 5 s;" \
+        "peak $(awk -v k="$(probe RSS_PEAK_KB)" 'BEGIN { printf "%.1f", k / 1024 }') MB): $(probe RSS_GROWTH) % (target within 15 %):" \
         "$(verdict "$(awk -v g="$(probe RSS_GROWTH)" 'BEGIN { print (g <= 15 && g >= -15) }')")"
     echo "RESULT capacity=$capacity offered=$overload served=$soak_rate ratio=$served shed503=$(count soak SHED_503)" \
-        "bad5xx=$(count soak BAD_5XX) healthz_p99_ms=$(probe HEALTHZ_P99_MS) rss_10s_kb=$(probe RSS_10S_KB) rss_end_kb=$(probe RSS_END_KB)"
+        "bad5xx=$(count soak BAD_5XX) healthz_p50_ms=$(probe HEALTHZ_P50_MS) healthz_p99_ms=$(probe HEALTHZ_P99_MS) healthz_max_ms=$(probe HEALTHZ_MAX_MS) epoll_wait_ms_per_s=$(probe EPOLL_WAIT_MS_PER_S) load=$(probe LOAD_AVERAGE) rss_10s_kb=$(probe RSS_10S_KB) rss_end_kb=$(probe RSS_END_KB)"
     echo
     echo "slow clients ($slow_clients connections, a byte every ${slow_interval}s; per-client cap 128); userinfo -c32 for 10 s:"
     echo "  alone:                             $(ok_rate_plain userinfo-alone) ok req/s, p99 $(p99 userinfo-alone)"

@@ -13,7 +13,9 @@ enum ErrorPage {
         var response = PageLayout.page(
             title: title[language], content: content, status: problem.status, language: language)
         if problem == .temporarilyUnavailable { response.headers["Retry-After"] = String(retryAfterSeconds) }
-        if problem == .busy { response.headers["Retry-After"] = String(busyRetryAfterSeconds) }
+        if problem == .busy || problem == .overloaded {
+            response.headers["Retry-After"] = String(busyRetryAfterSeconds)
+        }
         return response
     }
 
@@ -159,6 +161,14 @@ enum ErrorPage {
                         + "Nothing was changed and nothing was shared with any app.",
                     zh: "此刻正在登录的人太多，因此我们尚未核对您的密码。没有任何更改，也没有任何信息被分享给任何应用。")
             )
+        case .overloaded:
+            return (
+                Localized("\(platform) is very busy", zh: "\(platform) 当前非常繁忙"),
+                Localized(
+                    "So many requests are arriving at this moment that we could not open this page yet. "
+                        + "Nothing was changed and nothing was shared with any app.",
+                    zh: "此刻收到的请求太多，我们暂时无法打开此页面。没有任何更改，也没有任何信息被分享给任何应用。")
+            )
         }
     }
 
@@ -188,6 +198,10 @@ enum ErrorPage {
         case .busy:
             Localized(
                 "Please go back and send the form again in a moment.", zh: "请稍候片刻，然后返回并重新提交表单。")
+        case .overloaded:
+            Localized(
+                "Please wait a moment, then reload this page or go back and try again.",
+                zh: "请稍候片刻，然后刷新此页面，或返回后重试。")
         }
     }
 }

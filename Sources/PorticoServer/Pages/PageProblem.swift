@@ -36,6 +36,10 @@ enum PageProblem: Error, Equatable {
     /// was not checked at all, so trying again in a moment is safe and likely to work; 503 with
     /// `Retry-After`.
     case busy
+    /// The server's queue for pages is full (a flood of requests, see
+    /// `ServerConfiguration.maxPendingAsyncRequests`): nothing of this request was done, so
+    /// reloading in a moment is safe; 503 with `Retry-After`. Answered by ``OverloadPage``.
+    case overloaded
 
     /// The page problem for a redirect URI that failed the policy.
     init(_ problem: RedirectURIPolicy.Problem, appName: String) {
@@ -52,7 +56,7 @@ enum PageProblem: Error, Equatable {
         switch self {
         case .forgedForm: .forbidden
         case .serverFailure: .internalServerError
-        case .temporarilyUnavailable, .busy: .serviceUnavailable
+        case .temporarilyUnavailable, .busy, .overloaded: .serviceUnavailable
         default: .badRequest
         }
     }

@@ -24,5 +24,6 @@ enum PageRoutes {
         TwoStepSignInEndpoint(context: context).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
+        OverloadPage.register(on: router, context: context)
     }
 }

@@ -75,6 +75,8 @@ enum Stylesheet {
           border-radius: 8px; padding: 10px 12px; margin: 0 0 12px;
         }
         .alert strong { display: block; }
+        .alert p { margin: 0; }
+        .alert p + p { margin-top: 8px; }
         .permissions { list-style: none; padding: 0; margin: 8px 0 16px; border-top: 1px solid var(--line); }
         .permissions li { padding: 10px 0 10px 28px; border-bottom: 1px solid var(--line); position: relative; }
         .permissions li::before {
