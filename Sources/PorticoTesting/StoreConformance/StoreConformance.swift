@@ -58,6 +58,7 @@ public enum StoreConformance {
             + BulkLoadChecks.all
             + PendingSignupChecks.all
             + TwoStepChecks.all
+            + RefreshRotationChecks.all
     }
 }
 
