@@ -14,8 +14,8 @@ final class PostgresTransaction: StoreTransaction {
     private let connection: PostgresConnection
     let isReadOnly: Bool
     private var isFinished = false
-    /// The most statements the body may run (``PostgresStore/readOne(_:)``, ``PostgresStore/writeOne(_:)``: one, outside any
-    /// transaction); nil for no limit.
+    /// The most statements the body may run (``PostgresStore/readOne(_:)`` and
+    /// ``PostgresStore/writeOne(_:)``: one, outside any transaction); nil for no limit.
     private let statementLimit: Int?
     private var statementsRun = 0
 
@@ -41,7 +41,8 @@ final class PostgresTransaction: StoreTransaction {
         guard !isFinished else { throw StoreError.misuse("a transaction was used after its body returned") }
         if let statementLimit {
             guard statementsRun < statementLimit else {
-                throw StoreError.misuse("readOne or writeOne ran a second statement, which needs a transaction around both")
+                throw StoreError.misuse(
+                    "readOne or writeOne ran a second statement, which needs a transaction around both")
             }
             statementsRun += 1
         }

@@ -16,7 +16,9 @@ struct RefreshRotationTests: ConformanceChecks {
             clientID: client.id, userID: user.id, scopes: ["openid", "profile"], authTime: referenceTime,
             createdAt: referenceTime)
         let token = RefreshToken.mint(familyID: family.id)
-        try store.transaction { try $0.insert(family, token: token, expiresAt: referenceTime.addingTimeInterval(86_400)) }
+        try store.transaction {
+            try $0.insert(family, token: token, expiresAt: referenceTime.addingTimeInterval(86_400))
+        }
         return (family, token)
     }
 
@@ -139,7 +141,8 @@ struct RefreshRotationTests: ConformanceChecks {
             { store, round in
                 let (family, token) = families.all[round]
                 let expiry = now.addingTimeInterval(86_400)
-                if try store.rotateRefreshTokenInOneStep(token, clientID: client.id, expiresAt: expiry, now: now) != nil {
+                if try store.rotateRefreshTokenInOneStep(token, clientID: client.id, expiresAt: expiry, now: now) != nil
+                {
                     return Path.oneStep
                 }
                 return .twoStep(
