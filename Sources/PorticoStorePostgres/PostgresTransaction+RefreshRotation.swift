@@ -3,14 +3,22 @@ import PorticoStore
 
 // Refresh rotation with the reads a refresh grant needs, in one statement.
 extension PostgresTransaction {
-    /// The family's columns (as `f`), the user's (as `u`), then the rows that hang off the
-    /// family, one scalar subquery each (every one is looked up by its primary key).
-    private static let rotationReturning: String = {
-        let family = "f.id, f.client_id, f.user_id, f.scopes, f.auth_time, f.created_at, f.revoked_at"
+    /// The statement, built once: the family's columns (as `f`), the user's (as `u`), then the
+    /// rows that hang off the family, one scalar subquery each (each looked up by its primary
+    /// key). One UPDATE whose WHERE is the whole condition: a second rotation of one token waits
+    /// for the first's row lock, then re-checks `token_hash` against the row the first left and
+    /// writes nothing (as the two-step rotation does). The person is joined, not locked: a
+    /// disabling committed before this statement began stops it.
+    private static let rotation: String = {
         let user = userColumns.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
-        return family + ", " + user.joined(separator: ", ")
-            + """
-            ,
+        return """
+            UPDATE refresh_families AS f SET previous_token_hash = f.token_hash, rotated_at = $1, token_hash = $2,
+                token_issued_at = $1, token_expires_at = $3
+            FROM users AS u
+            WHERE f.id = $4 AND f.token_hash = $5 AND f.revoked_at IS NULL AND f.token_expires_at > $1
+                AND f.client_id = $6 AND u.id = f.user_id AND NOT u.disabled
+            RETURNING f.id, f.client_id, f.user_id, f.scopes, f.auth_time, f.created_at, f.revoked_at,
+                \(user.joined(separator: ", ")),
                 (SELECT r.resource FROM refresh_family_resources r WHERE r.family_id = f.id),
                 (SELECT m.methods FROM refresh_family_methods m WHERE m.family_id = f.id),
                 (SELECT s.sid FROM session_families s WHERE s.family_id = f.id),
@@ -23,24 +31,11 @@ extension PostgresTransaction {
         expiresAt: Date
     ) throws -> RefreshRotationRecord? {
         if isReadOnly { throw StoreError.misuse("a write operation inside a read-only transaction") }
-        // One UPDATE whose WHERE is the whole condition: a second rotation of one token waits for
-        // the first's row lock, then re-checks `token_hash` against the row the first left and
-        // writes nothing (as the two-step rotation does). The person is joined, not locked: a
-        // disabling committed before this statement began stops it.
         var record: RefreshRotationRecord?
+        // Numbered already (`$n`, no `?`), so run() passes it on as it is.
         try run(
-            """
-            UPDATE refresh_families AS f SET previous_token_hash = f.token_hash, rotated_at = ?, token_hash = ?,
-                token_issued_at = ?, token_expires_at = ?
-            FROM users AS u
-            WHERE f.id = ? AND f.token_hash = ? AND f.revoked_at IS NULL AND f.token_expires_at > ?
-                AND f.client_id = ? AND u.id = f.user_id AND NOT u.disabled
-            RETURNING \(Self.rotationReturning)
-            """,
-            [
-                .date(now), .bytes(successor), .date(now), .date(expiresAt), .text(familyID), .bytes(expected),
-                .date(now), .text(clientID),
-            ]
+            Self.rotation,
+            [.date(now), .bytes(successor), .date(expiresAt), .text(familyID), .bytes(expected), .text(clientID)]
         ) { row in
             guard record == nil else { return }
             let family = RefreshFamily(
