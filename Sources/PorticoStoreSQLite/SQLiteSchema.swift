@@ -26,6 +26,7 @@ enum SQLiteSchema {
         Migration(version: 10, statements: version10),
         Migration(version: 11, statements: version11),
         Migration(version: 12, statements: version12),
+        Migration(version: 14, statements: version14),
     ]
 
     /// The newest version this build understands.
