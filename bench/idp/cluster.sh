@@ -19,7 +19,8 @@
 #   CONFIGS=postgres-1 SCENARIOS=refresh-rotation bench/idp/cluster.sh
 #                                        only those configurations and scenarios (and pgbench)
 #   PORTICO_BIN=a PORTICO_BIN_B=b ...    each configuration with binary a, then with b (named
-#                                        CONFIG and CONFIG-b), side by side on one server
+#                                        CONFIG and CONFIG-b), side by side on one server;
+#                                        SEED_BIN_B seeds b's databases (b's schema may be newer)
 #
 # Runs itself under scripts/with-postgres (a throwaway server, stopped and removed at the end;
 # it runs with fsync off, as the tests' server does, and so does pgbench's ceiling).
@@ -61,6 +62,8 @@ fi
 portico="$(cd "$root" && realpath "${PORTICO_BIN:-$scratch/release/portico}")"
 seed="$(realpath "${SEED_BIN:-$scratch/release/portico-bench-seed}")"
 portico_b="${PORTICO_BIN_B:+$(realpath "$PORTICO_BIN_B")}"
+seed_a="$seed"
+seed_b="$(realpath "${SEED_BIN_B:-$seed}")"
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/portico-bench-cluster.XXXXXX")"
 chmod 0755 "$tmp"
@@ -212,6 +215,7 @@ run_config() {
 # Every selected configuration, with the second binary right after the first when there is one.
 run_selected() {
     local suffix="$1" binary="$2"
+    seed="$3"
     for config in "${configs[@]}"; do
         case "$config" in
             sqlite-1)
@@ -231,9 +235,9 @@ run_selected() {
     done
 }
 reported=("${configs[@]}")
-run_selected "" "$portico"
+run_selected "" "$portico" "$seed_a"
 if [[ -n "$portico_b" ]]; then
-    run_selected -b "$portico_b"
+    run_selected -b "$portico_b" "$seed_b"
     for config in "${configs[@]}"; do reported+=("$config-b"); done
 fi
 
