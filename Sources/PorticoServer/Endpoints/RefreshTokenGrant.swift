@@ -13,6 +13,10 @@ import PorticoStore
 /// the last rotation replaced, so it can tell that retry from a replay of anything older). A
 /// check that fails (wrong client, widened scope, disabled account) rolls the rotation back
 /// with the transaction, so it changes nothing and cannot be used to burn someone else's token.
+/// The common case — a current token, its own client, no narrowed scope — is tried first as one
+/// conditional write (``Store/rotateRefreshTokenInOneStep(_:clientID:expiresAt:now:)``, on
+/// PostgreSQL one statement instead of seven), which holds every one of those checks in its
+/// condition; whatever it does not rotate goes through the transaction, which decides as always.
 struct RefreshTokenGrant: TokenGrant {
     static let grantType = "refresh_token"
     static let isDefault = true
