@@ -119,6 +119,30 @@ errors() {
     else awk '/Non-2xx or 3xx responses:/ { print $NF }' "$file" | grep . || echo 0; fi
 }
 
+# CPU time (clock ticks, user + system) the processes $@ have used; those gone count 0.
+cpu_ticks() {
+    local total=0 pid
+    for pid in "$@"; do
+        [[ -r "/proc/$pid/stat" ]] || continue
+        total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+# The PostgreSQL backends serving database URL $1 (none for SQLite).
+backends() {
+    [[ "$1" == postgres* ]] || return 0
+    pgrep -f "^postgres: .* ${1##*/} " || true
+}
+# CPU microseconds per successful request of one run, from its .cpu file: field $2 (1 = the
+# nodes, 2 = PostgreSQL's backends).
+cpu_per_request() {
+    local file="$1" field="$2" ticks ok
+    [[ -f "${file%.txt}.cpu" ]] || { echo "-"; return; }
+    ticks="$(awk -v f="$field" '{ print $f }' "${file%.txt}.cpu")"
+    ok=$(($(awk '/ requests in / { print $1 }' "$file") - $(awk '/Non-2xx or 3xx responses:/ { print $NF }' "$file" | grep . || echo 0)))
+    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v ok="$ok" 'BEGIN { printf "%.0f", (ok > 0) ? t * 1e6 / hz / ok : 0 }'
+}
+
 # One configuration: seed, start, prepare, load. $1 = name, $2 = database URL, $3 = how to serve,
 # $4 = the portico binary.
 run_config() {
@@ -185,7 +209,12 @@ run_config() {
             echo "  $name: $1" >&2
             shift_name="$1"
             shift
+            local node_before pg_before
+            node_before="$(cpu_ticks "${node_pids[@]}")"
+            pg_before="$(cpu_ticks $(backends "$database"))"
             wrk "$@" >"$out_dir/$name-$shift_name.txt"
+            echo "$(($(cpu_ticks "${node_pids[@]}") - node_before)) $(($(cpu_ticks $(backends "$database")) - pg_before))" \
+                >"$out_dir/$name-$shift_name.cpu"
         }
         PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
             one client-credentials "${load[@]}" -s "$here/post.lua" "$base"
@@ -274,6 +303,19 @@ has() { [[ -f "$out_dir/$1-$2.txt" ]]; }
             cell="$(ok_rate "$file") ($(p99 "$file"))"
             [[ "$(errors "$file")" == 0 ]] || cell+=" E$(errors "$file")"
             printf " %16s" "$cell"
+        done
+        printf "\n"
+    done
+    echo
+    echo "CPU per ok request, us: nodes / PostgreSQL backends (user + system; wrk and nginx not counted)"
+    printf "%-24s" ""
+    printf " %16s" "${reported[@]}"
+    printf "\n"
+    for scenario in "${scenarios[@]}"; do
+        printf "%-24s" "$scenario"
+        for config in "${reported[@]}"; do
+            file="$out_dir/$config-$scenario.txt"
+            printf " %16s" "$(cpu_per_request "$file" 1) / $(cpu_per_request "$file" 2)"
         done
         printf "\n"
     done
