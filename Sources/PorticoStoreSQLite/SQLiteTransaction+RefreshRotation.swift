@@ -4,6 +4,22 @@ import PorticoStore
 // Refresh rotation with the reads a refresh grant needs (two statements in the transaction
 // that ``Store/writeOne(_:)`` runs on SQLite).
 extension SQLiteTransaction {
+    /// What the rotation reads after its write, built once (it runs on every refresh grant): the
+    /// family's columns, its person's, then the rows that hang off the family.
+    private static let rotationRead: String = {
+        let user = userColumns.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
+        return """
+            SELECT f.id, f.client_id, f.user_id, f.scopes, f.auth_time, f.created_at, f.revoked_at,
+                \(user.joined(separator: ", ")),
+                (SELECT r.resource FROM refresh_family_resources r WHERE r.family_id = f.id),
+                (SELECT m.methods FROM refresh_family_methods m WHERE m.family_id = f.id),
+                (SELECT s.sid FROM session_families s WHERE s.family_id = f.id),
+                (SELECT d.device_session_id FROM device_session_families d WHERE d.family_id = f.id)
+            FROM refresh_families AS f JOIN users AS u ON u.id = f.user_id
+            WHERE f.id = ?
+            """
+    }()
+
     func rotateRefreshToken(
         familyID: String, from expected: [UInt8], to successor: [UInt8], clientID: String, now: Date,
         expiresAt: Date
@@ -22,18 +38,8 @@ extension SQLiteTransaction {
                 .date(now), .text(clientID),
             ])
         guard changed > 0 else { return nil }
-        let user = Self.userColumns.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
         return try first(
-            """
-            SELECT f.id, f.client_id, f.user_id, f.scopes, f.auth_time, f.created_at, f.revoked_at,
-                \(user.joined(separator: ", ")),
-                (SELECT r.resource FROM refresh_family_resources r WHERE r.family_id = f.id),
-                (SELECT m.methods FROM refresh_family_methods m WHERE m.family_id = f.id),
-                (SELECT s.sid FROM session_families s WHERE s.family_id = f.id),
-                (SELECT d.device_session_id FROM device_session_families d WHERE d.family_id = f.id)
-            FROM refresh_families AS f JOIN users AS u ON u.id = f.user_id
-            WHERE f.id = ?
-            """,
+            Self.rotationRead,
             [.text(familyID)]
         ) { row in
             RefreshRotationRecord(
