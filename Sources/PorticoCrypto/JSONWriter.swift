@@ -64,6 +64,18 @@ struct JSONWriter {
 
     mutating func write(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Tokens, ids and most claims need no escape: copy them whole (a token response is
+        // kilobytes of base64url, which the loop below appended a byte at a time).
+        let copied: Bool? = string.utf8.withContiguousStorageIfAvailable { text in
+            guard !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            bytes.append(contentsOf: text)
+            return true
+        }
+        if copied == true {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")

@@ -92,3 +92,19 @@ import Testing
 extension [UInt8] {
     fileprivate var hex: String { map { String(format: "%02x", $0) }.joined() }
 }
+
+@Test func jsonWriterCopiesPlainStringsAndEscapesTheRest() {
+    // Plain strings (tokens, non-ASCII text) go out as they are; a quote, a backslash or a
+    // control character anywhere, even after a long plain run, is escaped.
+    let token = String(repeating: "eyJhbGciOiJSUzI1NiJ9-_", count: 100)
+    let cases: [(String, String)] = [
+        (token, "\"\(token)\""), ("é😀 plain", "\"é😀 plain\""), ("", #""""#),
+        (token + "\"", "\"\(token)\\\"\""), (token + "\\", "\"\(token)\\\\\""),
+        (token + "\n\t\r", "\"\(token)\\n\\t\\r\""), ("\u{1F}" + token, "\"\\u001f\(token)\""),
+        ("a\u{7F}b", "\"a\u{7F}b\""),
+    ]
+    for (text, expected) in cases {
+        #expect(JSONValue.string(text).jsonString == expected)
+        #expect(JSONValue(parsing: Array(JSONValue.string(text).jsonString.utf8)) == .string(text))
+    }
+}

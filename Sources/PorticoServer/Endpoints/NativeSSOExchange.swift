@@ -21,6 +21,8 @@ struct NativeSSOExchange {
     private let tokens: TokenIssuer
     private let lifetimes: TokenLifetimes
     private let now: @Sendable () -> Date
+    /// ID tokens already verified, by their exact text (an app of the group may come again).
+    private let verifiedIDTokens = VerifiedIDTokens()
 
     /// What ID tokens may be signed with (a client's choice, see `--id-token-alg`).
     private static let idTokenAlgorithms: Set<SignatureAlgorithm> = [.rs256, .es256, .edDSA]
@@ -136,15 +138,28 @@ struct NativeSSOExchange {
     /// The claims of an ID token this provider signed, expired or not.
     private func verifiedIDToken(_ token: String, issuer: String) throws -> JWTClaims {
         let claims: JWTClaims
+        if let known = verifiedIDTokens.claims(of: token, generation: tokens.keys.generation) {
+            claims = known
+        } else {
+            claims = try verifiedSignature(token)
+        }
+        guard claims.issuer == issuer else { throw OAuthError.invalidGrant("The ID token was not issued here.") }
+        return claims
+    }
+
+    /// The claims of `token` once its signature verifies with this provider's keys, which then
+    /// remember it.
+    private func verifiedSignature(_ token: String) throws -> JWTClaims {
+        let (verifier, generation) = tokens.keys.verifierAndGeneration(for: token)
+        let claims: JWTClaims
         do {
-            claims = try tokens.keys.verifier(for: token).verify(token, algorithms: Self.idTokenAlgorithms, type: "JWT")
-                .claims()
+            claims = try verifier.verify(token, algorithms: Self.idTokenAlgorithms, type: "JWT").claims()
         } catch .invalidSignature, .unknownKeyID, .keyAlgorithmMismatch, .invalidSignatureLength {
             throw OAuthError.invalidGrant("The ID token's signature does not verify with this provider's keys.")
         } catch {
             throw OAuthError.invalidRequest("The subject_token is not an ID token.")
         }
-        guard claims.issuer == issuer else { throw OAuthError.invalidGrant("The ID token was not issued here.") }
+        verifiedIDTokens.remember(claims, of: token, generation: generation)
         return claims
     }
 

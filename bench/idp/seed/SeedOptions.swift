@@ -12,6 +12,7 @@ struct SeedOptions {
                                   [--openid-refresh-tokens N] [--es256-codes N] [--sso-codes N]
                                   [--hash-samples N]
                portico-bench-seed --time-hashes N
+               portico-bench-seed --time-rs256 SECONDS
 
         Seeds a Portico database for bench/idp/run.sh through the store, in large
         transactions: a confidential client allowed every grant, N users sharing one
@@ -35,6 +36,10 @@ struct SeedOptions {
         --time-hashes N only times N Argon2id hashes at the default costs and prints
         HASH_MS=<median milliseconds>, touching no database (run.sh measures just before
         the sign-in scenario, so that the ceiling reflects the machine at that moment).
+
+        --time-rs256 SECONDS only signs RS256 ID tokens with the server's own code (JWS.sign,
+        one shared RSA-2048 key) on every core at once for SECONDS, and prints
+        RS256_SIGNS_PER_CORE=<signatures per CPU-second of one thread>, touching no database.
         """
 
     /// The `sqlite:PATH` database to seed (migrated on opening).
@@ -62,6 +67,8 @@ struct SeedOptions {
     var hashSamples = 5
     /// With `--time-hashes N`: only time N hashes and print the median.
     var timeHashesOnly: Int?
+    /// With `--time-rs256 SECONDS`: only time the server's RS256 signing on every core.
+    var timeRS256Only: Int?
 
     /// Problems with the command line.
     enum Problem: Error, CustomStringConvertible {
@@ -97,10 +104,11 @@ struct SeedOptions {
             case "--sso-codes": ssoCodes = try Self.count(value, flag: flag, minimum: 0)
             case "--hash-samples": hashSamples = try Self.count(value, flag: flag, minimum: 1)
             case "--time-hashes": timeHashesOnly = try Self.count(value, flag: flag, minimum: 1)
+            case "--time-rs256": timeRS256Only = try Self.count(value, flag: flag, minimum: 1)
             default: throw .usage("unknown option \(flag)")
             }
         }
-        if timeHashesOnly != nil { return }
+        if timeHashesOnly != nil || timeRS256Only != nil { return }
         guard ["sqlite:", "postgres://", "postgresql://"].contains(where: databaseURL.hasPrefix) else {
             throw .usage("--database sqlite:PATH or postgres://… is required")
         }

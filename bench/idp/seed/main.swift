@@ -17,6 +17,12 @@ do {
         print(String(format: "HASH_MS=%.2f", milliseconds))
         exit(0)
     }
+    if let seconds = options.timeRS256Only {
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let rate = try SigningCeiling.signsPerCoreSecond(threads: threads, seconds: Double(seconds))
+        print(String(format: "RS256_SIGNS_PER_CORE=%.0f", rate))
+        exit(0)
+    }
     let store: any Store
     switch try DatabaseURL(parsing: options.databaseURL) {
     case .sqlite(let path): store = try SQLiteStore(path: path)
