@@ -38,6 +38,16 @@ public protocol Store: Sendable {
     /// as ``BearerAccessStorage/accessTokenStanding(id:userID:clientID:issuedAt:)``.
     func readOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
 
+    /// Runs `body`, which makes one write call on the transaction it is given, where that costs
+    /// least: as ``readOne(_:)`` for a write that is one atomic statement on every backend (a
+    /// conditional update that also returns what it read, such as
+    /// ``RefreshRotationStorage/rotateRefreshToken(familyID:from:to:clientID:now:expiresAt:)``).
+    /// PostgreSQL runs the statement alone (autocommit), with no `BEGIN` or `COMMIT`; other
+    /// backends run `body` as ``transaction(_:)`` (the default). The body must not throw after
+    /// its write (nothing would roll it back), and its write must be a compare-and-swap, which
+    /// finds its condition false if it is ever run a second time.
+    func writeOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+
     /// Applies the schema migrations this build knows and the database lacks, and returns their
     /// versions in order (empty when the schema is current), for `portico migrate` to report.
     @discardableResult func migrate() throws -> [Int]
@@ -64,6 +74,11 @@ extension Store {
     /// A read transaction; see the requirement.
     public func readOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try read(body)
+    }
+
+    /// A write transaction; see the requirement.
+    public func writeOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try transaction(body)
     }
 
     /// Nothing to discard; see the requirement.

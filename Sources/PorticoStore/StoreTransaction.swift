@@ -60,5 +60,6 @@ public protocol StoreTransaction:
     BearerAccessStorage,
     BulkLoadStorage,
     PendingSignupStorage,
-    TwoStepStorage
+    TwoStepStorage,
+    RefreshRotationStorage
 {}

@@ -34,6 +34,7 @@ enum PostgresSchema {
         Migration(version: 11, statements: version11),
         Migration(version: 12, statements: version12),
         Migration(version: 13, statements: version13),
+        Migration(version: 14, statements: version14),
     ]
 
     /// The newest version this build understands.

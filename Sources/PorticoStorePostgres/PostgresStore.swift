@@ -111,6 +111,23 @@ public final class PostgresStore: Store {
         }
     }
 
+    /// See ``Store/writeOne(_:)``: the body's one write runs alone (autocommit), atomic by
+    /// itself, with no `BEGIN` or `COMMIT` round trip; a second statement throws
+    /// ``StoreError/misuse(_:)``. A reused connection found lost before the statement completed
+    /// runs it again on a fresh one (as every first statement): a compare-and-swap that did
+    /// commit then finds its condition false.
+    public func writeOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try outsideOtherTransactions {
+            try Self.storeErrors {
+                try Self.withConnection(pool) { connection in
+                    let transaction = PostgresTransaction(connection: connection, isReadOnly: false, statementLimit: 1)
+                    defer { transaction.finish() }
+                    return try body(transaction)
+                }
+            }
+        }
+    }
+
     /// Applies the missing migrations and returns their versions (empty when current).
     @discardableResult
     public func migrate() throws -> [Int] {

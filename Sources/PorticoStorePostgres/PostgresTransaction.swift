@@ -12,10 +12,10 @@ import PorticoStore
 /// exactly one changes the row, and the other's count of changed rows is 0.
 final class PostgresTransaction: StoreTransaction {
     private let connection: PostgresConnection
-    private let isReadOnly: Bool
+    let isReadOnly: Bool
     private var isFinished = false
-    /// The most statements the body may run (``PostgresStore/readOne(_:)``: one, outside any
-    /// transaction); nil for no limit.
+    /// The most statements the body may run (``PostgresStore/readOne(_:)`` and
+    /// ``PostgresStore/writeOne(_:)``: one, outside any transaction); nil for no limit.
     private let statementLimit: Int?
     private var statementsRun = 0
 
@@ -41,7 +41,8 @@ final class PostgresTransaction: StoreTransaction {
         guard !isFinished else { throw StoreError.misuse("a transaction was used after its body returned") }
         if let statementLimit {
             guard statementsRun < statementLimit else {
-                throw StoreError.misuse("readOne ran a second statement, which needs a transaction around both")
+                throw StoreError.misuse(
+                    "readOne or writeOne ran a second statement, which needs a transaction around both")
             }
             statementsRun += 1
         }
@@ -86,21 +87,25 @@ final class PostgresTransaction: StoreTransaction {
     }
 
     /// `sql` with its `?` placeholders numbered `$1`, `$2`, … (the store's SQL has no `?`
-    /// elsewhere), so that statements read like SQLite's backend's.
+    /// elsewhere), so that statements read like SQLite's backend's. Runs for every statement, so
+    /// it walks UTF-8 bytes, not characters (`?` is ASCII and never part of a longer UTF-8
+    /// sequence): walking `Character`s cost an eighth of a refresh grant's CPU.
     static func numbered(_ sql: String) -> String {
-        guard sql.contains("?") else { return sql }
-        var output = ""
-        output.reserveCapacity(sql.utf8.count + 16)
+        let question = UInt8(ascii: "?")
+        guard sql.utf8.contains(question) else { return sql }
+        var output: [UInt8] = []
+        output.reserveCapacity(sql.utf8.count + 32)
         var next = 1
-        for character in sql {
-            if character == "?" {
-                output += "$\(next)"
+        for byte in sql.utf8 {
+            if byte == question {
+                output.append(UInt8(ascii: "$"))
+                output.append(contentsOf: String(next).utf8)
                 next += 1
             } else {
-                output.append(character)
+                output.append(byte)
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     // MARK: Users

@@ -29,6 +29,7 @@ enum SQLiteSchema {
         // PostgreSQL's change notifications for node-local caches; SQLite offers no feed (its
         // admin commands are another process), so there is nothing to create but the number.
         Migration(version: 13, statements: ["PRAGMA user_version = 13"]),
+        Migration(version: 14, statements: version14),
     ]
 
     /// The newest version this build understands.

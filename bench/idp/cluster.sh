@@ -16,8 +16,11 @@
 #
 #   bench/idp/cluster.sh                 SCALE=1000, DURATION=5s
 #   SCALE=1000000 bench/idp/cluster.sh   a million users and families (seeding takes long)
-#   SCENARIOS="userinfo" bench/idp/cluster.sh   only the scenarios named (space-separated; the
-#                                                summary shows "-" for the others)
+#   CONFIGS=postgres-1 SCENARIOS=refresh-rotation bench/idp/cluster.sh
+#                                        only those configurations and scenarios (and pgbench)
+#   PORTICO_BIN=a PORTICO_BIN_B=b ...    each configuration with binary a, then with b (named
+#                                        CONFIG and CONFIG-b), side by side on one server;
+#                                        SEED_BIN_B seeds b's databases (b's schema may be newer)
 #
 # Runs itself under scripts/with-postgres (a throwaway server, stopped and removed at the end;
 # it runs with fsync off, as the tests' server does, and so does pgbench's ceiling).
@@ -37,10 +40,14 @@ login_connections="${LOGIN_CONNECTIONS:-16}"
 codes_per_second="${CODES_PER_SECOND:-8000}"
 refresh_per_second="${REFRESH_PER_SECOND:-16000}"
 scratch="${SCRATCH:-.build}"
-out_dir="$root/bench/out/idp-cluster-$scale"
+out_dir="${OUT_DIR:-$root/bench/out/idp-cluster-$scale}"
+all_configs="sqlite-1 postgres-1 postgres-3"
 all_scenarios="client-credentials refresh-rotation code-redemption-rs256 code-redemption-es256 userinfo sign-in"
-scenarios=" ${SCENARIOS:-$all_scenarios} "
-wants() { [[ "$scenarios" == *" $1 "* ]]; }
+read -r -a configs <<<"${CONFIGS:-$all_configs}"
+read -r -a scenarios <<<"${SCENARIOS:-$all_scenarios}"
+for item in "${configs[@]}"; do [[ " $all_configs " == *" $item "* ]] || { echo "bench/idp/cluster: unknown configuration $item (one of: $all_configs)" >&2; exit 2; }; done
+for item in "${scenarios[@]}"; do [[ " $all_scenarios " == *" $item "* ]] || { echo "bench/idp/cluster: unknown scenario $item (one of: $all_scenarios)" >&2; exit 2; }; done
+wants() { [[ " ${scenarios[*]} " == *" $1 "* ]]; }
 cores="$(nproc)"
 seconds="$(awk -v d="$duration" 'BEGIN { n = d + 0; if (d ~ /m$/) n *= 60; print int(n) }')"
 
@@ -54,6 +61,9 @@ if [[ -z "${PORTICO_BIN:-}" || -z "${SEED_BIN:-}" ]]; then
 fi
 portico="$(cd "$root" && realpath "${PORTICO_BIN:-$scratch/release/portico}")"
 seed="$(realpath "${SEED_BIN:-$scratch/release/portico-bench-seed}")"
+portico_b="${PORTICO_BIN_B:+$(realpath "$PORTICO_BIN_B")}"
+seed_a="$seed"
+seed_b="$(realpath "${SEED_BIN_B:-$seed}")"
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/portico-bench-cluster.XXXXXX")"
 chmod 0755 "$tmp"
@@ -70,7 +80,9 @@ rm -f "$out_dir"/*.txt
 
 server_url="${PORTICO_TEST_POSTGRES_URL%/*}"
 psql_bin="$PORTICO_TEST_POSTGRES_BINDIR/psql"
-create_database() { "$psql_bin" -X -q -v ON_ERROR_STOP=1 "$server_url/postgres" -c "CREATE DATABASE $1" >/dev/null; }
+create_database() {
+    "$psql_bin" -X -q -v ON_ERROR_STOP=1 "$server_url/postgres" -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null
+}
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_for() {
@@ -107,15 +119,44 @@ errors() {
     else awk '/Non-2xx or 3xx responses:/ { print $NF }' "$file" | grep . || echo 0; fi
 }
 
-# One configuration: seed, start, prepare, load. $1 = name, $2 = database URL, $3 = how to serve.
+# CPU time (clock ticks, user + system) the processes $@ have used; those gone count 0.
+cpu_ticks() {
+    local total=0 pid
+    for pid in "$@"; do
+        [[ -r "/proc/$pid/stat" ]] || continue
+        total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+# The PostgreSQL backends serving database URL $1 (none for SQLite).
+backends() {
+    [[ "$1" == postgres* ]] || return 0
+    pgrep -f "^postgres: .* ${1##*/} " || true
+}
+# CPU microseconds per successful request of one run, from its .cpu file: field $2 (1 = the
+# nodes, 2 = PostgreSQL's backends).
+cpu_per_request() {
+    local file="$1" field="$2" ticks ok
+    [[ -f "${file%.txt}.cpu" ]] || { echo "-"; return; }
+    ticks="$(awk -v f="$field" '{ print $f }' "${file%.txt}.cpu")"
+    ok=$(($(awk '/ requests in / { print $1 }' "$file") - $(awk '/Non-2xx or 3xx responses:/ { print $NF }' "$file" | grep . || echo 0)))
+    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v ok="$ok" 'BEGIN { printf "%.0f", (ok > 0) ? t * 1e6 / hz / ok : 0 }'
+}
+
+# One configuration: seed, start, prepare, load. $1 = name, $2 = database URL, $3 = how to serve,
+# $4 = the portico binary.
 run_config() {
-    local name="$1" database="$2" mode="$3" seed_dir="$tmp/$1-seed" base key_file node_pids=() info
+    local name="$1" database="$2" mode="$3" portico="$4" seed_dir="$tmp/$1-seed" base key_file node_pids=() info
+    local codes=0 es256_codes=0 refresh_tokens=0
+    if wants code-redemption-rs256; then codes=$((codes_per_second * seconds)); fi
+    if wants code-redemption-es256; then es256_codes=$((codes_per_second * seconds)); fi
+    if wants refresh-rotation; then refresh_tokens=$((refresh_per_second * seconds)); fi
     echo "== $name: seeding $scale users and $scale refresh families..." >&2
     local started=$SECONDS
     "$seed" --database "$database" --out "$seed_dir" --users "$scale" --families "$scale" \
-        --codes $((codes_per_second * seconds)) --spare-codes 300 \
-        --refresh-tokens $((refresh_per_second * seconds)) --openid-refresh-tokens 10 \
-        --es256-codes $((codes_per_second * seconds)) --sso-codes 10 >&2
+        --codes "$codes" --spare-codes 300 \
+        --refresh-tokens "$refresh_tokens" --openid-refresh-tokens 10 \
+        --es256-codes "$es256_codes" --sso-codes 10 >&2
     echo "$name seeding: $((SECONDS - started)) s" >"$out_dir/$name-seed-time.txt"
     case "$mode" in
         single)
@@ -168,7 +209,12 @@ run_config() {
             echo "  $name: $1" >&2
             shift_name="$1"
             shift
+            local node_before pg_before
+            node_before="$(cpu_ticks "${node_pids[@]}")"
+            pg_before="$(cpu_ticks $(backends "$database"))"
             wrk "$@" >"$out_dir/$name-$shift_name.txt"
+            echo "$(($(cpu_ticks "${node_pids[@]}") - node_before)) $(($(cpu_ticks $(backends "$database")) - pg_before))" \
+                >"$out_dir/$name-$shift_name.cpu"
         }
         PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
             one client-credentials "${load[@]}" -s "$here/post.lua" "$base"
@@ -195,12 +241,34 @@ run_config() {
     pids=()
 }
 
-mkdir -p "$tmp/sqlite"
-run_config sqlite-1 "sqlite:$tmp/sqlite/portico.db" single
-create_database bench_single
-run_config postgres-1 "$server_url/bench_single" single
-create_database bench_cluster
-run_config postgres-3 "$server_url/bench_cluster" cluster
+# Every selected configuration, with the second binary right after the first when there is one.
+run_selected() {
+    local suffix="$1" binary="$2"
+    seed="$3"
+    for config in "${configs[@]}"; do
+        case "$config" in
+            sqlite-1)
+                rm -rf "$tmp/sqlite"
+                mkdir -p "$tmp/sqlite"
+                run_config "sqlite-1$suffix" "sqlite:$tmp/sqlite/portico.db" single "$binary"
+                ;;
+            postgres-1)
+                create_database bench_single
+                run_config "postgres-1$suffix" "$server_url/bench_single" single "$binary"
+                ;;
+            postgres-3)
+                create_database bench_cluster
+                run_config "postgres-3$suffix" "$server_url/bench_cluster" cluster "$binary"
+                ;;
+        esac
+    done
+}
+reported=("${configs[@]}")
+run_selected "" "$portico" "$seed_a"
+if [[ -n "$portico_b" ]]; then
+    run_selected -b "$portico_b" "$seed_b"
+    for config in "${configs[@]}"; do reported+=("$config-b"); done
+fi
 
 # The write ceiling: one-row UPDATE transactions on the same server.
 echo "== pgbench: one-row UPDATE" >&2
@@ -218,40 +286,64 @@ ceiling="$(awk -v c="$cores" -v ms="$hash_ms" 'BEGIN { printf "%.1f", c * 1000 /
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? "met" : "MISSED" }'; }
 rate() { ok_rate "$out_dir/$1-$2.txt"; }
+has() { [[ -f "$out_dir/$1-$2.txt" ]]; }
 {
     echo "Portico on PostgreSQL beside SQLite, SCALE=$scale, $cores cores shared by nodes, nginx, PostgreSQL"
     echo "(fsync, synchronous_commit and full_page_writes off, for pgbench too) and wrk; wrk -t$wrk_threads -c$connections -d$duration (sign-ins -c$login_connections); $(date -u '+%Y-%m-%d %H:%M UTC')"
+    if [[ -n "$portico_b" ]]; then echo "CONFIG: $portico; CONFIG-b: $portico_b"; fi
+    echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo
-    printf "%-24s %14s %14s %14s   %s\n" "ok req/s (p99 ms)" sqlite-1 postgres-1 postgres-3
-    for scenario in $all_scenarios; do
-        cells=()
-        for config in sqlite-1 postgres-1 postgres-3; do
+    printf "%-24s" "ok req/s (p99 ms)"
+    printf " %16s" "${reported[@]}"
+    printf "\n"
+    for scenario in "${scenarios[@]}"; do
+        printf "%-24s" "$scenario"
+        for config in "${reported[@]}"; do
             file="$out_dir/$config-$scenario.txt"
-            [[ -f "$file" ]] || { cells+=("-"); continue; }
-            cells+=("$(ok_rate "$file") ($(p99 "$file"))")
-            [[ "$(errors "$file")" == 0 ]] || cells[-1]+=" E$(errors "$file")"
+            cell="$(ok_rate "$file") ($(p99 "$file"))"
+            [[ "$(errors "$file")" == 0 ]] || cell+=" E$(errors "$file")"
+            printf " %16s" "$cell"
         done
-        printf "%-24s %14s %14s %14s\n" "$scenario" "${cells[@]}"
+        printf "\n"
+    done
+    echo
+    echo "CPU per ok request, us: nodes / PostgreSQL backends (user + system; wrk and nginx not counted)"
+    printf "%-24s" ""
+    printf " %16s" "${reported[@]}"
+    printf "\n"
+    for scenario in "${scenarios[@]}"; do
+        printf "%-24s" "$scenario"
+        for config in "${reported[@]}"; do
+            file="$out_dir/$config-$scenario.txt"
+            printf " %16s" "$(cpu_per_request "$file" 1) / $(cpu_per_request "$file" 2)"
+        done
+        printf "\n"
     done
     echo
     echo "pgbench one-row UPDATE ceiling: $pgbench_tps tps (-c$connections -j$wrk_threads -T$seconds)"
     echo "Argon2id ceiling: $cores x 1000 / $hash_ms ms = $ceiling sign-ins/s"
-    for config in sqlite-1 postgres-1 postgres-3; do
+    for config in "${reported[@]}"; do
         echo "peak RSS per node, $config: $(cat "$out_dir/$config-rss.txt") MB; $(cat "$out_dir/$config-seed-time.txt")"
     done
     echo
     echo "Targets:"
-    for config in postgres-1 postgres-3; do
-        refresh="$(rate "$config" refresh-rotation 2>/dev/null || echo 0)"
-        wants refresh-rotation && echo "  $config refresh rotation $refresh/s = $(ratio "$refresh" "$pgbench_tps") x pgbench (>= 0.5: $(verdict "$(ratio "$refresh" "$pgbench_tps")" 0.5));" \
-            "$(ratio "$refresh" "$cores") per core vs Keycloak's 120 per vCPU"
+    for config in "${reported[@]}"; do
+        [[ "$config" == postgres-* ]] || continue
+        sqlite="sqlite-1${config#postgres-[0-9]}"
+        if has "$config" refresh-rotation; then
+            refresh="$(rate "$config" refresh-rotation)"
+            echo "  $config refresh rotation $refresh/s = $(ratio "$refresh" "$pgbench_tps") x pgbench (>= 0.5: $(verdict "$(ratio "$refresh" "$pgbench_tps")" 0.5));" \
+                "$(ratio "$refresh" "$cores") per core vs Keycloak's 120 per vCPU"
+        fi
         for scenario in client-credentials userinfo; do
-            wants "$scenario" || continue
-            value="$(ratio "$(rate "$config" "$scenario")" "$(rate sqlite-1 "$scenario")")"
+            has "$config" "$scenario" && has "$sqlite" "$scenario" || continue
+            value="$(ratio "$(rate "$config" "$scenario")" "$(rate "$sqlite" "$scenario")")"
             echo "  $config $scenario = $value x SQLite (>= 0.9: $(verdict "$value" 0.9))"
         done
-        value="$(ratio "$(rate "$config" sign-in 2>/dev/null || echo 0)" "$ceiling")"
-        wants sign-in && echo "  $config sign-ins = $value x Argon2id ceiling (>= 0.8: $(verdict "$value" 0.8))"
+        if has "$config" sign-in; then
+            value="$(ratio "$(rate "$config" sign-in)" "$ceiling")"
+            echo "  $config sign-ins = $value x Argon2id ceiling (>= 0.8: $(verdict "$value" 0.8))"
+        fi
         max_rss="$(tr ' ' '\n' <"$out_dir/$config-rss.txt" | sort -g | tail -1)"
         echo "  $config RSS per node <= 150 MB: $(awk -v r="$max_rss" 'BEGIN { print (r <= 150) ? "met" : "MISSED" }')"
     done

@@ -59,6 +59,7 @@ public enum StoreConformance {
             + PendingSignupChecks.all
             + TwoStepChecks.all
             + StandingFeedChecks.all
+            + RefreshRotationChecks.all
     }
 }
 

@@ -1,0 +1,34 @@
+import Foundation
+import PorticoStore
+
+/// The common case of a refresh grant in one step: a current token of a live family, presented
+/// by its client for its person, rotated by one compare-and-swap that also reads what the grant
+/// issues from (``RefreshRotationStorage``), run alone (``Store/writeOne(_:)``: on PostgreSQL
+/// one statement, no transaction around it).
+///
+/// The step rotates only when every check of the two-step rotation
+/// (``StoreTransaction/rotateRefreshToken(_:expiresAt:now:replacement:)`` and the grant's
+/// checks after it) would pass, and changes nothing otherwise; then the caller runs the
+/// two-step rotation, which reads the family again and decides what the token is (reuse, the
+/// grace period, revoked, expired) exactly as it always has. So racing rotations of one token
+/// end as they do there: one wins, the other finds its token the one just replaced.
+extension Store {
+    /// Rotates `presented` in one step for `clientID`: the record and the successor token, or
+    /// nil when the step changed nothing (any failed check, or a token that does not name its
+    /// family, which only the two-step rotation finds).
+    public func rotateRefreshTokenInOneStep(_ presented: String, clientID: String, expiresAt: Date, now: Date)
+        throws -> (record: RefreshRotationRecord, successor: String)?
+    {
+        guard let named = RefreshToken.familyID(of: presented) else { return nil }
+        let familyID = String(named)
+        let successor = RefreshToken.mint(familyID: familyID)
+        let expected = SecretHash.digest(presented)
+        let successorHash = SecretHash.digest(successor)
+        let record = try writeOne {
+            try $0.rotateRefreshToken(
+                familyID: familyID, from: expected, to: successorHash, clientID: clientID, now: now,
+                expiresAt: expiresAt)
+        }
+        return record.map { ($0, successor) }
+    }
+}
