@@ -180,11 +180,14 @@ struct TwoStepEndpoint: Sendable {
         guard !password.isEmpty else { return try again(PasswordChangeText.currentMissing, status: .badRequest) }
         let (refusal, attempts) = try throttled(signedIn) { try again($0, alert: true, status: .tooManyRequests) }
         if let refusal { return refusal }
-        guard password.utf8.count <= PasswordPolicy.maximumLength,
-            context.passwords.verify(password, against: user.passwordHash)
-        else {
+        guard password.utf8.count <= PasswordPolicy.maximumLength else {
             return try again(PasswordChangeText.currentWrong, status: .badRequest)
         }
+        // Through the sign-in gate like every other password check, so a flood of this page is
+        // shed with the busy page instead of queueing Argon2id hashes without limit.
+        guard let matches = context.passwordChecks.admit({ context.passwords.verify(password, against: user.passwordHash) })
+        else { throw PageProblem.busy }
+        guard matches else { return try again(PasswordChangeText.currentWrong, status: .badRequest) }
         try? AttemptThrottle(context: context).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
         let now = context.now()
         if action == "regenerate" {

@@ -28,7 +28,7 @@ enum TwoStepPages {
         html += "<p>\(text.confirmStep[language])</p>\n"
         html += codeField(invalid: error != nil, language: language)
         html += "<button type=\"submit\" class=\"button primary\">\(text.confirm[language])</button>\n</form>\n"
-        html += "<p><a href=\"\(AccountEndpoint.path)\">\(text.back[language])</a></p>\n"
+        html += "<p><a href=\"\(AccountEndpoint.path)\">\(PasswordChangeText.cancel[language])</a></p>\n"
         return PageLayout.page(title: text.title[language], content: html, status: status, language: language)
     }
 
@@ -69,7 +69,7 @@ enum TwoStepPages {
             action: "remove", heading: text.removeHeading[language], lead: text.removeLead[language],
             button: text.remove[language], style: "secondary", csrfToken: csrfToken,
             error: errors["remove"]?[language], language: language)
-        html += "<p><a href=\"\(AccountEndpoint.path)\">\(text.back[language])</a></p>\n"
+        html += "<p><a href=\"\(AccountEndpoint.path)\">\(PasswordChangeText.cancel[language])</a></p>\n"
         return PageLayout.page(title: text.title[language], content: html, status: status, language: language)
     }
 
@@ -83,7 +83,7 @@ enum TwoStepPages {
         html += HTML.hiddenField(name: "action", value: name) + "\n"
         html +=
             FormField(
-                name: "\(name)_password", label: TwoStepText.password[language], type: "password",
+                name: "\(name)_password", label: PasswordChangeText.currentPassword[language], type: "password",
                 autocomplete: "current-password", error: error,
                 attributes: "maxlength=\"\(PasswordPolicy.maximumLength)\""
             ).html

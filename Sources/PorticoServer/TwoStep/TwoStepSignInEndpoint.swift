@@ -116,7 +116,7 @@ struct TwoStepSignInEndpoint: Sendable {
         let verification = TwoStepVerification(context: context)
         let methods: [String]
         if usesRecovery {
-            guard String(recoveryCode.prefix(64)).count <= 32,
+            guard recoveryCode.utf8.count <= 32,
                 try verification.acceptRecoveryCode(recoveryCode, userID: pending.userID)
             else {
                 context.metrics.recordSignIn(.failure)

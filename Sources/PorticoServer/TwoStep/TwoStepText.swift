@@ -49,8 +49,6 @@ enum TwoStepText {
     static let codeWrong = Localized(
         "That code is not right, or it was used already. Enter the newest code from your app.",
         zh: "验证码不正确或已被使用。请输入应用中最新的验证码。")
-    /// The way back.
-    static let back = Localized("Back to Your Account", zh: "返回您的账户")
 
     /// The recovery codes page: title.
     static let codesTitle = Localized("Save your recovery codes", zh: "保存您的恢复码")
@@ -63,8 +61,6 @@ enum TwoStepText {
     /// The recovery codes page: continue.
     static let saved = Localized("I saved them", zh: "我已保存")
 
-    /// Management: the password field's label.
-    static let password = Localized("Current password", zh: "当前密码")
     /// Management: new recovery codes.
     static let regenerateHeading = Localized("New recovery codes", zh: "新的恢复码")
     /// Management: new recovery codes, what it does.

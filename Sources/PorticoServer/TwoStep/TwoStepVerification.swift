@@ -111,25 +111,9 @@ struct TwoStepVerification: Sendable {
 
     /// The Key URI (Google Authenticator's format) an app scans: `otpauth://totp/Issuer:email?…`.
     static func keyURI(secret: [UInt8], email: String, issuer: String) -> String {
-        let label = percentEncode(issuer) + ":" + percentEncode(email)
-        return "otpauth://totp/\(label)?secret=\(Base32.encode(secret))&issuer=\(percentEncode(issuer))"
+        let label = AuthorizationResponse.percentEncode(issuer) + ":" + AuthorizationResponse.percentEncode(email)
+        return "otpauth://totp/\(label)?secret=\(Base32.encode(secret))&issuer=\(AuthorizationResponse.percentEncode(issuer))"
             + "&algorithm=SHA1&digits=6&period=30"
-    }
-
-    /// RFC 3986 percent-encoding of everything but the unreserved characters.
-    static func percentEncode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
     }
 
     /// The secret as people type it: groups of four.
@@ -145,11 +129,5 @@ struct TwoStepVerification: Sendable {
         }
         if !current.isEmpty { groups.append(current) }
         return groups.joined(separator: " ")
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

@@ -179,6 +179,39 @@ import Testing
         }
     }
 
+    @Test func newRecoveryCodesNeedThePasswordAndRetireTheOldOnes() async throws {
+        try await ProviderHarness.with { harness in
+            _ = try harness.addUser()
+            let browser = try await signedInBrowser(harness)
+            let enrollment = try await enroll(browser, harness)
+            let manage = try await browser.get(TwoStepEndpoint.path)
+            let csrf = try #require(manage.hiddenField("csrf_token"))
+            let refused = try await browser.post(
+                TwoStepEndpoint.path,
+                [("csrf_token", csrf), ("action", "regenerate"), ("regenerate_password", "guess")])
+            #expect(refused.status == 400)
+            #expect(Self.shownCodes(refused).isEmpty)
+            let renewed = try await browser.post(
+                TwoStepEndpoint.path,
+                [
+                    ("csrf_token", csrf), ("action", "regenerate"),
+                    ("regenerate_password", ProviderHarness.defaultPassword),
+                ])
+            #expect(renewed.status == 200)
+            let codes = Self.shownCodes(renewed)
+            #expect(codes.count == 10)
+            #expect(Set(codes).isDisjoint(with: enrollment.recoveryCodes))
+            // The old codes no longer sign in; the new ones do.
+            let old = harness.browser()
+            let oldStep = try await secondStep(old)
+            let stale = try await submit(old, on: oldStep, recoveryCode: enrollment.recoveryCodes[1])
+            #expect(stale.text.contains("That recovery code is not right"))
+            let fresh = harness.browser()
+            let freshStep = try await secondStep(fresh)
+            #expect(try await submit(fresh, on: freshStep, recoveryCode: codes[0]).status == 303)
+        }
+    }
+
     @Test func theIDTokenSaysHowThePersonSignedIn() async throws {
         try await ProviderHarness.with { harness in
             let user = try harness.addUser()
@@ -275,7 +308,11 @@ import Testing
             for code in enrollment.recoveryCodes {
                 #expect(!contains(Array(code.utf8)))
                 #expect(!contains(Array(code.replacingOccurrences(of: "-", with: "").utf8)))
-                #expect(!contains(Digest.sha256.hash(code.replacingOccurrences(of: "-", with: ""))))
+                // Unkeyed digests of what is hashed (the code alone, or with its person) would let
+                // anyone with the file test the 32^10 codes offline; only the keyed HMAC is stored.
+                let normalized = code.lowercased().filter { $0 != "-" && $0 != " " }
+                #expect(!contains(Digest.sha256.hash(normalized)))
+                #expect(!contains(Digest.sha256.hash(user.id + "\n" + normalized)))
             }
             // Sanity: the search finds what is there.
             #expect(contains(Array(user.email.utf8)))
