@@ -112,7 +112,6 @@ final class PostgresChangeListener: @unchecked Sendable {
             case .timedOut: continue
             case .readable:
                 let alive = connection.consumeInput()
-                FileHandle.standardError.write("LISTENER readable\n".data(using: .utf8)!)
                 if connection.takeNotifications() { feed.changed() }
                 guard alive else { return }
             }

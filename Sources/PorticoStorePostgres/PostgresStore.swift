@@ -100,15 +100,7 @@ public final class PostgresStore: Store {
     /// See ``Store/readOne(_:)``: the body's one statement runs alone (autocommit), which is
     /// atomic by itself; a second statement throws ``StoreError/misuse(_:)``.
     public func readOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try outsideOtherTransactions {
-            try Self.storeErrors {
-                try Self.withConnection(pool) { connection in
-                    let transaction = PostgresTransaction(connection: connection, isReadOnly: true, statementLimit: 1)
-                    defer { transaction.finish() }
-                    return try body(transaction)
-                }
-            }
-        }
+        try single(isReadOnly: true, body)
     }
 
     /// See ``Store/writeOne(_:)``: the body's one write runs alone (autocommit), atomic by
@@ -117,10 +109,17 @@ public final class PostgresStore: Store {
     /// runs it again on a fresh one (as every first statement): a compare-and-swap that did
     /// commit then finds its condition false.
     public func writeOne<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try single(isReadOnly: false, body)
+    }
+
+    /// One statement alone on a pooled connection (autocommit): ``readOne(_:)`` and
+    /// ``writeOne(_:)``.
+    private func single<T>(isReadOnly: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T {
         try outsideOtherTransactions {
             try Self.storeErrors {
                 try Self.withConnection(pool) { connection in
-                    let transaction = PostgresTransaction(connection: connection, isReadOnly: false, statementLimit: 1)
+                    let transaction = PostgresTransaction(
+                        connection: connection, isReadOnly: isReadOnly, statementLimit: 1)
                     defer { transaction.finish() }
                     return try body(transaction)
                 }

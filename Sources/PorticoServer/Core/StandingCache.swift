@@ -118,19 +118,16 @@ final class StandingCache: Sendable {
     /// the generation has moved since (the read may have missed that change).
     func remember(_ user: UserRecord, for token: VerifiedAccessToken, readAt generation: UInt64) {
         let clock = ContinuousClock.now
-        let now = Date()
         var kept = user
         kept.passwordHash = ""
         let entry = Entry(user: kept, readAt: clock, expiresAt: token.expiresAt)
         state.withLock { state in
             guard feed.standingGeneration == generation else { return }
             synchronize(&state, to: generation)
-            if state.entries.count >= capacity {
-                state.entries = state.entries.filter {
-                    now < $0.value.expiresAt && clock - $0.value.readAt < maximumAge
-                }
-                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            }
+            // Full: start again rather than sift 100k entries under the lock the epoll threads
+            // read through (a sift frees little when every entry is young, so it would repeat on
+            // each insert); the next requests read the database once each and refill it.
+            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
             state.entries[Key(token)] = entry
         }
     }

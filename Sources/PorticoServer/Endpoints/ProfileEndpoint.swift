@@ -35,18 +35,9 @@ struct ProfileEndpoint {
 
     /// The answer when it needs no store; nil hands the request to ``handle(_:)``.
     func answerFromMemory(_ request: Request) -> Response? {
-        guard resource.standings != nil else { return nil }
-        let token: String
-        do {
-            token = try ProtectedResource.bearerToken(in: request, formParameter: false)
-        } catch {
-            return error.response()
-        }
-        guard
-            let admitted = resource.admitFromMemory(
-                token, acceptedScopes: Self.acceptedScopes, challengeScope: "profile")
-        else { return nil }
-        return OAuthEndpoint.respond { Self.profile(try admitted.get()) }
+        resource.answerFromMemory(
+            request, formParameter: false, acceptedScopes: Self.acceptedScopes, challengeScope: "profile",
+            render: Self.profile)
     }
 
     private static func profile(_ admitted: (VerifiedAccessToken, UserRecord)) -> Response {

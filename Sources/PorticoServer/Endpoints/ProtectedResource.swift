@@ -127,6 +127,25 @@ struct ProtectedResource {
         }
     }
 
+    /// A resource endpoint's whole answer on the epoll thread: the bearer token (a malformed
+    /// one answered at once), admitted by ``admitFromMemory(_:acceptedScopes:challengeScope:)``
+    /// and rendered by `render`; nil hands the request to the worker pool.
+    func answerFromMemory(
+        _ request: Request, formParameter: Bool, acceptedScopes: Set<String>, challengeScope: String,
+        render: ((VerifiedAccessToken, UserRecord)) -> Response
+    ) -> Response? {
+        guard standings != nil else { return nil }
+        let token: String
+        do {
+            token = try Self.bearerToken(in: request, formParameter: formParameter)
+        } catch {
+            return error.response()
+        }
+        guard let admitted = admitFromMemory(token, acceptedScopes: acceptedScopes, challengeScope: challengeScope)
+        else { return nil }
+        return OAuthEndpoint.respond { render(try admitted.get()) }
+    }
+
     /// The usual token's standing: from ``standings`` when it is there, else read in one
     /// statement (and kept when it admits and nothing changed meanwhile).
     private func standing(of verified: VerifiedAccessToken) throws -> (isRevoked: Bool, user: UserRecord?) {

@@ -30,16 +30,8 @@ struct UserInfoEndpoint {
     /// The answer when it needs no store (the token's standing in memory, or a token that fails
     /// by itself); nil hands the request to ``handle(_:)``.
     func answerFromMemory(_ request: Request) -> Response? {
-        guard resource.standings != nil else { return nil }
-        let token: String
-        do {
-            token = try ProtectedResource.bearerToken(in: request, formParameter: true)
-        } catch {
-            return error.response()
-        }
-        guard let admitted = resource.admitFromMemory(token, acceptedScopes: ["openid"], challengeScope: "openid")
-        else { return nil }
-        return OAuthEndpoint.respond { Self.claims(try admitted.get()) }
+        resource.answerFromMemory(
+            request, formParameter: true, acceptedScopes: ["openid"], challengeScope: "openid", render: Self.claims)
     }
 
     /// The claims the token's scopes release, `sub` as the token says: the account id, or the
