@@ -185,7 +185,10 @@ struct TwoStepEndpoint: Sendable {
         }
         // Through the sign-in gate like every other password check, so a flood of this page is
         // shed with the busy page instead of queueing Argon2id hashes without limit.
-        guard let matches = context.passwordChecks.admit({ context.passwords.verify(password, against: user.passwordHash) })
+        guard
+            let matches = context.passwordChecks.admit({
+                context.passwords.verify(password, against: user.passwordHash)
+            })
         else { throw PageProblem.busy }
         guard matches else { return try again(PasswordChangeText.currentWrong, status: .badRequest) }
         try? AttemptThrottle(context: context).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))

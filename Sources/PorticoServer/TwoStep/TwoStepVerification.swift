@@ -111,8 +111,9 @@ struct TwoStepVerification: Sendable {
 
     /// The Key URI (Google Authenticator's format) an app scans: `otpauth://totp/Issuer:email?…`.
     static func keyURI(secret: [UInt8], email: String, issuer: String) -> String {
-        let label = AuthorizationResponse.percentEncode(issuer) + ":" + AuthorizationResponse.percentEncode(email)
-        return "otpauth://totp/\(label)?secret=\(Base32.encode(secret))&issuer=\(AuthorizationResponse.percentEncode(issuer))"
+        let encodedIssuer = AuthorizationResponse.percentEncode(issuer)
+        let label = encodedIssuer + ":" + AuthorizationResponse.percentEncode(email)
+        return "otpauth://totp/\(label)?secret=\(Base32.encode(secret))&issuer=\(encodedIssuer)"
             + "&algorithm=SHA1&digits=6&period=30"
     }
 
