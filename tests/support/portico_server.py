@@ -75,7 +75,10 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             folder = pathlib.Path(self.outbox)
-            for path in sorted(folder.glob("*.eml"), reverse=True) if folder.is_dir() else []:
+            # Newest by write time: names carry the second only, and two mails of one second
+            # (a sign-up's link, then the notice to the same address) sort by their random tail.
+            paths = list(folder.glob("*.eml")) if folder.is_dir() else []
+            for path in sorted(paths, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True):
                 text = path.read_bytes().decode("utf-8")
                 if f"\r\nTo: {address}\r\n" in text:
                     return text
