@@ -84,6 +84,22 @@ import Testing
         }
     }
 
+    @Test func anIdleConnectionWhoseServerEndedIsDroppedByTheDrain() async throws {
+        let database = try TemporaryDatabase()
+        let store = try await followingStoreWithIdlePool(database)
+        defer { store.close() }
+        let admin = try database.connection()
+        let ended = try admin.scalar(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                + "WHERE datname = $1 AND application_name = 'portico' AND pid <> pg_backend_pid()",
+            [.text(database.name)])
+        #expect(ended == String(Self.poolSize))
+        // No checkout happens: the drain alone notices the goodbyes and closes them.
+        try await poll("the ended connections are dropped") { store.pool.openConnections == 0 }
+        #expect(try store.withTransaction { try $0.scalar("SELECT 1") } == "1")
+        #expect(try store.withTransaction { $0.isListening })
+    }
+
     /// Checks `condition` every 20 ms until it holds; fails naming `what` after `timeout`.
     private func poll(_ what: String, timeout: Duration = .seconds(30), _ condition: () throws -> Bool)
         async throws
