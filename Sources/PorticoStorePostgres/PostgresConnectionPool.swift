@@ -132,10 +132,12 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// `NOTIFY`, a revocation's included, fails. Here one `poll` without waiting, under the
     /// lock, finds the idle connections with something to read; only those leave the pool, one
     /// at a time, for the microseconds their `PQconsumeInput` and `PQnotifies` take (at most
-    /// ``drainReadsPerConnection`` reads each), and go back at once. A checkout never waits for this unless every other connection is in use.
-    /// A connection that had something to read yet no notification (its server said goodbye,
-    /// or at worst a rare parameter report) is dropped, as a checkout would; a later checkout
-    /// opens a fresh one. What arrived moves the feed, once per call.
+    /// ``drainReadsPerConnection`` reads each), and go back at once: a checkout waits for this
+    /// only when every other connection is in use. A connection that had something to read yet
+    /// no notification (its server said goodbye, or at worst a rare parameter report) is
+    /// dropped, as a checkout would; a later checkout opens a fresh one. What arrived moves the
+    /// feed, once per call. Connections in use are never touched: each reports its own commit's
+    /// notification at check-in, which keeps a revocation through this node strict.
     ///
     /// Why not `UNLISTEN` while idle and `LISTEN` again at checkout: that is two more round
     /// trips (and two takes of the server's notification lock) for every checkout, to save a
