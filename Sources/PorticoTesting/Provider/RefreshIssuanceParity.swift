@@ -43,7 +43,9 @@ public enum RefreshIssuanceParity {
         let refreshToken = try #require(redeemed.string("refresh_token"))
         // An `amr` other than the default, so that a path that fell back to it would show.
         let familyID = String(try #require(RefreshToken.familyID(of: refreshToken)))
-        try harness.store.transaction { try $0.recordAuthenticationMethods(["pwd", "otp"], forRefreshFamily: familyID) }
+        try harness.store.transaction {
+            try $0.recordAuthenticationMethods(["pwd", "otp"], forRefreshFamily: familyID)
+        }
 
         let oneStep = try await harness.refresh(refreshToken, client: credentials)
         #expect(oneStep.status == 200, "\(oneStep.text)")
