@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// Only standings that admit are kept (a revoked token, a disabled or missing person always
 /// read the store), without the password hash, which no resource endpoint uses. At most
-/// ``capacity`` entries; beyond it, old ones go, then everything. A new generation empties the
+/// ``capacity`` entries; when full, it empties itself and starts again. A new generation empties the
 /// cache (counted as a flush).
 final class StandingCache: Sendable {
     /// What the standing read is asked.
