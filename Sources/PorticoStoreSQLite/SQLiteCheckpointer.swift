@@ -160,9 +160,13 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         // PASSIVE: copies what no reader still needs and never waits.
         guard var log = checkpoint(mode: SQLITE_CHECKPOINT_PASSIVE) else { return nil }
         guard log.logged > restartThreshold else { return log.logged }
-        for _ in 0..<Self.catchUpRounds where log.logged - log.copied > Self.restartBacklog {
+        // A round reports the log as it was when it began, so what was appended meanwhile shows
+        // in the next round's length only.
+        for _ in 0..<Self.catchUpRounds {
             guard let next = checkpoint(mode: SQLITE_CHECKPOINT_PASSIVE) else { break }
+            let appended = next.logged - log.logged
             log = next
+            if appended <= Self.restartBacklog { break }
         }
         // Holding the writer lock, nothing can be appended while the restart waits for the
         // readers, and the next commit of this process starts the log over.
@@ -177,7 +181,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 
     /// Passive rounds at most before a restart.
     static let catchUpRounds = 3
-    /// Frames (4 KiB each) left to copy below which a restart follows at once.
+    /// Frames (4 KiB each) appended during a round below which the restart follows at once.
     static let restartBacklog: Int32 = 256
 
     /// Runs one checkpoint; the log's length and how many of its frames are in the database
