@@ -6,8 +6,9 @@ import Foundation
 /// `@unchecked Sendable` is honest here: the only stored properties are `let`s, the pointer is
 /// never mutated after the initializer, and it is freed only in `deinit`. OpenSSL 3 documents
 /// (openssl-threads(7)) that an `EVP_PKEY` may be used from many threads at once for signing
-/// and verification as long as nobody modifies it; every operation below creates its own
-/// `EVP_MD_CTX`, so no per-operation state is shared.
+/// and verification as long as nobody modifies it; every operation below works on its own
+/// `EVP_MD_CTX` (a copy of a template that nobody modifies either), so no per-operation state
+/// is shared.
 final class EVPKey: @unchecked Sendable {
     /// The key; owned by this object.
     let pointer: OpaquePointer
@@ -17,16 +18,65 @@ final class EVPKey: @unchecked Sendable {
     let hasPrivateKey: Bool
     /// The exact length of this key's JWS signatures.
     let signatureLength: Int
+    /// A signing context set up once for this key, which every signature copies
+    /// (`EVP_MD_CTX_copy_ex`) instead of setting up its own; nil when there is none.
+    ///
+    /// Why: `EVP_DigestSignInit` looks the algorithm up in OpenSSL 3's provider store each time,
+    /// under locks that every thread takes. Measured in C on this machine (loaded), an ES256
+    /// signature cost 27 µs with one thread and 47 µs with four threads on the two cores when
+    /// each set up its own context, against 18 and 27 µs when copying one prepared context. The
+    /// templates are never updated after the initializer, so copying them from many threads
+    /// only reads them. Ed25519 gets none (its contexts are one-shot and OpenSSL does not copy
+    /// them everywhere); a failed copy also falls back to setting up a context.
+    private let signTemplate: OpaquePointer?
+    /// The same for verification.
+    private let verifyTemplate: OpaquePointer?
 
     private init(pointer: OpaquePointer, algorithm: SignatureAlgorithm, hasPrivateKey: Bool, signatureLength: Int) {
         self.pointer = pointer
         self.algorithm = algorithm
         self.hasPrivateKey = hasPrivateKey
         self.signatureLength = signatureLength
+        let digest = algorithm == .edDSA ? nil : EVP_sha256()
+        signTemplate =
+            algorithm == .edDSA || !hasPrivateKey
+            ? nil : Self.template { EVP_DigestSignInit($0, nil, digest, nil, pointer) }
+        verifyTemplate =
+            algorithm == .edDSA ? nil : Self.template { EVP_DigestVerifyInit($0, nil, digest, nil, pointer) }
     }
 
     deinit {
+        EVP_MD_CTX_free(signTemplate)
+        EVP_MD_CTX_free(verifyTemplate)
         EVP_PKEY_free(pointer)
+    }
+
+    /// A new context that `initialize` set up, or nil when it failed.
+    private static func template(_ initialize: (OpaquePointer) -> Int32) -> OpaquePointer? {
+        guard let context = EVP_MD_CTX_new() else { return nil }
+        guard initialize(context) == 1 else {
+            ERR_clear_error()
+            EVP_MD_CTX_free(context)
+            return nil
+        }
+        return context
+    }
+
+    /// A context for one operation: a copy of `template`, or one that `initialize` sets up
+    /// when there is no template or the copy failed; nil when OpenSSL fails (out of memory).
+    private static func context(copying template: OpaquePointer?, or initialize: (OpaquePointer) -> Int32)
+        -> OpaquePointer?
+    {
+        guard let context = EVP_MD_CTX_new() else { return nil }
+        if let template, EVP_MD_CTX_copy_ex(context, template) == 1 { return context }
+        ERR_clear_error()
+        EVP_MD_CTX_reset(context)
+        guard initialize(context) == 1 else {
+            ERR_clear_error()
+            EVP_MD_CTX_free(context)
+            return nil
+        }
+        return context
     }
 
     /// The smallest RSA modulus accepted anywhere (RFC 7518 §3.3).
@@ -175,12 +225,12 @@ final class EVPKey: @unchecked Sendable {
     /// The JWS signature of `message`: PKCS#1 v1.5 bytes, raw R‖S for ES256, or the Ed25519
     /// signature. Nil only if OpenSSL fails internally (out of memory).
     func sign(_ message: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard hasPrivateKey, let context = EVP_MD_CTX_new() else { return nil }
+        let digest = digest
+        guard hasPrivateKey,
+            let context = Self.context(
+                copying: signTemplate, or: { EVP_DigestSignInit($0, nil, digest, nil, pointer) })
+        else { return nil }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, digest, nil, pointer) == 1 else {
-            ERR_clear_error()
-            return nil
-        }
         var length = Int(EVP_PKEY_get_size(pointer))
         var signature = [UInt8](repeating: 0, count: length)
         guard EVP_DigestSign(context, &signature, &length, message.baseAddress, message.count) == 1 else {
@@ -201,12 +251,12 @@ final class EVPKey: @unchecked Sendable {
         } else {
             presented = signature
         }
-        guard let context = EVP_MD_CTX_new() else { return false }
+        let digest = digest
+        guard
+            let context = Self.context(
+                copying: verifyTemplate, or: { EVP_DigestVerifyInit($0, nil, digest, nil, pointer) })
+        else { return false }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, digest, nil, pointer) == 1 else {
-            ERR_clear_error()
-            return false
-        }
         let result = EVP_DigestVerify(context, presented, presented.count, message.baseAddress, message.count)
         if result != 1 { ERR_clear_error() }
         return result == 1

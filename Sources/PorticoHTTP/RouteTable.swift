@@ -53,7 +53,7 @@ struct RouteTable: Sendable {
     private var patterns: [PatternRoute] = []
     var fallback: RouteHandler?
     /// What a request to an async route gets when the worker queue is full; nil for the plain text.
-    var overloaded: (@Sendable (Request) -> Response)?
+    var overloaded: (@Sendable (Request) -> Response?)?
 
     mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: RouteHandler) {
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map { part in

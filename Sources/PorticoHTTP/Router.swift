@@ -123,8 +123,9 @@ public final class Router: Sendable {
     /// full (`ServerConfiguration.maxPendingAsyncRequests`), instead of the plain-text 503, so
     /// that a person in a browser sees a page in their language rather than a line of English.
     /// It runs on the epoll thread and must be quick. Whatever it returns is sent as 503, with
-    /// `Retry-After: 1` unless it sets its own: the client must still be told to come back.
-    public func overloaded(_ handler: @escaping @Sendable (Request) -> Response) {
+    /// `Retry-After: 1` unless it sets its own: the client must still be told to come back; nil
+    /// leaves that request the server's plain-text 503 (a client that reads no page).
+    public func overloaded(_ handler: @escaping @Sendable (Request) -> Response?) {
         guard acceptsChanges() else { return }
         table.withLock { $0.overloaded = handler }
     }

@@ -197,10 +197,9 @@ final class ServerCore: Sendable {
     }()
 
     /// The 503 for a request that finds the worker queue full: the router's own answer when it
-    /// has one (always 503, with `Retry-After` added when it has none), else plain text.
+    /// gives one (always 503, with `Retry-After` added when it has none), else plain text.
     private func overloadedAnswer(to request: Request) -> Response {
-        guard let make = table.overloaded else { return Self.overloaded }
-        var response = make(request)
+        guard let make = table.overloaded, var response = make(request) else { return Self.overloaded }
         response.status = .serviceUnavailable
         if response.headers["Retry-After"] == nil { response.headers["Retry-After"] = "1" }
         return response
@@ -242,47 +241,51 @@ final class ServerCore: Sendable {
                     return send(.text(error.message, status: error.status), on: connection, for: context)
                 }
                 return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
-            case .offloaded, .offloadedUnless:
-                let first: (@Sendable (Request) -> Response?)?
-                let run: @Sendable (Request) async throws -> Response
-                switch handler {
-                case .offloadedUnless(let immediate, let offloaded): (first, run) = (immediate, offloaded)
-                case .offloaded(let offloaded): (first, run) = (nil, offloaded)
-                default: return send(Self.notFound, on: connection, for: context)
-                }
-                let request: Request
-                switch makeRequest(context, on: connection, parameters: parameters) {
-                case .success(let made): request = made
-                case .failure(let error):
-                    return send(.text(error.message, status: error.status), on: connection, for: context)
-                }
-                if let first, let response = first(request) {
-                    return send(response, on: connection, for: context)
-                }
-                // Bounded: past the limit, waiting would only make every queued request late.
-                guard activeHandlers.load(ordering: .relaxed) < maxPendingAsyncRequests else {
-                    return send(overloadedAnswer(to: request), on: connection, for: context)
-                }
-                let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
-                guard suspend(exchange) else {
-                    let response = Response.text("Server is shutting down", status: .serviceUnavailable)
-                    return send(response, on: connection, for: context)
-                }
-                context.phase = .suspended(exchange)
-                activeHandlers.wrappingAdd(1, ordering: .relaxed)
-                Task(executorPreference: workers) {
-                    defer { self.activeHandlers.wrappingSubtract(1, ordering: .releasing) }
-                    let response: Response
-                    do {
-                        response = try await run(request)
-                    } catch {
-                        response = Self.errorResponse(error, for: request)
-                    }
-                    self.resume(exchange, with: response)
-                }
-                return .YES
+            case .offloaded(let run):
+                return offload(context, on: connection, parameters: parameters, first: nil, run: run)
+            case .offloadedUnless(let first, let run):
+                return offload(context, on: connection, parameters: parameters, first: first, run: run)
             }
         }
+    }
+
+    /// Answers with `first` when it answers, else runs `run` on the worker pool with the
+    /// connection suspended, or answers 503 at once when the pool's queue is full.
+    private func offload(
+        _ context: RequestContext, on connection: OpaquePointer, parameters: [String: String],
+        first: (@Sendable (Request) -> Response?)?, run: @escaping @Sendable (Request) async throws -> Response
+    ) -> MHD_Result {
+        let request: Request
+        switch makeRequest(context, on: connection, parameters: parameters) {
+        case .success(let made): request = made
+        case .failure(let error):
+            return send(.text(error.message, status: error.status), on: connection, for: context)
+        }
+        if let first, let response = first(request) {
+            return send(response, on: connection, for: context)
+        }
+        // Bounded: past the limit, waiting would only make every queued request late.
+        guard activeHandlers.load(ordering: .relaxed) < maxPendingAsyncRequests else {
+            return send(overloadedAnswer(to: request), on: connection, for: context)
+        }
+        let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
+        guard suspend(exchange) else {
+            let response = Response.text("Server is shutting down", status: .serviceUnavailable)
+            return send(response, on: connection, for: context)
+        }
+        context.phase = .suspended(exchange)
+        activeHandlers.wrappingAdd(1, ordering: .relaxed)
+        Task(executorPreference: workers) {
+            defer { self.activeHandlers.wrappingSubtract(1, ordering: .releasing) }
+            let response: Response
+            do {
+                response = try await run(request)
+            } catch {
+                response = Self.errorResponse(error, for: request)
+            }
+            self.resume(exchange, with: response)
+        }
+        return .YES
     }
 
     /// The request a handler sees: query parsed, headers and body taken over from `context`;

@@ -20,7 +20,7 @@ public struct AuditEvent: Sendable, Hashable {
 
     /// An event ready to append.
     public init(
-        id: String = RecordIdentifier.random(), occurredAt: Date = Date(), actor: String, action: String,
+        id: String = RecordIdentifier.timeOrdered(), occurredAt: Date = Date(), actor: String, action: String,
         subject: String, details: String = "{}"
     ) {
         self.id = id

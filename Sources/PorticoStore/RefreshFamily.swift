@@ -26,7 +26,7 @@ public struct RefreshFamily: Sendable, Hashable {
 
     /// A family ready to insert.
     public init(
-        id: String = RecordIdentifier.random(), clientID: String, userID: String, scopes: [String], authTime: Date,
+        id: String = RecordIdentifier.timeOrdered(), clientID: String, userID: String, scopes: [String], authTime: Date,
         createdAt: Date = Date(), revokedAt: Date? = nil
     ) {
         self.id = id

@@ -35,6 +35,7 @@ enum PostgresSchema {
         Migration(version: 12, statements: version12),
         Migration(version: 13, statements: version13),
         Migration(version: 14, statements: version14),
+        Migration(version: 15, statements: version15),
     ]
 
     /// The newest version this build understands.

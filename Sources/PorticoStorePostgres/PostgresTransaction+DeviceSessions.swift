@@ -40,22 +40,25 @@ extension PostgresTransaction {
     }
 
     func linkRefreshFamily(_ familyID: String, toDeviceSession sessionID: String) throws {
-        try write(
-            "INSERT INTO device_session_families (family_id, device_session_id) VALUES (?, ?)",
-            [.text(familyID), .text(sessionID)], referring: "refresh family or device session")
+        // A column of the family's row since version 15.
+        let changed = try write(
+            "UPDATE refresh_families SET device_session_id = ? WHERE id = ?", [.text(sessionID), .text(familyID)],
+            referring: "refresh family or device session")
+        if changed == 0 { throw StoreError.missingReference("refresh family or device session") }
     }
 
     func deviceSessionID(refreshFamilyID familyID: String) throws -> String? {
         try first(
-            "SELECT device_session_id FROM device_session_families WHERE family_id = ?", [.text(familyID)]
+            "SELECT device_session_id FROM refresh_families WHERE id = ? AND device_session_id IS NOT NULL",
+            [.text(familyID)]
         ) { $0.text(0) }
     }
 
     func hasLiveRefreshFamily(deviceSessionID: String, now: Date) throws -> Bool {
         try first(
             """
-            SELECT 1 FROM device_session_families l JOIN refresh_families f ON f.id = l.family_id
-            WHERE l.device_session_id = ? AND f.revoked_at IS NULL AND f.token_expires_at > ? LIMIT 1
+            SELECT 1 FROM refresh_families
+            WHERE device_session_id = ? AND revoked_at IS NULL AND token_expires_at > ? LIMIT 1
             """,
             [.text(deviceSessionID), .date(now)]
         ) { _ in true } ?? false
@@ -71,8 +74,7 @@ extension PostgresTransaction {
         try write(
             """
             UPDATE refresh_families SET revoked_at = ?
-            WHERE id IN (SELECT family_id FROM device_session_families WHERE device_session_id = ?)
-                AND revoked_at IS NULL
+            WHERE device_session_id = ? AND revoked_at IS NULL
             """,
             [.date(now), .text(deviceSessionID)])
     }

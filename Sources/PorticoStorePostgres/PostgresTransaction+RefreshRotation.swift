@@ -22,7 +22,7 @@ extension PostgresTransaction {
                 (SELECT r.resource FROM refresh_family_resources r WHERE r.family_id = f.id),
                 (SELECT m.methods FROM refresh_family_methods m WHERE m.family_id = f.id),
                 (SELECT s.sid FROM session_families s WHERE s.family_id = f.id),
-                (SELECT d.device_session_id FROM device_session_families d WHERE d.family_id = f.id)
+                f.device_session_id
             """
     }()
 

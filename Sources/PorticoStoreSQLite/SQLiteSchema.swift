@@ -30,6 +30,7 @@ enum SQLiteSchema {
         // admin commands are another process), so there is nothing to create but the number.
         Migration(version: 13, statements: ["PRAGMA user_version = 13"]),
         Migration(version: 14, statements: version14),
+        Migration(version: 15, statements: version15),
     ]
 
     /// The newest version this build understands.

@@ -113,7 +113,7 @@ extension SQLiteTransaction {
             """
             DELETE FROM device_sessions
             WHERE revoked_at <= ? OR (created_at <= ? AND NOT EXISTS (
-                SELECT 1 FROM device_session_families f WHERE f.device_session_id = device_sessions.id))
+                SELECT 1 FROM refresh_families f WHERE f.device_session_id = device_sessions.id))
             """,
             [
                 .date(now.addingTimeInterval(-Self.refreshRetention)),

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoCrypto
+import Synchronization
 import Testing
 
 /// Keys generated once for the whole suite; generation (RSA especially) is slow.
@@ -40,6 +41,33 @@ private let allAlgorithms = Set(SignatureAlgorithm.allCases)
         let claims = JWTClaims(issuer: "https://id.example", subject: "u-1", audience: ["client"])
         let token = JWS.sign(claims: claims, key: signingKey)
         #expect(try verifier.verify(token, algorithms: [algorithm]).claims() == claims)
+    }
+
+    /// Every signature and verification copies one context prepared per key (``EVPKey``); many
+    /// threads doing so at once must still each get a signature of their own message, valid,
+    /// and tampered messages must still fail, while another thread uses the same key.
+    @Test(arguments: SignatureAlgorithm.allCases) func oneKeySignsAndVerifiesOnManyThreadsAtOnce(
+        _ algorithm: SignatureAlgorithm
+    ) throws {
+        let signingKey = try key(algorithm)
+        let verifier = JWSVerifier(keys: [signingKey.verificationKey])
+        let rounds = algorithm == .rs256 ? 40 : 200
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for round in 0..<rounds {
+                let payload = Array(#"{"thread":\#(thread),"round":\#(round)}"#.utf8)
+                let token = JWS.sign(payload: payload, key: signingKey)
+                let verified = try? verifier.verify(token, algorithms: [algorithm])
+                var tampered = Array(token.utf8)
+                // The payload's first character after the header's dot: another message.
+                if let dot = tampered.firstIndex(of: UInt8(ascii: ".")) {
+                    tampered[dot + 1] = tampered[dot + 1] == UInt8(ascii: "e") ? UInt8(ascii: "f") : UInt8(ascii: "e")
+                }
+                let forged = try? verifier.verify(String(decoding: tampered, as: UTF8.self), algorithms: [algorithm])
+                if verified?.payload != payload || forged != nil { failures.withLock { $0 += 1 } }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
     }
 
     @Test func signaturesHaveJOSELengths() throws {

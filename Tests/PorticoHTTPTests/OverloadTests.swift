@@ -71,6 +71,72 @@ import Testing
         #expect(try await parked.value.status == 200)
     }
 
+    /// An overload answer that sets its own `Retry-After` keeps it (a page may ask for a longer
+    /// pause); one the router's handler declines (nil) is the server's plain text.
+    @Test func anOverloadAnswerKeepsItsOwnRetryAfterAndNilLeavesThePlainText() async throws {
+        let gate = Gate()
+        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
+        configuration.maxPendingAsyncRequests = 1
+        let server = try startServer(configuration: configuration) { router in
+            router.postAsync("/park") { _ in
+                await gate.wait()
+                return .text("parked")
+            }
+            router.overloaded { request in
+                guard request.headers["Accept"] == "text/html" else { return nil }
+                var response = Response.text("come back later")
+                response.headers["Retry-After"] = "7"
+                return response
+            }
+        }
+        defer { server.shutdown() }
+        let parked = Task { try await fetch(server, "/park", method: "POST") }
+        #expect(await eventually { gate.arrivals == 1 })
+
+        let page = try await fetch(server, "/park", method: "POST", headers: ["Accept": "text/html"])
+        #expect(page.status == 503)
+        #expect(page.header("Retry-After") == "7")
+        #expect(page.text == "come back later")
+        let plain = try await fetch(server, "/park", method: "POST")
+        #expect(plain.status == 503)
+        #expect(plain.header("Retry-After") == "1")
+        #expect(plain.text == "Server is busy; try again shortly")
+        #expect(gate.arrivals == 1)
+
+        gate.open()
+        #expect(try await parked.value.status == 200)
+    }
+
+    /// While the worker queue is full, an async route's first step still answers what it can
+    /// on the epoll thread; only what it hands over is refused with 503.
+    @Test func aFirstStepStillAnswersWhileTheQueueIsFull() async throws {
+        let gate = Gate()
+        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
+        configuration.maxPendingAsyncRequests = 1
+        let server = try startServer(configuration: configuration) { router in
+            router.postAsync("/park") { _ in
+                await gate.wait()
+                return .text("parked")
+            }
+            router.addAsync(
+                .post, "/maybe", immediate: { request in request.query["fast"] == nil ? nil : .text("first step") },
+                { _ in .text("handler") })
+        }
+        defer { server.shutdown() }
+        let parked = Task { try await fetch(server, "/park", method: "POST") }
+        #expect(await eventually { gate.arrivals == 1 })
+
+        let fast = try await fetch(server, "/maybe?fast=1", method: "POST")
+        #expect(fast.status == 200)
+        #expect(fast.text == "first step")
+        let slow = try await fetch(server, "/maybe", method: "POST")
+        #expect(slow.status == 503)
+        #expect(slow.header("Retry-After") == "1")
+
+        gate.open()
+        #expect(try await parked.value.status == 200)
+    }
+
     /// One address holding `maxConnectionsPerClient` connections gets no more, while another
     /// address is still served.
     @Test func perClientConnectionCapRefusesOnlyThatClient() async throws {

@@ -174,6 +174,77 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
         #expect(try store.refreshToken("old-a") == nil)
     }
 
+    /// Version 15 moves the device-session link into the family's row and renumbers nothing in
+    /// the audit log; what version 14 held must mean the same afterwards.
+    @Test func deviceSessionLinksAndTheAuditLogSurviveVersion15() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath()
+        let now = referenceTime
+        let (user, client) = try withStore { try StoreFixtures.userAndClient(in: $0) }
+        let session = DeviceSession(
+            secret: "device-secret", userID: user.id, ssoGroup: "vendor", scopes: ["openid", "device_sso"],
+            authTime: now, createdAt: now)
+        let linked = RefreshFamily(
+            clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
+        let unlinked = RefreshFamily(
+            clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
+        let events = (1...3).map { AuditEvent(occurredAt: now, actor: "cli", action: "test.\($0)", subject: user.id) }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+            #expect(chmod(path, 0o600) == 0)
+            #expect(try SQLiteSchema.migrate(connection, upTo: 14, now: now) == allVersions.filter { $0 <= 14 })
+            let store14 = try SQLiteStore(path: path, migrate: false)
+            defer { store14.close() }
+            try store14.insert(user)
+            try store14.insert(client)
+            try store14.transaction { transaction throws in
+                try transaction.insert(session)
+                try transaction.insert(linked, token: "refresh-a", expiresAt: now.addingTimeInterval(60))
+                try transaction.insert(unlinked, token: "refresh-b", expiresAt: now.addingTimeInterval(60))
+                for event in events { try transaction.append(event) }
+            }
+            // Version 14's link table, written as version 14 wrote it.
+            try connection.run(
+                "INSERT INTO device_session_families (family_id, device_session_id) VALUES (?, ?)",
+                [.text(linked.id), .text(session.id)])
+        }
+        let store = try SQLiteStore(path: path, migrate: false)
+        defer { store.close() }
+        #expect(try store.migrate() == allVersions.filter { $0 >= 15 })
+        try store.read { transaction throws in
+            #expect(try transaction.deviceSessionID(refreshFamilyID: linked.id) == session.id)
+            #expect(try transaction.deviceSessionID(refreshFamilyID: unlinked.id) == nil)
+            #expect(try transaction.hasLiveRefreshFamily(deviceSessionID: session.id, now: now))
+        }
+        // Ending the session ends the linked family only.
+        try store.transaction { transaction throws in
+            #expect(try transaction.revokeRefreshFamilies(deviceSessionID: session.id, now: now) == 1)
+        }
+        #expect(try store.refreshFamily(id: linked.id)?.isRevoked == true)
+        #expect(try store.refreshFamily(id: unlinked.id)?.isRevoked == false)
+        // The log keeps its order and goes on numbering after its last row, still append-only.
+        let later = AuditEvent(occurredAt: now, actor: "cli", action: "test.4", subject: user.id)
+        try store.append(later)
+        #expect(try store.recentAuditEvents(limit: 10).map(\.id) == ([later] + events.reversed()).map(\.id))
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+        var sequences: [Int] = []
+        try connection.run("SELECT sequence FROM audit_log ORDER BY sequence", []) { sequences.append($0.int(0)) }
+        #expect(sequences == [1, 2, 3, 4])
+        #expect(throws: StoreError.self) { try connection.execute("DELETE FROM audit_log") }
+        #expect(throws: StoreError.self) { try connection.execute("UPDATE audit_log SET actor = 'someone'") }
+        // What version 15 is for: an append no longer writes sqlite_sequence, a link no table of its own.
+        var counters = 0
+        try connection.run("SELECT count(*) FROM sqlite_sequence WHERE name = 'audit_log'", []) { counters = $0.int(0) }
+        #expect(counters == 0)
+        var tables = 0
+        try connection.run("SELECT count(*) FROM sqlite_schema WHERE name = 'device_session_families'", []) {
+            tables = $0.int(0)
+        }
+        #expect(tables == 0)
+    }
+
     @Test func theAuditLogRefusesChangesEvenInSQL() throws {
         let directory = try TemporaryDirectory()
         let path = directory.databasePath()

@@ -1,7 +1,6 @@
 import Foundation
 import PorticoCrypto
 import PorticoStore
-import Synchronization
 
 /// An access token whose signature, type, issuer and lifetime have been checked.
 struct VerifiedAccessToken: Sendable {
@@ -41,28 +40,26 @@ struct VerifiedAccessToken: Sendable {
 /// introspection.
 ///
 /// Why a cache: an ES256 verification costs tens of microseconds and an app calls userinfo
-/// with the same token many times, so a verified token is kept (keyed by its exact text, at most
-/// ``capacity`` entries) until it expires. The cache only ever remembers what is immutable about
+/// with the same token many times, so a verified token is kept (keyed by its exact text, in a
+/// ``VerifiedTokenCache`` of 20,000 entries by default) until it expires. The cache only ever remembers what is immutable about
 /// a token — its signature and claims. Revocation is *not* cached here: several nodes share one
 /// database and any of them (or `/account` on another node) may revoke a token, so callers ask
 /// the store with ``isRevoked(_:in:)``, one indexed lookup that shares the read transaction the
 /// endpoint opens for the user anyway. Only where the store reports every change
 /// (PostgreSQL's notifications) does ``StandingCache`` keep the usual token's standing, exactly.
 final class AccessTokenVerifier: Sendable {
-    /// The most tokens kept verified at once; beyond it, expired entries go, then everything.
-    let capacity: Int
     private let keys: KeyRing
     private let issuer: IssuerIdentifier
     private let now: @Sendable () -> Date
-    /// Verified tokens with the generation of the keys that verified them (``KeyRing/generation``).
-    private let cache = Mutex([String: (token: VerifiedAccessToken, keys: Int)]())
+    /// Verified tokens, while the keys that verified them are loaded (``KeyRing/generation``).
+    let cache: VerifiedTokenCache<VerifiedAccessToken>
 
     /// A verifier for tokens signed by `keys` for `issuer`.
     init(keys: KeyRing, issuer: IssuerIdentifier, now: @escaping @Sendable () -> Date, capacity: Int = 20_000) {
         self.keys = keys
         self.issuer = issuer
         self.now = now
-        self.capacity = capacity
+        cache = VerifiedTokenCache(capacity: capacity)
     }
 
     /// Checks `token`'s signature (ES256 from the provider's keys, `typ: at+jwt`), issuer and
@@ -73,9 +70,9 @@ final class AccessTokenVerifier: Sendable {
         let now = now()
         // Only trusted while the keys are the ones that verified it (a revoked key drops out).
         // A cached token was signed by a loaded key, so only a miss reads the token's `kid`.
-        if let cached = cache.withLock({ $0[token] }), cached.keys == keys.generation {
-            guard now < cached.token.expiresAt else { throw .invalidToken("The access token has expired.") }
-            return cached.token
+        if let cached = cache.value(of: token, generation: keys.generation) {
+            guard now < cached.expiresAt else { throw .invalidToken("The access token has expired.") }
+            return cached
         }
         let (keyVerifier, generation) = keys.verifierAndGeneration(for: token)
         let validator = JWTValidator(issuer: issuer.current, clockSkew: 5, now: { now })
@@ -93,7 +90,7 @@ final class AccessTokenVerifier: Sendable {
             throw .invalidToken("The access token is not valid.")
         }
         guard now < verified.expiresAt else { throw .invalidToken("The access token has expired.") }
-        remember(verified, for: token, keys: generation, now: now)
+        cache.remember(verified, of: token, generation: generation)
         return verified
     }
 
@@ -101,10 +98,10 @@ final class AccessTokenVerifier: Sendable {
     /// loaded ones and it has not expired; nil otherwise. Never reads the store (``verify(_:)``
     /// may, to load a key it has not seen), so an epoll thread may call it.
     func verifiedFromMemory(_ token: String) -> VerifiedAccessToken? {
-        guard let cached = cache.withLock({ $0[token] }), cached.keys == keys.generation,
-            now() < cached.token.expiresAt
-        else { return nil }
-        return cached.token
+        guard let cached = cache.value(of: token, generation: keys.generation), now() < cached.expiresAt else {
+            return nil
+        }
+        return cached
     }
 
     /// Whether ``isRevoked(_:userID:in:)`` consults nothing but the revocation lists for
@@ -184,15 +181,5 @@ final class AccessTokenVerifier: Sendable {
             verified.companionSessionID = companionSessionID
         }
         return verified
-    }
-
-    private func remember(_ verified: VerifiedAccessToken, for token: String, keys: Int, now: Date) {
-        cache.withLock { entries in
-            if entries.count >= capacity {
-                entries = entries.filter { now < $0.value.token.expiresAt && $0.value.keys == keys }
-                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            }
-            entries[token] = (verified, keys)
-        }
     }
 }

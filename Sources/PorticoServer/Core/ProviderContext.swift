@@ -27,6 +27,8 @@ final class ProviderContext: Sendable {
     let clients: ClientCache
     /// The `private_key_jwt` keys of the clients, parsed once per registration.
     let clientKeySets = ClientKeySetCache()
+    /// The ID tokens the Native SSO exchange has verified (one cache for the node).
+    let verifiedIDTokens = VerifiedIDTokens()
     /// Counters for operators (tokens, errors, sign-ins); exposed only with `--metrics`.
     let metrics: ProviderMetrics
     /// The issuer identifier, set late when the server binds an ephemeral port.

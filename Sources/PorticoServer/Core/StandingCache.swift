@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// Only standings that admit are kept (a revoked token, a disabled or missing person always
 /// read the store), without the password hash, which no resource endpoint uses. At most
-/// ``capacity`` entries; beyond it, old ones go, then everything. A new generation empties the
+/// ``capacity`` entries; when full, it empties itself and starts again. A new generation empties the
 /// cache (counted as a flush).
 final class StandingCache: Sendable {
     /// What the standing read is asked.
@@ -55,17 +55,20 @@ final class StandingCache: Sendable {
     /// The longest an entry is used after it was read, whatever the feed says.
     let maximumAge: Duration
     private let feed: any StandingChangeFeed
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Mutex(State())
     private let hits: MetricsCounter
     private let misses: MetricsCounter
     private let flushes: MetricsCounter
 
-    /// A cache following `feed` (which it starts following), counting in `registry`.
+    /// A cache following `feed` (which it starts following), counting in `registry`; `now` is
+    /// the clock ages are measured by (tests move it).
     init(
         feed: any StandingChangeFeed, registry: MetricsRegistry, capacity: Int = 100_000,
-        maximumAge: Duration = .seconds(10)
+        maximumAge: Duration = .seconds(10), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.feed = feed
+        self.now = now
         self.capacity = capacity
         self.maximumAge = maximumAge
         hits = registry.counter(
@@ -95,7 +98,7 @@ final class StandingCache: Sendable {
     func user(for token: VerifiedAccessToken) -> UserRecord? {
         guard let generation = feed.standingGeneration else { return nil }
         let key = Key(token)
-        let clock = ContinuousClock.now
+        let clock = now()
         let entry = state.withLock { state -> Entry? in
             // A generation older than the cache's was read before a change this thread missed.
             if let known = state.generation, generation < known { return nil }
@@ -117,7 +120,7 @@ final class StandingCache: Sendable {
     /// Keeps `user` as `token`'s standing, read when the generation was `generation`, unless
     /// the generation has moved since (the read may have missed that change).
     func remember(_ user: UserRecord, for token: VerifiedAccessToken, readAt generation: UInt64) {
-        let clock = ContinuousClock.now
+        let clock = now()
         var kept = user
         kept.passwordHash = ""
         let entry = Entry(user: kept, readAt: clock, expiresAt: token.expiresAt)

@@ -22,7 +22,7 @@ struct NativeSSOExchange {
     private let lifetimes: TokenLifetimes
     private let now: @Sendable () -> Date
     /// ID tokens already verified, by their exact text (an app of the group may come again).
-    private let verifiedIDTokens = VerifiedIDTokens()
+    private let verifiedIDTokens: VerifiedIDTokens
 
     /// What ID tokens may be signed with (a client's choice, see `--id-token-alg`).
     private static let idTokenAlgorithms: Set<SignatureAlgorithm> = [.rs256, .es256, .edDSA]
@@ -33,6 +33,7 @@ struct NativeSSOExchange {
         tokens = dependencies.tokens
         lifetimes = dependencies.lifetimes
         now = dependencies.now
+        verifiedIDTokens = dependencies.verifiedIDTokens
     }
 
     /// What the transaction decided.
@@ -138,7 +139,7 @@ struct NativeSSOExchange {
     /// The claims of an ID token this provider signed, expired or not.
     private func verifiedIDToken(_ token: String, issuer: String) throws -> JWTClaims {
         let claims: JWTClaims
-        if let known = verifiedIDTokens.claims(of: token, generation: tokens.keys.generation) {
+        if let known = verifiedIDTokens.value(of: token, generation: tokens.keys.generation) {
             claims = known
         } else {
             claims = try verifiedSignature(token)

@@ -20,7 +20,8 @@ enum ProtocolRoutes {
         let grants = TokenGrantRegistry.instances(
             with: TokenGrantDependencies(
                 store: context.store, tokens: tokens, accessTokens: verifier, lifetimes: context.lifetimes,
-                now: context.now, metrics: context.metrics, subjects: subjects, clients: context.clients))
+                now: context.now, metrics: context.metrics, subjects: subjects, clients: context.clients,
+                verifiedIDTokens: context.verifiedIDTokens))
         TokenEndpoint(
             grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics,
             store: context.store,

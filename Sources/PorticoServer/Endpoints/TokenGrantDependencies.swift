@@ -21,4 +21,6 @@ struct TokenGrantDependencies: Sendable {
     /// Registered clients as the token endpoint authenticates them (read again at most every few
     /// seconds), so that a grant sees the same registration its caller was admitted with.
     let clients: ClientCache
+    /// ID tokens already verified, by their exact text (the Native SSO exchange's).
+    let verifiedIDTokens: VerifiedIDTokens
 }

@@ -1,7 +1,8 @@
 import PorticoHTTP
 
 /// What a request to a page gets when the server's worker queue is full: a person in a browser
-/// gets the "very busy" page in their language, any other client the server's plain 503.
+/// gets the "very busy" page in their language, any other client the server's plain 503 (the
+/// one ``Router/overloaded(_:)`` leaves when the handler gives none).
 ///
 /// Without it a flood showed people a line of plain English text ("Server is busy; try again
 /// shortly"), whatever their language, with no layout and no advice. Both answers are 503 with
@@ -10,9 +11,7 @@ import PorticoHTTP
 enum OverloadPage {
     static func register(on router: Router, context: ProviderContext) {
         router.overloaded { request in
-            guard wantsPage(request) else {
-                return .text("Server is busy; try again shortly", status: .serviceUnavailable)
-            }
+            guard wantsPage(request) else { return nil }
             return Router.secured(
                 ErrorPage.response(for: .overloaded, language: request.pageLanguage()), context: context)
         }

@@ -47,6 +47,40 @@ struct DeviceSessionTests: ConformanceChecks {
         }
     }
 
+    /// A link names a family and a session that exist; removing the session unlinks the family
+    /// and leaves it, removing the family takes its link.
+    func linksNeedBothEndsAndEndWithEither() throws {
+        try withStore { store throws in
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            let now = referenceTime
+            let session = DeviceSession(
+                secret: "device-secret", userID: user.id, ssoGroup: "vendor", scopes: ["openid"], authTime: now,
+                createdAt: now)
+            let family = RefreshFamily(
+                clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
+            try store.transaction { transaction throws in
+                try transaction.insert(session)
+                try transaction.insert(family, token: "refresh", expiresAt: now.addingTimeInterval(30 * 86_400))
+            }
+            #expect(throws: StoreError.missingReference("refresh family or device session")) {
+                try store.transaction { try $0.linkRefreshFamily("no-such-family", toDeviceSession: session.id) }
+            }
+            #expect(throws: StoreError.missingReference("refresh family or device session")) {
+                try store.transaction { try $0.linkRefreshFamily(family.id, toDeviceSession: "no-such-session") }
+            }
+            try store.transaction { try $0.linkRefreshFamily(family.id, toDeviceSession: session.id) }
+            #expect(try store.read { try $0.deviceSessionID(refreshFamilyID: family.id) } == session.id)
+            // The purge removes a session revoked days ago; its family (still valid) stays, unlinked.
+            try store.transaction { transaction throws in
+                #expect(try transaction.revokeDeviceSession(id: session.id, now: now))
+            }
+            _ = try store.purgeExpired(now: now.addingTimeInterval(2 * 86_400))
+            #expect(try store.read { try $0.deviceSession(id: session.id) } == nil)
+            #expect(try store.refreshFamily(id: family.id) != nil)
+            #expect(try store.read { try $0.deviceSessionID(refreshFamilyID: family.id) } == nil)
+        }
+    }
+
     func pairwiseSubjectsAndProviderSecrets() throws {
         try withStore { store throws in
             let (user, _) = try StoreFixtures.userAndClient(in: store)
@@ -70,6 +104,9 @@ enum DeviceSessionChecks {
         [
             .init("DeviceSessionTests.deviceSessionsAreFoundByTheirSecretAndEndWithTheirFamilies") {
                 try DeviceSessionTests(open: $0).deviceSessionsAreFoundByTheirSecretAndEndWithTheirFamilies()
+            },
+            .init("DeviceSessionTests.linksNeedBothEndsAndEndWithEither") {
+                try DeviceSessionTests(open: $0).linksNeedBothEndsAndEndWithEither()
             },
             .init("DeviceSessionTests.pairwiseSubjectsAndProviderSecrets") {
                 try DeviceSessionTests(open: $0).pairwiseSubjectsAndProviderSecrets()
