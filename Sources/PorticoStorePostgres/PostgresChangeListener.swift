@@ -12,14 +12,29 @@ import Synchronization
 /// cached while commits could go unreported — and the listener connects again every
 /// ``retryDelayMilliseconds`` until it listens again, when the feed comes back with a new
 /// generation. Its sessions are named ``applicationName`` in `pg_stat_activity`.
+///
+/// Every ``drainIntervalMilliseconds``, connected or not, it also reads what the pool's idle
+/// connections received (``PostgresConnectionPool/drainIdleConnections()``), so that no idle
+/// connection holds PostgreSQL's notification queue back.
 final class PostgresChangeListener: @unchecked Sendable {
     /// The `application_name` of the listener's sessions.
     static let applicationName = "portico standing listener"
     /// How long the listener waits between attempts to connect.
     static let retryDelayMilliseconds: Int32 = 500
+    /// How often the pool's idle connections are drained of notifications. At 10,000
+    /// notifications a second that is at most about 32 KB per connection between drains, well
+    /// within a socket's buffer, so a backend never blocks sending them.
+    static let drainIntervalMilliseconds: Int32 = 100
 
     private let url: PostgresURL
     private let feed: PostgresStandingFeed
+    /// The pool whose idle connections this thread drains.
+    private let pool: PostgresConnectionPool?
+    /// When the pool was last drained (only the thread uses it).
+    private var drainedAt = ContinuousClock.now
+    /// Whether the thread drains the pool's idle connections; tests turn it off to show what
+    /// undrained ones do.
+    let drainsIdleConnections = Atomic<Bool>(true)
     private let stopped = Atomic<Bool>(false)
     /// Whether the listener connects again after losing its connection; tests turn it off to
     /// hold the feed down for as long as they look.
@@ -31,12 +46,14 @@ final class PostgresChangeListener: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
-    /// A listener for `url`'s database that reports to `feed`; nothing runs before ``start()``.
-    init(url: PostgresURL, feed: PostgresStandingFeed) {
+    /// A listener for `url`'s database that reports to `feed` and drains `pool`'s idle
+    /// connections; nothing runs before ``start()``.
+    init(url: PostgresURL, feed: PostgresStandingFeed, pool: PostgresConnectionPool? = nil) {
         var listenerURL = url
         listenerURL.overrides = [("application_name", Self.applicationName)]
         self.url = listenerURL
         self.feed = feed
+        self.pool = pool
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
@@ -85,6 +102,7 @@ final class PostgresChangeListener: @unchecked Sendable {
         while !isStopped {
             while !reconnects.load(ordering: .acquiring) && !isStopped {
                 _ = wait(on: nil, milliseconds: Self.retryDelayMilliseconds / 10)
+                drainPoolIfDue()
             }
             if let connection = try? PostgresConnection(url: url) {
                 // Only a schema with the triggers (version 13) notifies; an older one is never
@@ -99,21 +117,35 @@ final class PostgresChangeListener: @unchecked Sendable {
                 }
             }
             if isStopped { break }
-            _ = wait(on: nil, milliseconds: Self.retryDelayMilliseconds)
+            for _ in 0..<Self.retryDelayMilliseconds / Self.drainIntervalMilliseconds where !isStopped {
+                _ = wait(on: nil, milliseconds: Self.drainIntervalMilliseconds)
+                drainPoolIfDue()
+            }
         }
+    }
+
+    /// Drains the pool's idle connections if ``drainIntervalMilliseconds`` have passed since
+    /// the last time.
+    private func drainPoolIfDue() {
+        guard let pool, drainsIdleConnections.load(ordering: .acquiring) else { return }
+        let now = ContinuousClock.now
+        guard now - drainedAt >= .milliseconds(Self.drainIntervalMilliseconds) else { return }
+        drainedAt = now
+        pool.drainIdleConnections()
     }
 
     /// Counts notifications on `connection` until it drops or the listener stops.
     private func follow(_ connection: PostgresConnection) {
         while !isStopped {
             guard let socket = connection.socket else { return }
-            switch wait(on: socket, milliseconds: -1) {
+            switch wait(on: socket, milliseconds: Self.drainIntervalMilliseconds) {
             case .stopped: return
-            case .timedOut: continue
+            case .timedOut: drainPoolIfDue()
             case .readable:
                 let alive = connection.consumeInput()
                 if connection.takeNotifications() { feed.changed() }
                 guard alive else { return }
+                drainPoolIfDue()
             }
         }
     }

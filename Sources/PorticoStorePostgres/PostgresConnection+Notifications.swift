@@ -35,6 +35,24 @@ extension PostgresConnection {
         PQconsumeInput(handle) == 1 && !isBroken
     }
 
+    /// Reads what an idle listening connection was sent, as long as more is waiting (at most
+    /// `maximumReads` reads, so that a steady stream cannot hold the connection), and returns
+    /// the notifications that arrived (forgetting them) and whether the connection is lost. The
+    /// first read follows ``hasLostServer()``: something to read that holds no notification means
+    /// the server said goodbye.
+    func drainNotifications(maximumReads: Int) -> (notifications: Int, lost: Bool) {
+        defer { unreportedNotifications = 0 }
+        if hasLostServer() { return (collectNotifications(), true) }
+        guard let socket else { return (collectNotifications(), true) }
+        for _ in 1..<max(1, maximumReads) {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { break }
+            guard consumeInput() else { return (collectNotifications(), true) }
+            collectNotifications()
+        }
+        return (collectNotifications(), false)
+    }
+
     /// The socket to wait on, or nil when there is none.
     var socket: Int32? {
         let socket = PQsocket(handle)

@@ -19,6 +19,10 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// connection then listens too, so a commit's own notification moves it before the
     /// commit's caller goes on).
     private let feed: PostgresStandingFeed?
+    /// The most socket reads one connection gets per ``drainIdleConnections()`` (libpq reads
+    /// 8 to 16 KB at a time): enough to catch up with hundreds of thousands of notifications a
+    /// second, few enough that the connection is soon back.
+    static let drainReadsPerConnection = 64
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var idle: [PostgresConnection] = []
@@ -115,6 +119,87 @@ final class PostgresConnectionPool: @unchecked Sendable {
         condition.unlock()
         // The idle connections close here, outside the lock, as `closing` goes.
         withExtendedLifetime(closing) {}
+    }
+
+    /// Reads the notifications that idle connections received, so that none of them holds
+    /// PostgreSQL's notification queue back; the listener's thread calls it every tick.
+    ///
+    /// Every pooled connection listens (a commit's own notification must reach the feed before
+    /// the commit's caller goes on), so every change made anywhere is also sent to every idle
+    /// connection. Unread, those pile up in its socket until the backend blocks writing them;
+    /// a blocked backend's place in the server's shared queue stops advancing, the queue cannot
+    /// be trimmed past it (`pg_notification_queue_usage()` grows), and once it is full every
+    /// `NOTIFY`, a revocation's included, fails. Here one `poll` without waiting, under the
+    /// lock, finds the idle connections with something to read; only those leave the pool, one
+    /// at a time, for the microseconds their `PQconsumeInput` and `PQnotifies` take (at most
+    /// ``drainReadsPerConnection`` reads each), and go back at once: a checkout waits for this
+    /// only when every other connection is in use. A connection that had something to read yet
+    /// no notification (its server said goodbye, or at worst a rare parameter report) is
+    /// dropped, as a checkout would; a later checkout opens a fresh one. What arrived moves the
+    /// feed, once per call. Connections in use are never touched: each reports its own commit's
+    /// notification at check-in, which keeps a revocation through this node strict.
+    ///
+    /// Why not `UNLISTEN` while idle and `LISTEN` again at checkout: that is two more round
+    /// trips (and two takes of the server's notification lock) for every checkout, to save a
+    /// `poll` per tick.
+    ///
+    /// - Returns: how many notifications were read.
+    @discardableResult
+    func drainIdleConnections() -> Int {
+        guard let feed, feed.isStarted else { return 0 }
+        var drained = 0
+        for ready in idleConnectionsWithInput() {
+            // Taken only if still idle: one checked out meanwhile is drained by its user.
+            condition.lock()
+            guard !closed, let index = idle.firstIndex(where: { $0 === ready }) else {
+                condition.unlock()
+                continue
+            }
+            let connection = idle.remove(at: index)
+            condition.unlock()
+            let (arrived, lost) = connection.drainNotifications(maximumReads: Self.drainReadsPerConnection)
+            drained += arrived
+            condition.lock()
+            if !lost && !closed {
+                idle.insert(connection, at: 0)
+            } else {
+                open -= 1
+            }
+            condition.signal()
+            condition.unlock()
+        }
+        if drained > 0 { feed.changed() }
+        return drained
+    }
+
+    /// The idle connections that have something to read (or are broken), found with one `poll`
+    /// that does not wait; they stay in the pool.
+    private func idleConnectionsWithInput() -> [PostgresConnection] {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed, !idle.isEmpty else { return [] }
+        var descriptors = idle.map { pollfd(fd: $0.socket ?? -1, events: Int16(POLLIN), revents: 0) }
+        guard poll(&descriptors, nfds_t(descriptors.count), 0) >= 0 else { return [] }
+        return zip(idle, descriptors).compactMap { connection, descriptor in
+            descriptor.revents != 0 || descriptor.fd < 0 || connection.isBroken ? connection : nil
+        }
+    }
+
+    /// How many idle connections have unread input or unreported notifications (tests look:
+    /// after ``drainIdleConnections()`` none should).
+    var idleConnectionsHoldingNotifications: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        var descriptors = idle.map { pollfd(fd: $0.socket ?? -1, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&descriptors, nfds_t(descriptors.count), 0)
+        return zip(idle, descriptors).count { pair in pair.0.unreportedNotifications > 0 || pair.1.revents != 0 }
+    }
+
+    /// Idle connections now (tests).
+    var idleConnections: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return idle.count
     }
 
     /// Makes a reused `connection` listen once the feed is started (it was opened before);

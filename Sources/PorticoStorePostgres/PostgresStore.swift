@@ -70,7 +70,7 @@ public final class PostgresStore: Store {
         self.pool = pool
         target = parsed.target
         standingFeed = feed
-        listener = PostgresChangeListener(url: parsed, feed: feed)
+        listener = PostgresChangeListener(url: parsed, feed: feed, pool: pool)
     }
 
     deinit {
