@@ -89,8 +89,16 @@ import Testing
         let octets = ["Content-Type": "application/octet-stream"]
         let largest = try await fetch(server, "/upload", method: "POST", headers: octets, body: Data(count: 1 << 20))
         #expect(largest.text == "got 1048576")
-        let over = Data(count: (1 << 20) + 1)
-        #expect(try await fetch(server, "/upload", method: "POST", headers: octets, body: over).status == 413)
+        // One byte more is refused on its declared length, before any of the body is read. Sent
+        // raw, headers only: a client still sending the body when the 413 and the close come
+        // may see its send fail ("broken pipe") instead of the answer, as curl did now and then.
+        let over = RawHTTPClient.exchange(
+            port: server.port,
+            """
+            POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n\
+            Content-Length: \((1 << 20) + 1)\r\n\r\n
+            """)
+        #expect(RawHTTPClient.status(of: over) == 413)
         try await expectHealthy(server)
     }
 
