@@ -46,13 +46,7 @@ import Testing
     /// `Retry-After: 1` added even though it set neither.
     @Test func theRoutersOverloadAnswerIsSentAs503WithRetryAfter() async throws {
         let gate = Gate()
-        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
-        configuration.maxPendingAsyncRequests = 1
-        let server = try startServer(configuration: configuration) { router in
-            router.postAsync("/park") { _ in
-                await gate.wait()
-                return .text("parked")
-            }
+        let server = try startQueueOfOne(parkingAt: gate) { router in
             router.overloaded { request in
                 .text("busy for \(request.headers["Accept-Language"] ?? "?")", status: .ok)
             }
@@ -75,13 +69,7 @@ import Testing
     /// pause); one the router's handler declines (nil) is the server's plain text.
     @Test func anOverloadAnswerKeepsItsOwnRetryAfterAndNilLeavesThePlainText() async throws {
         let gate = Gate()
-        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
-        configuration.maxPendingAsyncRequests = 1
-        let server = try startServer(configuration: configuration) { router in
-            router.postAsync("/park") { _ in
-                await gate.wait()
-                return .text("parked")
-            }
+        let server = try startQueueOfOne(parkingAt: gate) { router in
             router.overloaded { request in
                 guard request.headers["Accept"] == "text/html" else { return nil }
                 var response = Response.text("come back later")
@@ -111,13 +99,7 @@ import Testing
     /// on the epoll thread; only what it hands over is refused with 503.
     @Test func aFirstStepStillAnswersWhileTheQueueIsFull() async throws {
         let gate = Gate()
-        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
-        configuration.maxPendingAsyncRequests = 1
-        let server = try startServer(configuration: configuration) { router in
-            router.postAsync("/park") { _ in
-                await gate.wait()
-                return .text("parked")
-            }
+        let server = try startQueueOfOne(parkingAt: gate) { router in
             router.addAsync(
                 .post, "/maybe", immediate: { request in request.query["fast"] == nil ? nil : .text("first step") },
                 { _ in .text("handler") })
@@ -248,5 +230,20 @@ final class LoopbackSocket {
         guard socket >= 0 else { return }
         Glibc.close(socket)
         socket = -1
+    }
+}
+
+/// A server with one worker and one pending async request allowed, whose `POST /park` waits at
+/// `gate`: while one is parked, the next request handed to the workers meets the overload path;
+/// `configure` adds the routes a test needs.
+private func startQueueOfOne(parkingAt gate: Gate, _ configure: (Router) -> Void) throws -> HTTPServer {
+    var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
+    configuration.maxPendingAsyncRequests = 1
+    return try startServer(configuration: configuration) { router in
+        router.postAsync("/park") { _ in
+            await gate.wait()
+            return .text("parked")
+        }
+        configure(router)
     }
 }
