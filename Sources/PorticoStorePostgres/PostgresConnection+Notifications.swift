@@ -37,14 +37,17 @@ extension PostgresConnection {
 
     /// Reads what an idle listening connection was sent, as long as more is waiting (at most
     /// `maximumReads` reads, so that a steady stream cannot hold the connection), and returns
-    /// the notifications that arrived (forgetting them) and whether the connection is lost. The
-    /// first read follows ``hasLostServer()``: something to read that holds no notification means
-    /// the server said goodbye.
+    /// the notifications that arrived (forgetting them) and whether the connection is lost.
+    ///
+    /// Lost means libpq failed to read (the end of the connection) or found it broken. Unlike
+    /// ``hasLostServer()`` at check-in, a read that completes no notification is no sign of a
+    /// goodbye here: while a backlog is read, a read may end inside a notification. A server that
+    /// ended the session sends its last message and closes, and the next read, one tick later
+    /// at most, sees the end.
     func drainNotifications(maximumReads: Int) -> (notifications: Int, lost: Bool) {
         defer { unreportedNotifications = 0 }
-        if hasLostServer() { return (collectNotifications(), true) }
-        guard let socket else { return (collectNotifications(), true) }
-        for _ in 1..<max(1, maximumReads) {
+        guard !isBroken, let socket else { return (collectNotifications(), true) }
+        for _ in 0..<max(1, maximumReads) {
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 0) > 0 else { break }
             guard consumeInput() else { return (collectNotifications(), true) }

@@ -133,11 +133,13 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// lock, finds the idle connections with something to read; only those leave the pool, one
     /// at a time, for the microseconds their `PQconsumeInput` and `PQnotifies` take (at most
     /// ``drainReadsPerConnection`` reads each), and go back at once: a checkout waits for this
-    /// only when every other connection is in use. A connection that had something to read yet
-    /// no notification (its server said goodbye, or at worst a rare parameter report) is
-    /// dropped, as a checkout would; a later checkout opens a fresh one. What arrived moves the
-    /// feed, once per call. Connections in use are never touched: each reports its own commit's
-    /// notification at check-in, which keeps a revocation through this node strict.
+    /// only when every other connection is in use. A connection whose read fails (its server
+    /// ended the session) is dropped; a later checkout opens a fresh one. What arrived here does
+    /// not move the feed: an idle connection only ever holds other sessions' notifications,
+    /// which the listener's own connection receives and reports too (and while it cannot, the
+    /// feed is down and nothing is cached), so a second report would only empty the caches
+    /// twice. Connections in use are never touched: each reports its own commit's notification
+    /// at check-in, which keeps a revocation through this node strict.
     ///
     /// Why not `UNLISTEN` while idle and `LISTEN` again at checkout: that is two more round
     /// trips (and two takes of the server's notification lock) for every checkout, to save a
@@ -168,7 +170,6 @@ final class PostgresConnectionPool: @unchecked Sendable {
             condition.signal()
             condition.unlock()
         }
-        if drained > 0 { feed.changed() }
         return drained
     }
 

@@ -41,8 +41,8 @@ struct VerifiedAccessToken: Sendable {
 ///
 /// Why a cache: an ES256 verification costs tens of microseconds and an app calls userinfo
 /// with the same token many times, so a verified token is kept (keyed by its exact text, in a
-/// ``VerifiedTokenCache`` of 20,000 entries by default) until it expires. The cache only ever remembers what is immutable about
-/// a token — its signature and claims. Revocation is *not* cached here: several nodes share one
+/// ``VerifiedTokenCache`` of 20,000 entries by default) until it expires. The cache only ever
+/// remembers what is immutable about a token — its signature and claims. Revocation is *not* cached here: several nodes share one
 /// database and any of them (or `/account` on another node) may revoke a token, so callers ask
 /// the store with ``isRevoked(_:in:)``, one indexed lookup that shares the read transaction the
 /// endpoint opens for the user anyway. Only where the store reports every change
@@ -52,7 +52,7 @@ final class AccessTokenVerifier: Sendable {
     private let issuer: IssuerIdentifier
     private let now: @Sendable () -> Date
     /// Verified tokens, while the keys that verified them are loaded (``KeyRing/generation``).
-    let cache: VerifiedTokenCache<VerifiedAccessToken>
+    private let cache: VerifiedTokenCache<VerifiedAccessToken>
 
     /// A verifier for tokens signed by `keys` for `issuer`.
     init(keys: KeyRing, issuer: IssuerIdentifier, now: @escaping @Sendable () -> Date, capacity: Int = 20_000) {

@@ -99,12 +99,14 @@ final class StandingCache: Sendable {
         guard let generation = feed.standingGeneration else { return nil }
         let key = Key(token)
         let clock = now()
-        let entry = state.withLock { state -> Entry? in
+        let (entry, discarded) = state.withLock { state -> (Entry?, [Key: Entry]?) in
             // A generation older than the cache's was read before a change this thread missed.
-            if let known = state.generation, generation < known { return nil }
-            synchronize(&state, to: generation)
-            return state.entries[key]
+            if let known = state.generation, generation < known { return (nil, nil) }
+            let discarded = synchronize(&state, to: generation)
+            return (state.entries[key], discarded)
         }
+        // Entries of an older generation are freed here, outside the lock.
+        withExtendedLifetime(discarded) {}
         guard let entry, clock - entry.readAt < maximumAge else { return nil }
         hits.increment()
         return entry.user
@@ -124,22 +126,32 @@ final class StandingCache: Sendable {
         var kept = user
         kept.passwordHash = ""
         let entry = Entry(user: kept, readAt: clock, expiresAt: token.expiresAt)
-        state.withLock { state in
-            guard feed.standingGeneration == generation else { return }
-            synchronize(&state, to: generation)
+        let key = Key(token)
+        let discarded = state.withLock { state -> [Key: Entry]? in
+            guard feed.standingGeneration == generation else { return nil }
+            var discarded = synchronize(&state, to: generation)
             // Full: start again rather than sift 100k entries under the lock the epoll threads
             // read through (a sift frees little when every entry is young, so it would repeat on
             // each insert); the next requests read the database once each and refill it.
-            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[Key(token)] = entry
+            if state.entries.count >= capacity, state.entries.index(forKey: key) == nil {
+                discarded = state.entries
+                state.entries = [:]
+            }
+            state.entries[key] = entry
+            return discarded
         }
+        // What was emptied out is freed here, outside the lock.
+        withExtendedLifetime(discarded) {}
     }
 
-    /// Empties the entries of an older generation.
-    private func synchronize(_ state: inout State, to generation: UInt64) {
-        guard state.generation != generation else { return }
+    /// Moves to `generation`: the entries of an older one leave the cache and are returned, to be
+    /// freed once the lock is released (100k entries take a while to free).
+    private func synchronize(_ state: inout State, to generation: UInt64) -> [Key: Entry]? {
+        guard state.generation != generation else { return nil }
         if state.generation != nil { flushes.increment() }
         state.generation = generation
-        state.entries.removeAll(keepingCapacity: true)
+        let old = state.entries
+        state.entries = [:]
+        return old
     }
 }

@@ -12,17 +12,23 @@ import Synchronization
 ///
 /// When full (``capacity`` entries) it empties itself and starts again rather than sifting the
 /// entries under the lock every request takes: a sift frees little when most entries are young,
-/// so it would repeat on each insert; the next requests verify once each and refill it.
+/// so it would repeat on each insert; the next requests verify once each and refill it. The old
+/// entries are freed after the lock is released, not under it.
 final class VerifiedTokenCache<Value: Sendable>: Sendable {
     private struct Entry: Sendable {
         let value: Value
         let generation: Int
     }
 
+    private struct State: Sendable {
+        var entries: [String: Entry] = [:]
+        /// Counted under the lock a lookup takes anyway (no second shared cache line).
+        var hits = 0
+    }
+
     /// The most tokens kept at once.
     let capacity: Int
-    private let entries = Mutex([String: Entry]())
-    private let hitCount = Atomic<Int>(0)
+    private let state = Mutex(State())
 
     /// An empty cache of at most `capacity` tokens.
     init(capacity: Int) {
@@ -31,30 +37,37 @@ final class VerifiedTokenCache<Value: Sendable>: Sendable {
 
     /// What `token` verified to, if it verified with the keys of `generation` (the current one).
     func value(of token: String, generation: Int) -> Value? {
-        guard let entry = entries.withLock({ $0[token] }), entry.generation == generation else { return nil }
-        hitCount.add(1, ordering: .relaxed)
-        return entry.value
+        state.withLock { state in
+            guard let entry = state.entries[token], entry.generation == generation else { return nil }
+            state.hits += 1
+            return entry.value
+        }
     }
 
     /// Remembers that `token` verified to `value` with the keys of `generation`.
     func remember(_ value: Value, of token: String, generation: Int) {
         let entry = Entry(value: value, generation: generation)
-        entries.withLock { entries in
-            if entries.count >= capacity, entries.index(forKey: token) == nil {
-                entries.removeAll(keepingCapacity: true)
+        let discarded = state.withLock { state -> [String: Entry]? in
+            var full: [String: Entry]?
+            if state.entries.count >= capacity, state.entries.index(forKey: token) == nil {
+                full = state.entries
+                state.entries = Dictionary(minimumCapacity: capacity)
             }
-            entries[token] = entry
+            state.entries[token] = entry
+            return full
         }
+        // The full table is freed here, outside the lock.
+        withExtendedLifetime(discarded) {}
     }
 
     /// How many tokens are kept (for tests).
     var count: Int {
-        entries.withLock { $0.count }
+        state.withLock { $0.entries.count }
     }
 
     /// How many lookups found their token (for tests: that a repeated request was answered from
     /// memory).
     var hits: Int {
-        hitCount.load(ordering: .relaxed)
+        state.withLock { $0.hits }
     }
 }
