@@ -11,7 +11,9 @@ public protocol DeviceSessionStorage {
     func deviceSession(secret: String) throws -> DeviceSession?
     /// The session with this id (`sid`), whatever its state.
     func deviceSession(id: String) throws -> DeviceSession?
-    /// Records that the refresh family `familyID` was issued in the device session `sessionID`.
+    /// Records that the refresh family `familyID` was issued in the device session `sessionID`;
+    /// a family is issued in one session, so linking it again is ``StoreError/conflict(_:)``, and
+    /// a family or session that does not exist is ``StoreError/missingReference(_:)``.
     func linkRefreshFamily(_ familyID: String, toDeviceSession sessionID: String) throws
     /// The device session the family `familyID` was issued in, if any.
     func deviceSessionID(refreshFamilyID familyID: String) throws -> String?

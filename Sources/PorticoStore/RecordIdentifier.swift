@@ -26,14 +26,18 @@ public enum RecordIdentifier {
     /// Why: for records written on every token issuance (refresh families, the audit log), a
     /// random key puts each insert on a random page of the key's b-tree, which the database must
     /// read, dirty and log at every commit; keys in time order all land on the b-tree's last
-    /// page, which stays in memory and is logged once for many commits. Such an id tells when
-    /// its record was made (which the record says anyway), still nothing about how many exist,
-    /// and it is no secret: refresh tokens carry theirs beside 256 random bits of their own.
+    /// page, which stays in memory. Such an id tells when its record was made, to the
+    /// millisecond, and still nothing about how many exist. It is no secret, but it is not only
+    /// the database's to see: a refresh token carries its family's id beside 256 random bits of
+    /// its own, so whoever holds the token can read when the family began (about when the person
+    /// signed in to that app, which the app knows anyway).
     ///
     /// The time is written in the base64url characters taken in byte order (`-`, digits,
     /// capitals, `_`, small letters), so that the ids' byte order, which the backends' indexes
-    /// use, is their time order; its first character is always a capital (`V` until the year
-    /// 2527).
+    /// use, is their time order (on PostgreSQL under a byte-order collation such as `C`; under
+    /// another collation the order is looser and only the locality is lost). Its first character
+    /// is never `-`: it is `V` until 2109, then later capitals, `_` and small letters, until the
+    /// 47 bits of milliseconds run out in the year 6429.
     public static func timeOrdered(now: Date = Date()) -> String {
         let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000)) & (1 << 47 - 1)
         let stamp = 1 << 47 | milliseconds

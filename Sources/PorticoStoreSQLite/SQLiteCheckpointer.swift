@@ -34,7 +34,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// roots, the last leaf of a table) be copied once for many commits.
     let threshold: Int32
     /// Log length (pages, 4 KiB each) beyond which the log is started over; the default of
-    /// 16,000 bounds the WAL file at about 64 MiB plus what is written during one checkpoint.
+    /// 16,000 bounds the WAL file at about 64 MiB plus what is written during one checkpoint and
+    /// the (at most ``catchUpRounds``, each shorter) rounds that catch up before the restart.
     let restartThreshold: Int32
     /// Longest time a restart waits for readers still on the old log before giving up until
     /// the next round.

@@ -41,9 +41,14 @@ extension SQLiteTransaction {
     func linkRefreshFamily(_ familyID: String, toDeviceSession sessionID: String) throws {
         // A column of the family's row since version 15 (its page is being written anyway).
         let changed = try write(
-            "UPDATE refresh_families SET device_session_id = ? WHERE id = ?", [.text(sessionID), .text(familyID)],
-            referring: "refresh family or device session")
-        if changed == 0 { throw StoreError.missingReference("refresh family or device session") }
+            "UPDATE refresh_families SET device_session_id = ? WHERE id = ? AND device_session_id IS NULL",
+            [.text(sessionID), .text(familyID)], referring: "refresh family or device session")
+        guard changed == 0 else { return }
+        // Linked already (a family is issued in one session), or no such family.
+        if try deviceSessionID(refreshFamilyID: familyID) != nil {
+            throw StoreError.conflict("the refresh family belongs to a device session already")
+        }
+        throw StoreError.missingReference("refresh family or device session")
     }
 
     func deviceSessionID(refreshFamilyID familyID: String) throws -> String? {

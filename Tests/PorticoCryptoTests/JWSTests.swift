@@ -45,28 +45,42 @@ private let allAlgorithms = Set(SignatureAlgorithm.allCases)
 
     /// Every signature and verification copies one context prepared per key (``EVPKey``); many
     /// threads doing so at once must still each get a signature of their own message, valid,
-    /// and tampered messages must still fail, while another thread uses the same key.
+    /// and tampered messages must still fail, while other threads use the same key. Four real
+    /// threads (more than the cores), verifying with the signing key and with the public key
+    /// read from the JWKS (its own, verify-only template).
     @Test(arguments: SignatureAlgorithm.allCases) func oneKeySignsAndVerifiesOnManyThreadsAtOnce(
         _ algorithm: SignatureAlgorithm
     ) throws {
         let signingKey = try key(algorithm)
-        let verifier = JWSVerifier(keys: [signingKey.verificationKey])
+        let verifiers = [
+            JWSVerifier(keys: [signingKey.verificationKey]),
+            try JWSVerifier(keySet: try JWKSet(json: JWKSet(signingKeys: [signingKey]).jsonString)),
+        ]
         let rounds = algorithm == .rs256 ? 40 : 200
         let failures = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 4) { thread in
-            for round in 0..<rounds {
-                let payload = Array(#"{"thread":\#(thread),"round":\#(round)}"#.utf8)
-                let token = JWS.sign(payload: payload, key: signingKey)
-                let verified = try? verifier.verify(token, algorithms: [algorithm])
-                var tampered = Array(token.utf8)
-                // The payload's first character after the header's dot: another message.
-                if let dot = tampered.firstIndex(of: UInt8(ascii: ".")) {
-                    tampered[dot + 1] = tampered[dot + 1] == UInt8(ascii: "e") ? UInt8(ascii: "f") : UInt8(ascii: "e")
+        let done = DispatchSemaphore(value: 0)
+        let threads = (0..<4).map { thread in
+            Thread {
+                for round in 0..<rounds {
+                    let verifier = verifiers[(thread + round) % verifiers.count]
+                    let payload = Array(#"{"thread":\#(thread),"round":\#(round)}"#.utf8)
+                    let token = JWS.sign(payload: payload, key: signingKey)
+                    let verified = try? verifier.verify(token, algorithms: [algorithm])
+                    var tampered = Array(token.utf8)
+                    // The payload's first character after the header's dot: another message.
+                    if let dot = tampered.firstIndex(of: UInt8(ascii: ".")) {
+                        tampered[dot + 1] =
+                            tampered[dot + 1] == UInt8(ascii: "e") ? UInt8(ascii: "f") : UInt8(ascii: "e")
+                    }
+                    let forged = try? verifier.verify(
+                        String(decoding: tampered, as: UTF8.self), algorithms: [algorithm])
+                    if verified?.payload != payload || forged != nil { failures.withLock { $0 += 1 } }
                 }
-                let forged = try? verifier.verify(String(decoding: tampered, as: UTF8.self), algorithms: [algorithm])
-                if verified?.payload != payload || forged != nil { failures.withLock { $0 += 1 } }
+                done.signal()
             }
         }
+        for thread in threads { thread.start() }
+        for _ in threads { done.wait() }
         #expect(failures.withLock { $0 } == 0)
     }
 

@@ -47,8 +47,8 @@ struct DeviceSessionTests: ConformanceChecks {
         }
     }
 
-    /// A link names a family and a session that exist; removing the session unlinks the family
-    /// and leaves it, removing the family takes its link.
+    /// A link names a family and a session that exist, once; removing the session unlinks the
+    /// family and leaves it, removing the family takes its link.
     func linksNeedBothEndsAndEndWithEither() throws {
         try withStore { store throws in
             let (user, client) = try StoreFixtures.userAndClient(in: store)
@@ -70,14 +70,31 @@ struct DeviceSessionTests: ConformanceChecks {
             }
             try store.transaction { try $0.linkRefreshFamily(family.id, toDeviceSession: session.id) }
             #expect(try store.read { try $0.deviceSessionID(refreshFamilyID: family.id) } == session.id)
-            // The purge removes a session revoked days ago; its family (still valid) stays, unlinked.
+            // A family goes linked to another session, and leaves only once: no quiet relinking.
+            #expect(throws: StoreError.self) {
+                try store.transaction { try $0.linkRefreshFamily(family.id, toDeviceSession: session.id) }
+            }
+            // A second session whose only family expires.
+            let brief = DeviceSession(
+                secret: "brief-secret", userID: user.id, ssoGroup: "vendor", scopes: ["openid"], authTime: now,
+                createdAt: now)
+            let briefFamily = RefreshFamily(
+                clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
             try store.transaction { transaction throws in
+                try transaction.insert(brief)
+                try transaction.insert(briefFamily, token: "brief", expiresAt: now.addingTimeInterval(60))
+                try transaction.linkRefreshFamily(briefFamily.id, toDeviceSession: brief.id)
+                // The purge removes a session revoked days ago.
                 #expect(try transaction.revokeDeviceSession(id: session.id, now: now))
             }
             _ = try store.purgeExpired(now: now.addingTimeInterval(2 * 86_400))
+            // The revoked session is gone and its family (still valid) stays, unlinked.
             #expect(try store.read { try $0.deviceSession(id: session.id) } == nil)
             #expect(try store.refreshFamily(id: family.id) != nil)
             #expect(try store.read { try $0.deviceSessionID(refreshFamilyID: family.id) } == nil)
+            // The expired family went with its link, and then its session, which had no other.
+            #expect(try store.refreshFamily(id: briefFamily.id) == nil)
+            #expect(try store.read { try $0.deviceSession(id: brief.id) } == nil)
         }
     }
 
