@@ -11,6 +11,10 @@ public protocol DeviceSessionStorage {
     func deviceSession(secret: String) throws -> DeviceSession?
     /// The session with this id (`sid`), whatever its state.
     func deviceSession(id: String) throws -> DeviceSession?
+    /// Stores a new refresh family and its first token, issued in the device session `sessionID`:
+    /// ``RefreshTokenStorage/insert(_:token:expiresAt:)`` and
+    /// ``linkRefreshFamily(_:toDeviceSession:)`` in one write (a Native SSO exchange's family).
+    func insert(_ family: RefreshFamily, token: String, expiresAt: Date, inDeviceSession sessionID: String) throws
     /// Records that the refresh family `familyID` was issued in the device session `sessionID`;
     /// a family is issued in one session, so linking it again is ``StoreError/conflict(_:)``, and
     /// a family or session that does not exist is ``StoreError/missingReference(_:)``.

@@ -26,14 +26,34 @@ extension PostgresTransaction {
     }
 
     func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws {
-        try write(
-            "INSERT INTO refresh_families (\(Self.familyAndTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
-            [
-                .text(family.id), .text(family.clientID), .text(family.userID), .list(family.scopes),
-                .date(family.authTime), .date(family.createdAt), .date(family.revokedAt), .digest(token),
-                .date(family.createdAt), .date(expiresAt),
-            ], referring: "client or user")
+        try insert(family, token: token, expiresAt: expiresAt, deviceSessionID: nil)
     }
+
+    func insert(_ family: RefreshFamily, token: String, expiresAt: Date, inDeviceSession sessionID: String) throws {
+        try insert(family, token: token, expiresAt: expiresAt, deviceSessionID: sessionID)
+    }
+
+    /// The family's row with its first token, linked to a device session or not.
+    private func insert(_ family: RefreshFamily, token: String, expiresAt: Date, deviceSessionID: String?) throws {
+        var values: [PostgresValue] = [
+            .text(family.id), .text(family.clientID), .text(family.userID), .list(family.scopes),
+            .date(family.authTime), .date(family.createdAt), .date(family.revokedAt), .digest(token),
+            .date(family.createdAt), .date(expiresAt),
+        ]
+        guard let deviceSessionID else {
+            try write(Self.insertFamily, values, referring: "client or user")
+            return
+        }
+        values.append(.text(deviceSessionID))
+        try write(Self.insertFamilyInDeviceSession, values, referring: "client, user or device session")
+    }
+
+    private static let insertFamily =
+        "INSERT INTO refresh_families (\(familyAndTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)"
+    private static let insertFamilyInDeviceSession = """
+        INSERT INTO refresh_families (\(familyAndTokenColumns), device_session_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)
+        """
 
     func refreshFamily(id: String) throws -> RefreshFamily? {
         try first("SELECT \(Self.familyColumns) FROM refresh_families WHERE id = ?", [.text(id)], Self.decodeFamily)

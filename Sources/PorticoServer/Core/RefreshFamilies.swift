@@ -6,16 +6,22 @@ import PorticoStore
 enum RefreshFamilies {
     /// Starts a refresh-token family for a grant a person just gave `client` (code or device
     /// grant), when the client may use refresh tokens: stores the family and its first token
-    /// (hashed) in `transaction` and returns the token and the family's id; nil otherwise.
+    /// (hashed) in `transaction` and returns the token and the family's id; nil otherwise. A
+    /// family issued in a Native SSO device session is stored linked to it (`deviceSessionID`).
     static func begin(
         for client: Client, userID: String, scopes: [String], authTime: Date, now: Date, lifetime: TimeInterval,
-        in transaction: any StoreTransaction
+        inDeviceSession deviceSessionID: String? = nil, in transaction: any StoreTransaction
     ) throws -> (token: String, familyID: String)? {
         guard client.allowedGrantTypes.contains("refresh_token") else { return nil }
         let family = RefreshFamily(
             clientID: client.id, userID: userID, scopes: scopes, authTime: authTime, createdAt: now)
         let token = RefreshToken.mint(familyID: family.id)
-        try transaction.insert(family, token: token, expiresAt: now.addingTimeInterval(lifetime))
+        let expiry = now.addingTimeInterval(lifetime)
+        if let deviceSessionID {
+            try transaction.insert(family, token: token, expiresAt: expiry, inDeviceSession: deviceSessionID)
+        } else {
+            try transaction.insert(family, token: token, expiresAt: expiry)
+        }
         return (token, family.id)
     }
 }

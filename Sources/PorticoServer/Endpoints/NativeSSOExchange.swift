@@ -111,10 +111,11 @@ struct NativeSSOExchange {
             if !ownConsentCovers {
                 try transaction.grantConsent(userID: user.id, clientID: client.id, scopes: Set(scopes), now: now)
             }
+            // Inserted already linked to the session: one write of the family's row (on
+            // PostgreSQL a link made afterwards would write the row a second time).
             let family = try RefreshFamilies.begin(
                 for: client, userID: user.id, scopes: scopes, authTime: session.authTime, now: now,
-                lifetime: lifetimes.refreshToken, in: transaction)
-            if let family { try transaction.linkRefreshFamily(family.familyID, toDeviceSession: session.id) }
+                lifetime: lifetimes.refreshToken, inDeviceSession: session.id, in: transaction)
             // Signing out the browser the device session began in tells this app too.
             if let family, BackChannelLogout.isTold(client), let browser = session.browserSessionHashedID {
                 try transaction.linkRefreshFamily(family.familyID, toBrowserSession: browser, sessionID: session.id)

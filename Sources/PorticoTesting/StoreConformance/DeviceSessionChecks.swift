@@ -74,6 +74,22 @@ struct DeviceSessionTests: ConformanceChecks {
             #expect(throws: StoreError.self) {
                 try store.transaction { try $0.linkRefreshFamily(family.id, toDeviceSession: session.id) }
             }
+            // A family stored already linked, as a Native SSO exchange stores its own.
+            let exchanged = RefreshFamily(
+                clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
+            try store.transaction { transaction throws in
+                try transaction.insert(
+                    exchanged, token: "exchanged", expiresAt: now.addingTimeInterval(60), inDeviceSession: session.id)
+            }
+            #expect(try store.read { try $0.deviceSessionID(refreshFamilyID: exchanged.id) } == session.id)
+            #expect(throws: StoreError.missingReference("client, user or device session")) {
+                try store.transaction { transaction throws in
+                    try transaction.insert(
+                        RefreshFamily(
+                            clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now),
+                        token: "orphan", expiresAt: now.addingTimeInterval(60), inDeviceSession: "no-such-session")
+                }
+            }
             // A second session whose only family expires.
             let brief = DeviceSession(
                 secret: "brief-secret", userID: user.id, ssoGroup: "vendor", scopes: ["openid"], authTime: now,
