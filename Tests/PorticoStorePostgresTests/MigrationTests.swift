@@ -142,6 +142,44 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
         #expect(try connection.scalar("SELECT to_regclass('refresh_tokens') IS NULL") == "t")
     }
 
+    /// Version 15 moves each device-session link into its family's row; the link table goes.
+    @Test func version15MovesDeviceSessionLinksIntoTheirFamilies() throws {
+        let database = try TemporaryDatabase()
+        let connection = try database.connection()
+        #expect(try PostgresSchema.migrate(connection, upTo: 14) == allVersions.filter { $0 <= 14 })
+        try connection.run(
+            "INSERT INTO users (id, email, email_normalized, name, password_hash, created_at, updated_at) VALUES ($1, $2, $2, $3, $4, $5, $5)",
+            [.text("u1"), .text("ann@example.com"), .text("Ann"), .text("hash"), .integer(100)])
+        try connection.run(
+            """
+            INSERT INTO clients (id, name, type, redirect_uris, allowed_scopes, allowed_grant_types,
+                post_logout_redirect_uris, created_at) VALUES ($1, $2, 'public', '[]', '[]', '[]', '[]', $3)
+            """, [.text("c1"), .text("App"), .integer(100)])
+        try connection.run(
+            """
+            INSERT INTO device_sessions (id, secret_hash, user_id, sso_group, scopes, auth_time, created_at)
+            VALUES ($1, $2, $3, 'vendor', '["openid"]', $4, $4)
+            """, [.text("s1"), .bytes([9]), .text("u1"), .integer(100)])
+        for family in ["linked", "unlinked"] {
+            try connection.run(
+                "INSERT INTO refresh_families (id, client_id, user_id, scopes, auth_time, created_at) VALUES ($1, $2, $3, $4, $5, $5)",
+                [.text(family), .text("c1"), .text("u1"), .text("[\"openid\"]"), .integer(100)])
+        }
+        try connection.run(
+            "INSERT INTO device_session_families (family_id, device_session_id) VALUES ($1, $2)",
+            [.text("linked"), .text("s1")])
+        #expect(try PostgresSchema.migrate(connection) == allVersions.filter { $0 >= 15 })
+        #expect(try connection.scalar("SELECT device_session_id FROM refresh_families WHERE id = 'linked'") == "s1")
+        #expect(
+            try connection.scalar("SELECT device_session_id IS NULL FROM refresh_families WHERE id = 'unlinked'") == "t"
+        )
+        #expect(try connection.scalar("SELECT to_regclass('device_session_families') IS NULL") == "t")
+        // Removing the session unlinks its family and leaves it.
+        try connection.run("DELETE FROM device_sessions WHERE id = $1", [.text("s1")])
+        #expect(
+            try connection.scalar("SELECT device_session_id IS NULL FROM refresh_families WHERE id = 'linked'") == "t")
+    }
+
     @Test func theAuditLogIsAppendOnly() throws {
         let database = try TemporaryDatabase()
         try database.store().close()
