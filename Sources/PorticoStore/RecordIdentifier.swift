@@ -37,9 +37,12 @@ public enum RecordIdentifier {
     /// use, is their time order (on PostgreSQL under a byte-order collation such as `C`; under
     /// another collation the order is looser and only the locality is lost). Its first character
     /// is never `-`: it is `V` until 2109, then later capitals, `_` and small letters, until the
-    /// 47 bits of milliseconds run out in the year 6429.
+    /// 47 bits of milliseconds run out in the year 6429 (later times all get that last stamp).
     public static func timeOrdered(now: Date = Date()) -> String {
-        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000)) & (1 << 47 - 1)
+        // A clock before 1970, beyond the 47 bits or not a number at all gives the nearest end.
+        let limit: UInt64 = 1 << 47 - 1
+        let raw = now.timeIntervalSince1970 * 1000
+        let milliseconds = raw.isNaN || raw <= 0 ? 0 : raw >= Double(limit) ? limit : UInt64(raw)
         let stamp = 1 << 47 | milliseconds
         var id = ""
         id.reserveCapacity(22)

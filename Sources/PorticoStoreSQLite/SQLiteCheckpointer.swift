@@ -175,6 +175,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         guard restarted != nil else { return log.logged }
         condition.lock()
         restartCount += 1
+        // What was logged before the restart is in the database now. Counting it as due would
+        // start the next round at once, racing the next commit, which starts the log over only
+        // if no checkpoint holds the readers' locks just then; lost, the log grows on.
+        pendingPages = -1
         condition.unlock()
         // The next commit writes from the start of the log.
         return 0

@@ -15,6 +15,13 @@ import Testing
             #expect(id.first != "-")
         }
         #expect(RecordIdentifier.timeOrdered() != RecordIdentifier.timeOrdered())
+        // Clocks out of range give the nearest end instead of a crash.
+        for absurd in [
+            Date.distantPast, Date(timeIntervalSince1970: -1), .distantFuture, Date(timeIntervalSince1970: .infinity),
+        ] {
+            let id = RecordIdentifier.timeOrdered(now: absurd)
+            #expect(id.count == 22 && id.first != "-")
+        }
     }
 
     /// Byte order (SQLite's BINARY collation, PostgreSQL's C order on these characters) follows
