@@ -9,6 +9,7 @@ import importlib.resources
 import uuid
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as conditions
@@ -20,6 +21,27 @@ WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 def wait_for(driver, locator, timeout=20):
     return WebDriverWait(driver, timeout).until(conditions.presence_of_element_located(locator))
+
+
+def replaced(element):
+    """A wait condition: `element`'s page has been replaced by another.
+
+    Selenium's `staleness_of` knows only the stale-element error, but while the old document is
+    being torn down ChromeDriver may instead answer "Node with given id does not belong to the
+    document", which says the same thing."""
+
+    def gone(_driver):
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error) or "No node with given id" in str(error):
+                return True
+            raise
+
+    return gone
 
 
 def violations(driver):

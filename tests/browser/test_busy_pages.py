@@ -21,11 +21,10 @@ import urllib.parse
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 import portico_server
-from test_accessibility import assert_accessible, wait_for
+from test_accessibility import assert_accessible, replaced, wait_for
 
 TITLE = {"en": "Portico is very busy", "zh-CN": "Portico 当前非常繁忙"}
 QUEUE_FULL = {"en": "could not open this page yet", "zh-CN": "我们暂时无法打开此页面"}
@@ -162,7 +161,7 @@ def test_a_sign_in_flood_shows_the_very_busy_page(own_server, sized_browser, lan
         button = driver.find_element(By.CSS_SELECTOR, "form [type=submit]")
         button.click()
         # The answer replaces the form's page (a sign-in waits at most half a second for a turn).
-        WebDriverWait(driver, 60).until(conditions.staleness_of(button))
+        WebDriverWait(driver, 60).until(replaced(button))
 
     try:
         look_until(driver, sign_in, language, SIGN_IN_SHED)

@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from test_accessibility import assert_accessible
+from test_accessibility import assert_accessible, replaced
 
 STRONG = "violet tram under seven lanterns"
 
@@ -53,7 +53,7 @@ def press_enter_and_wait(driver):
     """Enter on the focused element, then waits until another page has replaced this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     focused(driver).send_keys(Keys.ENTER)
-    WebDriverWait(driver, 20).until(conditions.staleness_of(page))
+    WebDriverWait(driver, 20).until(replaced(page))
 
 
 def fill_form(driver, fields):
