@@ -70,8 +70,13 @@ class Server:
                 return match.group(1) if match.groups() else match.group(0)
         return None
 
-    def mail_to(self, address, timeout=10):
-        """The newest outbox message to `address` (RFC 5322 text), waiting up to `timeout` s."""
+    def mail_to(self, address, containing=None, timeout=10):
+        """The newest outbox message to `address` (RFC 5322 text) that contains `containing`
+        (any, when None), waiting up to `timeout` s.
+
+        Mail is written after the page answers (the outbox is delivered in the background), so a
+        test that expects a second mail to an address names what it says: the newest mail there
+        may still be the first one."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             folder = pathlib.Path(self.outbox)
@@ -80,10 +85,11 @@ class Server:
             paths = list(folder.glob("*.eml")) if folder.is_dir() else []
             for path in sorted(paths, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True):
                 text = path.read_bytes().decode("utf-8")
-                if f"\r\nTo: {address}\r\n" in text:
+                if f"\r\nTo: {address}\r\n" in text and (containing is None or containing in text):
                     return text
             time.sleep(0.1)
-        raise AssertionError(f"no mail to {address} in {self.outbox}")
+        wanted = f" containing {containing!r}" if containing is not None else ""
+        raise AssertionError(f"no mail to {address}{wanted} in {self.outbox}")
 
     def command(self, *arguments, stdin=None):
         """Runs `portico ARGUMENTS --database DB` (an admin command) to completion."""
