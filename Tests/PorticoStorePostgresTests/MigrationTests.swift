@@ -107,14 +107,7 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
         let database = try TemporaryDatabase()
         let connection = try database.connection()
         #expect(try PostgresSchema.migrate(connection, upTo: 3) == [1, 2, 3])
-        try connection.run(
-            "INSERT INTO users (id, email, email_normalized, name, password_hash, created_at, updated_at) VALUES ($1, $2, $2, $3, $4, $5, $5)",
-            [.text("u1"), .text("ann@example.com"), .text("Ann"), .text("hash"), .integer(100)])
-        try connection.run(
-            """
-            INSERT INTO clients (id, name, type, redirect_uris, allowed_scopes, allowed_grant_types,
-                post_logout_redirect_uris, created_at) VALUES ($1, $2, 'public', '[]', '[]', '[]', '[]', $3)
-            """, [.text("c1"), .text("App"), .integer(100)])
+        try insertPersonAndApp(on: connection)
         try connection.run(
             "INSERT INTO refresh_families (id, client_id, user_id, scopes, auth_time, created_at) VALUES ($1, $2, $3, $4, $5, $5)",
             [.text("f1"), .text("c1"), .text("u1"), .text("[\"openid\"]"), .integer(100)])
@@ -147,14 +140,7 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
         let database = try TemporaryDatabase()
         let connection = try database.connection()
         #expect(try PostgresSchema.migrate(connection, upTo: 14) == allVersions.filter { $0 <= 14 })
-        try connection.run(
-            "INSERT INTO users (id, email, email_normalized, name, password_hash, created_at, updated_at) VALUES ($1, $2, $2, $3, $4, $5, $5)",
-            [.text("u1"), .text("ann@example.com"), .text("Ann"), .text("hash"), .integer(100)])
-        try connection.run(
-            """
-            INSERT INTO clients (id, name, type, redirect_uris, allowed_scopes, allowed_grant_types,
-                post_logout_redirect_uris, created_at) VALUES ($1, $2, 'public', '[]', '[]', '[]', '[]', $3)
-            """, [.text("c1"), .text("App"), .integer(100)])
+        try insertPersonAndApp(on: connection)
         try connection.run(
             """
             INSERT INTO device_sessions (id, secret_hash, user_id, sso_group, scopes, auth_time, created_at)
@@ -257,6 +243,19 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
             """, []
         ) { postgresIndexes.append($0.text(0)) }
         #expect(postgresIndexes == sqliteIndexes)
+    }
+
+    /// The person `u1` and the public client `c1` as the oldest schema stores them (columns
+    /// added later take their defaults), for tests that build a database of an earlier version.
+    private func insertPersonAndApp(on connection: PostgresConnection) throws {
+        try connection.run(
+            "INSERT INTO users (id, email, email_normalized, name, password_hash, created_at, updated_at) VALUES ($1, $2, $2, $3, $4, $5, $5)",
+            [.text("u1"), .text("ann@example.com"), .text("Ann"), .text("hash"), .integer(100)])
+        try connection.run(
+            """
+            INSERT INTO clients (id, name, type, redirect_uris, allowed_scopes, allowed_grant_types,
+                post_logout_redirect_uris, created_at) VALUES ($1, $2, 'public', '[]', '[]', '[]', '[]', $3)
+            """, [.text("c1"), .text("App"), .integer(100)])
     }
 
     private func sqliteSchemaVersion(_ connection: SQLiteConnection) throws -> Int {

@@ -53,11 +53,8 @@ struct DeviceSessionTests: ConformanceChecks {
         try withStore { store throws in
             let (user, client) = try StoreFixtures.userAndClient(in: store)
             let now = referenceTime
-            let session = DeviceSession(
-                secret: "device-secret", userID: user.id, ssoGroup: "vendor", scopes: ["openid"], authTime: now,
-                createdAt: now)
-            let family = RefreshFamily(
-                clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
+            let session = Self.session("device-secret", of: user)
+            let family = Self.family(of: user, for: client)
             try store.transaction { transaction throws in
                 try transaction.insert(session)
                 try transaction.insert(family, token: "refresh", expiresAt: now.addingTimeInterval(30 * 86_400))
@@ -75,8 +72,7 @@ struct DeviceSessionTests: ConformanceChecks {
                 try store.transaction { try $0.linkRefreshFamily(family.id, toDeviceSession: session.id) }
             }
             // A family stored already linked, as a Native SSO exchange stores its own.
-            let exchanged = RefreshFamily(
-                clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
+            let exchanged = Self.family(of: user, for: client)
             try store.transaction { transaction throws in
                 try transaction.insert(
                     exchanged, token: "exchanged", expiresAt: now.addingTimeInterval(60), inDeviceSession: session.id)
@@ -85,17 +81,13 @@ struct DeviceSessionTests: ConformanceChecks {
             #expect(throws: StoreError.missingReference("client, user or device session")) {
                 try store.transaction { transaction throws in
                     try transaction.insert(
-                        RefreshFamily(
-                            clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now),
-                        token: "orphan", expiresAt: now.addingTimeInterval(60), inDeviceSession: "no-such-session")
+                        Self.family(of: user, for: client), token: "orphan", expiresAt: now.addingTimeInterval(60),
+                        inDeviceSession: "no-such-session")
                 }
             }
             // A second session whose only family expires.
-            let brief = DeviceSession(
-                secret: "brief-secret", userID: user.id, ssoGroup: "vendor", scopes: ["openid"], authTime: now,
-                createdAt: now)
-            let briefFamily = RefreshFamily(
-                clientID: client.id, userID: user.id, scopes: ["openid"], authTime: now, createdAt: now)
+            let brief = Self.session("brief-secret", of: user)
+            let briefFamily = Self.family(of: user, for: client)
             try store.transaction { transaction throws in
                 try transaction.insert(brief)
                 try transaction.insert(briefFamily, token: "brief", expiresAt: now.addingTimeInterval(60))
@@ -112,6 +104,19 @@ struct DeviceSessionTests: ConformanceChecks {
             #expect(try store.refreshFamily(id: briefFamily.id) == nil)
             #expect(try store.read { try $0.deviceSession(id: brief.id) } == nil)
         }
+    }
+
+    /// A device session of `user` in the group "vendor", begun at the reference time.
+    private static func session(_ secret: String, of user: UserRecord) -> DeviceSession {
+        DeviceSession(
+            secret: secret, userID: user.id, ssoGroup: "vendor", scopes: ["openid"], authTime: referenceTime,
+            createdAt: referenceTime)
+    }
+
+    /// A refresh family of `user` for `client`, begun at the reference time.
+    private static func family(of user: UserRecord, for client: Client) -> RefreshFamily {
+        RefreshFamily(
+            clientID: client.id, userID: user.id, scopes: ["openid"], authTime: referenceTime, createdAt: referenceTime)
     }
 
     func pairwiseSubjectsAndProviderSecrets() throws {
