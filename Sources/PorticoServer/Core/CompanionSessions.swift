@@ -5,7 +5,7 @@ import PorticoStore
 /// Where companion sessions begin and how their access tokens name them.
 ///
 /// A companion client's sign-in (authorization code or device grant) starts a refresh-token
-/// family; the token endpoint records it as a ``CompanionSession`` and writes the session's id
+/// family; ``CompanionSessionStep`` records it as a ``CompanionSession`` and writes the session's id
 /// into every access token the family issues, as the `companion_session` claim, so that ending
 /// the session (Your Account's Sign out, a disabled account, a password reset, a reused refresh
 /// token: anything that revokes the family) refuses those tokens at once.
@@ -34,36 +34,6 @@ enum CompanionSessions {
         let words = String(printable).split(separator: " ", omittingEmptySubsequences: true)
         let name = String(words.joined(separator: " ").prefix(maximumHostNameLength))
         return name.isEmpty ? nil : name
-    }
-
-    /// At the token endpoint: when `issuance` gives a person's companion client the `companion`
-    /// scope with a refresh token, records the session of that refresh family (the first time,
-    /// with the `agent_host` of `parameters`) and names it in the access token.
-    static func attach(
-        _ parameters: OAuthParameters, to issuance: inout TokenIssuance, client: Client, store: any Store, now: Date
-    ) throws {
-        guard issuance.accessToken.scopes.contains(CompanionClients.scope), let identity = issuance.identity,
-            let refreshToken = issuance.refreshToken, let familyID = RefreshToken.familyID(of: refreshToken)
-        else { return }
-        let hostName = hostName(parameters[hostParameter])
-        let session = try store.transaction { transaction throws -> CompanionSession? in
-            guard try transaction.isCompanionClient(id: client.id) else { return nil }
-            if let existing = try transaction.companionSession(familyID: String(familyID)) { return existing }
-            let session = CompanionSession(
-                familyID: String(familyID), userID: identity.user.id, clientID: client.id, hostName: hostName,
-                createdAt: now)
-            try transaction.insert(session)
-            try transaction.append(
-                AuditEvent(
-                    occurredAt: now, actor: identity.user.id, action: "companion.session.start", subject: client.id,
-                    details: ([
-                        "companion_session": .string(session.id), "host": hostName.map(JSONValue.string) ?? .null,
-                    ]
-                        as JSONValue).jsonString))
-            return session
-        }
-        guard let session else { return }
-        issuance.accessToken.additionalClaims[claim] = .string(session.id)
     }
 
     /// Whether the companion session `id` has ended (or never was), read in `transaction`.

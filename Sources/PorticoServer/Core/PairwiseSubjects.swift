@@ -29,9 +29,13 @@ final class PairwiseSubjects: Sendable {
     /// The `sub` `client` gets for `userID`: the account id for public subjects.
     func subject(for userID: String, client: Client) throws -> String {
         guard client.subjectType == .pairwise else { return userID }
+        return Self.subject(for: userID, client: client, salt: try currentSalt())
+    }
+
+    /// The pairwise subject of `userID` at `client` under `salt`.
+    private static func subject(for userID: String, client: Client, salt: [UInt8]) -> String {
         let sector = client.sectorIdentifier ?? client.id
-        let code = HMAC.authenticationCode(for: Array((sector + "\u{0}" + userID).utf8), key: try currentSalt())
-        return Base64URL.encode(code)
+        return Base64URL.encode(HMAC.authenticationCode(for: Array((sector + "\u{0}" + userID).utf8), key: salt))
     }
 
     /// The subject for `userID` as `client` sees it, remembered so that ``userID(subject:clientID:in:)``
@@ -43,6 +47,18 @@ final class PairwiseSubjects: Sendable {
         let known = try store.read { try $0.userID(pairwiseSubject: subject, sector: sector) }
         if known == nil {
             try store.transaction { try $0.recordPairwiseSubject(subject, sector: sector, userID: userID) }
+        }
+        return subject
+    }
+
+    /// The subject for `userID` as `client` sees it, recorded in `transaction` (an issuance's,
+    /// so that a refused request records nothing); the account id for public subjects.
+    func recordedSubject(for userID: String, client: Client, in transaction: any StoreTransaction) throws -> String {
+        guard client.subjectType == .pairwise else { return userID }
+        let subject = Self.subject(for: userID, client: client, salt: try currentSalt(in: transaction))
+        let sector = client.sectorIdentifier ?? client.id
+        if try transaction.userID(pairwiseSubject: subject, sector: sector) == nil {
+            try transaction.recordPairwiseSubject(subject, sector: sector, userID: userID)
         }
         return subject
     }
@@ -70,10 +86,17 @@ final class PairwiseSubjects: Sendable {
     /// The salt, read (or made) once.
     private func currentSalt() throws -> [UInt8] {
         if let known = salt.withLock({ $0 }) { return known }
-        let stored = try store.transaction {
-            try $0.providerSecret(name: Self.saltName, candidate: SecureRandom.bytes(count: 32))
-        }
-        salt.withLock { $0 = stored }
+        return try store.transaction { try currentSalt(in: $0) }
+    }
+
+    /// The salt, read (or made) in `transaction` when it is not known yet (a transaction of the
+    /// store's own inside a grant's would wait on the grant's writer). A salt made here is not
+    /// remembered until a later read finds it committed: the grant may still roll it back.
+    private func currentSalt(in transaction: any StoreTransaction) throws -> [UInt8] {
+        if let known = salt.withLock({ $0 }) { return known }
+        let candidate = SecureRandom.bytes(count: 32)
+        let stored = try transaction.providerSecret(name: Self.saltName, candidate: candidate)
+        if stored != candidate { salt.withLock { $0 = stored } }
         return stored
     }
 }

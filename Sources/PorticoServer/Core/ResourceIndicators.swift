@@ -43,18 +43,4 @@ enum ResourceIndicators {
         }
         return resource
     }
-
-    /// Applies the token request's `resource` to what a grant decided: the access token is meant
-    /// for it. A code bound to one resource at the authorization endpoint can only be redeemed
-    /// for that one.
-    static func apply(
-        _ parameters: OAuthParameters, to issuance: inout TokenIssuance, client: Client, store: any Store
-    ) throws {
-        guard let requested = parameters["resource"] else { return }
-        let resource = try store.read { try check(requested, for: client, in: $0) }
-        if let bound = issuance.accessToken.audience, bound != [resource] {
-            throw OAuthError.invalidTarget("The authorization was for another resource.")
-        }
-        issuance.accessToken.audience = [resource]
-    }
 }

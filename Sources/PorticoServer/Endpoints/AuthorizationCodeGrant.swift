@@ -5,8 +5,8 @@ import PorticoStore
 /// `grant_type=authorization_code` (OAuth 2.1 §4.1.3): redeems a code for tokens.
 ///
 /// Everything is decided in one write transaction — redeem the code atomically, check client,
-/// redirect URI, PKCE and user, start the refresh family and record what the code issued — and
-/// the JWTs are signed after it commits. A check that fails throws inside the transaction, so
+/// redirect URI, PKCE and user, start the refresh family, record what the code issued and run
+/// the ``IssuancePipeline`` — and the JWTs are signed after it commits. A check that fails throws inside the transaction, so
 /// the code is left unredeemed for its rightful owner (a thief without the verifier cannot
 /// burn it); a replayed code instead *commits* the revocation of everything it issued, then
 /// answers `invalid_grant`.
@@ -23,17 +23,20 @@ struct AuthorizationCodeGrant: TokenGrant {
     let lifetimes: TokenLifetimes
     /// The clock.
     let now: @Sendable () -> Date
+    /// What the tokens get before the redemption commits.
+    let pipeline: IssuancePipeline
 
     init(_ dependencies: TokenGrantDependencies) {
         store = dependencies.store
         tokens = dependencies.tokens
         lifetimes = dependencies.lifetimes
         now = dependencies.now
+        pipeline = dependencies.pipeline
     }
 
     /// What the transaction decided.
     private enum Outcome {
-        case issue(Issue)
+        case issue(TokenIssuance)
         case replayed
     }
 
@@ -72,29 +75,36 @@ struct AuthorizationCodeGrant: TokenGrant {
                 try revokeIssued(by: code, clientID: client.client.id, in: transaction, now: now)
                 return .replayed
             case .redeemed(let code):
-                return .issue(
-                    try issue(
+                var issuance = issuance(
+                    of: try issue(
                         code, to: client, redirectURI: redirectURI, verifier: verifier, issuer: issuer,
-                        in: transaction, now: now))
+                        in: transaction, now: now), for: client)
+                try pipeline.shape(&issuance, for: request, in: transaction)
+                return .issue(issuance)
             }
         }
         switch outcome {
         case .replayed:
             throw OAuthError.invalidGrant("The authorization code has already been used.")
-        case .issue(let issue):
-            var issuance = TokenIssuance(
-                accessToken: issue.accessToken,
-                identity: TokenIssuer.IdentityGrant(
-                    user: issue.user, client: client.client, scopes: issue.code.scopes,
-                    authTime: issue.code.authTime, nonce: issue.code.nonce),
-                refreshToken: issue.refreshToken)
-            if let sessionID = issue.sessionID { issuance.identity?.additionalClaims["sid"] = .string(sessionID) }
-            issuance.identity?.additionalClaims["amr"] = AuthenticationMethods.claim(issue.methods)
-            if let device = issue.deviceSession {
-                NativeSSO.mark(&issuance, session: device.session, newSecret: device.secret)
-            }
+        case .issue(let issuance):
             return issuance
         }
+    }
+
+    /// The tokens `issue` decided on.
+    private func issuance(of issue: Issue, for client: AuthenticatedClient) -> TokenIssuance {
+        var issuance = TokenIssuance(
+            accessToken: issue.accessToken,
+            identity: TokenIssuer.IdentityGrant(
+                user: issue.user, client: client.client, scopes: issue.code.scopes,
+                authTime: issue.code.authTime, nonce: issue.code.nonce),
+            refreshToken: issue.refreshToken)
+        if let sessionID = issue.sessionID { issuance.identity?.additionalClaims["sid"] = .string(sessionID) }
+        issuance.identity?.additionalClaims["amr"] = AuthenticationMethods.claim(issue.methods)
+        if let device = issue.deviceSession {
+            NativeSSO.mark(&issuance, session: device.session, newSecret: device.secret)
+        }
+        return issuance
     }
 
     /// Checks a freshly redeemed code against the request and records what it issues.

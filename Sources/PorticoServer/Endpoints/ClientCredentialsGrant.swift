@@ -5,7 +5,8 @@ import PorticoStore
 ///
 /// No person is involved, so the user scopes (`openid`, `profile`, …) are refused, `sub` is the
 /// client id, and there is neither a refresh token (the client can always ask again) nor an ID
-/// token. Nothing is written to the store.
+/// token. Nothing is written to the store (but what an ``IssuanceStep`` writes, which opens a
+/// transaction only when one applies: a `resource`).
 struct ClientCredentialsGrant: TokenGrant {
     static let grantType = "client_credentials"
     /// It has no secret to authenticate with otherwise.
@@ -15,9 +16,12 @@ struct ClientCredentialsGrant: TokenGrant {
 
     /// Describes the token to sign.
     let tokens: TokenIssuer
+    /// What the token gets.
+    let pipeline: IssuancePipeline
 
     init(_ dependencies: TokenGrantDependencies) {
         tokens = dependencies.tokens
+        pipeline = dependencies.pipeline
     }
 
     /// Issues an access token to the client for the `scope` of the request, or for all of its
@@ -39,6 +43,8 @@ struct ClientCredentialsGrant: TokenGrant {
         }
         let grant = tokens.accessTokenGrant(
             subject: client.client.id, clientID: client.client.id, scopes: scopes, authTime: nil)
-        return TokenIssuance(accessToken: grant, identity: nil, refreshToken: nil)
+        var issuance = TokenIssuance(accessToken: grant, identity: nil, refreshToken: nil)
+        try pipeline.shape(&issuance, for: request)
+        return issuance
     }
 }

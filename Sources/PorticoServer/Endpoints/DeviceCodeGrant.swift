@@ -30,17 +30,20 @@ struct DeviceCodeGrant: TokenGrant {
     let lifetimes: TokenLifetimes
     /// The clock.
     let now: @Sendable () -> Date
+    /// What the tokens get before the poll that consumes an approval commits.
+    let pipeline: IssuancePipeline
 
     init(_ dependencies: TokenGrantDependencies) {
         store = dependencies.store
         tokens = dependencies.tokens
         lifetimes = dependencies.lifetimes
         now = dependencies.now
+        pipeline = dependencies.pipeline
     }
 
     /// What the transaction decided.
     private enum Outcome {
-        case issue(Issue)
+        case issue(TokenIssuance)
         case refuse(OAuthError)
     }
 
@@ -104,19 +107,22 @@ struct DeviceCodeGrant: TokenGrant {
             case .approved(let authorization):
                 guard let issue = try issue(authorization, to: client, issuer: issuer, in: transaction, now: now)
                 else { return .refuse(.invalidGrant("The account is not available.")) }
-                return .issue(issue)
+                var issuance = TokenIssuance(
+                    accessToken: issue.accessToken,
+                    identity: TokenIssuer.IdentityGrant(
+                        user: issue.user, client: client.client, scopes: issue.authorization.scopes,
+                        authTime: issue.authorization.authTime ?? now, nonce: nil),
+                    refreshToken: issue.refreshToken)
+                // A step's refusal rolls the consumed approval back too: the device may poll again.
+                try pipeline.shape(&issuance, for: request, in: transaction)
+                return .issue(issuance)
             }
         }
         switch outcome {
         case .refuse(let error):
             throw error
-        case .issue(let issue):
-            return TokenIssuance(
-                accessToken: issue.accessToken,
-                identity: TokenIssuer.IdentityGrant(
-                    user: issue.user, client: client.client, scopes: issue.authorization.scopes,
-                    authTime: issue.authorization.authTime ?? now, nonce: nil),
-                refreshToken: issue.refreshToken)
+        case .issue(let issuance):
+            return issuance
         }
     }
 

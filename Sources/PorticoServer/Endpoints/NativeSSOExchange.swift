@@ -23,6 +23,8 @@ struct NativeSSOExchange {
     private let now: @Sendable () -> Date
     /// ID tokens already verified, by their exact text (an app of the group may come again).
     private let verifiedIDTokens: VerifiedIDTokens
+    /// What the tokens get, before the exchange commits.
+    private let pipeline: IssuancePipeline
 
     /// What ID tokens may be signed with (a client's choice, see `--id-token-alg`).
     private static let idTokenAlgorithms: Set<SignatureAlgorithm> = [.rs256, .es256, .edDSA]
@@ -34,20 +36,13 @@ struct NativeSSOExchange {
         lifetimes = dependencies.lifetimes
         now = dependencies.now
         verifiedIDTokens = dependencies.verifiedIDTokens
+        pipeline = dependencies.pipeline
     }
 
-    /// What the transaction decided.
-    private struct Issue {
-        let user: UserRecord
-        let session: DeviceSession
-        let scopes: [String]
-        let refreshToken: String?
-    }
-
-    func exchange(_ parameters: TokenExchangeGrant.Parameters, deviceSecret: String, client: AuthenticatedClient)
+    func exchange(_ parameters: TokenExchangeGrant.Parameters, deviceSecret: String, request: TokenRequest)
         throws -> TokenIssuance
     {
-        let client = client.client
+        let client = request.client.client
         guard let group = client.ssoGroup else {
             throw OAuthError.unauthorizedClient("This client is in no SSO group (register it with --sso-group).")
         }
@@ -66,7 +61,8 @@ struct NativeSSOExchange {
         let firstApp = try first.flatMap { try clients.client(id: $0) }
         let now = now()
         let lifetimes = lifetimes
-        let issue = try store.transaction { transaction throws -> Issue in
+        let tokens = tokens
+        return try store.transaction { transaction throws -> TokenIssuance in
             guard let session = try transaction.deviceSession(secret: deviceSecret) else {
                 throw OAuthError.invalidGrant("The device secret is not valid.")
             }
@@ -125,16 +121,16 @@ struct NativeSSOExchange {
                     occurredAt: now, actor: client.id, action: "token.native_sso", subject: user.id,
                     details: (["sid": .string(session.id), "from_client_id": .string(firstClient.id)] as JSONValue)
                         .jsonString))
-            return Issue(user: user, session: session, scopes: scopes, refreshToken: family?.token)
+            var issuance = TokenIssuance(
+                accessToken: tokens.accessTokenGrant(
+                    subject: user.id, clientID: client.id, scopes: scopes, authTime: session.authTime),
+                identity: TokenIssuer.IdentityGrant(
+                    user: user, client: client, scopes: scopes, authTime: session.authTime, nonce: nil),
+                refreshToken: family?.token)
+            NativeSSO.mark(&issuance, session: session, newSecret: nil)
+            try pipeline.shape(&issuance, for: request, in: transaction)
+            return issuance
         }
-        var issuance = TokenIssuance(
-            accessToken: tokens.accessTokenGrant(
-                subject: issue.user.id, clientID: client.id, scopes: issue.scopes, authTime: issue.session.authTime),
-            identity: TokenIssuer.IdentityGrant(
-                user: issue.user, client: client, scopes: issue.scopes, authTime: issue.session.authTime, nonce: nil),
-            refreshToken: issue.refreshToken)
-        NativeSSO.mark(&issuance, session: issue.session, newSecret: nil)
-        return issuance
     }
 
     /// The claims of an ID token this provider signed, expired or not.

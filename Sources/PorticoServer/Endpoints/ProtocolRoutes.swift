@@ -21,12 +21,10 @@ enum ProtocolRoutes {
             with: TokenGrantDependencies(
                 store: context.store, tokens: tokens, accessTokens: verifier, lifetimes: context.lifetimes,
                 now: context.now, metrics: context.metrics, subjects: subjects, clients: context.clients,
-                verifiedIDTokens: context.verifiedIDTokens))
-        TokenEndpoint(
-            grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics,
-            store: context.store,
-            subjects: subjects
-        ).register(on: router, execution: execution)
+                verifiedIDTokens: context.verifiedIDTokens,
+                pipeline: .standard(store: context.store, subjects: subjects, now: context.now)))
+        TokenEndpoint(grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics)
+            .register(on: router, execution: execution)
         DeviceAuthorizationEndpoint(
             store: context.store, authenticator: authenticator, lifetimes: context.lifetimes, now: context.now,
             issuer: context.issuerIdentifier

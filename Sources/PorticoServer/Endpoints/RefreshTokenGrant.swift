@@ -6,17 +6,20 @@ import PorticoStore
 /// token, optionally for fewer scopes.
 ///
 /// Every use rotates (RFC 9700 §4.14.2): the presented token is replaced by a new one by a
-/// compare-and-swap in the store (RefreshTokenPolicy decides what the presented token is). Presenting a replaced token again revokes the whole family —
+/// compare-and-swap in the store (RefreshTokenPolicy decides what the presented token is).
+/// Presenting a replaced token again revokes the whole family —
 /// except within the grace period (`lifetimes.refreshReuseGrace`): a client that lost the
 /// response and retries with the same token, and has not used what it was sent, gets a fresh
 /// token instead, which supersedes the one it never received (the store remembers which token
 /// the last rotation replaced, so it can tell that retry from a replay of anything older). A
-/// check that fails (wrong client, widened scope, disabled account) rolls the rotation back
-/// with the transaction, so it changes nothing and cannot be used to burn someone else's token.
-/// The common case — a current token, its own client, no narrowed scope — is tried first as one
-/// conditional write (``Store/rotateRefreshTokenInOneStep(_:clientID:expiresAt:now:)``, on
-/// PostgreSQL one statement instead of seven), which holds every one of those checks in its
-/// condition; whatever it does not rotate goes through the transaction, which decides as always.
+/// check that fails (wrong client, widened scope, disabled account, an ``IssuanceStep``'s
+/// refusal such as a `resource` the family may not get) rolls the rotation back with the
+/// transaction, so it changes nothing and cannot be used to burn someone else's token.
+/// The common case — a current token, its own client, no narrowed scope, nothing a step could
+/// refuse — is tried first as one conditional write
+/// (``Store/rotateRefreshTokenInOneStep(_:clientID:expiresAt:now:)``, on PostgreSQL one
+/// statement instead of a transaction of several reads and writes), which holds every one of those checks in its condition; whatever
+/// it does not rotate goes through the transaction, which decides as always.
 struct RefreshTokenGrant: TokenGrant {
     static let grantType = "refresh_token"
     static let isDefault = true
@@ -31,6 +34,8 @@ struct RefreshTokenGrant: TokenGrant {
     let now: @Sendable () -> Date
     /// Counts detected reuse.
     let metrics: ProviderMetrics
+    /// What the tokens get before the rotation commits.
+    let pipeline: IssuancePipeline
 
     init(_ dependencies: TokenGrantDependencies) {
         store = dependencies.store
@@ -38,11 +43,12 @@ struct RefreshTokenGrant: TokenGrant {
         lifetimes = dependencies.lifetimes
         now = dependencies.now
         metrics = dependencies.metrics
+        pipeline = dependencies.pipeline
     }
 
     /// What the transaction decided.
     private enum Outcome {
-        case issue(Issue)
+        case issue(TokenIssuance)
         case reuseDetected
     }
 
@@ -71,12 +77,16 @@ struct RefreshTokenGrant: TokenGrant {
         let now = now()
         // The common case first, in one statement (RefreshTokenPolicy+OneStep): it rotates only
         // when every check below would pass, and changes nothing otherwise. A narrowed scope is
-        // checked against the family's, which only the transaction below reads first.
-        if requestedScopes == nil,
+        // checked against the family's, which only the transaction below reads first; a request
+        // an issuance step could refuse goes there too, so that nothing refuses after a commit.
+        if requestedScopes == nil, !pipeline.mayRefuse(request),
             let (record, successor) = try store.rotateRefreshTokenInOneStep(
                 presented, clientID: client.client.id, expiresAt: expiry(from: now), now: now)
         {
-            return try issuance(of: oneStepIssue(record, successor: successor, client: client.client), for: client)
+            var issuance = issuance(
+                of: try oneStepIssue(record, successor: successor, client: client.client), for: client)
+            try pipeline.shape(&issuance, for: request)
+            return issuance
         }
         let outcome = try store.transaction { transaction throws -> Outcome in
             // Rotate first: the lookup that rotation needs anyway also reads the family. Every
@@ -126,20 +136,22 @@ struct RefreshTokenGrant: TokenGrant {
                 subject: user.id, clientID: client.client.id, scopes: scopes, authTime: family.authTime)
             // The resource the code was bound to (RFC 8707) stays the audience of every refresh.
             if let resource = try transaction.resource(refreshFamilyID: family.id) { accessToken.audience = [resource] }
-            return .issue(
-                Issue(
-                    family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken,
-                    deviceSession: try NativeSSO.session(of: family, in: transaction),
-                    sessionID: BackChannelLogout.isTold(client.client)
-                        ? try transaction.sessionID(refreshFamilyID: family.id) : nil,
-                    methods: try transaction.authenticationMethods(refreshFamilyID: family.id)
-                        ?? AuthenticationMethods.password))
+            let issue = Issue(
+                family: family, user: user, scopes: scopes, refreshToken: refreshToken, accessToken: accessToken,
+                deviceSession: try NativeSSO.session(of: family, in: transaction),
+                sessionID: BackChannelLogout.isTold(client.client)
+                    ? try transaction.sessionID(refreshFamilyID: family.id) : nil,
+                methods: try transaction.authenticationMethods(refreshFamilyID: family.id)
+                    ?? AuthenticationMethods.password)
+            var issuance = issuance(of: issue, for: client)
+            try pipeline.shape(&issuance, for: request, in: transaction)
+            return .issue(issuance)
         }
-        guard case .issue(let issue) = outcome else {
+        guard case .issue(let issuance) = outcome else {
             metrics.recordRefreshReuse()
             throw OAuthError.invalidGrant("The refresh token has already been used; its grant is now revoked.")
         }
-        return try issuance(of: issue, for: client)
+        return issuance
     }
 
     /// What the one-step rotation read, as the transaction below would have found it.
@@ -159,8 +171,8 @@ struct RefreshTokenGrant: TokenGrant {
             methods: record.authenticationMethods ?? AuthenticationMethods.password)
     }
 
-    /// The tokens to sign for a rotation that committed.
-    private func issuance(of issue: Issue, for client: AuthenticatedClient) throws -> TokenIssuance {
+    /// The tokens a rotation decided on.
+    private func issuance(of issue: Issue, for client: AuthenticatedClient) -> TokenIssuance {
         var issuance = TokenIssuance(
             accessToken: issue.accessToken,
             identity: TokenIssuer.IdentityGrant(

@@ -4,8 +4,10 @@ import PorticoStore
 /// `POST /oauth/token`: exchanges a grant for tokens (RFC 6749 §3.2, OAuth 2.1 §3.2).
 ///
 /// The endpoint itself only reads the form, authenticates the client, picks the grant from
-/// ``TokenGrantRegistry`` and signs what the grant decided; each grant type lives in a file of
-/// its own. A `grant_type` no grant answers is `unsupported_grant_type`; a client not registered
+/// ``TokenGrantRegistry`` and signs what the grant decided and committed; each grant type lives
+/// in a file of its own, and what every grant's tokens get (audience, pairwise subject,
+/// companion session) is the ``IssuancePipeline`` the grants run before they commit. A new
+/// feature of issued tokens is a new ``IssuanceStep``: this file does not change. A `grant_type` no grant answers is `unsupported_grant_type`; a client not registered
 /// for the grant it names is `unauthorized_client`. Where it runs is ``RouteExecution``'s
 /// choice (the epoll threads with SQLite: token signing is CPU work, SQLite transactions short).
 struct TokenEndpoint: Sendable {
@@ -22,16 +24,9 @@ struct TokenEndpoint: Sendable {
     private let tokens: TokenIssuer
     /// Counts issued tokens and errors.
     private let metrics: ProviderMetrics
-    /// Where resource indicators are checked (RFC 8707); nil only in tests of the dispatch.
-    private let store: (any Store)?
-    /// What `sub` each client sees.
-    private let subjects: PairwiseSubjects?
 
     /// A token endpoint for `grants`.
-    init(
-        grants: [any TokenGrant], authenticator: ClientAuthenticator, tokens: TokenIssuer, metrics: ProviderMetrics,
-        store: (any Store)? = nil, subjects: PairwiseSubjects? = nil
-    ) {
+    init(grants: [any TokenGrant], authenticator: ClientAuthenticator, tokens: TokenIssuer, metrics: ProviderMetrics) {
         var byType: [String: any TokenGrant] = [:]
         for grant in grants {
             let kind = type(of: grant)
@@ -41,8 +36,6 @@ struct TokenEndpoint: Sendable {
         self.authenticator = authenticator
         self.tokens = tokens
         self.metrics = metrics
-        self.store = store
-        self.subjects = subjects
     }
 
     /// Registers the route.
@@ -113,22 +106,9 @@ struct TokenEndpoint: Sendable {
                 "Only \(clientType == .public ? "confidential" : "public") clients may use the \(kind.grantType) grant."
             )
         }
-        var issuance = try grant.exchange(
+        // The grant decided and committed, its issuance steps included; what is left is signing.
+        let issuance = try grant.exchange(
             TokenRequest(parameters: parameters, client: authenticated, grantType: grantType))
-        if let store {
-            try ResourceIndicators.apply(parameters, to: &issuance, client: authenticated.client, store: store)
-            try CompanionSessions.attach(
-                parameters, to: &issuance, client: authenticated.client, store: store, now: tokens.now())
-        }
-        // (A token issued to another client, a mini-program's by delegation, has its subject already.)
-        if let subjects, authenticated.client.subjectType == .pairwise, issuance.accessToken.authTime != nil,
-            issuance.accessToken.clientID == authenticated.client.id
-        {
-            // Grants speak of people by account id; a pairwise client sees its own subject.
-            let subject = try subjects.recordedSubject(for: issuance.accessToken.subject, client: authenticated.client)
-            issuance.accessToken.subject = subject
-            issuance.identity?.subject = subject
-        }
         return (try tokens.response(for: issuance).response(), grant)
     }
 }

@@ -41,11 +41,15 @@ struct TokenExchangeGrant: TokenGrant {
     private let nativeSSO: NativeSSOExchange
     private let narrowing: NarrowingExchange
     private let delegation: MiniProgramDelegation
+    /// What the tokens get: Native SSO runs it in its transaction; narrowing and delegation,
+    /// which write nothing, after they decided.
+    private let pipeline: IssuancePipeline
 
     init(_ dependencies: TokenGrantDependencies) {
         nativeSSO = NativeSSOExchange(dependencies)
         narrowing = NarrowingExchange(dependencies)
         delegation = MiniProgramDelegation(dependencies)
+        pipeline = dependencies.pipeline
     }
 
     func exchange(_ request: TokenRequest) throws -> TokenIssuance {
@@ -60,7 +64,7 @@ struct TokenExchangeGrant: TokenGrant {
             guard TokenTypeIdentifier.isDeviceSecret(actor.type) else {
                 throw OAuthError.invalidRequest("The actor_token_type must be \(TokenTypeIdentifier.deviceSecret).")
             }
-            issuance = try nativeSSO.exchange(parameters, deviceSecret: actor.token, client: request.client)
+            issuance = try nativeSSO.exchange(parameters, deviceSecret: actor.token, request: request)
         case TokenTypeIdentifier.accessToken:
             guard parameters.actor == nil else {
                 throw OAuthError.invalidRequest("An access token is exchanged without an actor_token.")
@@ -70,6 +74,7 @@ struct TokenExchangeGrant: TokenGrant {
             } else {
                 issuance = try narrowing.exchange(parameters, client: request.client)
             }
+            try pipeline.shape(&issuance, for: request)
         case TokenTypeIdentifier.refreshToken, TokenTypeIdentifier.deviceSecret, TokenTypeIdentifier.oktaDeviceSecret:
             throw OAuthError.invalidRequest("This subject_token_type cannot be exchanged here.")
         default:

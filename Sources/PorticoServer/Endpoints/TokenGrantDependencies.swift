@@ -23,4 +23,6 @@ struct TokenGrantDependencies: Sendable {
     let clients: ClientCache
     /// ID tokens already verified, by their exact text (the Native SSO exchange's).
     let verifiedIDTokens: VerifiedIDTokens
+    /// What every grant's tokens go through before the grant commits.
+    let pipeline: IssuancePipeline
 }

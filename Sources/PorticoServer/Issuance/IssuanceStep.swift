@@ -1,0 +1,29 @@
+import PorticoStore
+
+/// One thing every grant's tokens get between the grant's decision and the commit: the
+/// audience a `resource` names, the companion session, the subject a pairwise client sees, and
+/// (as features add them) a sender constraint or a session link.
+///
+/// Why steps, not code in the token endpoint: a grant decides *whether* a request gets tokens
+/// (its code, its refresh token, its device approval); a step shapes *what* those tokens say,
+/// the same way for every grant. Each step runs inside the grant's one write transaction, after
+/// the grant's own checks and before the commit, so a step that refuses rolls the grant back
+/// with it: a refused request changes nothing (a refresh token refused with `invalid_target`
+/// still works afterwards, also past the retry grace). A feature adds a step by one line in
+/// ``IssuancePipeline/standard(subjects:now:)``; neither the token endpoint nor a grant changes.
+protocol IssuanceStep: Sendable {
+    /// Whether this step could refuse `request` (it names a `resource`, a proof…).
+    ///
+    /// A grant that can commit in one statement before any step runs (the common refresh)
+    /// takes that path only when no step could refuse, so that nothing refuses after a commit.
+    func mayRefuse(_ request: TokenRequest) -> Bool
+
+    /// Whether the step has anything to do for `issuance`; a grant that wrote nothing opens no
+    /// transaction when no step does.
+    func applies(to issuance: TokenIssuance, for request: TokenRequest) -> Bool
+
+    /// Shapes `issuance` in the grant's transaction, or throws the ``OAuthError`` the request
+    /// is refused with (which rolls back everything the grant did).
+    func shape(_ issuance: inout TokenIssuance, for request: TokenRequest, in transaction: any StoreTransaction)
+        throws
+}
