@@ -36,6 +36,8 @@ final class ClientCache: Sendable {
 
     /// The client `id`, from memory when it was read less than ``timeToLive`` ago.
     func client(id: String) throws -> Client? {
+        // An id no backend can hold names no client (and must not reach the store).
+        guard StoredText.canHold(id) else { return nil }
         let now = ContinuousClock.now
         let cached = entries.withLock { $0[id] }
         if let cached, now - cached.readAt < timeToLive { return cached.client }

@@ -11,7 +11,8 @@ import PorticoStore
 /// a proxy. Endpoints wrap their body in ``respond(_:)`` and build answers with ``json(_:)``.
 enum OAuthEndpoint {
     /// Runs `body`; an ``OAuthError`` becomes its JSON response, a busy or unreachable database a 503
-    /// `temporarily_unavailable`, anything else a logged `server_error`.
+    /// `temporarily_unavailable`, a value the database cannot hold (a check before the store
+    /// missed it) the request's own `invalid_request`, anything else a logged `server_error`.
     static func respond(_ body: () throws -> Response) -> Response {
         do {
             return try body()
@@ -25,6 +26,10 @@ enum OAuthEndpoint {
                 ).response()
                 response.headers["Retry-After"] = "1"
                 return response
+            }
+            if case .invalidArgument = error {
+                logFailure(error)
+                return OAuthError.invalidRequest("A value in the request cannot be stored.").response()
             }
             logFailure(error)
             return OAuthError.serverError().response()

@@ -38,6 +38,14 @@ enum ErrorPage {
         } catch let error as StoreError where error.isTemporary {
             log(error)
             return response(for: .temporarilyUnavailable, language: request.pageLanguage())
+        } catch let error as StoreError {
+            log(error)
+            // A value the database cannot hold that a check before the store missed is the
+            // request's fault, not the server's.
+            guard case .invalidArgument = error else {
+                return response(for: .serverFailure, language: request.pageLanguage())
+            }
+            return response(for: .malformedRequest(appName: nil), language: request.pageLanguage())
         } catch {
             log(error)
             return response(for: .serverFailure, language: request.pageLanguage())

@@ -143,7 +143,7 @@ struct LoginEndpoint: Sendable {
     /// verification, and upgrades the stored hash when the settings changed.
     private func authenticate(email: String, password: String) throws -> UserRecord? {
         var candidate: UserRecord?
-        if email.utf8.count <= Self.maximumEmailLength {
+        if email.utf8.count <= Self.maximumEmailLength, StoredText.canHold(email) {
             candidate = try context.store.read { try $0.user(email: email) }
         }
         let acceptable = password.utf8.count <= Self.maximumPasswordLength
