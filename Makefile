@@ -5,7 +5,7 @@ PORT  ?= 8080
 # Longest the Swift tests may run before they count as hung (GNU timeout's duration syntax).
 SWIFT_TEST_TIMEOUT ?= 30m
 
-.PHONY: run test build release bootstrap test-swift test-browser test-interop test-cluster test-fuzz test-asan fuzz bench lint format docs clean cluster
+.PHONY: run test build release release-all bootstrap test-swift test-browser test-interop test-cluster test-fuzz test-asan fuzz bench lint format docs clean cluster
 # How long `make fuzz` runs each fuzz target, and how long `make test` does (fuzz/README.md).
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 5
@@ -18,8 +18,8 @@ run: bootstrap release
 cluster: bootstrap build
 	scripts/cluster
 
-## test: everything CI checks (bootstrap, build, Swift tests, interop, browser and cluster tests)
-test: bootstrap build test-swift test-fuzz test-interop test-browser test-cluster
+## test: everything CI checks (bootstrap, build, a release build of the whole package, Swift tests, fuzz smoke, interop, browser and cluster tests)
+test: bootstrap build release-all test-swift test-fuzz test-interop test-browser test-cluster
 
 bootstrap:
 	scripts/bootstrap
@@ -29,6 +29,11 @@ build:
 
 release:
 	$(SWIFT) build -c release --product portico
+
+# Every product and library in release mode, as a packager's first command builds it (the fuzz
+# targets of internal parsers leave themselves out of it).
+release-all:
+	$(SWIFT) build -c release
 
 # Serial: several suites run the real `portico` binary and wait for it synchronously, which
 # holds one of the two cooperative threads of a 2-core machine; run side by side, they starved

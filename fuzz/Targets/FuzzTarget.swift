@@ -16,22 +16,32 @@ public struct FuzzTarget: Sendable {
     }
 
     /// Every target, in the order `make fuzz` runs them.
-    public static let all: [FuzzTarget] = [
-        FuzzTarget("form", HTTPTargets.form),
-        FuzzTarget("percent", HTTPTargets.percent),
-        FuzzTarget("cookie", HTTPTargets.cookie),
-        FuzzTarget("basic", HTTPTargets.basic),
-        FuzzTarget("json", JSONTarget.run),
-        FuzzTarget("base64url", Base64URLTarget.run),
-        FuzzTarget("jws", JOSETargets.jws),
-        FuzzTarget("jwk", JOSETargets.jwk),
-        FuzzTarget("phc", ServerTargets.phc),
-        FuzzTarget("redirect-uri", ServerTargets.redirectURI),
-        FuzzTarget("user-code", ServerTargets.userCode),
-        FuzzTarget("database-url", ServerTargets.databaseURL),
-        FuzzTarget("sealed-request", ServerTargets.sealedRequest),
-        FuzzTarget("companion-message", CompanionTargets.message),
-    ]
+    public static let all: [FuzzTarget] =
+        internalParserTargets + [
+            FuzzTarget("base64url", Base64URLTarget.run),
+            FuzzTarget("jws", JOSETargets.jws),
+            FuzzTarget("jwk", JOSETargets.jwk),
+            FuzzTarget("companion-message", CompanionTargets.message),
+        ]
+
+    #if DEBUG || PORTICO_FUZZING
+        /// The targets of internal parsers (`@testable import`): in debug and fuzz builds only, so
+        /// that `swift build -c release` of the whole package works.
+        static let internalParserTargets: [FuzzTarget] = [
+            FuzzTarget("form", HTTPTargets.form),
+            FuzzTarget("percent", HTTPTargets.percent),
+            FuzzTarget("cookie", HTTPTargets.cookie),
+            FuzzTarget("basic", HTTPTargets.basic),
+            FuzzTarget("json", JSONTarget.run),
+            FuzzTarget("phc", ServerTargets.phc),
+            FuzzTarget("redirect-uri", ServerTargets.redirectURI),
+            FuzzTarget("user-code", ServerTargets.userCode),
+            FuzzTarget("database-url", ServerTargets.databaseURL),
+            FuzzTarget("sealed-request", ServerTargets.sealedRequest),
+        ]
+    #else
+        static let internalParserTargets: [FuzzTarget] = []
+    #endif
 
     /// The target named `name`, if there is one.
     public static func named(_ name: String) -> FuzzTarget? {
