@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "PorticoHTTP", dependencies: ["CMicroHTTPD"]),
         // The storage contract, and its backends.
         .target(name: "PorticoStore", dependencies: ["PorticoCrypto"]),
-        .target(name: "PorticoStoreSQLite", dependencies: ["PorticoStore", "CSQLite", "PorticoCrypto"]),
+        .target(name: "PorticoStoreSQLite", dependencies: ["PorticoStore", "CSQLite"]),
         .target(name: "PorticoStorePostgres", dependencies: ["PorticoStore", "CLibPQ"]),
         .target(
             name: "PorticoServer",

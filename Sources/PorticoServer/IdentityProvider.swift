@@ -37,13 +37,9 @@ public final class IdentityProvider: Sendable {
     public init(configuration: ProviderConfiguration, store: any Store) throws {
         self.configuration = configuration
         let encryption: SigningKeyEncryption
-        do {
-            encryption = try SigningKeyEncryption.load(
-                keyFile: configuration.keyFile, databaseURL: configuration.databaseURL, store: store)
-        } catch {
-            // The caller still owns the store when the provider cannot start.
-            throw error
-        }
+        // The caller still owns the store when the provider cannot start.
+        encryption = try SigningKeyEncryption.load(
+            keyFile: configuration.keyFile, databaseURL: configuration.databaseURL, store: store)
         let keys = try KeyRing(store: store, encryption: encryption, now: configuration.clock())
         let registry = MetricsRegistry()
         context = ProviderContext(

@@ -18,7 +18,8 @@ public struct ProviderConfiguration: Sendable {
     /// provider is handed the open store, so this only places the default outbox next to an
     /// SQLite file; nil puts it in `./portico-data/outbox`, next to the CLI's default database.
     public var databaseURL: DatabaseURL?
-    /// HTTP worker threads; nil means one per core.
+    /// The HTTP server's epoll threads (libmicrohttpd's thread pool, where requests that wait on
+    /// nothing are answered); nil means one per core.
     public var threads: Int?
     /// Whether one JSON line per request goes to stderr.
     public var logRequests: Bool

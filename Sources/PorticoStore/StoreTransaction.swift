@@ -18,7 +18,7 @@ import Foundation
 ///
 /// # Implementation requirements
 ///
-/// A backend (SQLite today, PostgreSQL next) must give every operation the same meaning; the
+/// A backend (SQLite and PostgreSQL today) must give every operation the same meaning; the
 /// conformance suite in `PorticoTesting` (`StoreConformance`) checks it, races included.
 ///
 /// - **Each primitive is atomic by itself**, whatever the isolation level of the transaction

@@ -12,7 +12,7 @@ struct CompanionRegistration {
     /// port on it (RFC 8252 §7.3).
     static let defaultRedirectURI = "http://127.0.0.1/callback"
     /// Its grants: the browser sign-in, the device sign-in, and refreshing the session.
-    static let grantTypes = ["authorization_code", DeviceCodeGrant.grantType, "refresh_token"]
+    static let grantTypes = [AuthorizationCodeGrant.grantType, DeviceCodeGrant.grantType, RefreshTokenGrant.grantType]
     /// Its scopes when none are given.
     static let defaultScopes = ["openid", "profile", "email", CompanionClients.scope]
 

@@ -75,7 +75,7 @@ struct AuthorizationRequestValidator {
         guard responseType == "code" else {
             return fail(.unsupportedResponseType("Only response_type=code is supported."))
         }
-        guard client.allowedGrantTypes.contains("authorization_code") else {
+        guard client.allowedGrantTypes.contains(AuthorizationCodeGrant.grantType) else {
             return fail(.unauthorizedClient("This client may not use the authorization code grant."))
         }
         if let state, state.utf8.count > Self.maximumStateLength {

@@ -29,7 +29,7 @@ extension StoreTransaction {
             consumed.status = .consumed
             consumed.lastPolledAt = StoredTime.stored(now)
             return .approved(consumed)
-        case .pending, .consumed:
+        case .pending, .consumed:  // (.consumed returned .expired above; the switch must name it)
             let tooSoon = stored.lastPolledAt.map {
                 StoredTime.seconds(now) - StoredTime.seconds($0) < Int64(stored.interval)
             }

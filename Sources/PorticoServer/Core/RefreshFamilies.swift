@@ -12,7 +12,7 @@ enum RefreshFamilies {
         for client: Client, userID: String, scopes: [String], authTime: Date, now: Date, lifetime: TimeInterval,
         inDeviceSession deviceSessionID: String? = nil, in transaction: any StoreTransaction
     ) throws -> (token: String, familyID: String)? {
-        guard client.allowedGrantTypes.contains("refresh_token") else { return nil }
+        guard client.allowedGrantTypes.contains(RefreshTokenGrant.grantType) else { return nil }
         let family = RefreshFamily(
             clientID: client.id, userID: userID, scopes: scopes, authTime: authTime, createdAt: now)
         let token = RefreshToken.mint(familyID: family.id)

@@ -6,8 +6,7 @@ import PorticoStoreSQLite
 /// The database a ``ProviderHarness`` runs on.
 ///
 /// A parameter rather than a fixed SQLite file so that a suite can be run against every
-/// backend the machine offers (the PostgreSQL backend adds its case here; SQLite is the only
-/// one today).
+/// backend: SQLite always, PostgreSQL where the test has a server (``postgres(url:)``).
 public enum TestDatabase: Sendable, CustomStringConvertible {
     /// A fresh SQLite file in the harness's temporary directory, removed when it stops.
     case sqlite
