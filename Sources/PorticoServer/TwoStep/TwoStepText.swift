@@ -129,6 +129,44 @@ enum TwoStepText {
         "The link has expired, was used already, or two-step verification was turned off or set up again since. Sign in to manage it in Your Account.",
         zh: "链接已过期或已被使用，或者两步验证此后已被关闭或重新设置。请登录后在“您的账户”中管理。")
 
+    /// The replay mail's subject.
+    static let replaySubject = Localized(
+        "A used sign-in code was tried on your account", zh: "有人尝试在您的账户上使用已用过的登录验证码")
+
+    /// The replay mail's body (values as they are).
+    static func replayNotice(name: String, time: String, passwordLink: String) -> Localized {
+        Localized(
+            """
+            Hello \(name),
+
+            Someone signed in to your \(platform) account with your password and then entered a
+            code from your authenticator app that had already been used. It was refused.
+
+            When: \(time)
+
+            If you just signed in twice within a minute with the same code, there is nothing to
+            do. If not, someone knows your password and saw one of your codes: change your
+            password now and check the browsers and apps in Your Account:
+
+            \(passwordLink)
+
+            \(platform)
+            """,
+            zh: """
+                \(name)，您好：
+
+                有人使用您的密码登录 \(platform) 账户，随后输入了一个已被使用过的身份验证器应用验证码，已被拒绝。
+
+                时间：\(time)
+
+                如果您刚刚在一分钟内用同一个验证码登录了两次，则无需任何处理。否则，说明有人知道您的密码并看到了您的验证码：请立即更改密码，并在“您的账户”中检查浏览器和应用：
+
+                \(passwordLink)
+
+                \(platform)
+                """)
+    }
+
     /// The notice mail's subject.
     static func noticeSubject(enabled: Bool) -> Localized {
         enabled

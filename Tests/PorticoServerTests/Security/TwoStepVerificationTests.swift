@@ -267,7 +267,7 @@ import Testing
             #expect(try harness.store.sessions(userID: user.id).isEmpty)
             #expect(try await intruder.get("/account").status == 302)
             let events = try harness.store.recentAuditEvents()
-            #expect(events.contains { $0.action == "user.two_step_off" && ($0.details ?? "").contains("mailed_link") })
+            #expect(events.contains { $0.action == "user.two_step_off" && $0.details.contains("mailed_link") })
             _ = try await mail(containing: "Subject: Two-step verification was turned off\r\n", harness)
             // The new password alone signs in again.
             let signIn = try await harness.browser().signIn(at: "/login", password: strongPassword)
@@ -279,6 +279,49 @@ import Testing
             #expect(try await owner.get(link).status == 400)
             #expect(try await owner.post(TwoStepUndoLink.path, form).status == 400)
             #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) }?.isConfirmed == true)
+        }
+    }
+
+    /// ASVS 2.8.5: a code used once and presented again is refused, each replay is audited,
+    /// and the owner is mailed once, however often it is replayed.
+    @Test func aReplayedCodeIsRefusedAuditedAndMailedOnce() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let owner = try await signedInBrowser(harness)
+            let enrollment = try await enroll(owner, harness)
+            harness.clock.advance(by: 30)
+            let used = code(enrollment.secret, harness)
+            let first = harness.browser()
+            #expect(try await submit(first, on: try await secondStep(first), otp: used).status == 303)
+            // A wrong code is no replay.
+            let guesser = harness.browser()
+            _ = try await submit(guesser, on: try await secondStep(guesser), otp: "000000")
+            let replayAction = "user.two_step_code_replayed"
+            #expect(try harness.store.recentAuditEvents().contains { $0.action == replayAction } == false)
+
+            for _ in 0..<2 {
+                let replayer = harness.browser()
+                let replayed = try await submit(replayer, on: try await secondStep(replayer), otp: used)
+                #expect(replayed.status == 200)
+                #expect(replayed.text.contains("That code is not right"))
+                #expect(replayer.cookie("portico_session") == nil)
+            }
+            let events = try harness.store.recentAuditEvents().filter { $0.action == replayAction }
+            #expect(events.count == 2)
+            #expect(events.allSatisfy { $0.subject == user.id && $0.details.contains("\"step\"") })
+            let subject = "Subject: A used sign-in code was tried on your account\r\n"
+            let replayMail = try await mail(containing: subject, harness)
+            #expect(replayMail.contains("\r\nTo: \(user.email)\r\n"))
+            // Another mail after both replays, then count: the second replay sent none.
+            let manage = try await owner.get(TwoStepEndpoint.path)
+            _ = try await owner.post(
+                TwoStepEndpoint.path,
+                [
+                    ("csrf_token", try #require(manage.hiddenField("csrf_token"))), ("action", "remove"),
+                    ("remove_password", ProviderHarness.defaultPassword),
+                ])
+            _ = try await mail(containing: "Subject: Two-step verification was turned off\r\n", harness)
+            #expect(try await harness.outboxMessages(atLeast: 1).filter { $0.contains(subject) }.count == 1)
         }
     }
 
