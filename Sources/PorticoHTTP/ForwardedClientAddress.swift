@@ -1,5 +1,6 @@
-/// The client address of a request relayed by trusted reverse proxies, from `Forwarded`
-/// (RFC 7239) or `X-Forwarded-For`.
+/// The client address of a request relayed by trusted reverse proxies, from the one header
+/// the operator names (``ClientAddressHeader``): `X-Forwarded-For`, `X-Real-IP` or `Forwarded`
+/// (RFC 7239). The others are ignored, whatever they say, since a client can write them.
 ///
 /// Only a peer inside one of the trusted ranges is believed, and only as far as the chain of
 /// trusted hops goes: the list of addresses (the header's, then the peer) is read from the
@@ -9,9 +10,11 @@
 public enum ForwardedClientAddress {
     /// The address to treat as the client's: `peer` itself unless it is trusted and the request
     /// names an address before it.
-    public static func resolve(peer: String, headers: HTTPHeaders, trusted: [IPAddressRange]) -> String {
+    public static func resolve(
+        peer: String, headers: HTTPHeaders, trusted: [IPAddressRange], header: ClientAddressHeader = .xForwardedFor
+    ) -> String {
         guard !trusted.isEmpty, isTrusted(peer, trusted) else { return peer }
-        let chain = forwardedChain(headers)
+        let chain = forwardedChain(headers, header: header)
         guard !chain.isEmpty else { return peer }
         for address in chain.reversed() {
             // An entry that is not an address (a proxy's obfuscated name, garbage) ends the
@@ -26,12 +29,12 @@ public enum ForwardedClientAddress {
         trusted.contains { $0.contains(address) }
     }
 
-    /// The addresses the proxies recorded, leftmost first: `Forwarded`'s `for=` when present
-    /// (the standard form), else `X-Forwarded-For`.
-    static func forwardedChain(_ headers: HTTPHeaders) -> [String] {
-        let forwarded = headers.values(for: "Forwarded")
-        if !forwarded.isEmpty {
-            return forwarded.joined(separator: ",").split(separator: ",").compactMap { element in
+    /// The addresses the proxies recorded in `header`, leftmost first: `Forwarded`'s `for=`
+    /// parameters, or the comma-separated list of the others (several lines joined in order).
+    static func forwardedChain(_ headers: HTTPHeaders, header: ClientAddressHeader) -> [String] {
+        let values = headers.values(for: header.rawValue)
+        if header == .forwarded {
+            return values.joined(separator: ",").split(separator: ",").compactMap { element in
                 for pair in element.split(separator: ";") {
                     let parts = pair.split(separator: "=", maxSplits: 1)
                     guard parts.count == 2,
@@ -42,7 +45,7 @@ public enum ForwardedClientAddress {
                 return "unknown"
             }
         }
-        return headers.values(for: "X-Forwarded-For").joined(separator: ",").split(separator: ",").map {
+        return values.joined(separator: ",").split(separator: ",").map {
             address(fromNode: String($0.trimmingSpaces()))
         }
     }

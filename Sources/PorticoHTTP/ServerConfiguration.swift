@@ -66,9 +66,12 @@ public struct ServerConfiguration: Sendable {
     /// The host names requests may carry in `Host`; others get 421 (see ``HostAllowList``).
     /// Nil answers every name.
     public var allowedHosts: HostAllowList?
-    /// Peers whose `Forwarded` / `X-Forwarded-For` is believed for ``Request/remoteAddress``
+    /// Peers whose ``clientAddressHeader`` is believed for ``Request/remoteAddress``
     /// (see ``ForwardedClientAddress``); empty believes nobody's.
     public var trustedProxies: [IPAddressRange] = []
+    /// The one header a trusted proxy names the client in; no other is read. `X-Forwarded-For`
+    /// by default, which is what proxies append to.
+    public var clientAddressHeader: ClientAddressHeader = .xForwardedFor
 
     /// Creates a configuration; the defaults suit a single node behind a proxy on loopback.
     public init(

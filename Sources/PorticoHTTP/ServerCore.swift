@@ -27,6 +27,7 @@ final class ServerCore: Sendable {
     let allowedHosts: HostAllowList?
     /// Peers whose forwarding headers name the client.
     let trustedProxies: [IPAddressRange]
+    let clientAddressHeader: ClientAddressHeader
     /// Whether a request's start time is taken (for the log line or the duration histogram).
     private let measuresDuration: Bool
     /// Where async handlers run (see ``WorkerPool``).
@@ -55,6 +56,7 @@ final class ServerCore: Sendable {
         self.metrics = metrics
         self.allowedHosts = configuration.allowedHosts
         self.trustedProxies = configuration.trustedProxies
+        self.clientAddressHeader = configuration.clientAddressHeader
         self.measuresDuration = configuration.logRequests || metrics != nil
         self.workers = WorkerPool(
             threadCount: configuration.workerThreads, niceness: configuration.workerNiceness)
@@ -308,7 +310,8 @@ final class ServerCore: Sendable {
         request.peer = .address(PeerAddress(portico_mhd_client_address(connection)))
         if !trustedProxies.isEmpty {
             request.forwardedClient = ForwardedClientAddress.resolve(
-                peer: request.peerAddress, headers: request.headers, trusted: trustedProxies)
+                peer: request.peerAddress, headers: request.headers, trusted: trustedProxies,
+                header: clientAddressHeader)
         }
         context.body = []
         return .success(request)

@@ -69,6 +69,7 @@ public final class IdentityProvider: Sendable {
         http.logRequests = configuration.logRequests
         http.allowedHosts = HostAllowList(configuration.answeredHosts)
         http.trustedProxies = configuration.trustedProxies
+        http.clientAddressHeader = configuration.clientAddressHeader
         server = HTTPServer(configuration: http, router: router, metrics: configuration.metrics ? registry : nil)
         purger = BackgroundPurger(
             store: store, interval: configuration.purgeInterval,

@@ -57,9 +57,12 @@ public struct ProviderConfiguration: Sendable {
     /// Host names answered besides the issuer's (`--allowed-host`); any other `Host` gets 421,
     /// so that a DNS-rebinding page cannot script this server.
     public var allowedHosts: [String] = []
-    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` name the client (`--trusted-proxy`),
-    /// for throttles, sessions and audit; nobody's by default.
+    /// Reverse proxies whose ``clientAddressHeader`` names the client (`--trusted-proxy`), for
+    /// throttles, sessions and audit; nobody's by default.
     public var trustedProxies: [IPAddressRange] = []
+    /// The one header those proxies write the client's address into
+    /// (`--client-address-header`, `X-Forwarded-For` by default); no other is believed.
+    public var clientAddressHeader: ClientAddressHeader = .xForwardedFor
     /// How back-channel logout tokens are delivered from the outbox (poll, timeout, retries);
     /// the defaults retry for a day (tests shorten the intervals).
     public var backchannelLogout = BackChannelLogoutSettings()

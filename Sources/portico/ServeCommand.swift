@@ -10,8 +10,8 @@ enum ServeCommand {
         usage: portico serve [--host HOST] [--port PORT] [--issuer URL] [--database URL]
                              [--database-pool N] [--threads N] [--quiet] [--demo] [--outbox DIR]
                              [--metrics] [--key-file PATH] [--allowed-host HOST ...]
-                             [--trusted-proxy CIDR ...] [--session-lifetime DURATION]
-                             [--remembered-session-lifetime DURATION]
+                             [--trusted-proxy CIDR ...] [--client-address-header NAME]
+                             [--session-lifetime DURATION] [--remembered-session-lifetime DURATION]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -41,8 +41,14 @@ enum ServeCommand {
                             requests naming any other Host get 421 (DNS rebinding)
           --trusted-proxy CIDR
                             a reverse proxy (address or range, repeatable) whose
-                            Forwarded / X-Forwarded-For names the client for throttles,
+                            --client-address-header names the client for throttles,
                             sessions and audit; nobody's is believed by default
+          --client-address-header NAME
+                            the one header those proxies write the client's address
+                            into: X-Forwarded-For (default), X-Real-IP or Forwarded.
+                            Read from the right, so the proxy must append to it or
+                            overwrite it (X-Real-IP: overwrite). No other header is
+                            read, since a proxy passes a client's own through
           --session-lifetime DURATION
                             how long a browser session without "Keep me signed in" lasts
                             unused, such as 30m or 12h (default 12h; 5m to 7d); however
@@ -97,6 +103,13 @@ enum ServeCommand {
                     "trusted-proxy must be an IP address or CIDR range such as 10.0.0.0/8, not '\(text)'")
             }
             return range
+        }
+        if let name = try arguments.value("client-address-header") {
+            guard let header = ClientAddressHeader(name: name) else {
+                throw CommandLineError.usage(
+                    "client-address-header must be X-Forwarded-For, X-Real-IP or Forwarded, not '\(name)'")
+            }
+            configuration.clientAddressHeader = header
         }
         try SessionLifetimeOption.apply(&arguments, to: &configuration.lifetimes)
         try arguments.finish()

@@ -4,8 +4,8 @@ import PorticoTesting
 import Testing
 
 /// The `Host` allow-list (DNS rebinding gets 421) and the client address behind trusted
-/// proxies (only their `Forwarded` / `X-Forwarded-For` is believed, and only as far as the
-/// chain of trusted hops goes).
+/// proxies (only the one header the operator names is believed, and only as far as the chain
+/// of trusted hops goes).
 @Suite struct HostAndForwardingTests {
     @Test func theAllowListComparesNamesWithoutPortOrCase() {
         let list = HostAllowList(["id.example.com", "127.0.0.1", "[::1]"])
@@ -85,19 +85,35 @@ import Testing
         #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: split, trusted: trusted) == "203.0.113.9")
     }
 
-    @Test func theStandardForwardedHeaderIsReadFirst() throws {
+    @Test func onlyTheNamedHeaderIsRead() throws {
         let trusted = [try #require(IPAddressRange("10.0.0.0/8"))]
-        let forwarded = headers([
+        // A client's own Forwarded, passed through by a proxy that appends X-Forwarded-For.
+        let both = headers([
             ("Forwarded", #"for=192.0.2.60;proto=https, for="[2001:db8:cafe::17]:4711""#),
-            ("X-Forwarded-For", "198.51.100.1"),
+            ("X-Forwarded-For", "6.6.6.6, 198.51.100.1"),
+            ("X-Real-IP", "192.0.2.99"),
         ])
+        #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: both, trusted: trusted) == "198.51.100.1")
         #expect(
-            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: forwarded, trusted: trusted)
+            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: both, trusted: trusted, header: .forwarded)
                 == "2001:db8:cafe::17")
+        #expect(
+            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: both, trusted: trusted, header: .xRealIP)
+                == "192.0.2.99")
+        // The named header absent: the proxy itself, never another header's claim.
+        let onlyForwarded = headers([("Forwarded", "for=192.0.2.43")])
+        #expect(
+            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: onlyForwarded, trusted: trusted) == "10.0.0.1")
         let withPort = headers([("Forwarded", "for=192.0.2.43:8080")])
-        #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: withPort, trusted: trusted) == "192.0.2.43")
+        #expect(
+            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: withPort, trusted: trusted, header: .forwarded)
+                == "192.0.2.43")
         let hidden = headers([("Forwarded", "for=_hidden")])
-        #expect(ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: hidden, trusted: trusted) == "10.0.0.1")
+        #expect(
+            ForwardedClientAddress.resolve(peer: "10.0.0.1", headers: hidden, trusted: trusted, header: .forwarded)
+                == "10.0.0.1")
+        #expect(ClientAddressHeader(name: "x-real-ip") == .xRealIP)
+        #expect(ClientAddressHeader(name: "X-Client-IP") == nil)
     }
 
     @Test func handlersSeeTheForwardedClientAndThePeerApart() throws {

@@ -2,6 +2,7 @@
 (the code computed here from the text key the page shows, as an authenticator app would), the
 recovery codes shown once, the second sign-in step with a wrong code, a good code and a
 recovery code (behind "Use a recovery code instead"), and turning it off with the password.
+Turning it on asks for the password as well as the first code.
 Every page is screenshotted at phone (390 px) and desktop (1280 px) width, in English and
 Simplified Chinese."""
 
@@ -105,8 +106,14 @@ def test_two_step_verification_by_keyboard(demo_server, language_browser, screen
     assert label.text
     secret = driver.find_element(By.ID, "secret").text
     assert len(secret.replace(" ", "")) == 32
+    # Turning it on asks for the password too (a stolen session is not enough).
+    confirm_password = driver.find_element(By.NAME, "confirm_password")
+    assert confirm_password.get_attribute("type") == "password"
+    assert confirm_password.get_attribute("autocomplete") == "current-password"
+    assert driver.find_element(By.CSS_SELECTOR, "label[for=confirm_password]").text
     screenshot(driver, f"two-step-enroll-{shot}")
-    keyboard_submit(driver, "otp", totp(secret, current_step()))
+    driver.find_element(By.NAME, "otp").send_keys(totp(secret, current_step()))
+    keyboard_submit(driver, "confirm_password", password)
     codes_list = wait_for(driver, (By.ID, "recovery-codes"))
     codes = [element.text for element in codes_list.find_elements(By.TAG_NAME, "code")]
     assert len(codes) == 10

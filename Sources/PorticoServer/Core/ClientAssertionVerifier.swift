@@ -9,7 +9,11 @@ import PorticoStore
 /// What is checked, in order: the assertion type; the JWT's signature, with the keys of the
 /// client its `iss` names and only the algorithms those keys have (never `none` or HMAC, which
 /// ``SignatureAlgorithm`` does not have); `iss` and `sub` both the client's id (and `client_id`,
-/// when sent, the same); `aud` the issuer or the token endpoint's URL; `exp` present, in the
+/// when sent, the same); `aud` one string, the issuer or the token endpoint's URL, never an
+/// array (RFC 7523bis, OpenID's 2025 audience advisory: an assertion whose `aud` also names
+/// another server can be replayed here by that server, so a list is refused whatever it holds;
+/// the token endpoint's URL stays accepted as the single value because libraries such as
+/// Authlib send it by default); `exp` present, in the
 /// future and at most ``maximumLifetime`` away, so an assertion is short-lived by construction;
 /// `nbf` and `iat` not in the future; and `jti` new — recorded until `exp`, so a replay of an
 /// overheard assertion is refused on every node. Failures before the signature holds say only
@@ -54,24 +58,28 @@ struct ClientAssertionVerifier: Sendable {
         guard let client = try lookUp(claimedID), client.type == .confidential, let keySet = keySets.keySet(of: client)
         else { throw failure }
         let claims: JWTClaims
+        let audience: JSONValue?
         do {
             let verified = try JWSVerifier(keys: keySet.keys).verify(assertion, algorithms: keySet.algorithms)
             claims = try verified.claims()
+            // `JWTClaims` reads a string and a list alike; whether it was one string matters here.
+            audience = JSONValue(parsing: verified.payload)?.objectValue?["aud"]
         } catch {
             throw failure
         }
-        try check(claims, clientID: client.id)
+        try check(claims, audience: audience, clientID: client.id)
         return client
     }
 
-    private func check(_ claims: JWTClaims, clientID: String) throws {
+    private func check(_ claims: JWTClaims, audience: JSONValue?, clientID: String) throws {
         guard claims.issuer == clientID, claims.subject == clientID else {
             throw OAuthError.invalidClient("The client assertion's iss and sub must both be the client_id.")
         }
         let issuer = issuer()
         let audiences = [issuer, issuer + TokenEndpoint.path]
-        guard claims.audience.contains(where: audiences.contains) else {
-            throw OAuthError.invalidClient("The client assertion's aud must be the issuer or the token endpoint URL.")
+        guard case .string(let named)? = audience, audiences.contains(named) else {
+            throw OAuthError.invalidClient(
+                "The client assertion's aud must be one string: the issuer or the token endpoint URL.")
         }
         let instant = now()
         guard let expiresAt = claims.expiresAt else {

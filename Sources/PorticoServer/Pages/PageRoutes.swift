@@ -22,6 +22,7 @@ enum PageRoutes {
         PasswordChangeEndpoint(context: context).register(on: router)
         TwoStepEndpoint(context: context).register(on: router)
         TwoStepSignInEndpoint(context: context).register(on: router)
+        TwoStepUndoEndpoint(context: context).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
         OverloadPage.register(on: router, context: context)

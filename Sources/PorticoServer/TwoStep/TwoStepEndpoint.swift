@@ -4,14 +4,17 @@ import PorticoHTTP
 import PorticoStore
 
 /// `GET /account/two-step` shows enrollment (or, once enrolled, management); `POST` confirms the
-/// first code (`action=confirm`, `otp`), makes new recovery codes (`action=regenerate`) or turns
-/// two-step verification off (`action=remove`), the last two with the current password.
+/// first code (`action=confirm`, `otp`, `confirm_password`), makes new recovery codes
+/// (`action=regenerate`) or turns two-step verification off (`action=remove`), each with the
+/// current password.
 ///
 /// The password is required to change what protects the account, so a browser left signed in
-/// or a stolen session cookie is not enough to turn the second step off; wrong guesses are
-/// throttled per account with sign-in's growing delays, as ``PasswordChangeEndpoint`` does.
-/// Turning it off ends every other browser session (as a password change does) and mails a
-/// notice; so does turning it on.
+/// or a stolen session cookie is not enough to turn the second step off, nor to turn it on with
+/// the thief's authenticator and lock the owner out; wrong guesses are throttled per account
+/// with sign-in's growing delays, as ``PasswordChangeEndpoint`` does. Turning it off ends every
+/// other browser session (as a password change does) and mails a notice; so does turning it
+/// on, and that mail carries a link that turns it off again (``TwoStepUndoLink``): the owner's
+/// way back if it was not them, which a password reset alone does not give.
 struct TwoStepEndpoint: Sendable {
     /// The page's path.
     static let path = "/account/two-step"
@@ -98,7 +101,9 @@ struct TwoStepEndpoint: Sendable {
         let csrfToken = form[CSRFProtection.fieldName] ?? ""
         switch form["action"] {
         case "confirm":
-            return try confirm(form["otp"] ?? "", for: signedIn, csrfToken: csrfToken, language: language)
+            return try confirm(
+                form["otp"] ?? "", password: form["confirm_password"] ?? "", for: signedIn, csrfToken: csrfToken,
+                language: language)
         case "regenerate", "remove":
             let action = form["action"] ?? ""
             return try withPassword(
@@ -123,19 +128,42 @@ struct TwoStepEndpoint: Sendable {
         }
     }
 
-    private func confirm(_ code: String, for signedIn: SignInSession, csrfToken: String, language: PageLanguage)
-        throws -> Response
-    {
+    /// Whether `password` is `user`'s, checked through the sign-in gate like every other
+    /// password check, so a flood of this page is shed with the busy page instead of queueing
+    /// Argon2id hashes without limit.
+    private func isPassword(_ password: String, of user: UserRecord) throws -> Bool {
+        guard password.utf8.count <= PasswordPolicy.maximumLength else { return false }
+        guard
+            let matches = context.passwordChecks.admit({
+                context.passwords.verify(password, against: user.passwordHash)
+            })
+        else { throw PageProblem.busy }
+        return matches
+    }
+
+    private func confirm(
+        _ code: String, password: String, for signedIn: SignInSession, csrfToken: String, language: PageLanguage
+    ) throws -> Response {
         let user = signedIn.user
         guard !code.trimmingCharacters(in: .whitespaces).isEmpty else {
             return try page(
                 for: signedIn, csrfToken: csrfToken, language: language, error: TwoStepText.codeMissing,
                 status: .badRequest)
         }
+        guard !password.isEmpty else {
+            return try page(
+                for: signedIn, csrfToken: csrfToken, language: language, error: PasswordChangeText.currentMissing,
+                status: .badRequest)
+        }
         let (refusal, attempts) = try throttled(signedIn) {
             try page(for: signedIn, csrfToken: csrfToken, language: language, error: $0, status: .tooManyRequests)
         }
         if let refusal { return refusal }
+        guard try isPassword(password, of: user) else {
+            return try page(
+                for: signedIn, csrfToken: csrfToken, language: language, error: PasswordChangeText.currentWrong,
+                status: .badRequest)
+        }
         let now = context.now()
         guard let pending = try context.store.read({ try $0.twoStepEnrollment(userID: user.id) }), !pending.isConfirmed,
             let secret = verification.secret(of: pending),
@@ -160,7 +188,11 @@ struct TwoStepEndpoint: Sendable {
                 status: .badRequest)
         }
         try? AttemptThrottle(context: context).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
-        TwoStepNotice.send(to: user, enabled: true, at: now, language: language, context: context)
+        var confirmed = pending
+        confirmed.confirmedAt = now
+        TwoStepNotice.send(
+            to: user, enabled: true, at: now, language: language, context: context,
+            undoLink: TwoStepUndoLink(context: context).url(for: confirmed, now: now))
         return TwoStepPages.recoveryCodes(codes, language: language, notice: TwoStepText.turnedOn)
     }
 
@@ -180,17 +212,9 @@ struct TwoStepEndpoint: Sendable {
         guard !password.isEmpty else { return try again(PasswordChangeText.currentMissing, status: .badRequest) }
         let (refusal, attempts) = try throttled(signedIn) { try again($0, alert: true, status: .tooManyRequests) }
         if let refusal { return refusal }
-        guard password.utf8.count <= PasswordPolicy.maximumLength else {
+        guard try isPassword(password, of: user) else {
             return try again(PasswordChangeText.currentWrong, status: .badRequest)
         }
-        // Through the sign-in gate like every other password check, so a flood of this page is
-        // shed with the busy page instead of queueing Argon2id hashes without limit.
-        guard
-            let matches = context.passwordChecks.admit({
-                context.passwords.verify(password, against: user.passwordHash)
-            })
-        else { throw PageProblem.busy }
-        guard matches else { return try again(PasswordChangeText.currentWrong, status: .badRequest) }
         try? AttemptThrottle(context: context).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
         let now = context.now()
         if action == "regenerate" {

@@ -5,15 +5,17 @@ import PorticoStore
 /// (as ``PasswordNotice`` does for the password), sent after the change has committed, without
 /// waiting for delivery; a failure is logged, never shown.
 enum TwoStepNotice {
-    /// Sends the notice for `user`, changed at `time`.
+    /// Sends the notice for `user`, changed at `time`; `undoLink` (turning on only) is the
+    /// owner's way to turn it off again when it was not them (``TwoStepUndoLink``).
     static func send(
-        to user: UserRecord, enabled: Bool, at time: Date, language: PageLanguage, context: ProviderContext
+        to user: UserRecord, enabled: Bool, at time: Date, language: PageLanguage, context: ProviderContext,
+        undoLink: String? = nil
     ) {
         let message = MailMessage(
             to: user.email, subject: TwoStepText.noticeSubject(enabled: enabled)[language],
             body: TwoStepText.notice(
                 name: user.name, time: AccountPage.format(time, language: language), enabled: enabled,
-                accountLink: context.issuer + AccountEndpoint.path)[language],
+                accountLink: context.issuer + AccountEndpoint.path, undoLink: undoLink)[language],
             date: time)
         context.mailer.sendInBackground(message, what: "a two-step notice")
     }

@@ -2,7 +2,7 @@ import PorticoHTTP
 import PorticoStore
 
 /// The pages of Your Account's two-step verification (`/account/two-step`): enrollment (QR code,
-/// the key as text, the first code), the recovery codes shown once, and management (new
+/// the key as text, the first code and the password), the recovery codes shown once, and management (new
 /// recovery codes, turning it off, both with the password). Labels are tied to inputs and
 /// errors announced (`role="alert"`), so every page works from the keyboard and a screen reader.
 enum TwoStepPages {
@@ -27,6 +27,13 @@ enum TwoStepPages {
         html += HTML.hiddenField(name: "action", value: "confirm") + "\n"
         html += "<p>\(text.confirmStep[language])</p>\n"
         html += codeField(invalid: error != nil, language: language)
+        html += "<p>\(text.confirmPasswordStep[language])</p>\n"
+        html +=
+            FormField(
+                name: "confirm_password", label: PasswordChangeText.currentPassword[language], type: "password",
+                autocomplete: "current-password", isRequired: false,
+                attributes: "maxlength=\"\(PasswordPolicy.maximumLength)\"" + (error != nil ? invalidAttributes : "")
+            ).html
         html += "<button type=\"submit\" class=\"button primary\">\(text.confirm[language])</button>\n</form>\n"
         html += "<p><a href=\"\(AccountEndpoint.path)\">\(PasswordChangeText.cancel[language])</a></p>\n"
         return PageLayout.page(title: text.title[language], content: html, status: status, language: language)

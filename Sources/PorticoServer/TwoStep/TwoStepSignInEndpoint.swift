@@ -13,7 +13,8 @@ import PorticoStore
 /// request, so the flow goes on to consent or the app as after a password. The page's token
 /// travels in a hidden field of a POSTed form, never in a URL. Guessing is throttled per account
 /// (5 wrong codes an hour, then sign-in's growing delays) and per client address (20 in 15
-/// minutes), counted before the code is checked.
+/// minutes), counted before the code is checked. A code used before is refused like a wrong
+/// one, and audited and mailed to the owner (``TwoStepReplay``).
 struct TwoStepSignInEndpoint: Sendable {
     /// The page's path.
     static let path = "/login/otp"
@@ -124,7 +125,16 @@ struct TwoStepSignInEndpoint: Sendable {
             }
             methods = AuthenticationMethods.passwordAndRecoveryCode
         } else {
-            guard try verification.acceptCode(code, userID: pending.userID) else {
+            switch try verification.checkCode(code, userID: pending.userID) {
+            case .accepted:
+                break
+            case .replayed(let step):
+                context.metrics.recordSignIn(.failure)
+                try TwoStepReplay(context: context).record(
+                    userID: pending.userID, step: step, address: request.remoteAddress, language: language)
+                // The same words as a wrong code: the presenter learns nothing from them.
+                return again(TwoStepText.codeWrong)
+            case .wrong:
                 context.metrics.recordSignIn(.failure)
                 return again(TwoStepText.codeWrong)
             }

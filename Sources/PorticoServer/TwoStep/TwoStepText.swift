@@ -103,6 +103,70 @@ enum TwoStepText {
     static let expired = Localized(
         "That took too long. Sign in again.", zh: "操作超时。请重新登录。")
 
+    /// Enrollment: the password field's lead.
+    static let confirmPasswordStep = Localized(
+        "3. Enter your password: turning this on changes how you sign in.",
+        zh: "3. 输入您的密码：开启后登录方式将改变。")
+
+    /// The mailed "turn it off" link's page: title.
+    static let undoTitle = Localized("Turn off two-step verification?", zh: "关闭两步验证？")
+    /// The mailed link's page: what it does.
+    static let undoLead = Localized(
+        "Use this if you did not turn it on yourself. Signing in will ask for your password only, and every browser is signed out. If someone else knew your password, reset it as well.",
+        zh: "如果两步验证不是您本人开启的，请使用此操作。之后登录时将只需要密码，所有浏览器都将退出登录。如果有其他人知道您的密码，请同时重设密码。")
+    /// The mailed link's page after it worked: title.
+    static let undoneTitle = Localized("Two-step verification is off", zh: "两步验证已关闭")
+    /// The mailed link's page after it worked.
+    static let undone = Localized(
+        "Two-step verification is off and every browser has been signed out. Sign in with your password, then turn it on again with your own authenticator app if you like.",
+        zh: "两步验证已关闭，所有浏览器均已退出登录。请使用密码登录，如有需要，再用您自己的身份验证器应用重新开启。")
+    /// The mailed link's pages: on to Your Account.
+    static let undoneContinue = Localized("Go to Your Account", zh: "前往您的账户")
+    /// The mailed link's page when the link is dead: title.
+    static let undoDeadTitle = Localized("This link does not work", zh: "此链接无效")
+    /// The mailed link's page when the link is dead.
+    static let undoDead = Localized(
+        "The link has expired, was used already, or two-step verification was turned off or set up again since. Sign in to manage it in Your Account.",
+        zh: "链接已过期或已被使用，或者两步验证此后已被关闭或重新设置。请登录后在“您的账户”中管理。")
+
+    /// The replay mail's subject.
+    static let replaySubject = Localized(
+        "A used sign-in code was tried on your account", zh: "有人尝试在您的账户上使用已用过的登录验证码")
+
+    /// The replay mail's body (values as they are).
+    static func replayNotice(name: String, time: String, passwordLink: String) -> Localized {
+        Localized(
+            """
+            Hello \(name),
+
+            Someone signed in to your \(platform) account with your password and then entered a
+            code from your authenticator app that had already been used. It was refused.
+
+            When: \(time)
+
+            If you just signed in twice within a minute with the same code, there is nothing to
+            do. If not, someone knows your password and saw one of your codes: change your
+            password now and check the browsers and apps in Your Account:
+
+            \(passwordLink)
+
+            \(platform)
+            """,
+            zh: """
+                \(name)，您好：
+
+                有人使用您的密码登录 \(platform) 账户，随后输入了一个已被使用过的身份验证器应用验证码，已被拒绝。
+
+                时间：\(time)
+
+                如果您刚刚在一分钟内用同一个验证码登录了两次，则无需任何处理。否则，说明有人知道您的密码并看到了您的验证码：请立即更改密码，并在“您的账户”中检查浏览器和应用：
+
+                \(passwordLink)
+
+                \(platform)
+                """)
+    }
+
     /// The notice mail's subject.
     static func noticeSubject(enabled: Bool) -> Localized {
         enabled
@@ -111,7 +175,9 @@ enum TwoStepText {
     }
 
     /// The notice mail's body (values as they are).
-    static func notice(name: String, time: String, enabled: Bool, accountLink: String) -> Localized {
+    static func notice(name: String, time: String, enabled: Bool, accountLink: String, undoLink: String? = nil)
+        -> Localized
+    {
         let english =
             enabled
             ? "Two-step verification was turned on for your \(platform) account: signing in now asks for a code from an authenticator app."
@@ -132,7 +198,7 @@ enum TwoStepText {
             and check the browsers and apps in Your Account:
 
             \(accountLink)
-
+            \(undoLink.map { "\nNot you? Turn it off with this link, even if you cannot sign in any more\n(it works for 7 days and signs out every browser):\n\n\($0)\n" } ?? "")
             \(platform)
             """,
             zh: """
@@ -145,7 +211,7 @@ enum TwoStepText {
                 如果这是您本人的操作，则无需任何处理。如果不是，请更改密码，并在“您的账户”中检查浏览器和应用：
 
                 \(accountLink)
-
+                \(undoLink.map { "\n不是您本人？即使您已无法登录，也可以通过此链接关闭两步验证（7 天内有效，所有浏览器都将退出登录）：\n\n\($0)\n" } ?? "")
                 \(platform)
                 """)
     }

@@ -71,13 +71,25 @@ struct TwoStepVerification: Sendable {
         try context.store.read { try $0.twoStepEnrollment(userID: userID) }.flatMap { $0.isConfirmed ? $0 : nil }
     }
 
-    /// Whether `code` is a valid authenticator code for the enrolled `userID`, used now for the
-    /// first time (the step is recorded, so it is refused next time).
-    func acceptCode(_ code: String, userID: String) throws -> Bool {
+    /// What a presented authenticator code turned out to be.
+    enum CodeCheck: Sendable, Equatable {
+        /// A valid code, used now for the first time (its step is recorded).
+        case accepted
+        /// A code of the window that is of a step already used or older: seen before, so
+        /// overheard or phished, and refused (ASVS 2.8.5: audited and told).
+        case replayed(step: Int64)
+        /// Not a code of the window at all.
+        case wrong
+    }
+
+    /// Checks `code` for the enrolled `userID`, recording its step when it is accepted, so that
+    /// it is refused next time (the conditional update holds across nodes).
+    func checkCode(_ code: String, userID: String) throws -> CodeCheck {
         guard let enrollment = try confirmedEnrollment(userID: userID), let secret = secret(of: enrollment),
             let step = matchingStep(of: code, secret: secret)
-        else { return false }
-        return try context.store.transaction { try $0.useTwoStepStep(userID: userID, step: step) }
+        else { return .wrong }
+        let used = try context.store.transaction { try $0.useTwoStepStep(userID: userID, step: step) }
+        return used ? .accepted : .replayed(step: step)
     }
 
     /// Whether `code` is one of `userID`'s unused recovery codes; it is used up if so.

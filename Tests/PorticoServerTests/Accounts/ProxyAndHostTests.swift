@@ -12,7 +12,7 @@ import Testing
     /// A provider on a fresh database, stopped after `body`.
     private func withProvider(
         allowedHosts: [String] = [], issuer: String? = nil, trustedProxies: [String] = [], metrics: Bool = false,
-        _ body: (IdentityProvider) async throws -> Void
+        clientAddressHeader: ClientAddressHeader = .xForwardedFor, _ body: (IdentityProvider) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-proxy-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -24,6 +24,7 @@ import Testing
         configuration.issuer = issuer
         configuration.trustedProxies = try trustedProxies.map { try #require(IPAddressRange($0)) }
         configuration.metrics = metrics
+        configuration.clientAddressHeader = clientAddressHeader
         let provider = try IdentityProvider(
             configuration: configuration,
             store: try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true))
@@ -71,8 +72,11 @@ import Testing
     }
 
     /// Asks for a reset link as a client behind the proxy at `forwardedFor`; returns the status.
-    private func forgot(port: UInt16, forwardedFor: String) throws -> Int {
-        let host = "Host: 127.0.0.1:\(port)\r\nX-Forwarded-For: \(forwardedFor)\r\n"
+    /// `extra` adds header lines as the client wrote them, which the proxy passed on.
+    private func forgot(
+        port: UInt16, forwardedFor: String, header: String = "X-Forwarded-For", extra: String = ""
+    ) throws -> Int {
+        let host = "Host: 127.0.0.1:\(port)\r\n\(header): \(forwardedFor)\r\n" + extra
         let page = try exchange(port: port, "GET /password/forgot HTTP/1.1\r\n" + host)
         let cookie = try #require(page.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
         let token = try #require(
@@ -119,6 +123,34 @@ import Testing
             #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.2") == 200 as Int)
             // A client cannot pick its address by writing its own header: the proxy appends.
             #expect(try forgot(port: provider.port, forwardedFor: "203.0.113.50, 198.51.100.1") == 429 as Int)
+        }
+    }
+
+    /// A proxy that appends `X-Forwarded-For` passes a client's own `Forwarded` through: it
+    /// must not choose the address that throttles count.
+    @Test func aClientsOwnForwardedHeaderIsNotBelieved() async throws {
+        try await withProvider(trustedProxies: ["127.0.0.1"]) { (provider: IdentityProvider) async throws in
+            for index in 1...5 {
+                let claim = "Forwarded: for=203.0.113.\(index)\r\n"
+                #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.1", extra: claim) == 200 as Int)
+            }
+            let claim = "Forwarded: for=203.0.113.77\r\n"
+            #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.1", extra: claim) == 429 as Int)
+        }
+    }
+
+    /// With `X-Real-IP` named, that is the client; an `X-Forwarded-For` the client wrote is not.
+    @Test func theOperatorNamesTheHeader() async throws {
+        try await withProvider(trustedProxies: ["127.0.0.1"], clientAddressHeader: .xRealIP) {
+            (provider: IdentityProvider) async throws in
+            for index in 1...5 {
+                let claim = "X-Forwarded-For: 203.0.113.\(index)\r\n"
+                #expect(
+                    try forgot(port: provider.port, forwardedFor: "198.51.100.1", header: "X-Real-IP", extra: claim)
+                        == 200 as Int)
+            }
+            #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.1", header: "X-Real-IP") == 429 as Int)
+            #expect(try forgot(port: provider.port, forwardedFor: "198.51.100.2", header: "X-Real-IP") == 200 as Int)
         }
     }
 

@@ -26,9 +26,17 @@ import Testing
         _ clientID: String, key: SigningKey, audience: String, now: Date = Date(), lifetime: TimeInterval = 60,
         jti: String = UUID().uuidString, subject: String? = nil
     ) -> String {
+        assertion(clientID, key: key, audiences: [audience], now: now, lifetime: lifetime, jti: jti, subject: subject)
+    }
+
+    /// The same with `aud` a list when `audiences` has more than one member.
+    private static func assertion(
+        _ clientID: String, key: SigningKey, audiences: [String], now: Date = Date(), lifetime: TimeInterval = 60,
+        jti: String = UUID().uuidString, subject: String? = nil
+    ) -> String {
         JWS.sign(
             claims: JWTClaims(
-                issuer: clientID, subject: subject ?? clientID, audience: [audience],
+                issuer: clientID, subject: subject ?? clientID, audience: audiences,
                 expiresAt: now.addingTimeInterval(lifetime), issuedAt: now, jwtID: jti),
             key: key)
     }
@@ -118,6 +126,20 @@ import Testing
                 + Base64URL.encode(payload) + "." + Base64URL.encode(Array(repeating: 1, count: 32))
             let cases: [(String, String)] = [
                 ("wrong audience", Self.assertion(clientID, key: clientKey.key, audience: "https://elsewhere.example")),
+                // A list naming another server too: that server could replay it here.
+                (
+                    "aud list with the token endpoint",
+                    Self.assertion(clientID, key: clientKey.key, audiences: [tokenURL, "https://elsewhere.example"])
+                ),
+                (
+                    "aud list with the issuer",
+                    Self.assertion(
+                        clientID, key: clientKey.key, audiences: ["https://elsewhere.example", harness.issuer])
+                ),
+                (
+                    "aud list of the issuer and the token endpoint",
+                    Self.assertion(clientID, key: clientKey.key, audiences: [harness.issuer, tokenURL])
+                ),
                 (
                     "expired",
                     Self.assertion(clientID, key: clientKey.key, audience: tokenURL, now: now.addingTimeInterval(-600))

@@ -24,12 +24,14 @@ import Testing
     }
 
     /// A browser signed in (password only) and on Your Account.
-    private func signedInBrowser(_ harness: ProviderHarness) async throws -> TestBrowser {
+    private func signedInBrowser(
+        _ harness: ProviderHarness, password: String = ProviderHarness.defaultPassword
+    ) async throws -> TestBrowser {
         let browser = harness.browser()
         let first = try await browser.get(TwoStepEndpoint.path)
         let login = try #require(first.location)
         #expect(login.hasPrefix("/login?return_to="))
-        let signedIn = try await browser.signIn(at: login)
+        let signedIn = try await browser.signIn(at: login, password: password)
         #expect(signedIn.status == 303)
         return browser
     }
@@ -51,7 +53,9 @@ import Testing
     }
 
     /// Enrolls the signed-in `browser`: reads the key, posts a first code.
-    private func enroll(_ browser: TestBrowser, _ harness: ProviderHarness) async throws -> Enrollment {
+    private func enroll(
+        _ browser: TestBrowser, _ harness: ProviderHarness, password: String = ProviderHarness.defaultPassword
+    ) async throws -> Enrollment {
         let page = try await browser.get(TwoStepEndpoint.path)
         #expect(page.status == 200)
         #expect(page.text.contains("<svg class=\"qr\""))
@@ -64,11 +68,17 @@ import Testing
         #expect(try Self.shownSecret(try await browser.get(TwoStepEndpoint.path)) == secret)
         let csrf = try #require(page.hiddenField("csrf_token"))
         let wrong = try await browser.post(
-            TwoStepEndpoint.path, [("csrf_token", csrf), ("action", "confirm"), ("otp", "000000")])
+            TwoStepEndpoint.path,
+            [("csrf_token", csrf), ("action", "confirm"), ("otp", "000000"), ("confirm_password", password)])
         #expect(wrong.status == 400)
         #expect(wrong.text.contains("That code is not right"))
+        #expect(page.text.contains("name=\"confirm_password\""))
         let done = try await browser.post(
-            TwoStepEndpoint.path, [("csrf_token", csrf), ("action", "confirm"), ("otp", code(secret, harness))])
+            TwoStepEndpoint.path,
+            [
+                ("csrf_token", csrf), ("action", "confirm"), ("otp", code(secret, harness)),
+                ("confirm_password", password),
+            ])
         #expect(done.status == 200)
         let codes = Self.shownCodes(done)
         #expect(codes.count == 10)
@@ -177,6 +187,151 @@ import Testing
             // And the password alone signs in again.
             #expect(try await harness.browser().signIn(at: "/login").status == 303)
         }
+    }
+
+    /// A stolen session cookie must not be enough to enrol the thief's authenticator and lock
+    /// the owner out: the right code without the password (or with a wrong one) changes nothing.
+    @Test func turningOnNeedsThePassword() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let browser = try await signedInBrowser(harness)
+            let page = try await browser.get(TwoStepEndpoint.path)
+            let secret = try Self.shownSecret(page)
+            let csrf = try #require(page.hiddenField("csrf_token"))
+            for password in ["", "guess"] {
+                let refused = try await browser.post(
+                    TwoStepEndpoint.path,
+                    [
+                        ("csrf_token", csrf), ("action", "confirm"), ("otp", code(secret, harness)),
+                        ("confirm_password", password),
+                    ])
+                #expect(refused.status == 400)
+                #expect(refused.text.contains("role=\"alert\""))
+                #expect(Self.shownCodes(refused).isEmpty)
+                #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) }?.isConfirmed == false)
+            }
+            // The refusals used nothing up: the same code with the password turns it on.
+            let done = try await browser.post(
+                TwoStepEndpoint.path,
+                [
+                    ("csrf_token", csrf), ("action", "confirm"), ("otp", code(secret, harness)),
+                    ("confirm_password", ProviderHarness.defaultPassword),
+                ])
+            #expect(done.status == 200)
+            #expect(Self.shownCodes(done).count == 10)
+            #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) }?.isConfirmed == true)
+        }
+    }
+
+    /// The link in the "turned on" mail: the owner's way back from someone else's enrollment
+    /// after resetting the password, without signing in; once, for that enrollment only.
+    @Test func theTurnedOnMailCarriesALinkThatTurnsItOffAgain() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            // Someone with the password and a session enrolls their own authenticator.
+            let intruder = try await signedInBrowser(harness)
+            _ = try await enroll(intruder, harness)
+            let onMail = try await mail(containing: "/account/two-step/undo?token=", harness)
+            #expect(onMail.contains("\r\nTo: \(user.email)\r\n"))
+            #expect(onMail.contains("Subject: Two-step verification was turned on\r\n"))
+            let range = try #require(
+                onMail.range(of: #"http://[^\s]+/account/two-step/undo\?token=[^\s]+"#, options: .regularExpression))
+            let url = try #require(URL(string: String(onMail[range])))
+            let link = url.path + "?" + (url.query ?? "")
+
+            // The owner resets the password: two-step stays on (a mailbox alone must not undo it).
+            let owner = harness.browser()
+            _ = try await accountForgot(owner, email: user.email)
+            let resetMail = try await mail(containing: "/password/reset?token=", harness)
+            #expect(try await accountReset(owner, link: try resetLink(in: resetMail)).status == 200)
+            #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) }?.isConfirmed == true)
+
+            // A forged or altered token is the dead page and changes nothing.
+            let forged = try await owner.get(link.dropLast(2) + "AA")
+            #expect(forged.status == 400)
+            #expect(forged.text.contains("id=\"undo-link-dead\""))
+
+            // Opening the link only asks; pressing the button turns it off (and would sign out every
+            // browser; the reset did so already).
+            let ask = try await owner.get(link)
+            #expect(ask.status == 200)
+            #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) }?.isConfirmed == true)
+            let form = [
+                ("csrf_token", try #require(ask.hiddenField("csrf_token"))),
+                ("token", try #require(ask.hiddenField("token"))),
+            ]
+            let done = try await owner.post(TwoStepUndoLink.path, form)
+            #expect(done.status == 200)
+            #expect(done.text.contains("id=\"two-step-undone\""))
+            #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) } == nil)
+            #expect(try harness.store.sessions(userID: user.id).isEmpty)
+            #expect(try await intruder.get("/account").status == 302)
+            let events = try harness.store.recentAuditEvents()
+            #expect(events.contains { $0.action == "user.two_step_off" && $0.details.contains("mailed_link") })
+            _ = try await mail(containing: "Subject: Two-step verification was turned off\r\n", harness)
+            // The new password alone signs in again.
+            let signIn = try await harness.browser().signIn(at: "/login", password: strongPassword)
+            #expect(signIn.status == 303)
+
+            // Used: the link is dead, also for an enrollment made afterwards.
+            let again = try await signedInBrowser(harness, password: strongPassword)
+            _ = try await enroll(again, harness, password: strongPassword)
+            #expect(try await owner.get(link).status == 400)
+            #expect(try await owner.post(TwoStepUndoLink.path, form).status == 400)
+            #expect(try harness.store.read { try $0.twoStepEnrollment(userID: user.id) }?.isConfirmed == true)
+        }
+    }
+
+    /// ASVS 2.8.5: a code used once and presented again is refused, each replay is audited,
+    /// and the owner is mailed once, however often it is replayed.
+    @Test func aReplayedCodeIsRefusedAuditedAndMailedOnce() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let owner = try await signedInBrowser(harness)
+            let enrollment = try await enroll(owner, harness)
+            harness.clock.advance(by: 30)
+            let used = code(enrollment.secret, harness)
+            let first = harness.browser()
+            #expect(try await submit(first, on: try await secondStep(first), otp: used).status == 303)
+            // A wrong code is no replay.
+            let guesser = harness.browser()
+            _ = try await submit(guesser, on: try await secondStep(guesser), otp: "000000")
+            let replayAction = "user.two_step_code_replayed"
+            #expect(try harness.store.recentAuditEvents().contains { $0.action == replayAction } == false)
+
+            for _ in 0..<2 {
+                let replayer = harness.browser()
+                let replayed = try await submit(replayer, on: try await secondStep(replayer), otp: used)
+                #expect(replayed.status == 200)
+                #expect(replayed.text.contains("That code is not right"))
+                #expect(replayer.cookie("portico_session") == nil)
+            }
+            let events = try harness.store.recentAuditEvents().filter { $0.action == replayAction }
+            #expect(events.count == 2)
+            #expect(events.allSatisfy { $0.subject == user.id && $0.details.contains("\"step\"") })
+            let subject = "Subject: A used sign-in code was tried on your account\r\n"
+            let replayMail = try await mail(containing: subject, harness)
+            #expect(replayMail.contains("\r\nTo: \(user.email)\r\n"))
+            // Another mail after both replays, then count: the second replay sent none.
+            let manage = try await owner.get(TwoStepEndpoint.path)
+            _ = try await owner.post(
+                TwoStepEndpoint.path,
+                [
+                    ("csrf_token", try #require(manage.hiddenField("csrf_token"))), ("action", "remove"),
+                    ("remove_password", ProviderHarness.defaultPassword),
+                ])
+            _ = try await mail(containing: "Subject: Two-step verification was turned off\r\n", harness)
+            #expect(try await harness.outboxMessages(atLeast: 1).filter { $0.contains(subject) }.count == 1)
+        }
+    }
+
+    /// The newest mail that contains `text`, waiting for it (mail goes out after the page answers).
+    private func mail(containing text: String, _ harness: ProviderHarness) async throws -> String {
+        for count in 1...20 {
+            let messages = try await harness.outboxMessages(atLeast: count)
+            if let found = messages.last(where: { $0.contains(text) }) { return found }
+        }
+        throw HarnessFailure("no mail contains \(text)")
     }
 
     @Test func newRecoveryCodesNeedThePasswordAndRetireTheOldOnes() async throws {
