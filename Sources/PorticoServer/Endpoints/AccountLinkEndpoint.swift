@@ -34,6 +34,8 @@ struct AccountLinkEndpoint {
     let lifetimes: TokenLifetimes
     /// The clock.
     let now: @Sendable () -> Date
+    /// The provider's issuer: the only audience of an access token a host may link with.
+    let issuer: IssuerIdentifier
 
     /// The longest `host_user_id` accepted.
     static let maximumHostUserIDLength = 255
@@ -54,7 +56,8 @@ struct AccountLinkEndpoint {
         let host = try authenticateHost(request, parameters: parameters)
         let token = try parameters.required("access_token")
         let hostUserID = try Self.checkedHostUserID(try parameters.required("host_user_id"))
-        let resource = ProtectedResource(store: store, verifier: verifier, subjects: subjects)
+        // With the issuer: an access token meant for another resource server links nobody.
+        let resource = ProtectedResource(store: store, verifier: verifier, subjects: subjects, issuer: issuer)
         let verified = try resource.verify(token)
         guard verified.clientID == host.id, verified.hasUser, verified.actorClientID == nil else {
             throw OAuthError.invalidToken("The access token was not issued to this host app for a person.")

@@ -61,7 +61,9 @@ struct MiniProgramDelegation {
         if parameters.resource != nil {
             throw OAuthError.invalidTarget("A mini-program's token is for this provider; name no resource.")
         }
-        let resource = ProtectedResource(store: store, verifier: verifier, subjects: subjects)
+        // With the issuer: a subject token meant for another resource server is not delegated.
+        let resource = ProtectedResource(
+            store: store, verifier: verifier, subjects: subjects, issuer: tokens.issuer)
         let subject: VerifiedAccessToken
         do {
             subject = try resource.verify(parameters.subjectToken)

@@ -43,7 +43,7 @@ enum ProtocolRoutes {
         ).register(on: router, execution: execution)
         AccountLinkEndpoint(
             store: context.store, authenticator: authenticator, verifier: verifier, subjects: subjects,
-            lifetimes: context.lifetimes, now: context.now
+            lifetimes: context.lifetimes, now: context.now, issuer: context.issuerIdentifier
         ).register(on: router, execution: execution)
     }
 }

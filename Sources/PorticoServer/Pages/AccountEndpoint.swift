@@ -119,6 +119,12 @@ struct AccountEndpoint: Sendable {
     private func revoke(clientID: String, for signedIn: SignInSession) throws {
         let now = context.now()
         try context.store.transaction { transaction in
+            // Removing a host app the person is linked at unbinds the link too, which revokes the
+            // grants of the host and of its mini-programs (their delegated tokens end with it).
+            if let link = try transaction.accountLink(hostClientID: clientID, platformUserID: signedIn.user.id) {
+                try AccountUnlinking.unbind(
+                    link, by: .person, now: now, accessTokenLifetime: context.lifetimes.accessToken, in: transaction)
+            }
             // Access tokens are not listed anywhere; every one issued before now is refused until
             // the last of them has expired anyway (and the app's backend told, if it listens).
             let revoked = try GrantRevocation.revokeGrant(

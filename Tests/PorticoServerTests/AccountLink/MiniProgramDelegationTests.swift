@@ -204,3 +204,69 @@ import Testing
         }
     }
 }
+
+/// What the second security review found of delegated tokens (issue 33): they die with the
+/// host's grant, and only a token meant for this provider can be delegated or linked.
+@Suite("Mini-program delegation: the host's grant") struct DelegationFollowsTheHostsGrantTests {
+    static let orders = "https://orders.example/api"
+
+    private func linked(_ harness: ProviderHarness) async throws -> (LinkedHost, Client) {
+        let host = try harness.addHost(resources: [Self.orders])
+        let mini = try harness.addMiniProgram(of: host, scopes: ["openid", "profile", "email"])
+        let signedIn = try await harness.hostSignIn(to: host)
+        try #require(try await harness.link(signedIn, hostUserID: "mc-1").status == 201)
+        return (signedIn, mini)
+    }
+
+    @Test("Remove of the host in Your Account ends its mini-programs' tokens at once, and unbinds the link")
+    func removingTheHostEndsDelegatedTokens() async throws {
+        try await ProviderHarness.with { harness in
+            let (signedIn, mini) = try await linked(harness)
+            let delegated = try #require(try await harness.delegate(signedIn, to: mini.id).string("access_token"))
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 200)
+            let browser = harness.browser()
+            let login = try await browser.signIn(at: "/login")
+            #expect(login.status == 303, "\(login.text.prefix(300))")
+            let page = try await browser.get("/account")
+            let csrf = try #require(page.hiddenField("csrf_token"))
+            let removed = try await browser.post("/account", [("csrf_token", csrf), ("revoke", signedIn.host.id)])
+            #expect(removed.status == 303)
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 401)
+            #expect(try await harness.resource("/oauth/userinfo", token: delegated).status == 401)
+            #expect(try harness.store.read { try $0.accountLinks(platformUserID: signedIn.user.id) }.isEmpty)
+        }
+    }
+
+    @Test("revoking every grant of the person (a password reset) ends delegated tokens at once")
+    func revokingAllGrantsEndsDelegatedTokens() async throws {
+        try await ProviderHarness.with { harness in
+            let (signedIn, mini) = try await linked(harness)
+            let delegated = try #require(try await harness.delegate(signedIn, to: mini.id).string("access_token"))
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 200)
+            // What a password reset does to the person's grants (PasswordResetEndpoint).
+            let now = harness.clock.now
+            try harness.store.transaction {
+                try GrantRevocation.revokeAllAccessTokens(
+                    userID: signedIn.user.id, now: now, accessTokenLifetime: 3600, in: $0)
+            }
+            #expect(try await harness.resource("/user/profile", token: delegated).status == 401)
+            #expect(try await harness.resource("/oauth/userinfo", token: delegated).status == 401)
+        }
+    }
+
+    @Test("a subject token meant for another resource server can be neither delegated nor linked")
+    func aNarrowedSubjectTokenIsRefused() async throws {
+        try await ProviderHarness.with { harness in
+            let (signedIn, mini) = try await linked(harness)
+            let code = try harness.issueExchangeCode(
+                for: signedIn.host, user: signedIn.user, scopes: ProviderHarness.hostScopes, resource: Self.orders)
+            let narrowed = try await harness.redeem(code, client: signedIn.credentials)
+            let token = try #require(narrowed.string("access_token"), "\(narrowed.text)")
+            #expect(try await harness.claims(of: token).audience == [Self.orders])
+            let delegated = try await harness.delegate(signedIn, to: mini.id, subjectToken: token)
+            #expect(delegated.error == "invalid_request", "\(delegated.text)")
+            let linkedAgain = try await harness.link(signedIn, hostUserID: "mc-2", accessToken: token)
+            #expect(linkedAgain.status == 401, "\(linkedAgain.text)")
+        }
+    }
+}
