@@ -42,6 +42,40 @@ import Testing
         #expect(listed.status == 0, "\(listed.stderr)")
     }
 
+    /// Item 2: a host other machines reach, without an issuer, says what to pass (with and
+    /// without `--demo`) instead of answering 421 to everything.
+    @Test(arguments: [["--host", "0.0.0.0", "--port", "8123"], ["--host", "0.0.0.0", "--port", "8123", "--demo"]])
+    func aNonLoopbackHostWithoutAnIssuerSaysWhatToPass(arguments: [String]) throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try PorticoProcess.run(
+            ["serve"] + arguments + ["--database", "sqlite:\(directory.path)/portico.db"])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr == "portico: --host 0.0.0.0 is reached by other machines, so give the URL they use: "
+                + "--issuer http://<this host>:8123 (or PORTICO_ISSUER)\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// Item 3: `make run` twice: one line naming the port, who holds it, and `make run PORT=…`.
+    @Test func aTakenPortIsOneLineNamingItsHolderAndTheFix() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try ServeProcess(databaseURL: "sqlite:\(directory.path)/first.db")
+        defer { _ = first.terminate() }
+        let port = try #require(first.base.split(separator: ":").last.flatMap { UInt16($0) })
+        let second = try PorticoProcess.run(
+            ["serve", "--port", String(port), "--demo", "--database", "sqlite:\(directory.path)/second.db"])
+        #expect(second.status == 1)
+        #expect(second.stderr.split(separator: "\n").count == 1, "\(second.stderr)")
+        #expect(
+            second.stderr.hasPrefix("portico: port \(port) on 127.0.0.1 is taken by portico (pid "), "\(second.stderr)")
+        #expect(
+            second.stderr.hasSuffix(
+                "; stop that, or use another port: make run PORT=\(port + 1) (portico serve --port \(port + 1))\n"),
+            "\(second.stderr)")
+    }
+
     /// Item 8: `portico user add` takes only a password the sign-up page would take.
     @Test func userAddFollowsThePasswordRulesOfTheSignUpPage() throws {
         let database = try CLIDatabase()
