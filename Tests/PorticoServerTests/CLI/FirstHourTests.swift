@@ -96,4 +96,52 @@ import Testing
             stdin: "fifteen letters\n")
         #expect(accepted.status == 0, "\(accepted.stderr)")
     }
+
+    /// Item 5: the first URL `serve` prints is a page about this server with the links a
+    /// newcomer needs; the demo's only with `--demo`.
+    @Test func theFirstURLServePrintsIsAPage() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for demo in [true, false] {
+            let server = try ServeProcess(
+                databaseURL: "sqlite:\(directory.path)/portico-\(demo).db", arguments: demo ? ["--demo"] : [])
+            defer { _ = server.terminate() }
+            let home = try await CLIHTTP.get(server.base + "/")
+            #expect(home.status == 200)
+            #expect(home.headers["content-type"]?.hasPrefix("text/html") == true)
+            #expect(home.body.contains("OpenID Connect identity provider"))
+            #expect(home.body.contains(#"href="/.well-known/openid-configuration""#))
+            #expect(home.body.contains(server.base + "/.well-known/openid-configuration"))
+            #expect(home.body.contains(#"href="/account""#))
+            #expect(home.body.contains(#"href="/demo""#) == demo)
+            var request = URLRequest(url: try #require(URL(string: server.base + "/")))
+            request.setValue("zh-CN", forHTTPHeaderField: "Accept-Language")
+            #expect(try await CLIHTTP.send(request).body.contains("身份提供方"))
+        }
+    }
+
+    /// Item 1: the demo opened at `localhost` goes to the issuer's address before it sets its
+    /// state cookie, so the callback (at the issuer) finds it.
+    @Test func theDemoAtAnotherLoopbackNameMovesToTheIssuerFirst() async throws {
+        try await ProviderHarness.with(configuration: .testing { $0.demo = true }) { harness in
+            let port = harness.provider.port
+            for path in ["/demo", "/demo/login", "/"] {
+                let other = try await CLIHTTP.get("http://localhost:\(port)\(path)")
+                #expect(other.status == 302, "\(path)")
+                #expect(other.headers["location"] == harness.issuer + path, "\(path)")
+                #expect(other.headers["set-cookie"] == nil, "\(path)")
+            }
+            let withQuery = try await CLIHTTP.get("http://localhost:\(port)/demo?x=1")
+            #expect(withQuery.headers["location"] == harness.issuer + "/demo?x=1")
+            #expect(try await CLIHTTP.get(harness.issuer + "/demo").status == 200)
+            let login = try await CLIHTTP.get(harness.issuer + "/demo/login")
+            #expect(login.status == 302)
+            #expect(login.headers["set-cookie"]?.contains(DemoCookieName.state) == true)
+        }
+    }
+}
+
+/// The demo's state cookie name as the browser sees it.
+private enum DemoCookieName {
+    static let state = "portico_demo_state"
 }
