@@ -139,6 +139,60 @@ import Testing
             #expect(login.headers["set-cookie"]?.contains(DemoCookieName.state) == true)
         }
     }
+
+    /// Item 6: the README's first part takes a newcomer from `make run` to their own app: what an
+    /// app needs (discovery, PKCE S256, the ID token against the JWKS, libraries that work), and
+    /// a `client add` that runs as written (the path of the binary, not a bare `portico`).
+    @Test func theReadmeGetsANewcomerToTheirOwnApp() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "## Start here"))
+        let end = try #require(readme.range(of: "## What it is"))
+        let first = String(readme[start.lowerBound..<end.lowerBound])
+        for needed in [
+            "make run", "make test", "http://127.0.0.1:8080/.well-known/openid-configuration", "`S256`",
+            "http://127.0.0.1:8080/oauth/jwks", "Authlib", "`oic`", "mod_auth_openidc", "AppAuth",
+            "make install PREFIX=",
+        ] {
+            #expect(first.contains(needed), "\(needed)")
+        }
+        let commands = first.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!commands.contains { $0.hasPrefix("portico ") }, "a bare portico is 'command not found'")
+        let add = try #require(commands.first { $0.hasPrefix(".build/release/portico client add") })
+
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = "sqlite:\(directory.path)/portico.db"
+        #expect(try PorticoProcess.run(["migrate", "--database", database]).status == 0)
+        let script = PorticoProcess.executable.path + add.dropFirst(".build/release/portico".count)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PORTICO_DATABASE": database]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("client_id:"), "\(text)")
+
+        // `make install PREFIX=…` copies that binary onto the PATH (shown, not run: it builds a release).
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/make")
+        make.arguments = ["-n", "-C", root.path, "install", "PREFIX=\(directory.path)"]
+        let plan = Pipe()
+        make.standardOutput = plan
+        make.standardError = plan
+        try make.run()
+        let planned = String(decoding: plan.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        make.waitUntilExit()
+        #expect(make.terminationStatus == 0, "\(planned)")
+        #expect(
+            planned.contains("install -D -m 0755 .build/release/portico \(directory.path)/bin/portico"), "\(planned)")
+    }
 }
 
 /// The demo's state cookie name as the browser sees it.
