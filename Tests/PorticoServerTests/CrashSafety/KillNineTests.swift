@@ -399,7 +399,8 @@ struct CrashWorld: Sendable {
             guard let device = try? await startDevice(base: base) else { return }
             ledger.withLock { $0.pendingDevices.append(device.deviceCode) }
             let browser = TestBrowser(base: base)
-            guard let page = try? await browser.reachDeviceConsent(code: device.userCode),
+            guard
+                let page = try? await browser.reachDeviceConsent(code: device.userCode, password: CrashWorld.password),
                 let decided = try? await browser.decideDevice(on: page, "allow")
             else { return }
             guard decided.status < 400 else {
