@@ -193,6 +193,85 @@ import Testing
         #expect(
             planned.contains("install -D -m 0755 .build/release/portico \(directory.path)/bin/portico"), "\(planned)")
     }
+
+    /// Item 7: every registration the READMEs print runs exactly as printed, by a shell, in a
+    /// folder where `.build/release/portico` is the binary under test (the main README's
+    /// `client add` lines, and Examples/host-backend/README.md's block up to starting the
+    /// programs), each leaving the client id it promises.
+    @Test func theReadmesRegistrationCommandsRunAsPrinted() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let release = directory.appendingPathComponent(".build/release")
+        try FileManager.default.createDirectory(at: release, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: release.appendingPathComponent("portico"), withDestinationURL: PorticoProcess.executable)
+        let database = "sqlite:\(directory.path)/portico.db"
+        #expect(try PorticoProcess.run(["migrate", "--database", database]).status == 0)
+
+        func shell(_ script: String) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-e", "-c", script]
+            process.currentDirectoryURL = directory
+            process.environment = ProcessInfo.processInfo.environment.merging(["PORTICO_DATABASE": database]) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let statements = Self.shellStatements(in: readme).filter { $0.contains(".build/release/portico client add") }
+        #expect(statements.count >= 3)
+        for statement in statements {
+            let variable = statement.firstMatch(of: /export (\w+)=/).map { String($0.1) }
+            let script = statement + (variable.map { "\nprintf 'id=%s\\n' \"$\($0)\"" } ?? "")
+            let result = try shell(script)
+            #expect(result.status == 0, "\(statement): \(result.output)")
+            #expect(result.output.contains(variable == nil ? "client_id:" : "id="), "\(statement): \(result.output)")
+            if variable != nil { #expect(!result.output.contains("id=\n"), "\(statement): \(result.output)") }
+        }
+
+        let host = try String(
+            contentsOf: root.appendingPathComponent("Examples/host-backend/README.md"), encoding: .utf8)
+        let block = try #require(Self.shellBlocks(in: host).first { $0.contains("client add") })
+        let setUp = block.split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix { !$0.hasPrefix(".build/debug/portico-host-backend") }.joined(separator: "\n")
+        let result = try shell(
+            setUp + "\nprintf 'host=%s mini=%s secret=%s\\n' \"$HOST_ID\" \"$MINI_ID\" \"$(cat host-secret)\"")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.firstMatch(of: /host=\S{22} mini=\S{22} secret=\S{43}\n/) != nil, "\(result.output)")
+    }
+
+    /// The bodies of the ```sh blocks of a Markdown text.
+    private static func shellBlocks(in markdown: String) -> [String] {
+        markdown.components(separatedBy: "```sh\n").dropFirst().compactMap {
+            $0.components(separatedBy: "```").first
+        }
+    }
+
+    /// The commands of the ```sh blocks, continuation lines joined, comments and blank lines left out.
+    private static func shellStatements(in markdown: String) -> [String] {
+        var statements: [String] = []
+        for block in shellBlocks(in: markdown) {
+            var current = ""
+            for line in block.split(separator: "\n") {
+                let text = String(line)
+                if current.isEmpty && (text.hasPrefix("#") || text.hasPrefix("$ ")) { continue }
+                current += (current.isEmpty ? "" : "\n") + text
+                if !text.hasSuffix("\\") {
+                    statements.append(current)
+                    current = ""
+                }
+            }
+        }
+        return statements
+    }
 }
 
 /// The demo's state cookie name as the browser sees it.
