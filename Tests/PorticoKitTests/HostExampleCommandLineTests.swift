@@ -9,14 +9,21 @@ struct HostExampleCommandLineTests {
     }
 
     private func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = Self.binary(name)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PORTICO_CLIENT_ID"] = nil
         environment["XDG_CONFIG_HOME"] =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("host-demo-\(UUID())").path
+        return try execute(Self.binary(name), arguments, environment: environment)
+    }
+
+    /// Runs `executable` to completion with exactly `environment`; stdout and stderr together.
+    private func execute(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> (
+        status: Int32, output: String
+    ) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -99,21 +106,10 @@ struct HostExampleCommandLineTests {
     /// Runs `script` with /bin/sh, the freshly built `portico` first on the PATH and the given
     /// database in `PORTICO_DATABASE`; stdout and stderr together.
     private func shell(_ script: String, database: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] =
             Self.binary("portico").deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
         environment["PORTICO_DATABASE"] = database
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try execute(URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: environment)
     }
 }

@@ -166,30 +166,14 @@ import Testing
         let database = "sqlite:\(directory.path)/portico.db"
         #expect(try PorticoProcess.run(["migrate", "--database", database]).status == 0)
         let script = PorticoProcess.executable.path + add.dropFirst(".build/release/portico".count)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PORTICO_DATABASE": database]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.contains("client_id:"), "\(text)")
+        let added = try Self.runProgram("/bin/sh", ["-c", script], environment: ["PORTICO_DATABASE": database])
+        #expect(added.status == 0, "\(added.output)")
+        #expect(added.output.contains("client_id:"), "\(added.output)")
 
         // `make install PREFIX=…` copies that binary onto the PATH (shown, not run: it builds a release).
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/make")
-        make.arguments = ["-n", "-C", root.path, "install", "PREFIX=\(directory.path)"]
-        let plan = Pipe()
-        make.standardOutput = plan
-        make.standardError = plan
-        try make.run()
-        let planned = String(decoding: plan.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        #expect(make.terminationStatus == 0, "\(planned)")
+        let (status, planned) = try Self.runProgram(
+            "/usr/bin/make", ["-n", "-C", root.path, "install", "PREFIX=\(directory.path)"])
+        #expect(status == 0, "\(planned)")
         #expect(
             planned.contains("install -D -m 0755 .build/release/portico \(directory.path)/bin/portico"), "\(planned)")
     }
@@ -211,18 +195,8 @@ import Testing
         #expect(try PorticoProcess.run(["migrate", "--database", database]).status == 0)
 
         func shell(_ script: String) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-e", "-c", script]
-            process.currentDirectoryURL = directory
-            process.environment = ProcessInfo.processInfo.environment.merging(["PORTICO_DATABASE": database]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+            try Self.runProgram(
+                "/bin/sh", ["-e", "-c", script], in: directory, environment: ["PORTICO_DATABASE": database])
         }
 
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -246,6 +220,26 @@ import Testing
             setUp + "\nprintf 'host=%s mini=%s secret=%s\\n' \"$HOST_ID\" \"$MINI_ID\" \"$(cat host-secret)\"")
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.firstMatch(of: /host=\S{22} mini=\S{22} secret=\S{43}\n/) != nil, "\(result.output)")
+    }
+
+    /// Runs `program` to completion in `directory` (this process's by default) with `environment`
+    /// added to this process's; standard output and error together.
+    private static func runProgram(
+        _ program: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
     }
 
     /// The bodies of the ```sh blocks of a Markdown text.
