@@ -5,7 +5,7 @@ PORT  ?= 8080
 # Longest the Swift tests may run before they count as hung (GNU timeout's duration syntax).
 SWIFT_TEST_TIMEOUT ?= 30m
 
-.PHONY: run test build release release-all bootstrap test-swift test-browser test-interop test-cluster test-fuzz test-asan fuzz bench lint format docs clean cluster
+.PHONY: run install test build release release-all bootstrap test-swift test-browser test-interop test-cluster test-fuzz test-asan fuzz bench lint format docs clean cluster
 # How long `make fuzz` runs each fuzz target, and how long `make test` does (fuzz/README.md).
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 5
@@ -13,6 +13,12 @@ FUZZ_TEST_SECONDS ?= 5
 ## run: install what is missing, build a release, and start the server on the SQLite default
 run: bootstrap release
 	.build/release/portico serve --port $(PORT) --demo
+
+## install: copy the release binary to $(PREFIX)/bin/portico, so `portico` is on the PATH (make install PREFIX=~/.local)
+PREFIX ?= /usr/local
+install: release
+	install -D -m 0755 .build/release/portico $(PREFIX)/bin/portico
+	@echo "install: $(PREFIX)/bin/portico"
 
 ## cluster: 3 nodes on a throwaway PostgreSQL behind nginx on loopback; prints the URL and demo sign-in
 cluster: bootstrap build

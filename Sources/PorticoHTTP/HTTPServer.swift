@@ -4,6 +4,10 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#endif
+
+#if canImport(Glibc)
+    import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -120,8 +124,28 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Whether another socket listens on `address` (bind fails with `EADDRINUSE`), tried with
+    /// `SO_REUSEADDR` as libmicrohttpd binds, so a port in TIME_WAIT does not count as taken.
+    private static func isTaken(_ address: inout SocketAddress.Listen) -> Bool {
+        let family = address.isIPv6 ? AF_INET6 : AF_INET
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let length = socklen_t(address.isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        return bound != 0 && errno == EADDRINUSE
+    }
+
     private func startDaemon(_ core: ServerCore) throws -> OpaquePointer {
         var address = try SocketAddress.listen(host: configuration.host, port: configuration.port)
+        if configuration.port != 0, Self.isTaken(&address) {
+            // Found before libmicrohttpd tries: it would log a line of its own to stderr first.
+            throw HTTPServerError.addressInUse(host: configuration.host, port: configuration.port)
+        }
         var flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
@@ -185,8 +209,12 @@ public final class HTTPServer: Sendable {
                 }, options)
         }
         guard let daemon else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
+            let reason = String(cString: strerror(code))
             retained.release()
+            if code == EADDRINUSE {
+                throw HTTPServerError.addressInUse(host: configuration.host, port: configuration.port)
+            }
             throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port, reason: reason)
         }
         return daemon

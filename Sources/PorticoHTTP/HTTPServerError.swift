@@ -6,6 +6,9 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
     case alreadyStarted
     /// libmicrohttpd could not listen (port in use, no permission); carries the system's reason.
     case cannotListen(host: String, port: UInt16, reason: String)
+    /// Another socket already listens on the port (`EADDRINUSE`): told apart from the other
+    /// reasons so that the command line can name the fix (another port) rather than the errno.
+    case addressInUse(host: String, port: UInt16)
 
     /// One line for the command line's error output.
     public var description: String {
@@ -13,6 +16,7 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidHost(let host): "invalid listen address: \(host)"
         case .alreadyStarted: "the server was already started"
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        case .addressInUse(let host, let port): "port \(port) on \(host) is already in use"
         }
     }
 }

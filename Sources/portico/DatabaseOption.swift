@@ -1,3 +1,4 @@
+import Foundation
 import PorticoStore
 
 /// The `--database` option every command shares, and opening the store with a clear error.
@@ -11,7 +12,18 @@ enum DatabaseOption {
     }
 
     /// Opens the store, turning any failure into one line that names the database.
-    static func open(_ url: String, migrate: Bool = true) throws -> any Store {
+    ///
+    /// - Parameter creating: whether a missing SQLite file may be made (only `portico migrate`
+    ///   and `serve` make a database). Why: an admin command with a mistyped `--database` path
+    ///   would otherwise make a new empty database and report "no clients yet" with exit 0.
+    static func open(_ url: String, migrate: Bool = true, creating: Bool = false) throws -> any Store {
+        if !creating, case .sqlite(let path)? = try? DatabaseURL(parsing: url),
+            !FileManager.default.fileExists(atPath: path)
+        {
+            throw CommandLineError.failure(
+                "no database at \(path): check --database (or PORTICO_DATABASE); "
+                    + "'portico serve' or 'portico migrate --database \(url)' makes a new one")
+        }
         do {
             return try openStore(url: url, migrate: migrate)
         } catch {

@@ -22,7 +22,7 @@ enum MigrateCommand {
         let url = try DatabaseOption.url(&arguments, environment: environment)
         let keyFile = try KeyFileOption.path(&arguments, environment: environment)
         try arguments.finish()
-        let store = try DatabaseOption.open(url, migrate: false)
+        let store = try DatabaseOption.open(url, migrate: false, creating: true)
         defer { store.close() }
         let applied = try store.migrate()
         let version = try store.schemaVersion()

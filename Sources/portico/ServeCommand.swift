@@ -113,6 +113,7 @@ enum ServeCommand {
         }
         try SessionLifetimeOption.apply(&arguments, to: &configuration.lifetimes)
         try arguments.finish()
+        try requireIssuerOffLoopback(configuration)
 
         // Before any server thread exists and long before the banner: a SIGTERM sent as soon as
         // the banner appears still drains and exits 0.
@@ -134,9 +135,13 @@ enum ServeCommand {
         }
         do {
             try provider.start()
+        } catch HTTPServerError.addressInUse(let host, let port) {
+            throw CommandLineError.failure(portTakenMessage(host: host, port: port))
+        } catch let error as HTTPServerError {
+            throw CommandLineError.failure(error.description)
         } catch {
             throw CommandLineError.failure(
-                "cannot listen on \(configuration.host):\(configuration.port): \(error)")
+                "cannot start on \(configuration.host):\(configuration.port): \(error)")
         }
         // Written unbuffered so that scripts waiting for this line see it at once.
         let banner =
@@ -148,6 +153,34 @@ enum ServeCommand {
         let mail = "Mail (sign-up and password-reset links): .eml files in \(configuration.effectiveOutboxDirectory)\n"
         FileHandle.standardOutput.write(Data((banner + metrics + mail + demoBanner(provider.demo)).utf8))
         provider.runUntilTerminated()
+    }
+
+    /// Refuses a listen address other machines reach when no issuer is given.
+    ///
+    /// Why: the issuer derived from `--host 0.0.0.0` is `http://0.0.0.0:PORT`, a name no browser
+    /// sends in `Host`, so every request would get 421 (and `--demo` could not register its
+    /// redirect URI). Only the operator knows the name people reach this machine by.
+    static func requireIssuerOffLoopback(_ configuration: ProviderConfiguration) throws {
+        guard configuration.issuer == nil, !isLoopback(configuration.host) else { return }
+        let port = configuration.port == 0 ? "PORT" : String(configuration.port)
+        throw CommandLineError.usage(
+            "--host \(configuration.host) is reached by other machines, so give the URL they use: "
+                + "--issuer http://<this host>:\(port) (or PORTICO_ISSUER)")
+    }
+
+    /// Whether `host` is a loopback listen address (127.0.0.0/8, ::1, localhost).
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased()
+        return name == "localhost" || name == "::1" || name == "[::1]" || name.hasPrefix("127.")
+    }
+
+    /// One line for a port another process holds: who holds it when `/proc` tells, and how to
+    /// pick another port with `make run` and with `serve`.
+    static func portTakenMessage(host: String, port: UInt16) -> String {
+        let owner = PortOwner.describe(listeningOn: port).map { " by \($0)" } ?? ""
+        let other = port == UInt16.max ? port - 1 : port + 1
+        return "port \(port) on \(host) is taken\(owner); stop that, or use another port: "
+            + "make run PORT=\(other) (portico serve --port \(other))"
     }
 
     /// `PORTICO_METRICS`: 1/true/yes/on turn metrics on, 0/false/no/off or unset leave them off.

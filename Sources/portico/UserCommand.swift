@@ -16,7 +16,8 @@ enum UserCommand {
                portico user remove ID|EMAIL [--database URL]
 
         add      creates an account people sign in with. The password is the first line of
-                 standard input (at least 8 characters), e.g.
+                 standard input, under the sign-up page's rules (15 to 128 characters, not
+                 a common password, not the address or name), e.g.
                  `printf '%s\\n' "$PASSWORD" | portico user add ...`; it is stored only as an
                  Argon2id hash. E-mail addresses are unique in any letter case.
                    --email E         the address to sign in with

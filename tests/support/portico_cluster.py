@@ -196,8 +196,13 @@ class Cluster:
                 log.write(line)
                 log.flush()
                 if self.echo_logs:
-                    sys.stdout.write(f"{node.name} | {line}")
-                    sys.stdout.flush()
+                    try:
+                        sys.stdout.write(f"{node.name} | {line}")
+                        sys.stdout.flush()
+                    except (BrokenPipeError, OSError):
+                        # Nobody reads our output any more (`make cluster | tee`, Ctrl-C): keep
+                        # reading the node's, or its writes would block and it could not stop.
+                        self.echo_logs = False
 
     def is_up(self, node):
         return node.port is not None and http_get(node.url + "/healthz", timeout=2)[0] == 200
@@ -311,8 +316,20 @@ class PostgresControl:
             raise RuntimeError("pg_ctl start failed: " + result.stderr)
 
 
+def say(line):
+    """Prints `line`; once the reader of our output is gone (`make cluster | tee` and Ctrl-C ends
+    tee too), further output goes nowhere instead of raising, so stopping still happens."""
+    try:
+        print(line, flush=True)
+    except (BrokenPipeError, OSError):
+        stopping_output = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(stopping_output, sys.stdout.fileno())
+        os.close(stopping_output)
+
+
 def run(binary):
-    """`make cluster`: starts the cluster, prints where to go, and waits for Ctrl-C."""
+    """`make cluster`: starts the cluster, prints where to go, and waits for Ctrl-C (or SIGTERM,
+    SIGHUP, or its output's reader going away)."""
     database = os.environ.get("PORTICO_TEST_POSTGRES_URL")
     if not database:
         sys.exit("cluster: run me through scripts/with-postgres (scripts/cluster does)")
@@ -323,25 +340,29 @@ def run(binary):
     cluster = Cluster(binary, database, echo_logs=True)
     try:
         cluster.start()
-        print(f"\ncluster: PostgreSQL at {re.sub(r':[^:@/]*@', ':***@', database)}")
+        say(f"\ncluster: PostgreSQL at {re.sub(r':[^:@/]*@', ':***@', database)}")
+        # The admin commands need the password and the nodes' key file; this throwaway server's
+        # password is no secret worth keeping from the person who started it.
+        say(f"cluster: admin commands (another terminal): export PORTICO_DATABASE='{database}' "
+            f"PORTICO_KEY_FILE='{cluster.key_file}'")
         for node in cluster.nodes:
-            print(f"cluster: {node.name} (pid {node.process.pid}) on {node.url}, logs prefixed '{node.name} |'")
-        print(f"cluster: nginx (pid {cluster.nginx.pid}) on {cluster.url}, site deploy/nginx/portico.conf")
+            say(f"cluster: {node.name} (pid {node.process.pid}) on {node.url}, logs prefixed '{node.name} |'")
+        say(f"cluster: nginx (pid {cluster.nginx.pid}) on {cluster.url}, site deploy/nginx/portico.conf")
         for line in cluster.nodes[0].banner:
             if line.startswith("Demo"):
-                print("cluster: " + line)
-        print("cluster: every request goes through nginx to any node; watch which node logs each one.")
-        print("cluster: Ctrl-C stops everything.\n", flush=True)
+                say("cluster: " + line)
+        say("cluster: every request goes through nginx to any node; watch which node logs each one.")
+        say("cluster: Ctrl-C stops everything.\n")
         reported = set()
         while not stopping.wait(1):
             for node in cluster.nodes:
                 if node.name not in reported and node.process.poll() is not None:
                     reported.add(node.name)
-                    print(f"cluster: {node.name} exited with status {node.process.returncode}", flush=True)
+                    say(f"cluster: {node.name} exited with status {node.process.returncode}")
             if len(reported) == len(cluster.nodes):
                 break
     finally:
-        print("\ncluster: stopping nginx and the nodes", flush=True)
+        say("\ncluster: stopping nginx and the nodes")
         cluster.stop()
 
 

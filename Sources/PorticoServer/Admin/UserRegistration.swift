@@ -5,9 +5,8 @@ import PorticoStore
 /// The password is hashed with Argon2id before anything is stored; the e-mail address must look
 /// like one and be free in any letter case.
 public struct UserRegistration: Sendable {
-    /// Passwords shorter than this are refused (NIST SP 800-63B's minimum).
-    public static let minimumPasswordLength = 8
-    /// Longer passwords are refused, so nobody can make the server hash megabytes.
+    /// Passwords longer than this are refused even where the pages' rules do not apply, so
+    /// nobody can make the server hash megabytes.
     public static let maximumPasswordLength = 1024
 
     /// The address the person signs in with.
@@ -21,16 +20,23 @@ public struct UserRegistration: Sendable {
     /// Whether the operator vouches that the person receives mail at ``email``
     /// (`portico user add --email-verified`; the demo person); reported as `email_verified`.
     public var isEmailVerified: Bool
+    /// Whether the password must follow the rules of the sign-up and reset pages (15 to 128
+    /// characters, not common, not the address or name). True for `portico user add`: one rule
+    /// for every password a person signs in with. Only the demo person (whose password is
+    /// printed for everyone anyway) and test fixtures turn it off.
+    public var checksPasswordRules: Bool
 
     /// A registration of these values.
     public init(
-        email: String, name: String, postalCode: String? = nil, password: String, isEmailVerified: Bool = false
+        email: String, name: String, postalCode: String? = nil, password: String, isEmailVerified: Bool = false,
+        checksPasswordRules: Bool = true
     ) {
         self.email = email
         self.name = name
         self.postalCode = postalCode
         self.password = password
         self.isEmailVerified = isEmailVerified
+        self.checksPasswordRules = checksPasswordRules
     }
 
     /// Validates, hashes the password with `hasher` and stores the user, with an audit event
@@ -70,10 +76,10 @@ public struct UserRegistration: Sendable {
             }
             postalCode = code
         }
-        guard password.count >= Self.minimumPasswordLength else {
-            throw .invalid("the password must be at least \(Self.minimumPasswordLength) characters long")
+        if checksPasswordRules, let problem = PasswordPolicy.problem(with: password, email: email, name: name) {
+            throw .invalid("password refused: \(problem.message.english)")
         }
-        guard password.count <= Self.maximumPasswordLength else {
+        guard !password.isEmpty, password.count <= Self.maximumPasswordLength else {
             throw .invalid("the password must be at most \(Self.maximumPasswordLength) characters long")
         }
         let hash: String

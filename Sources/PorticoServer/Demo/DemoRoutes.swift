@@ -10,8 +10,15 @@ enum DemoRoutes {
     @discardableResult
     static func register(on router: Router, context: ProviderContext) -> DemoApp {
         let app = DemoApp(context: context)
-        router.get("/demo") { request in app.home(request) }
-        router.getAsync("/demo/login") { request in await app.startLogin(request) }
+        // Opened at another name of this server (`localhost` for `127.0.0.1`), the demo would set
+        // its state cookie where the callback, at the issuer, cannot read it: go there first.
+        router.get("/demo") { request in
+            IssuerHostRedirect.redirect(request, issuer: context.issuer) ?? app.home(request)
+        }
+        router.getAsync("/demo/login") { request in
+            if let redirect = IssuerHostRedirect.redirect(request, issuer: context.issuer) { return redirect }
+            return await app.startLogin(request)
+        }
         router.getAsync("/demo/callback") { request in await app.callback(request) }
         // Both act on GET (start a login, redeem a code): no HEAD.
         router.refuseHead("/demo/login", allowing: "GET")

@@ -4,10 +4,11 @@ import PorticoHTTP
 /// device login, "Continue as", sign-out, Your Account, errors, the static information pages,
 /// and the stylesheet and script.
 enum PageRoutes {
-    /// Registers every page route.
+    /// Registers every page route; `demo` says whether the home page links the demo app.
     ///
     /// - Throws: when the password settings cannot hash (see ``LoginEndpoint``).
-    static func register(on router: Router, context: ProviderContext) throws {
+    static func register(on router: Router, context: ProviderContext, demo: Bool) throws {
+        HomePage.register(on: router, context: context, demo: demo)
         AuthorizationEndpoint.register(on: router, context: context)
         try LoginEndpoint(context: context).register(on: router)
         ConsentEndpoint(context: context).register(on: router)

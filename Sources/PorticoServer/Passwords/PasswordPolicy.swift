@@ -14,8 +14,8 @@ import PorticoStore
 ///   address, its local part, the person's name and the platform's name; and one short piece
 ///   repeated (`aaaaaaaaaaaaaaa`, `passwordpassword`).
 ///
-/// Operators setting a password with `portico user add` keep the 8-character minimum of
-/// ``UserRegistration``; these rules are for what people choose on the pages.
+/// The same rules apply to a password an operator sets with `portico user add`
+/// (``UserRegistration``): one rule for every password a person signs in with.
 enum PasswordPolicy {
     /// The fewest characters (Unicode code points) accepted.
     static let minimumLength = 15

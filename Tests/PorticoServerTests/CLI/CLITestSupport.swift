@@ -26,9 +26,17 @@ final class CLIDatabase {
     var url: String { "sqlite:\(directory.path)/portico.db" }
 
     /// Runs `portico` with `arguments` plus `--database` for this database.
+    ///
+    /// Admin commands refuse a database that does not exist, so before the first one the
+    /// database is made (schema only), as `portico serve` or `migrate` would have made it; a
+    /// test that prepares the file itself (an older schema, a copy) does so before that.
     func portico(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, stdout: String, stderr: String)
     {
-        try PorticoProcess.run(arguments + ["--database", url], stdin: stdin)
+        let path = directory.appendingPathComponent("portico.db").path
+        if !["migrate", "serve"].contains(arguments.first ?? ""), !FileManager.default.fileExists(atPath: path) {
+            try openStore(url: url).close()
+        }
+        return try PorticoProcess.run(arguments + ["--database", url], stdin: stdin)
     }
 }
 

@@ -35,7 +35,7 @@ import Testing
         let database = try CLIDatabase()
         for (email, name) in [("ann@example.com", "Ann Example"), ("bob@example.com", "Bob Example")] {
             let added = try database.portico(
-                ["user", "add", "--email", email, "--name", name, "--password-stdin"], stdin: "correct horse\n")
+                ["user", "add", "--email", email, "--name", name, "--password-stdin"], stdin: "correct horse battery\n")
             #expect(added.status == 0, "\(added.stderr)")
         }
         #expect(try database.portico(["user", "disable", "BOB@example.com"]).status == 0)

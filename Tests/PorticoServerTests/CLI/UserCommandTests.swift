@@ -12,7 +12,7 @@ import Testing
                 "user", "add", "--email", "Ann@Example.com", "--name", "Ann Example", "--postal-code", "98101",
                 "--password-stdin", "--json",
             ],
-            stdin: "correct horse\n")
+            stdin: "correct horse battery\n")
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(cliJSON(result.stdout)?.objectValue)
         #expect(Set(object.keys) == ["user_id"])
@@ -26,7 +26,7 @@ import Testing
         #expect(user.name == "Ann Example")
         #expect(user.postalCode == "98101")
         #expect(user.passwordHash.hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$"))
-        #expect(PasswordHasher().verify("correct horse", against: user.passwordHash))
+        #expect(PasswordHasher().verify("correct horse battery", against: user.passwordHash))
         #expect(!user.isEmailVerified)  // an operator's word is not proof, unless given
     }
 
@@ -34,7 +34,7 @@ import Testing
         let database = try CLIDatabase()
         let result = try database.portico(
             ["user", "add", "--email", "vi@example.com", "--name", "Vi", "--password-stdin", "--email-verified"],
-            stdin: "long enough\n")
+            stdin: "long enough to be kept\n")
         #expect(result.status == 0, "\(result.stderr)")
         let store = try openStore(url: database.url)
         defer { store.close() }
@@ -46,23 +46,26 @@ import Testing
     @Test func humanOutputNamesTheUser() throws {
         let database = try CLIDatabase()
         let result = try database.portico(
-            ["user", "add", "--email", "bo@example.com", "--name", "Bo", "--password-stdin"], stdin: "long enough\r\n")
+            ["user", "add", "--email", "bo@example.com", "--name", "Bo", "--password-stdin"],
+            stdin: "long enough to be kept\r\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("bo@example.com"))
         #expect(result.stdout.contains("user_id:"))
         let store = try openStore(url: database.url)
         defer { store.close() }
         let user = try #require(try store.user(email: "bo@example.com"))
-        #expect(PasswordHasher().verify("long enough", against: user.passwordHash))
+        #expect(PasswordHasher().verify("long enough to be kept", against: user.passwordHash))
     }
 
     @Test func duplicateEmailInAnyCaseFails() throws {
         let database = try CLIDatabase()
         let first = try database.portico(
-            ["user", "add", "--email", "cy@example.com", "--name", "Cy", "--password-stdin"], stdin: "password-1\n")
+            ["user", "add", "--email", "cy@example.com", "--name", "Cy", "--password-stdin"],
+            stdin: "a first long password\n")
         #expect(first.status == 0)
         let second = try database.portico(
-            ["user", "add", "--email", "CY@Example.COM", "--name", "Cy 2", "--password-stdin"], stdin: "password-2\n")
+            ["user", "add", "--email", "CY@Example.COM", "--name", "Cy 2", "--password-stdin"],
+            stdin: "a second long password\n")
         #expect(second.status == 1)
         #expect(second.stderr.hasPrefix("portico: "))
         #expect(second.stderr.contains("already exists"))
@@ -72,7 +75,7 @@ import Testing
     @Test(arguments: [
         (["--email", "a@example.com", "--name", "A", "--password-stdin"], "", "no password"),
         (["--email", "a@example.com", "--name", "A", "--password-stdin"], "\n", "no password"),
-        (["--email", "a@example.com", "--name", "A", "--password-stdin"], "short\n", "at least 8 characters"),
+        (["--email", "a@example.com", "--name", "A", "--password-stdin"], "short\n", "at least 15 characters"),
         (["--email", "a@example.com", "--name", "A"], "password-1\n", "needs --password-stdin"),
         (["--email", "not-an-address", "--name", "A", "--password-stdin"], "password-1\n", "not an e-mail address"),
         (["--email", "a@localhost", "--name", "A", "--password-stdin"], "password-1\n", "not an e-mail address"),

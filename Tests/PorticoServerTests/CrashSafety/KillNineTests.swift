@@ -185,6 +185,9 @@ struct CrashWorld: Sendable {
             return
         }
         let url = database.url
+        // As an operator does: `migrate` makes the database the admin commands then use.
+        let migrated = try PorticoProcess.run(["migrate", "--database", url, "--key-file", keyFile])
+        guard migrated.status == 0 else { throw HarnessFailure("migrate: \(migrated.stderr)") }
         let added = try PorticoProcess.run([
             "client", "add", "--name", "Crash App", "--redirect-uri", KillNineTests.redirectURI, "--public",
             "--grant", "authorization_code", "--grant", "refresh_token", "--grant", "device_code", "--json",
@@ -200,9 +203,12 @@ struct CrashWorld: Sendable {
                 "user", "add", "--email", ProviderHarness.defaultEmail, "--name", "Ann", "--password-stdin",
                 "--database", url,
             ],
-            stdin: ProviderHarness.defaultPassword + "\n")
+            stdin: Self.password + "\n")
         guard user.status == 0 else { throw HarnessFailure("user add: \(user.stderr)") }
     }
+
+    /// The person's password: `portico user add` takes only what the sign-up page would.
+    static let password = "correct horse battery"
 
     /// `portico serve` on the database (a shared database needs the nodes' key file).
     func serve() throws -> ServeProcess {
@@ -274,7 +280,7 @@ struct CrashWorld: Sendable {
         let start = try await browser.get(components.string ?? "/oauth/authorize")
         var location = try start.location.orThrow("a redirect from /oauth/authorize (\(start.status) \(start.text))")
         if location.hasPrefix("/login") {
-            let login = try await browser.signIn(at: location)
+            let login = try await browser.signIn(at: location, password: CrashWorld.password)
             location = try login.location.orThrow("a redirect after signing in (\(login.status))")
         }
         if location.hasPrefix("/consent") {
@@ -393,7 +399,8 @@ struct CrashWorld: Sendable {
             guard let device = try? await startDevice(base: base) else { return }
             ledger.withLock { $0.pendingDevices.append(device.deviceCode) }
             let browser = TestBrowser(base: base)
-            guard let page = try? await browser.reachDeviceConsent(code: device.userCode),
+            guard
+                let page = try? await browser.reachDeviceConsent(code: device.userCode, password: CrashWorld.password),
                 let decided = try? await browser.decideDevice(on: page, "allow")
             else { return }
             guard decided.status < 400 else {

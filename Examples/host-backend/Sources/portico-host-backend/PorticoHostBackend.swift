@@ -26,8 +26,14 @@ struct PorticoHostBackendCommand {
           --data-dir PATH            where the user table lives (default ./host-backend-data)
           -h, --help                 show this help
 
-        Register the host with: portico client add --name "Host App" --redirect-uri http://127.0.0.1/callback
-          --scope openid --scope profile --scope account_link --backchannel-logout-uri http://127.0.0.1:8090/backchannel-logout
+        Register the host with this command (portico is .build/release/portico after make run;
+        the redirect URI is portico-host-demo's, port included; the backend exchanges tokens):
+
+          portico client add --name "Host App" --redirect-uri http://127.0.0.1:8091/callback \\
+            --scope openid --scope profile --scope account_link \\
+            --grant authorization_code --grant refresh_token \\
+            --grant urn:ietf:params:oauth:grant-type:token-exchange \\
+            --backchannel-logout-uri http://127.0.0.1:8090/backchannel-logout --json
         """
 
     static func main() {
