@@ -110,7 +110,9 @@ let package = Package(
                 "PorticoStorePostgres", "PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting",
                 "PorticoCrypto",
             ]),
-        .testTarget(name: "PorticoFuzzTests", dependencies: ["PorticoFuzzTargets", "PorticoHTTP", "PorticoStore"]),
+        .testTarget(
+            name: "PorticoFuzzTests",
+            dependencies: ["PorticoFuzzTargets", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite"]),
         .testTarget(
             name: "PorticoServerTests",
             dependencies: [

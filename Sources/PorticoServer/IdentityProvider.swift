@@ -38,15 +38,14 @@ public final class IdentityProvider: Sendable {
         self.configuration = configuration
         let encryption: SigningKeyEncryption
         // The caller still owns the store when the provider cannot start.
-        encryption = try SigningKeyEncryption.load(
-            keyFile: configuration.keyFile, databaseURL: configuration.databaseURL, store: store)
+        encryption = try SigningKeyEncryption.load(keyFile: configuration.keyFile, store: store)
         let keys = try KeyRing(store: store, encryption: encryption, now: configuration.clock())
         let registry = MetricsRegistry()
         context = ProviderContext(
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
             keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing),
             lifetimes: configuration.lifetimes, now: configuration.clock,
-            mailer: configuration.mailer ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory),
+            mailer: configuration.mailer ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory(beside: store.location)),
             metrics: ProviderMetrics(registry: registry))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)

@@ -14,10 +14,6 @@ public struct ProviderConfiguration: Sendable {
     /// The issuer identifier (`iss`), without a trailing slash. When nil it is derived from
     /// host and the bound port, which is what a single local instance wants.
     public var issuer: String?
-    /// The database the store was opened from (`sqlite:PATH` or `postgres://…`), if known. The
-    /// provider is handed the open store, so this only places the default outbox next to an
-    /// SQLite file; nil puts it in `./portico-data/outbox`, next to the CLI's default database.
-    public var databaseURL: DatabaseURL?
     /// The HTTP server's epoll threads (libmicrohttpd's thread pool, where requests that wait on
     /// nothing are answered); nil means one per core.
     public var threads: Int?
@@ -76,7 +72,6 @@ public struct ProviderConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: UInt16 = 8080,
         issuer: String? = nil,
-        databaseURL: DatabaseURL? = nil,
         threads: Int? = nil,
         logRequests: Bool = true,
         demo: Bool = false,
@@ -93,7 +88,6 @@ public struct ProviderConfiguration: Sendable {
         self.host = host
         self.port = port
         self.issuer = issuer
-        self.databaseURL = databaseURL
         self.threads = threads
         self.logRequests = logRequests
         self.demo = demo
@@ -120,8 +114,9 @@ public struct ProviderConfiguration: Sendable {
         return hosts
     }
 
-    /// The outbox folder in effect: ``outboxDirectory``, or the one next to the database.
-    public var effectiveOutboxDirectory: String {
-        outboxDirectory ?? OutboxMailer.defaultDirectory(forDatabase: databaseURL)
+    /// The outbox folder in effect for a store at `location`: ``outboxDirectory``, or the one
+    /// next to a database file.
+    public func effectiveOutboxDirectory(beside location: StoreLocation?) -> String {
+        outboxDirectory ?? OutboxMailer.defaultDirectory(beside: location)
     }
 }

@@ -1,43 +1,60 @@
 /// A database location as the command line and environment give it (`--database`,
-/// `PORTICO_DATABASE`).
+/// `PORTICO_DATABASE`): a scheme that names a registered backend (``StoreBackends``) and the
+/// rest, which that backend reads.
 ///
 /// Parsing is separate from opening so that the CLI can report a bad URL before doing
-/// anything else, and so that the backends can be chosen in one place.
-public enum DatabaseURL: Sendable, Hashable, CustomStringConvertible {
-    /// An SQLite file: `sqlite:./portico-data/portico.db`, `sqlite:/var/lib/portico.db`, or
-    /// with an empty authority, `sqlite:///var/lib/portico.db`.
-    case sqlite(path: String)
-    /// A private in-memory SQLite database (`sqlite::memory:`), for tests and demos.
-    case sqliteInMemory
-    /// A PostgreSQL server (`postgres://user@host:port/db` or `postgresql://…`).
-    case postgres(String)
+/// anything else; the backend is chosen here, in one place, and this type names none.
+public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
+    /// The scheme, lowercased, without `:` (`sqlite`, `postgres`).
+    public let scheme: String
+    /// The URL as its backend writes it.
+    public let text: String
 
-    /// Parses a database URL; throws ``StoreError/unsupportedURL(_:)`` for anything else.
+    /// Parses a database URL of a registered backend.
+    ///
+    /// - Throws: ``StoreError/unsupportedURL(_:)`` for a URL without a registered scheme or one
+    ///   its backend cannot use.
     public init(parsing text: String) throws {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("postgres://") || trimmed.hasPrefix("postgresql://") {
-            self = .postgres(trimmed)
-            return
+        let trimmed = text.trimmingWhitespace
+        guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
+            throw StoreError.unsupportedURL(text)
         }
-        guard trimmed.hasPrefix("sqlite:") else { throw StoreError.unsupportedURL(text) }
-        var path = String(trimmed.dropFirst("sqlite:".count))
-        if path.hasPrefix("//") { path.removeFirst(2) }
-        if path == ":memory:" {
-            self = .sqliteInMemory
-            return
-        }
-        guard !path.isEmpty, !path.contains("\u{0}") else { throw StoreError.unsupportedURL(text) }
-        self = .sqlite(path: path)
+        let scheme = trimmed[..<colon].lowercased()
+        guard let backend = StoreBackends.backend(forScheme: scheme) else { throw StoreError.unsupportedURL(text) }
+        self.scheme = scheme
+        self.text = try backend.canonical(trimmed)
     }
 
-    /// The URL as it would be written.
-    public var description: String {
-        switch self {
-        // A path that itself starts with `//` needs the empty authority, or parsing the
-        // description would take its first two slashes for one (found by fuzzing).
-        case .sqlite(let path): path.hasPrefix("//") ? "sqlite://\(path)" : "sqlite:\(path)"
-        case .sqliteInMemory: "sqlite::memory:"
-        case .postgres(let url): url
+    /// The backend that opens it.
+    ///
+    /// A URL is only made by parsing, which found its backend registered; registrations are
+    /// never removed.
+    public var backend: any StoreBackend {
+        // Registered when this URL was parsed; backends are never unregistered.
+        StoreBackends.backend(forScheme: scheme) ?? UnregisteredBackend()
+    }
+
+    /// The URL as its backend writes it.
+    public var description: String { text }
+}
+
+/// What ``DatabaseURL/backend`` answers if a scheme were ever missing: a backend that opens
+/// nothing, so that the failure is an ordinary ``StoreError``.
+private struct UnregisteredBackend: StoreBackend {
+    var schemes: [String] { [] }
+    func canonical(_ url: String) throws -> String { throw StoreError.unsupportedURL(url) }
+    func open(_ url: DatabaseURL, options: StoreOpening) throws -> any Store {
+        throw StoreError.unsupportedURL(url.text)
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs (no Foundation needed here).
+    fileprivate var trimmingWhitespace: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
         }
+        return String(self[first...last])
     }
 }

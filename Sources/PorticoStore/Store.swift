@@ -64,6 +64,10 @@ public protocol Store: Sendable {
     /// (see `Store+Placement.swift`); a remote backend says true.
     var isRemote: Bool { get }
 
+    /// Where the data lives, for the files the provider keeps beside it (the key file of the
+    /// signing keys, the mail outbox): a file on this machine, this process, or a server.
+    var location: StoreLocation { get }
+
     /// Leaves no copy of deleted or replaced data in the backend's own files (SQLite: copies the
     /// write-ahead log into the database and truncates it), after a secret was replaced, such
     /// as a plain signing key sealed on upgrade. A backend without such files does nothing.

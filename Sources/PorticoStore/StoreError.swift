@@ -19,6 +19,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case schemaTooNew(found: Int, supported: Int)
     /// The database URL has a form Portico does not understand.
     case unsupportedURL(String)
+    /// The database (named as its URL gives it, a file's path) does not exist, and the caller
+    /// did not ask for one to be made (``StoreOpening/creating``).
+    case databaseMissing(String)
     /// The URL names a backend that this build cannot open yet.
     case backendUnavailable(String)
     /// The caller passed a value the store cannot keep (for example a confidential client
@@ -64,6 +67,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "database schema version \(found) is newer than this portico understands (\(supported)); upgrade portico"
         case .unsupportedURL(let url):
             "unsupported database URL '\(url)': use sqlite:PATH, sqlite::memory: or postgres://user@host:port/db"
+        case .databaseMissing(let name):
+            "no database at \(name)"
         case .backendUnavailable(let message):
             message
         case .invalidArgument(let message):

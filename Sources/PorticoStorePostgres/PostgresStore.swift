@@ -143,6 +143,9 @@ public final class PostgresStore: Store {
     /// epoll thread (DESIGN, "Concurrency and storage model").
     public var isRemote: Bool { true }
 
+    /// A server that several nodes may share.
+    public var location: StoreLocation { .server }
+
     /// Closes the idle connections; later calls throw ``StoreError/closed``.
     public func close() {
         listener.stop()

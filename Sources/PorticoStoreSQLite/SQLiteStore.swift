@@ -24,6 +24,9 @@ public final class SQLiteStore: Store {
     private let busyTimeout: TimeInterval
     private let checkpointer: SQLiteCheckpointer?
 
+    /// The file on this machine, or this process for `:memory:`.
+    public var location: StoreLocation { path == ":memory:" ? .process : .file(path: path) }
+
     /// The schema version this build understands; newer databases are refused.
     public static var supportedSchemaVersion: Int { SQLiteSchema.latestVersion }
 

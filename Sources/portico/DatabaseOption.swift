@@ -11,21 +11,22 @@ enum DatabaseOption {
         try arguments.value("database") ?? environment["PORTICO_DATABASE"] ?? defaultURL
     }
 
-    /// Opens the store, turning any failure into one line that names the database.
+    /// Opens the store with the backend its URL names (``StoreBackends``), turning any failure
+    /// into one line that names the database.
     ///
     /// - Parameter creating: whether a missing SQLite file may be made (only `portico migrate`
     ///   and `serve` make a database). Why: an admin command with a mistyped `--database` path
     ///   would otherwise make a new empty database and report "no clients yet" with exit 0.
-    static func open(_ url: String, migrate: Bool = true, creating: Bool = false) throws -> any Store {
-        if !creating, case .sqlite(let path)? = try? DatabaseURL(parsing: url),
-            !FileManager.default.fileExists(atPath: path)
-        {
+    static func open(
+        _ url: String, migrate: Bool = true, creating: Bool = false, longRunning: Bool = false, poolSize: Int = 1
+    ) throws -> any Store {
+        let options = StoreOpening(migrate: migrate, creating: creating, longRunning: longRunning, poolSize: poolSize)
+        do {
+            return try StoreBackends.open(url, options: options)
+        } catch StoreError.databaseMissing(let path) {
             throw CommandLineError.failure(
                 "no database at \(path): check --database (or PORTICO_DATABASE); "
                     + "'portico serve' or 'portico migrate --database \(url)' makes a new one")
-        }
-        do {
-            return try openStore(url: url, migrate: migrate)
         } catch {
             throw CommandLineError.failure("cannot open the database \(displayed(url)): \(error)")
         }
@@ -40,17 +41,10 @@ enum DatabaseOption {
         return size
     }
 
-    /// The URL as messages may print it: a PostgreSQL URL's password (`user:secret@`) is
-    /// replaced by `***`.
+    /// The URL as messages may print it: its backend hides what is secret in it (a PostgreSQL
+    /// URL's password becomes `***`).
     static func displayed(_ url: String) -> String {
-        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
-            let scheme = url.range(of: "://")
-        else { return url }
-        let rest = url[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@"),
-            let colon = rest[..<at].firstIndex(of: ":")
-        else { return url }
-        return String(url[..<rest.index(after: colon)]) + "***" + String(rest[at...])
+        guard let parsed = try? DatabaseURL(parsing: url) else { return url }
+        return parsed.backend.displayed(parsed)
     }
 }

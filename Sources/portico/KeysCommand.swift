@@ -101,7 +101,7 @@ enum KeysCommand {
         }
         let store = try DatabaseOption.open(url)
         defer { store.close() }
-        let encryption = try KeyFileOption.encryption(keyFile: keyFile, databaseURL: url, store: store)
+        let encryption = try KeyFileOption.encryption(keyFile: keyFile, store: store)
         let rotations = try performing { () throws(AdminError) in
             try SigningKeyRotation.rotate(algorithms: algorithms, in: store, encryption: encryption)
         }
@@ -138,7 +138,7 @@ enum KeysCommand {
         try arguments.finish()
         let store = try DatabaseOption.open(url)
         defer { store.close() }
-        let encryption = try KeyFileOption.encryption(keyFile: keyFile, databaseURL: url, store: store)
+        let encryption = try KeyFileOption.encryption(keyFile: keyFile, store: store)
         let revocation = try performing { () throws(AdminError) in
             try SigningKeyRevocation.revoke(keyID: keyID, in: store, encryption: encryption)
         }

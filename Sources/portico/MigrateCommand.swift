@@ -32,7 +32,7 @@ enum MigrateCommand {
             let steps = applied.map(String.init).joined(separator: ", ")
             print("applied \(applied.count == 1 ? "migration" : "migrations") \(steps); schema version \(version)")
         }
-        let encryption = try KeyFileOption.encryption(keyFile: keyFile, databaseURL: url, store: store)
+        let encryption = try KeyFileOption.encryption(keyFile: keyFile, store: store)
         let created: [String]
         do {
             created = try SigningKeyProvisioning.ensureKeys(in: store, encryption: encryption)
@@ -55,10 +55,9 @@ enum KeyFileOption {
     }
 
     /// The signing keys' encryption for `store`, or the one line that says why not.
-    static func encryption(keyFile: String?, databaseURL: String, store: any Store) throws -> SigningKeyEncryption {
+    static func encryption(keyFile: String?, store: any Store) throws -> SigningKeyEncryption {
         do {
-            return try SigningKeyEncryption.load(
-                keyFile: keyFile, databaseURL: try? DatabaseURL(parsing: databaseURL), store: store)
+            return try SigningKeyEncryption.load(keyFile: keyFile, store: store)
         } catch {
             throw CommandLineError.failure(error.description)
         }

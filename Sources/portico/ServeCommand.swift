@@ -73,7 +73,6 @@ enum ServeCommand {
             configuration.issuer = try IssuerValidation.validated(issuer)
         }
         let databaseURL = try DatabaseOption.url(&arguments, environment: environment)
-        configuration.databaseURL = try? DatabaseURL(parsing: databaseURL)
         let poolSize = try DatabaseOption.poolSize(&arguments) ?? IdentityProvider.remoteStoreWorkerThreads
         if let threads = try arguments.value("threads") {
             guard let count = Int(threads), (1...256).contains(count) else {
@@ -119,14 +118,18 @@ enum ServeCommand {
         // the banner appears still drains and exits 0.
         TerminationSignals.catchNow()
         let provider: IdentityProvider
+        let location: StoreLocation
         do {
-            let store = try openStore(url: databaseURL, longRunning: true, poolSize: poolSize)
+            let store = try DatabaseOption.open(databaseURL, creating: true, longRunning: true, poolSize: poolSize)
+            location = store.location
             do {
                 provider = try IdentityProvider(configuration: configuration, store: store)
             } catch {
                 store.close()
                 throw error
             }
+        } catch let error as CommandLineError {
+            throw error
         } catch let error as KeyFileError {
             throw CommandLineError.failure(error.description)
         } catch {
@@ -150,7 +153,8 @@ enum ServeCommand {
             configuration.metrics
             ? "Metrics: http://\(configuration.host):\(provider.port)/metrics (loopback clients only)\n" : ""
         // Sign-up and reset links go by mail; a newcomer must know where to read it.
-        let mail = "Mail (sign-up and password-reset links): .eml files in \(configuration.effectiveOutboxDirectory)\n"
+        let mail =
+            "Mail (sign-up and password-reset links): .eml files in \(configuration.effectiveOutboxDirectory(beside: location))\n"
         FileHandle.standardOutput.write(Data((banner + metrics + mail + demoBanner(provider.demo)).utf8))
         provider.runUntilTerminated()
     }

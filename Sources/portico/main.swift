@@ -1,4 +1,7 @@
 import Foundation
+import PorticoStore
+import PorticoStorePostgres
+import PorticoStoreSQLite
 
 /// One subcommand: its name, a line for `portico --help`, its own help, and what it does.
 struct Command {
@@ -28,6 +31,10 @@ let overview = """
 
     Run 'portico COMMAND --help' for a command's options.
     """
+
+// The backends `--database` may name, by URL scheme: one line each.
+StoreBackends.register(SQLiteBackend())
+StoreBackends.register(PostgresBackend())
 
 var words = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessInfo.processInfo.environment

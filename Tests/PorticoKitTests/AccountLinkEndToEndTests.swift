@@ -313,8 +313,7 @@ extension ProviderHarness {
     /// `claims` signed with the provider's current RS256 key, `typ` set to `type`.
     func signed(_ claims: JWTClaims, type: String) throws -> String {
         let stored = try #require(try store.read { try $0.currentSigningKey(algorithm: "RS256") })
-        let encryption = try SigningKeyEncryption.load(
-            keyFile: nil, databaseURL: try DatabaseURL(parsing: "sqlite:\(directory.path)/portico.db"), store: store)
+        let encryption = try SigningKeyEncryption.load(keyFile: nil, store: store)
         let key = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: stored), keyID: stored.id)
         return JWS.sign(claims: claims, key: key, type: type)
     }

@@ -18,7 +18,6 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = ProviderConfiguration.testing { configuration in
             configuration.issuer = "http://127.0.0.1:1"
-            configuration.databaseURL = .postgres(database.url)
             configuration.keyFile = directory.appendingPathComponent("signing.key").path
             configuration.outboxDirectory = directory.appendingPathComponent("outbox").path
             configuration.backchannelLogout = BackChannelLogoutSettings(

@@ -259,18 +259,33 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
 
 @Suite struct DatabaseURLTests {
     @Test func parsesTheForms() throws {
-        #expect(
-            try DatabaseURL(parsing: "sqlite:./portico-data/portico.db") == .sqlite(path: "./portico-data/portico.db"))
-        #expect(try DatabaseURL(parsing: "sqlite:/var/lib/portico.db") == .sqlite(path: "/var/lib/portico.db"))
-        #expect(try DatabaseURL(parsing: "sqlite:///var/lib/portico.db") == .sqlite(path: "/var/lib/portico.db"))
-        #expect(try DatabaseURL(parsing: "sqlite::memory:") == .sqliteInMemory)
-        #expect(
-            try DatabaseURL(parsing: "postgres://portico@db:5432/portico")
-                == .postgres("postgres://portico@db:5432/portico"))
+        StoreBackends.register(SQLiteBackend())
+        func path(_ text: String) throws -> String? { SQLiteBackend.path(of: try DatabaseURL(parsing: text)) }
+        #expect(try path("sqlite:./portico-data/portico.db") == "./portico-data/portico.db")
+        #expect(try path("sqlite:/var/lib/portico.db") == "/var/lib/portico.db")
+        #expect(try path("sqlite:///var/lib/portico.db") == "/var/lib/portico.db")
+        #expect(try path("sqlite::memory:") == ":memory:")
         #expect(try DatabaseURL(parsing: "sqlite:///var/lib/portico.db").description == "sqlite:/var/lib/portico.db")
-        for bad in ["", "sqlite:", "mysql://x", "./file.db", "http://x"] {
+        #expect(try DatabaseURL(parsing: " sqlite:/x.db ").scheme == "sqlite")
+        for bad in ["", "sqlite:", "mysql://x", "./file.db", "http://x", ":x"] {
             #expect(throws: StoreError.unsupportedURL(bad)) { try DatabaseURL(parsing: bad) }
         }
+    }
+
+    @Test func aBackendOpensOnlyADatabaseThatExistsUnlessAskedToMakeOne() throws {
+        StoreBackends.register(SQLiteBackend())
+        let directory = try TemporaryDirectory()
+        let url = try DatabaseURL(parsing: "sqlite:\(directory.databasePath())")
+        #expect(throws: StoreError.databaseMissing(directory.databasePath())) {
+            try StoreBackends.open(url, options: StoreOpening(creating: false))
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.databasePath()))
+        let made = try StoreBackends.open(url, options: StoreOpening(creating: true))
+        #expect(made.location == .file(path: directory.databasePath()))
+        #expect(made.location.localDirectory == (directory.databasePath() as NSString).deletingLastPathComponent)
+        made.close()
+        try StoreBackends.open(url, options: StoreOpening(creating: false)).close()
+        #expect(try StoreBackends.open("sqlite::memory:").location == .process)
     }
 
     @Test func opensARelativeSQLitePathAndCreatesItsDirectory() throws {

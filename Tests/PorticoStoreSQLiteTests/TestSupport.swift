@@ -39,9 +39,6 @@ let referenceTime = StoreFixtures.referenceTime
 
 /// Opens the store of a `sqlite:` URL as `portico` does (the command picks the backend).
 func openStore(url: String) throws -> any Store {
-    switch try DatabaseURL(parsing: url) {
-    case .sqlite(let path): return try SQLiteStore(path: path)
-    case .sqliteInMemory: return try SQLiteStore(path: ":memory:")
-    case .postgres: throw StoreError.unsupportedURL(url)
-    }
+    StoreBackends.register(SQLiteBackend())
+    return try StoreBackends.open(url)
 }

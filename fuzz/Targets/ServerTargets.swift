@@ -80,13 +80,17 @@
         /// `--database` URLs: parsed or refused with an error; a parsed URL's description parses
         /// back to the same URL.
         static func databaseURL(_ bytes: [UInt8]) {
+            _ = backendRegistered
             let text = String(decoding: bytes, as: UTF8.self)
             guard let url = try? DatabaseURL(parsing: text) else { return }
-            if case .sqlite(let path) = url {
+            if let path = SQLiteBackend.path(of: url) {
                 FuzzFailure.check(!path.isEmpty && !path.contains("\u{0}"), "bad SQLite path accepted")
             }
             FuzzFailure.check((try? DatabaseURL(parsing: url.description)) == url, "description does not parse back")
         }
+
+        /// The backend whose URLs the target parses, registered once.
+        static let backendRegistered: Void = StoreBackends.register(SQLiteBackend())
 
         /// The key ring seals are signed with: an in-memory store's fresh keys.
         static let keys: KeyRing? = (try? SQLiteStore(path: ":memory:")).flatMap { try? KeyRing(store: $0) }

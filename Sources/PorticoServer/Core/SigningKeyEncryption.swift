@@ -29,15 +29,16 @@ public struct SigningKeyEncryption: Sendable {
         SigningKeyEncryption(key: .generate(), keyFilePath: nil)
     }
 
-    /// Where the key file of an SQLite database is by default: beside it, named after it.
-    /// Nil for an in-memory database and for PostgreSQL (which has no folder of its own).
-    public static func defaultKeyFilePath(forDatabase url: DatabaseURL?) -> String? {
-        guard case .sqlite(let path)? = url else { return nil }
+    /// Where the key file of a database file is by default: beside it, named after it. Nil for
+    /// a database in this process and for a server (which has no folder of its own here).
+    public static func defaultKeyFilePath(for location: StoreLocation) -> String? {
+        guard case .file(let path) = location else { return nil }
         return path + ".key"
     }
 
-    /// The encryption for the database at `databaseURL`, opened in `store` (nil: a store the
-    /// embedder opened itself, which then needs `keyFile` unless it lives only in this process).
+    /// The encryption for the signing keys in `store`: `keyFile`, or the key file beside a
+    /// database file; a database that lives only in this process gets a key that does too, and
+    /// a server's needs `keyFile`.
     ///
     /// Reads `keyFile` (or the default beside an SQLite database). A missing file is made (0600,
     /// a new random key) unless the database already holds sealed keys, which a new key could
@@ -45,15 +46,15 @@ public struct SigningKeyEncryption: Sendable {
     ///
     /// - Throws: ``KeyFileError`` for a file other users can read, one that does not hold a
     ///   key, a PostgreSQL database without `--key-file`, or a file that cannot be read or made.
-    public static func load(keyFile: String?, databaseURL: DatabaseURL?, store: any Store) throws(KeyFileError)
+    public static func load(keyFile: String?, store: any Store) throws(KeyFileError)
         -> SigningKeyEncryption
     {
         let path: String
         if let keyFile {
             path = keyFile
-        } else if let standard = defaultKeyFilePath(forDatabase: databaseURL) {
+        } else if let standard = defaultKeyFilePath(for: store.location) {
             path = standard
-        } else if databaseURL == nil || databaseURL == .sqliteInMemory {
+        } else if store.location == .process {
             return .ephemeral()
         } else {
             throw .required(

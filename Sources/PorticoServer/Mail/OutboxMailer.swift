@@ -24,13 +24,12 @@ public struct OutboxMailer: Mailer {
         self.logs = logs
     }
 
-    /// The outbox next to an SQLite database (`portico-data/outbox` for the default
+    /// The outbox next to a database file (`portico-data/outbox` for the default
     /// `sqlite:./portico-data/portico.db`), or `./portico-data/outbox` for other databases and
     /// when the database is not known.
-    public static func defaultDirectory(forDatabase url: DatabaseURL?) -> String {
-        guard case .sqlite(let path)? = url else { return "./portico-data/outbox" }
-        let folder = (path as NSString).deletingLastPathComponent
-        return ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("outbox")
+    public static func defaultDirectory(beside location: StoreLocation?) -> String {
+        guard let folder = location?.localDirectory else { return "./portico-data/outbox" }
+        return (folder as NSString).appendingPathComponent("outbox")
     }
 
     /// Writes `message` into the outbox.

@@ -42,7 +42,6 @@ public final class ProviderHarness: Sendable {
         let url = database.url(in: directory)
         var configuration = configuration
         configuration.port = 0
-        configuration.databaseURL = url
         configuration.clock = { clock.now }
         if case .postgres = database, configuration.keyFile == nil {
             configuration.keyFile = directory.appendingPathComponent("signing.key").path
@@ -50,7 +49,7 @@ public final class ProviderHarness: Sendable {
         self.configuration = configuration
         let provider: IdentityProvider
         do {
-            provider = try Self.startProvider(configuration, on: database)
+            provider = try Self.startProvider(configuration, on: database, in: directory)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -103,7 +102,7 @@ public final class ProviderHarness: Sendable {
     /// The provider's issuer identifier.
     public var issuer: String { provider.issuer }
     /// Where the provider writes mail unless the configuration set a mailer.
-    public var outbox: URL { URL(fileURLWithPath: configuration.effectiveOutboxDirectory) }
+    public var outbox: URL { URL(fileURLWithPath: configuration.effectiveOutboxDirectory(beside: store.location)) }
 
     /// Stops the provider and starts a new one with the same configuration on the same
     /// database (a new port), as an operator restarting `portico serve` would.
@@ -112,16 +111,16 @@ public final class ProviderHarness: Sendable {
         try await Self.onThread {
             try self.running.withLock { provider in
                 provider.shutdown()
-                provider = try Self.startProvider(configuration, on: self.database)
+                provider = try Self.startProvider(configuration, on: self.database, in: self.directory)
             }
         }
     }
 
     /// A provider on its own handle of the database (it closes it when it stops), listening.
-    private static func startProvider(_ configuration: ProviderConfiguration, on database: TestDatabase) throws
-        -> IdentityProvider
-    {
-        let url = try configuration.databaseURL.required("the harness's database URL")
+    private static func startProvider(
+        _ configuration: ProviderConfiguration, on database: TestDatabase, in directory: URL
+    ) throws -> IdentityProvider {
+        let url = database.url(in: directory)
         let provider = try IdentityProvider(
             configuration: configuration, store: try database.open(url, longRunning: true))
         try provider.start()

@@ -18,22 +18,30 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
     /// Every database this machine can run the suites on.
     public static var available: [TestDatabase] { [.sqlite] }
 
+    /// The backends the harness opens, registered as `portico` registers them (once, before
+    /// any URL is parsed): the test harness and the command line share ``StoreBackends``.
+    public static let backendsRegistered: Void = {
+        StoreBackends.register(SQLiteBackend())
+        StoreBackends.register(PostgresBackend())
+    }()
+
     /// The `--database` URL of this database for a harness working in `directory`.
     func url(in directory: URL) -> DatabaseURL {
-        switch self {
-        case .sqlite: .sqlite(path: "\(directory.path)/portico.db")
-        case .postgres(let url): .postgres(url)
-        }
+        Self.backendsRegistered
+        let text =
+            switch self {
+            case .sqlite: "sqlite:\(directory.path)/portico.db"
+            case .postgres(let url): url
+            }
+        // Both forms parse: the path is a temporary folder's, the PostgreSQL URL the test's.
+        guard let url = try? DatabaseURL(parsing: text) else { preconditionFailure("a test database URL: \(text)") }
+        return url
     }
 
     /// Opens (and migrates) the store at `url`: for a provider to serve (`longRunning`, tuned as
     /// `portico serve` tunes it) or for a test to look into.
     func open(_ url: DatabaseURL, longRunning: Bool) throws -> any Store {
-        switch url {
-        case .sqlite(let path): try SQLiteStore(path: path, backgroundCheckpoints: longRunning)
-        case .postgres(let url): try PostgresStore(url: url, poolSize: 4)
-        default: throw StoreError.unsupportedURL(url.description)
-        }
+        try StoreBackends.open(url, options: StoreOpening(longRunning: longRunning, poolSize: 4))
     }
 
     /// The backend's name, as test output shows it.

@@ -18,7 +18,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = ProviderConfiguration(
-            port: 0, databaseURL: try DatabaseURL(parsing: "sqlite:\(directory.path)/portico.db"), logRequests: false,
+            port: 0, logRequests: false,
             passwordHashing: ProviderHarness.passwordHashing)
         configuration.allowedHosts = allowedHosts
         configuration.issuer = issuer

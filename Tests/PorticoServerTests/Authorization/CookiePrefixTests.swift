@@ -29,7 +29,7 @@ import Testing
         let url = "sqlite:\(directory.path)/portico.db"
         let provider = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, issuer: "https://127.0.0.1", databaseURL: try DatabaseURL(parsing: url), logRequests: false,
+                port: 0, issuer: "https://127.0.0.1", logRequests: false,
                 passwordHashing: ProviderHarness.passwordHashing),
             store: try openStore(url: url, longRunning: true))
         try provider.start()

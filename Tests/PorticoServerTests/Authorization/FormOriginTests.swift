@@ -55,7 +55,7 @@ import Testing
         let provider = try IdentityProvider(
             configuration: ProviderConfiguration(
                 port: 0, issuer: "https://127.0.0.1",
-                databaseURL: try DatabaseURL(parsing: "sqlite:\(directory.path)/portico.db"), logRequests: false),
+                logRequests: false),
             store: try openStore(url: "sqlite:\(directory.path)/portico.db", longRunning: true))
         try provider.start()
         defer { provider.shutdown() }

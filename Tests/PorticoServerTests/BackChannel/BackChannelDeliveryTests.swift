@@ -142,11 +142,10 @@ import Testing
     /// exactly once.
     @Test func twoProvidersOnOneDatabaseDeliverEachMessageOnce() async throws {
         try await ProviderHarness.with(configuration: backChannelConfiguration()) { provider in
-            let path = try #require(
-                {
-                    if case .sqlite(let path) = provider.configuration.databaseURL { return path }
-                    return nil
-                }())
+            guard case .file(let path) = provider.store.location else {
+                Issue.record("the harness's SQLite database is a file")
+                return
+            }
             let second = try IdentityProvider(
                 configuration: provider.configuration, store: try SQLiteStore(path: path, backgroundCheckpoints: true))
             try second.start()

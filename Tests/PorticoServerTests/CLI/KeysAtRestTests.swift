@@ -121,7 +121,7 @@ import Testing
         let store = try openStore(url: database.url)
         defer { store.close() }
         let encryption = try SigningKeyEncryption.load(
-            keyFile: keyFile, databaseURL: try DatabaseURL(parsing: database.url), store: store)
+            keyFile: keyFile, store: store)
         for record in try store.signingKeys() {
             #expect(KeyEncryptionKey.isSealed(record.privateKeyPEM))
             _ = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: record), keyID: record.id)
@@ -149,7 +149,7 @@ import Testing
         let signedBefore = JWS.sign(claims: JWTClaims(subject: "ann"), key: current, type: "JWT")
         let provider = try IdentityProvider(
             configuration: ProviderConfiguration(
-                port: 0, databaseURL: try DatabaseURL(parsing: database.url), logRequests: false),
+                port: 0, logRequests: false),
             store: try openStore(url: database.url, longRunning: true))
         try provider.start()
         do {

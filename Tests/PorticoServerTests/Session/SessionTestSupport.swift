@@ -20,8 +20,7 @@ extension ProviderHarness {
     /// another sign-in).
     func signWithProviderKey(_ claims: JWTClaims, algorithm: String = "RS256") throws -> String {
         let stored = try #require(try store.read { try $0.currentSigningKey(algorithm: algorithm) })
-        let encryption = try SigningKeyEncryption.load(
-            keyFile: nil, databaseURL: try DatabaseURL(parsing: "sqlite:\(directory.path)/portico.db"), store: store)
+        let encryption = try SigningKeyEncryption.load(keyFile: nil, store: store)
         let key = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: stored), keyID: stored.id)
         return JWS.sign(claims: claims, key: key, type: "JWT")
     }

@@ -23,12 +23,9 @@ do {
         print(String(format: "RS256_SIGNS_PER_CORE=%.0f", rate))
         exit(0)
     }
-    let store: any Store
-    switch try DatabaseURL(parsing: options.databaseURL) {
-    case .sqlite(let path): store = try SQLiteStore(path: path)
-    case .postgres: store = try PostgresStore(url: options.databaseURL, poolSize: 1)
-    default: throw StoreError.unsupportedURL(options.databaseURL)
-    }
+    StoreBackends.register(SQLiteBackend())
+    StoreBackends.register(PostgresBackend())
+    let store = try StoreBackends.open(options.databaseURL)
     defer { store.close() }
     try Seeder(options: options, store: store, log: printError).run()
 } catch SeedOptions.Problem.help {
