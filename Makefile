@@ -12,7 +12,7 @@ FUZZ_TEST_SECONDS ?= 5
 
 ## run: install what is missing, build a release, and start the server on the SQLite default
 run: bootstrap release
-	.build/release/portico serve --port $(PORT) --demo
+	.build/release/portico serve --port $(PORT) --demo --allow-loopback-callbacks
 
 ## cluster: 3 nodes on a throwaway PostgreSQL behind nginx on loopback; prints the URL and demo sign-in
 cluster: bootstrap build

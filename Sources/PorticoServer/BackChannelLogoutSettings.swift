@@ -9,9 +9,11 @@ import Foundation
 public struct BackChannelLogoutSettings: Sendable {
     /// How long the deliverer sleeps when nothing was due; 1 s by default.
     public var pollInterval: Duration
-    /// How long one POST to a client's backend may take (connecting included); 5 s by default,
-    /// short so that one slow backend delays the others little.
+    /// How long one POST to a client's backend may take (connecting included); 5 s by default.
     public var requestTimeout: Duration
+    /// How long connecting to a client's backend may take; 2 s by default, short because a
+    /// reachable backend accepts at once, and one that drops packets should cost little.
+    public var connectTimeout: Duration
     /// The wait after the first failed attempt, doubled after each further one (with jitter:
     /// between half and all of it); 5 s by default.
     public var firstRetryDelay: Duration
@@ -31,12 +33,14 @@ public struct BackChannelLogoutSettings: Sendable {
     /// The defaults above.
     public init(
         pollInterval: Duration = .seconds(1), requestTimeout: Duration = .seconds(5),
-        firstRetryDelay: Duration = .seconds(5), maximumRetryDelay: Duration = .seconds(3600),
+        connectTimeout: Duration = .seconds(2), firstRetryDelay: Duration = .seconds(5),
+        maximumRetryDelay: Duration = .seconds(3600),
         retryWindow: Duration = .seconds(24 * 3600), batchSize: Int = 10, leaseDuration: Duration? = nil,
         retention: Duration = .seconds(24 * 3600)
     ) {
         self.pollInterval = pollInterval
         self.requestTimeout = requestTimeout
+        self.connectTimeout = connectTimeout
         self.firstRetryDelay = firstRetryDelay
         self.maximumRetryDelay = maximumRetryDelay
         self.retryWindow = retryWindow

@@ -60,7 +60,9 @@ public final class IdentityProvider: Sendable {
         logoutDeliverer = BackChannelLogoutDeliverer(
             store: store, keys: keys, issuer: context.issuerIdentifier,
             subjects: PairwiseSubjects(store: store, clients: context.clients),
-            settings: configuration.backchannelLogout, metrics: BackChannelLogoutMetrics(registry: registry),
+            settings: configuration.backchannelLogout,
+            addresses: OutboundAddressPolicy(allowsLoopback: configuration.allowsLoopbackCallbacks),
+            metrics: BackChannelLogoutMetrics(registry: registry),
             now: configuration.clock,
             onError: { message in FileHandle.standardError.write(Data("portico: \(message)\n".utf8)) })
         var http = ServerConfiguration()

@@ -14,7 +14,9 @@ import Synchronization
 ///   no answer within ``BackChannelLogoutSettings/requestTimeout``) schedules it again with
 ///   exponential backoff and jitter, until ``BackChannelLogoutSettings/retryWindow`` has passed
 ///   since it was enqueued; then it is given up. A message whose client is gone, or no longer
-///   has a URI, is given up at once. Messages are rows, so a restart loses none, and a node that
+///   has a URI, or whose URI names an address the provider does not send to
+///   (``OutboundAddressPolicy``, checked on the resolved address at each attempt), is given up
+///   at once. Messages are rows, so a restart loses none, and a node that
 ///   dies mid-delivery leaves a lease that ends.
 /// - **Fresh tokens**: signing happens at each attempt (OpenID Connect Back-Channel Logout 1.0
 ///   §2.4), with the key and algorithm of the client's ID tokens, so a retried message carries a
@@ -46,7 +48,7 @@ final class BackChannelLogoutDeliverer: Sendable {
     /// Prepares a deliverer; nothing runs until ``start()``.
     init(
         store: any Store, keys: KeyRing, issuer: IssuerIdentifier, subjects: PairwiseSubjects,
-        settings: BackChannelLogoutSettings, metrics: BackChannelLogoutMetrics,
+        settings: BackChannelLogoutSettings, addresses: OutboundAddressPolicy, metrics: BackChannelLogoutMetrics,
         now: @escaping @Sendable () -> Date, onError: @escaping @Sendable (String) -> Void
     ) {
         self.store = store
@@ -57,13 +59,16 @@ final class BackChannelLogoutDeliverer: Sendable {
         self.metrics = metrics
         self.now = now
         self.onError = onError
-        poster = FormPoster(timeout: BackChannelLogoutSettings.interval(settings.requestTimeout))
+        poster = FormPoster(
+            client: OutboundHTTPClient(
+                policy: addresses, connectTimeout: settings.connectTimeout, timeout: settings.requestTimeout))
     }
 
     /// Starts the delivery thread.
     func start() {
         guard !isStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
+            OutboundHTTPClient.ignoreBrokenPipesOnThisThread()
             run()
             finished.signal()
         }
@@ -150,7 +155,7 @@ final class BackChannelLogoutDeliverer: Sendable {
         } catch {
             return try retry(message, reason: "signing the logout token failed: \(error)")
         }
-        switch poster.post([("logout_token", token)], to: url) {
+        switch poster.post([("logout_token", token)], to: url).outcome {
         case .status(let status) where (200..<300).contains(status):
             if try store.transaction({ try $0.markOutboxMessageDelivered(id: message.id, owner: owner, now: now()) }) {
                 metrics.delivered.increment()
@@ -159,6 +164,9 @@ final class BackChannelLogoutDeliverer: Sendable {
             try retry(message, reason: "\(uri) answered \(status)")
         case .failed(let reason):
             try retry(message, reason: "\(uri): \(reason)")
+        case .refused(let reason):
+            // Nothing was sent; the same URL would be refused again.
+            try giveUp(message, reason: "\(uri) is not sent to: \(reason)")
         }
     }
 
