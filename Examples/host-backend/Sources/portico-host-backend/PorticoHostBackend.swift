@@ -28,6 +28,7 @@ struct PorticoHostBackendCommand {
 
         Register the host with: portico client add --name "Host App" --redirect-uri http://127.0.0.1/callback
           --scope openid --scope profile --scope account_link --backchannel-logout-uri http://127.0.0.1:8090/backchannel-logout
+          --allow-loopback-callbacks   (and run the server with: portico serve --allow-loopback-callbacks)
         """
 
     static func main() {
