@@ -1,7 +1,9 @@
 import Foundation
 
-/// How the provider delivers back-channel logout tokens from its outbox: how often it looks for
-/// due messages, how long it waits for a client's backend, and how it retries one that failed.
+/// How the provider delivers back-channel logout tokens from its outbox (and, through the same
+/// outbox, any other message it owes apps): how often it looks for due messages, how many it
+/// attempts at once, how long it waits for a client's backend, and how it retries one that
+/// failed.
 ///
 /// The defaults retry with exponential backoff (5 s doubling up to an hour, with jitter) for a
 /// day before giving a message up, so a client's backend that is down for maintenance, or a
@@ -29,6 +31,10 @@ public struct BackChannelLogoutSettings: Sendable {
     public var leaseDuration: Duration
     /// How long delivered and given-up messages are kept, for operators, before being deleted.
     public var retention: Duration
+    /// How many deliveries one node attempts at once, each to a different app's backend (one
+    /// at a time per backend); 8 by default. A backend that never answers holds one of them for
+    /// ``requestTimeout``, and the others carry on.
+    public var concurrency: Int = 8
 
     /// The defaults above.
     public init(

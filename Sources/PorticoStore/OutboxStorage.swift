@@ -38,6 +38,10 @@ public protocol OutboxStorage {
     /// Gives a claimed message back unattempted (its node is stopping), due at once for any
     /// node, conditionally on `owner` holding its lease; false otherwise.
     @discardableResult func releaseOutboxMessage(id: String, owner: String) throws -> Bool
+    /// Gives a claimed message back unattempted, due again at `until` for any node, without
+    /// counting an attempt (its recipient is busy with another message, or resting after
+    /// failures), conditionally on `owner` holding its lease; false otherwise.
+    @discardableResult func postponeOutboxMessage(id: String, owner: String, until: Date) throws -> Bool
     /// The message with this id, whatever its state.
     func outboxMessage(id: String) throws -> OutboxMessage?
     /// The pending messages of `topic`, oldest first (for tests and operators).

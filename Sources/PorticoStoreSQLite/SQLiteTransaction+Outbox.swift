@@ -103,6 +103,15 @@ extension SQLiteTransaction {
             [.text(id), .text(owner)]) > 0
     }
 
+    func postponeOutboxMessage(id: String, owner: String, until: Date) throws -> Bool {
+        try write(
+            """
+            UPDATE outbox_messages SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
+            WHERE id = ? AND lease_owner = ? AND delivered_at IS NULL AND failed_at IS NULL
+            """,
+            [.date(until), .text(id), .text(owner)]) > 0
+    }
+
     func outboxMessage(id: String) throws -> OutboxMessage? {
         try first(
             "SELECT \(Self.outboxColumns) FROM outbox_messages WHERE id = ?", [.text(id)], Self.decodeOutboxMessage)

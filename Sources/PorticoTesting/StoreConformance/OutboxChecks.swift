@@ -149,6 +149,36 @@ struct OutboxTests: ConformanceChecks {
         }
     }
 
+    /// A postponed message is given back without an attempt counted, due at the time given, and
+    /// only by the lease's owner.
+    func aPostponedMessageComesBackLaterWithoutACountedAttempt() throws {
+        try withStore { store throws in
+            let now = referenceTime
+            try store.transaction { try $0.enqueue(Self.message("a", at: now)) }
+            let claimed = try store.transaction {
+                try $0.claimOutboxMessages(now: now, leaseUntil: now + 60, owner: "node-1", limit: 10)
+            }
+            #expect(claimed.map(\.id) == ["a"])
+            try store.transaction { transaction throws in
+                #expect(try !transaction.postponeOutboxMessage(id: "a", owner: "node-2", until: now + 30))
+                #expect(try transaction.postponeOutboxMessage(id: "a", owner: "node-1", until: now + 30))
+                #expect(try !transaction.postponeOutboxMessage(id: "a", owner: "node-1", until: now + 40))
+            }
+            let postponed = try #require(try store.read { try $0.outboxMessage(id: "a") })
+            #expect(postponed.failedAttempts == 0)
+            #expect(postponed.nextAttemptAt == now + 30)
+            #expect(postponed.lastError == nil)
+            #expect(
+                try store.transaction {
+                    try $0.claimOutboxMessages(now: now + 29, leaseUntil: now + 90, owner: "node-2", limit: 10)
+                }.isEmpty)
+            let again = try store.transaction {
+                try $0.claimOutboxMessages(now: now + 30, leaseUntil: now + 90, owner: "node-2", limit: 10)
+            }
+            #expect(again.map(\.id) == ["a"])
+        }
+    }
+
     func twoNodesClaimingAtOnceNeverGetTheSameMessage() throws {
         let first = try open()
         defer { first.close() }
@@ -240,6 +270,9 @@ enum OutboxChecks {
             },
             .init("OutboxTests.aWaitingMessageStandsInForTheSameMessageButNotOneInFlight") {
                 try OutboxTests(open: $0).aWaitingMessageStandsInForTheSameMessageButNotOneInFlight()
+            },
+            .init("OutboxTests.aPostponedMessageComesBackLaterWithoutACountedAttempt") {
+                try OutboxTests(open: $0).aPostponedMessageComesBackLaterWithoutACountedAttempt()
             },
             .init("OutboxTests.twoNodesClaimingAtOnceNeverGetTheSameMessage") {
                 try OutboxTests(open: $0).twoNodesClaimingAtOnceNeverGetTheSameMessage()
