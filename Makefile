@@ -12,7 +12,7 @@ FUZZ_TEST_SECONDS ?= 5
 
 ## run: install what is missing, build a release, and start the server on the SQLite default
 run: bootstrap release
-	.build/release/portico serve --port $(PORT) --demo
+	.build/release/portico serve --port $(PORT) --demo --allow-loopback-callbacks
 
 ## install: copy the release binary to $(PREFIX)/bin/portico, so `portico` is on the PATH (make install PREFIX=~/.local)
 PREFIX ?= /usr/local

@@ -1,4 +1,5 @@
-// OpenSSL 3 libcrypto: the parts Portico uses (EVP digests, MACs, signatures, keys, PEM, RNG).
+// OpenSSL 3: the parts Portico uses (libcrypto: EVP digests, MACs, signatures, keys, PEM, RNG;
+// libssl: the TLS client of the provider's outbound requests).
 #ifndef PORTICO_COPENSSL_SHIM_H
 #define PORTICO_COPENSSL_SHIM_H
 #include <openssl/bio.h>
@@ -16,6 +17,8 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
 #include <openssl/x509.h>
 
 /// `BIO_get_mem_data` is a macro; this gives Swift a function.
@@ -33,4 +36,12 @@ static inline const char *portico_param_rsa_factor2(void) { return OSSL_PKEY_PAR
 static inline const char *portico_param_rsa_exponent1(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT1; }
 static inline const char *portico_param_rsa_exponent2(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT2; }
 static inline const char *portico_param_rsa_coefficient1(void) { return OSSL_PKEY_PARAM_RSA_COEFFICIENT1; }
+
+/// TLS client settings that OpenSSL spells as macros over `SSL_ctrl` / `SSL_CTX_ctrl`.
+static inline int portico_ssl_set_server_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+static inline int portico_ssl_ctx_set_minimum_tls12(SSL_CTX *context) {
+    return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+}
 #endif

@@ -1,7 +1,9 @@
 import Foundation
 
-/// How the provider delivers back-channel logout tokens from its outbox: how often it looks for
-/// due messages, how long it waits for a client's backend, and how it retries one that failed.
+/// How the provider delivers back-channel logout tokens from its outbox (and, through the same
+/// outbox, any other message it owes apps): how often it looks for due messages, how many it
+/// attempts at once, how long it waits for a client's backend, and how it retries one that
+/// failed.
 ///
 /// The defaults retry with exponential backoff (5 s doubling up to an hour, with jitter) for a
 /// day before giving a message up, so a client's backend that is down for maintenance, or a
@@ -9,9 +11,11 @@ import Foundation
 public struct BackChannelLogoutSettings: Sendable {
     /// How long the deliverer sleeps when nothing was due; 1 s by default.
     public var pollInterval: Duration
-    /// How long one POST to a client's backend may take (connecting included); 5 s by default,
-    /// short so that one slow backend delays the others little.
+    /// How long one POST to a client's backend may take (connecting included); 5 s by default.
     public var requestTimeout: Duration
+    /// How long connecting to a client's backend may take; 2 s by default, short because a
+    /// reachable backend accepts at once, and one that drops packets should cost little.
+    public var connectTimeout: Duration
     /// The wait after the first failed attempt, doubled after each further one (with jitter:
     /// between half and all of it); 5 s by default.
     public var firstRetryDelay: Duration
@@ -27,16 +31,22 @@ public struct BackChannelLogoutSettings: Sendable {
     public var leaseDuration: Duration
     /// How long delivered and given-up messages are kept, for operators, before being deleted.
     public var retention: Duration
+    /// How many deliveries one node attempts at once, each to a different app's backend (one
+    /// at a time per backend); 8 by default. A backend that never answers holds one of them for
+    /// ``requestTimeout``, and the others carry on.
+    public var concurrency: Int = 8
 
     /// The defaults above.
     public init(
         pollInterval: Duration = .seconds(1), requestTimeout: Duration = .seconds(5),
-        firstRetryDelay: Duration = .seconds(5), maximumRetryDelay: Duration = .seconds(3600),
+        connectTimeout: Duration = .seconds(2), firstRetryDelay: Duration = .seconds(5),
+        maximumRetryDelay: Duration = .seconds(3600),
         retryWindow: Duration = .seconds(24 * 3600), batchSize: Int = 10, leaseDuration: Duration? = nil,
         retention: Duration = .seconds(24 * 3600)
     ) {
         self.pollInterval = pollInterval
         self.requestTimeout = requestTimeout
+        self.connectTimeout = connectTimeout
         self.firstRetryDelay = firstRetryDelay
         self.maximumRetryDelay = maximumRetryDelay
         self.retryWindow = retryWindow

@@ -25,8 +25,8 @@ public final class IdentityProvider: Sendable {
     /// Re-reads the signing keys every `configuration.keyRefreshInterval`, so a rotation made
     /// by the CLI while the server runs takes effect without a restart.
     private let keyRefresher: KeyRingRefresher
-    /// Delivers back-channel logout tokens from the outbox (``BackChannelLogoutDeliverer``).
-    private let logoutDeliverer: BackChannelLogoutDeliverer
+    /// Delivers the outbox: back-channel logout tokens (``BackChannelLogoutDeliverer``).
+    private let outbox: OutboxDispatcher
 
     /// Makes the first signing keys in `store` if there are none, and builds the routes; nothing
     /// listens until ``start()``.
@@ -52,11 +52,14 @@ public final class IdentityProvider: Sendable {
         try PageRoutes.register(on: router, context: context, demo: configuration.demo)
         demoApp = configuration.demo ? DemoRoutes.register(on: router, context: context) : nil
         if configuration.metrics { MetricsEndpoint(registry: registry).register(on: router) }
-        logoutDeliverer = BackChannelLogoutDeliverer(
+        let logout = BackChannelLogoutDeliverer(
             store: store, keys: keys, issuer: context.issuerIdentifier,
             subjects: PairwiseSubjects(store: store, clients: context.clients),
-            settings: configuration.backchannelLogout, metrics: BackChannelLogoutMetrics(registry: registry),
-            now: configuration.clock,
+            settings: configuration.backchannelLogout,
+            addresses: OutboundAddressPolicy(allowsLoopback: configuration.allowsLoopbackCallbacks),
+            metrics: BackChannelLogoutMetrics(registry: registry), now: configuration.clock)
+        outbox = OutboxDispatcher(
+            store: store, handlers: [logout], settings: configuration.backchannelLogout, now: configuration.clock,
             onError: { message in FileHandle.standardError.write(Data("portico: \(message)\n".utf8)) })
         var http = ServerConfiguration()
         http.host = configuration.host
@@ -92,7 +95,7 @@ public final class IdentityProvider: Sendable {
             server.shutdown()
             throw error
         }
-        logoutDeliverer.start()
+        outbox.start()
     }
 
     /// The port actually bound (useful when the configuration asked for port 0).
@@ -122,7 +125,7 @@ public final class IdentityProvider: Sendable {
     /// closing the store under one, or exiting the process while one still reads keys through
     /// OpenSSL, once crashed a stopped node in `_dl_fini`.
     private func stopBackgroundWork() {
-        logoutDeliverer.stopAndWait(timeout: configuration.backchannelLogout.requestTimeout + .seconds(2))
+        outbox.stopAndWait(timeout: configuration.backchannelLogout.requestTimeout + .seconds(2))
         let purger = purger
         let keyRefresher = keyRefresher
         let finished = DispatchSemaphore(value: 0)

@@ -62,6 +62,13 @@ public struct ProviderConfiguration: Sendable {
     /// How back-channel logout tokens are delivered from the outbox (poll, timeout, retries);
     /// the defaults retry for a day (tests shorten the intervals).
     public var backchannelLogout = BackChannelLogoutSettings()
+    /// Whether the provider's own requests to URLs that apps registered (back-channel logout
+    /// URIs now; Shared Signals push endpoints, client metadata documents and `jwks_uri` later)
+    /// may go to loopback addresses (`--allow-loopback-callbacks`). Off by default: an app's
+    /// URL must not reach what runs on the provider's own machine. For tests and local
+    /// development, whose app backends run on 127.0.0.1; private and link-local addresses are
+    /// refused either way (``OutboundAddressPolicy``).
+    public var allowsLoopbackCallbacks = false
 
     /// How often (seconds) a node re-reads the signing keys unless told otherwise; part of how
     /// long a rotated key waits before it signs.

@@ -17,4 +17,10 @@ public protocol AuthorizationCodeStorage {
     func recordIssuance(
         forCode hashedCode: String, refreshFamilyID: String?, accessTokenID: String?, accessTokenExpiresAt: Date?
     ) throws
+    /// Forgets what a redeemed code issued, conditionally on something being recorded, and says
+    /// whether this call forgot it: of any number of replays of a code, sequential or
+    /// concurrent, exactly one gets true, so the provider revokes (and tells the client) once
+    /// per code however often it is replayed. The code stays consumed, so replays are still
+    /// recognised as such.
+    func forgetIssuance(forCode hashedCode: String) throws -> Bool
 }

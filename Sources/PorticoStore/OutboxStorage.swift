@@ -15,6 +15,13 @@ import Foundation
 public protocol OutboxStorage {
     /// Stores a message (in the transaction of the event that causes it).
     func enqueue(_ message: OutboxMessage) throws
+    /// Stores a message unless one of the same topic and payload is still waiting for its first
+    /// or next attempt (pending and not leased), and says whether it stored it: that one will
+    /// say the same thing when it goes out, so a burst of events owed to one recipient becomes
+    /// one delivery. A message being attempted (leased) may have been sent already, so it never
+    /// stands in for a new one. Two transactions enqueueing at once may both store theirs: a
+    /// duplicate, never a lost message.
+    @discardableResult func enqueueCoalescing(_ message: OutboxMessage) throws -> Bool
     /// Leases up to `limit` pending messages due at `now` whose lease (if any) has ended, to
     /// `owner` until `leaseUntil`, oldest due first, and returns them; none claimed twice.
     func claimOutboxMessages(now: Date, leaseUntil: Date, owner: String, limit: Int) throws -> [OutboxMessage]
@@ -31,6 +38,10 @@ public protocol OutboxStorage {
     /// Gives a claimed message back unattempted (its node is stopping), due at once for any
     /// node, conditionally on `owner` holding its lease; false otherwise.
     @discardableResult func releaseOutboxMessage(id: String, owner: String) throws -> Bool
+    /// Gives a claimed message back unattempted, due again at `until` for any node, without
+    /// counting an attempt (its recipient is busy with another message, or resting after
+    /// failures), conditionally on `owner` holding its lease; false otherwise.
+    @discardableResult func postponeOutboxMessage(id: String, owner: String, until: Date) throws -> Bool
     /// The message with this id, whatever its state.
     func outboxMessage(id: String) throws -> OutboxMessage?
     /// The pending messages of `topic`, oldest first (for tests and operators).

@@ -32,21 +32,37 @@ extension PostgresTransaction {
             ])
     }
 
+    func enqueueCoalescing(_ message: OutboxMessage) throws -> Bool {
+        let waiting = try first(
+            """
+            SELECT 1 FROM outbox_messages
+            WHERE topic = ? AND payload = ? AND delivered_at IS NULL AND failed_at IS NULL AND lease_owner IS NULL
+            LIMIT 1
+            """,
+            [.text(message.topic), .text(message.payload)]
+        ) { _ in true }
+        if waiting == true { return false }
+        try enqueue(message)
+        return true
+    }
+
     func claimOutboxMessages(now: Date, leaseUntil: Date, owner: String, limit: Int) throws -> [OutboxMessage] {
         // Rows another node's claim has locked are skipped rather than waited for, and the outer
         // WHERE is re-checked against a row another claim committed meanwhile (READ COMMITTED),
-        // so of two racing claims exactly one leases each message.
+        // so of two racing claims exactly one leases each message. The choice is a CTE, which
+        // runs once: as an `IN (subquery)` the planner may run the subquery again per row, and
+        // with SKIP LOCKED each run chose other rows, so a claim could take more than `limit`.
         let claimed = try all(
             """
-            UPDATE outbox_messages SET lease_owner = ?, lease_until = ?
-            WHERE id IN (
-                SELECT id FROM outbox_messages WHERE \(Self.claimable)
+            WITH chosen AS (
+                SELECT id AS chosen_id FROM outbox_messages WHERE \(Self.claimable)
                 ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
-                AND \(Self.claimable)
+            UPDATE outbox_messages SET lease_owner = ?, lease_until = ?
+            FROM chosen WHERE id = chosen_id AND \(Self.claimable)
             RETURNING \(Self.outboxColumns)
             """,
             [
-                .text(owner), .date(leaseUntil), .date(now), .date(now), .int(max(0, limit)), .date(now),
+                .date(now), .date(now), .int(max(0, limit)), .text(owner), .date(leaseUntil), .date(now),
                 .date(now),
             ], Self.decodeOutboxMessage)
         return claimed.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
@@ -88,6 +104,15 @@ extension PostgresTransaction {
             WHERE id = ? AND lease_owner = ? AND delivered_at IS NULL AND failed_at IS NULL
             """,
             [.text(id), .text(owner)]) > 0
+    }
+
+    func postponeOutboxMessage(id: String, owner: String, until: Date) throws -> Bool {
+        try write(
+            """
+            UPDATE outbox_messages SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
+            WHERE id = ? AND lease_owner = ? AND delivered_at IS NULL AND failed_at IS NULL
+            """,
+            [.date(until), .text(id), .text(owner)]) > 0
     }
 
     func outboxMessage(id: String) throws -> OutboxMessage? {

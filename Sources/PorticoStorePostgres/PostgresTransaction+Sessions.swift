@@ -135,6 +135,17 @@ extension PostgresTransaction {
         if changed == 0 { throw StoreError.notFound(entity: "authorization code", id: hashedCode) }
     }
 
+    func forgetIssuance(forCode hashedCode: String) throws -> Bool {
+        // The condition makes it a compare-and-swap: a second (or concurrent) call changes no row.
+        try write(
+            """
+            UPDATE authorization_codes SET issued_family_id = NULL, issued_access_token_id = NULL,
+                issued_access_token_expires_at = NULL
+            WHERE code_hash = ? AND (issued_family_id IS NOT NULL OR issued_access_token_id IS NOT NULL)
+            """,
+            [.hash(reference: hashedCode)]) > 0
+    }
+
     // MARK: Consents
 
     private static func decodeConsent(_ row: PostgresRow) throws -> Consent {

@@ -32,6 +32,20 @@ extension SQLiteTransaction {
             ])
     }
 
+    func enqueueCoalescing(_ message: OutboxMessage) throws -> Bool {
+        let waiting = try first(
+            """
+            SELECT 1 FROM outbox_messages
+            WHERE topic = ? AND payload = ? AND delivered_at IS NULL AND failed_at IS NULL AND lease_owner IS NULL
+            LIMIT 1
+            """,
+            [.text(message.topic), .text(message.payload)]
+        ) { _ in true }
+        if waiting == true { return false }
+        try enqueue(message)
+        return true
+    }
+
     func claimOutboxMessages(now: Date, leaseUntil: Date, owner: String, limit: Int) throws -> [OutboxMessage] {
         // One statement under the writer's BEGIN IMMEDIATE: no other transaction runs between
         // choosing the rows and leasing them, and the outer WHERE re-states the condition.
@@ -87,6 +101,15 @@ extension SQLiteTransaction {
             WHERE id = ? AND lease_owner = ? AND delivered_at IS NULL AND failed_at IS NULL
             """,
             [.text(id), .text(owner)]) > 0
+    }
+
+    func postponeOutboxMessage(id: String, owner: String, until: Date) throws -> Bool {
+        try write(
+            """
+            UPDATE outbox_messages SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
+            WHERE id = ? AND lease_owner = ? AND delivered_at IS NULL AND failed_at IS NULL
+            """,
+            [.date(until), .text(id), .text(owner)]) > 0
     }
 
     func outboxMessage(id: String) throws -> OutboxMessage? {

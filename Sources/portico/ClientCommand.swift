@@ -12,7 +12,8 @@ enum ClientCommand {
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
-                                  [--backchannel-logout-uri URI] [--jwks FILE] [--introspection]
+                                  [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
+                                  [--jwks FILE] [--introspection]
                                   [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
@@ -43,7 +44,15 @@ enum ClientCommand {
                                        token exchange (scope account_link, DESIGN "Account link")
                   --backchannel-logout-uri URI
                                        where its backend hears of sign-outs (OpenID Connect
-                                       Back-Channel Logout): https, or http on loopback
+                                       Back-Channel Logout): https, never on a private,
+                                       link-local or reserved address (10/8, 192.168/16,
+                                       169.254/16, fc00::/7, …) nor on loopback
+                  --allow-loopback-callbacks
+                                       also accept a back-channel logout URI on loopback
+                                       (127.0.0.1, [::1], localhost; http allowed there), for
+                                       tests and local development; the server delivers
+                                       there only if it runs with
+                                       'portico serve --allow-loopback-callbacks' too
                   --jwks FILE          a JWKS of the app's public keys (RS256 of 2048 bits or
                                        more, ES256, EdDSA): it authenticates with
                                        private_key_jwt assertions (RFC 7523) and gets no secret
@@ -99,6 +108,7 @@ enum ClientCommand {
         registration.subjectType = try arguments.value("subject-type") ?? "public"
         registration.sector = try arguments.value("sector")
         registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
+        registration.allowsLoopbackCallbacks = arguments.flag("allow-loopback-callbacks")
         if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
         registration.mayIntrospect = arguments.flag("introspection")
         registration.isCompanion = arguments.flag("companion")

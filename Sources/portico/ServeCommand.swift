@@ -12,6 +12,7 @@ enum ServeCommand {
                              [--metrics] [--key-file PATH] [--allowed-host HOST ...]
                              [--trusted-proxy CIDR ...] [--client-address-header NAME]
                              [--session-lifetime DURATION] [--remembered-session-lifetime DURATION]
+                             [--allow-loopback-callbacks]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -58,6 +59,14 @@ enum ServeCommand {
                             the same with "Keep me signed in", such as 7d (default 30d;
                             1h to 365d); it ends after three times that or 90d, whichever
                             is shorter (never sooner than the lifetime itself)
+          --allow-loopback-callbacks
+                            let the server's own requests to apps' URLs (back-channel
+                            logout URIs) go to loopback addresses such as 127.0.0.1, for
+                            tests and local development whose app backends run on this
+                            machine; off by default. Private, link-local and reserved
+                            addresses (10/8, 192.168/16, 169.254/16, fc00::/7, …) are
+                            refused either way, checked on the resolved address before
+                            each request
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -111,6 +120,7 @@ enum ServeCommand {
             configuration.clientAddressHeader = header
         }
         try SessionLifetimeOption.apply(&arguments, to: &configuration.lifetimes)
+        configuration.allowsLoopbackCallbacks = arguments.flag("allow-loopback-callbacks")
         try arguments.finish()
         try requireIssuerOffLoopback(configuration)
 

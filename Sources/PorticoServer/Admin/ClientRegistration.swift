@@ -47,8 +47,13 @@ public struct ClientRegistration: Sendable {
     /// The host app's client id when this is a mini-program (`--mini-program-of`).
     public var miniProgramOf: String? = nil
     /// Where logout tokens are POSTed (`--backchannel-logout-uri`, OpenID Connect Back-Channel
-    /// Logout 1.0): https, or http on loopback for development, without a fragment.
+    /// Logout 1.0): https, without a fragment, on a host that is not a private, link-local or
+    /// reserved address; on loopback (http allowed) only with ``allowsLoopbackCallbacks``.
     public var backchannelLogoutURI: String? = nil
+    /// Whether URLs the provider will send to may name loopback (`--allow-loopback-callbacks`):
+    /// for tests and local development, whose app backends run on the provider's machine; the
+    /// server delivers there only when it runs with the same option.
+    public var allowsLoopbackCallbacks = false
     /// The text of a JWKS of public keys (`--jwks FILE`): the client authenticates with
     /// `private_key_jwt` assertions signed by them and gets no secret.
     public var jwks: String? = nil
@@ -178,6 +183,9 @@ public struct ClientRegistration: Sendable {
             // the provider itself POSTs there.
             try ClientURIRules.checkRedirect(
                 backchannelLogoutURI, allowsPrivateUseScheme: false, label: "back-channel logout URI")
+            try ClientURIRules.checkOutboundTarget(
+                backchannelLogoutURI, policy: OutboundAddressPolicy(allowsLoopback: allowsLoopbackCallbacks),
+                label: "back-channel logout URI")
         }
         guard
             let algorithm = Self.idTokenAlgorithms.first(where: {

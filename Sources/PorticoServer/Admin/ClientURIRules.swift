@@ -53,6 +53,16 @@ enum ClientURIRules {
         }
     }
 
+    /// Throws ``AdminError/invalid(_:)`` if `text`, a URL the provider itself will send to
+    /// (a back-channel logout URI), names a host that `policy` refuses: a private, link-local
+    /// or reserved address, or loopback without the opt-in. Only what the URL spells is judged
+    /// here (no name is resolved); each request checks the addresses its host resolves to then.
+    static func checkOutboundTarget(_ text: String, policy: OutboundAddressPolicy, label: String) throws(AdminError) {
+        let (_, components) = try parse(text, label: label)
+        guard let host = components.host, let refusal = policy.refusal(forHost: host) else { return }
+        throw .invalid("\(label) '\(text)' is not reachable for the server: \(refusal)")
+    }
+
     /// The lowercased scheme and the parsed components, or an error for anything not absolute.
     private static func parse(_ text: String, label: String) throws(AdminError) -> (String, URLComponents) {
         guard text.count <= 2000, !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),

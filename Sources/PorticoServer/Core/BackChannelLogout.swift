@@ -64,7 +64,9 @@ enum BackChannelLogout {
     /// causes it commits; returns how many messages it enqueued.
     ///
     /// The entry point for every event that ends a person's sign-in at a client (an unbind
-    /// among them); clients without a URI, unknown ones and duplicates are skipped.
+    /// among them); clients without a URI, unknown ones and duplicates are skipped, and so is a
+    /// message that one still waiting for the same client, person and session already carries
+    /// (``OutboxStorage/enqueueCoalescing(_:)``): repeated events cost the client one notice.
     @discardableResult
     static func enqueue(
         userID: String, clientIDs: some Sequence<String>, sessionID: String?, now: Date,
@@ -77,8 +79,12 @@ enum BackChannelLogout {
                 continue
             }
             let message = Message(clientID: client.id, userID: userID, sessionID: sessionID)
-            try transaction.enqueue(OutboxMessage(topic: topic, payload: message.payload, createdAt: now))
-            enqueued += 1
+            // One waiting message per (client, person, session): a logout token is signed at
+            // each attempt, so the one already waiting tells the client all a second would.
+            if try transaction.enqueueCoalescing(OutboxMessage(topic: topic, payload: message.payload, createdAt: now))
+            {
+                enqueued += 1
+            }
         }
         return enqueued
     }

@@ -162,9 +162,15 @@ struct AuthorizationCodeGrant: TokenGrant {
 
     /// A replayed code (OAuth 2.1 §4.1.3): revoke the refresh family and access token its first
     /// redemption issued, and leave a trace in the audit log.
+    ///
+    /// Once per code: the first replay forgets what the code issued (a compare-and-swap), and
+    /// later ones, which anyone holding the used code can send with any client id, find nothing
+    /// to revoke. Otherwise each replay would queue another logout notice to the app's backend
+    /// and another audit row.
     private func revokeIssued(
         by code: AuthorizationCode, clientID: String, in transaction: any StoreTransaction, now: Date
     ) throws {
+        guard try transaction.forgetIssuance(forCode: code.hashedCode) else { return }
         if let familyID = code.issuedRefreshFamilyID {
             try transaction.revokeRefreshFamily(id: familyID, now: now)
         }

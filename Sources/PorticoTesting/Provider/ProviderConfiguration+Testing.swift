@@ -9,6 +9,9 @@ extension ProviderConfiguration {
     public static func testing(_ change: (inout ProviderConfiguration) -> Void = { _ in }) -> ProviderConfiguration {
         var configuration = ProviderConfiguration(
             port: 0, threads: 2, logRequests: false, passwordHashing: ProviderHarness.passwordHashing)
+        // The apps' backends of tests (logout receivers, the example host backend) run on
+        // 127.0.0.1.
+        configuration.allowsLoopbackCallbacks = true
         change(&configuration)
         return configuration
     }

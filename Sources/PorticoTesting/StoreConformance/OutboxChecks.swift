@@ -100,6 +100,85 @@ struct OutboxTests: ConformanceChecks {
         }
     }
 
+    /// A message still waiting stands in for another of the same topic and payload; one being
+    /// attempted (leased) or finished does not, nor does one of another payload or topic.
+    func aWaitingMessageStandsInForTheSameMessageButNotOneInFlight() throws {
+        try withStore { store throws in
+            let now = referenceTime
+            try store.transaction { transaction throws in
+                #expect(try transaction.enqueueCoalescing(Self.message("a", at: now)))
+                var same = Self.message("b", at: now + 1)
+                same.payload = Self.message("a", at: now).payload
+                #expect(try !transaction.enqueueCoalescing(same))
+                #expect(try transaction.enqueueCoalescing(Self.message("c", at: now + 1)))
+                var otherTopic = Self.message("d", at: now + 1, topic: "other")
+                otherTopic.payload = same.payload
+                #expect(try transaction.enqueueCoalescing(otherTopic))
+            }
+            #expect(try store.read { try $0.outboxMessage(id: "b") } == nil)
+            #expect(try store.read { try $0.pendingOutboxMessageCount() } == 3)
+            // Leased (perhaps sent already): a new one is stored.
+            let claimed = try store.transaction {
+                try $0.claimOutboxMessages(now: now + 2, leaseUntil: now + 60, owner: "node-1", limit: 1)
+            }
+            #expect(claimed.map(\.id) == ["a"])
+            var again = Self.message("e", at: now + 2)
+            again.payload = Self.message("a", at: now).payload
+            #expect(try store.transaction { try $0.enqueueCoalescing(again) })
+            // Waiting for its next attempt after a failure: it stands in again.
+            try store.transaction { transaction throws in
+                #expect(
+                    try transaction.rescheduleOutboxMessage(
+                        id: "a", owner: "node-1", nextAttemptAt: now + 30, error: "x"))
+                var third = Self.message("f", at: now + 3)
+                third.payload = again.payload
+                #expect(try !transaction.enqueueCoalescing(third))
+            }
+            // Delivered ones never stand in.
+            try store.transaction { transaction throws in
+                let taken = try transaction.claimOutboxMessages(
+                    now: now + 30, leaseUntil: now + 90, owner: "node-2", limit: 10)
+                #expect(taken.map(\.id).sorted() == ["a", "c", "d", "e"])
+                for message in taken {
+                    #expect(try transaction.markOutboxMessageDelivered(id: message.id, owner: "node-2", now: now + 31))
+                }
+                var fourth = Self.message("g", at: now + 32)
+                fourth.payload = again.payload
+                #expect(try transaction.enqueueCoalescing(fourth))
+            }
+        }
+    }
+
+    /// A postponed message is given back without an attempt counted, due at the time given, and
+    /// only by the lease's owner.
+    func aPostponedMessageComesBackLaterWithoutACountedAttempt() throws {
+        try withStore { store throws in
+            let now = referenceTime
+            try store.transaction { try $0.enqueue(Self.message("a", at: now)) }
+            let claimed = try store.transaction {
+                try $0.claimOutboxMessages(now: now, leaseUntil: now + 60, owner: "node-1", limit: 10)
+            }
+            #expect(claimed.map(\.id) == ["a"])
+            try store.transaction { transaction throws in
+                #expect(try !transaction.postponeOutboxMessage(id: "a", owner: "node-2", until: now + 30))
+                #expect(try transaction.postponeOutboxMessage(id: "a", owner: "node-1", until: now + 30))
+                #expect(try !transaction.postponeOutboxMessage(id: "a", owner: "node-1", until: now + 40))
+            }
+            let postponed = try #require(try store.read { try $0.outboxMessage(id: "a") })
+            #expect(postponed.failedAttempts == 0)
+            #expect(postponed.nextAttemptAt == now + 30)
+            #expect(postponed.lastError == nil)
+            #expect(
+                try store.transaction {
+                    try $0.claimOutboxMessages(now: now + 29, leaseUntil: now + 90, owner: "node-2", limit: 10)
+                }.isEmpty)
+            let again = try store.transaction {
+                try $0.claimOutboxMessages(now: now + 30, leaseUntil: now + 90, owner: "node-2", limit: 10)
+            }
+            #expect(again.map(\.id) == ["a"])
+        }
+    }
+
     func twoNodesClaimingAtOnceNeverGetTheSameMessage() throws {
         let first = try open()
         defer { first.close() }
@@ -188,6 +267,12 @@ enum OutboxChecks {
         [
             .init("OutboxTests.aClaimLeasesDueMessagesToOneOwnerWhoAloneWritesTheOutcome") {
                 try OutboxTests(open: $0).aClaimLeasesDueMessagesToOneOwnerWhoAloneWritesTheOutcome()
+            },
+            .init("OutboxTests.aWaitingMessageStandsInForTheSameMessageButNotOneInFlight") {
+                try OutboxTests(open: $0).aWaitingMessageStandsInForTheSameMessageButNotOneInFlight()
+            },
+            .init("OutboxTests.aPostponedMessageComesBackLaterWithoutACountedAttempt") {
+                try OutboxTests(open: $0).aPostponedMessageComesBackLaterWithoutACountedAttempt()
             },
             .init("OutboxTests.twoNodesClaimingAtOnceNeverGetTheSameMessage") {
                 try OutboxTests(open: $0).twoNodesClaimingAtOnceNeverGetTheSameMessage()

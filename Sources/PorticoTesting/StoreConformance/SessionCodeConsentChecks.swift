@@ -141,6 +141,47 @@ struct AuthorizationCodeTests: ConformanceChecks {
         }
     }
 
+    /// Of many replays of a redeemed code, running at once, exactly one forgets what it issued
+    /// (so the provider revokes once); the code stays consumed, and later replays forget nothing.
+    func forgettingWhatACodeIssuedSucceedsOnce() throws {
+        try withStore { store throws in
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            try store.insert(StoreFixtures.code("replayed", user: user, client: client))
+            let hashed = SecretHash.reference("replayed")
+            try store.transaction { transaction throws in
+                guard case .redeemed = try transaction.redeemAuthorizationCode("replayed", now: referenceTime) else {
+                    Issue.record("the first redemption must succeed")
+                    return
+                }
+                // Nothing recorded yet: nothing to forget.
+                #expect(try !transaction.forgetIssuance(forCode: hashed))
+                try transaction.recordIssuance(
+                    forCode: hashed, refreshFamilyID: nil, accessTokenID: "jti-1",
+                    accessTokenExpiresAt: referenceTime.addingTimeInterval(3600))
+            }
+            let outcomes = LockedList<String>()
+            let finished = runOnThreads(8) { _ in
+                do {
+                    let forgot = try store.transaction { try $0.forgetIssuance(forCode: hashed) }
+                    outcomes.append(forgot ? "forgot" : "nothing")
+                } catch {
+                    outcomes.append("error: \(error)")
+                }
+            }
+            #expect(finished)
+            #expect(outcomes.all.filter { $0 == "forgot" }.count == 1)
+            #expect(outcomes.all.filter { $0 == "nothing" }.count == 7)
+            #expect(try store.transaction { try $0.forgetIssuance(forCode: hashed) } == false)
+            guard case .alreadyUsed(let replayed) = try store.redeemAuthorizationCode("replayed", now: referenceTime)
+            else {
+                Issue.record("a replay must still be recognised")
+                return
+            }
+            #expect(replayed.issuedAccessTokenID == nil)
+            #expect(replayed.issuedRefreshFamilyID == nil)
+        }
+    }
+
     func codeForUnknownClientIsAMissingReference() throws {
         try withStore { store throws in
             let (user, client) = try StoreFixtures.userAndClient(in: store)
@@ -215,6 +256,9 @@ enum SessionCodeConsentChecks {
             },
             .init("AuthorizationCodeTests.concurrentRedemptionsSucceedOnce") {
                 try AuthorizationCodeTests(open: $0).concurrentRedemptionsSucceedOnce()
+            },
+            .init("AuthorizationCodeTests.forgettingWhatACodeIssuedSucceedsOnce") {
+                try AuthorizationCodeTests(open: $0).forgettingWhatACodeIssuedSucceedsOnce()
             },
             .init("AuthorizationCodeTests.codeForUnknownClientIsAMissingReference") {
                 try AuthorizationCodeTests(open: $0).codeForUnknownClientIsAMissingReference()

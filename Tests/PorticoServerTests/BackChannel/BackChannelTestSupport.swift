@@ -87,6 +87,17 @@ extension ProviderHarness {
         try await jwksVerifier().verify(token, algorithms: [.rs256, .es256, .edDSA]).claims()
     }
 
+    /// Enqueues a logout of `userID` for `client` as the provider's events do, and returns the
+    /// message's id, to look at its outcome later.
+    func enqueueLogout(for client: Client, userID: String, sessionID: String? = nil) throws -> String {
+        let message = OutboxMessage(
+            topic: BackChannelLogout.topic,
+            payload: BackChannelLogout.Message(clientID: client.id, userID: userID, sessionID: sessionID).payload,
+            createdAt: clock.now)
+        try store.transaction { try $0.enqueue(message) }
+        return message.id
+    }
+
     /// Waits until no back-channel logout message is pending (delivered or given up).
     func waitForEmptyOutbox() async throws {
         try await waitUntil("an empty back-channel logout outbox") {

@@ -4,8 +4,9 @@ import PorticoStore
 import PorticoTesting
 import Testing
 
-/// `portico client add --backchannel-logout-uri` through the real binary: https (or http on
-/// loopback) is stored and listed; anything else is one line and exit 2.
+/// `portico client add --backchannel-logout-uri` through the real binary: https (or loopback,
+/// http allowed, with `--allow-loopback-callbacks`) is stored and listed; anything else, and a
+/// host inside the server's network, is one line and exit 2 and stores nothing.
 @Suite struct BackChannelCommandTests {
     @Test func aBackChannelLogoutURIIsStoredAndListed() throws {
         let database = try CLIDatabase()
@@ -17,7 +18,7 @@ import Testing
         let id = try #require(cliJSON(added.stdout)?.objectValue?["client_id"]?.stringValue)
         let loopback = try database.portico([
             "client", "add", "--name", "Dev", "--redirect-uri", "http://127.0.0.1/cb",
-            "--backchannel-logout-uri", "http://127.0.0.1:9000/logout",
+            "--backchannel-logout-uri", "http://127.0.0.1:9000/logout", "--allow-loopback-callbacks",
         ])
         #expect(loopback.status == 0, "\(loopback.stderr)")
 
@@ -39,6 +40,14 @@ import Testing
         ("/logout", "is not an absolute URI"),
         ("com.example.app:/logout", "only --public"),
         ("https://user:pw@host.example/logout", "user name or password"),
+        ("http://127.0.0.1:9000/logout", "--allow-loopback-callbacks"),
+        ("https://localhost/logout", "--allow-loopback-callbacks"),
+        ("https://2130706433/logout", "loopback"),
+        ("https://169.254.169.254/latest/meta-data", "private, link-local or reserved"),
+        ("https://10.0.0.8/logout", "private, link-local or reserved"),
+        ("https://0xc0.0xa8.1.1/logout", "private, link-local or reserved"),
+        ("https://[fd00::1]/logout", "private, link-local or reserved"),
+        ("https://[fe80::1]/logout", "private, link-local or reserved"),
     ])
     func aBadURIIsOneLineAndExitTwo(uri: String, message: String) throws {
         let database = try CLIDatabase()
@@ -51,5 +60,18 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(result.stdout.isEmpty)
+        let list = try database.portico(["client", "list", "--json"])
+        #expect(try #require(cliJSON(list.stdout)?.arrayValue).isEmpty, "a refused app was stored")
+    }
+
+    /// The opt-in is for loopback only: private and link-local hosts stay refused with it.
+    @Test func theLoopbackOptInAllowsNoPrivateAddress() throws {
+        let database = try CLIDatabase()
+        let result = try database.portico([
+            "client", "add", "--name", "Host", "--redirect-uri", "https://host.example/cb",
+            "--backchannel-logout-uri", "https://192.168.1.20/logout", "--allow-loopback-callbacks",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("private, link-local or reserved"), "\(result.stderr)")
     }
 }

@@ -27,13 +27,16 @@ struct PorticoHostBackendCommand {
           -h, --help                 show this help
 
         Register the host with this command (portico is .build/release/portico after make run;
-        the redirect URI is portico-host-demo's, port included; the backend exchanges tokens):
+        the redirect URI is portico-host-demo's, port included; the backend exchanges tokens;
+        its logout endpoint is on loopback, which the server accepts only when it runs with
+        --allow-loopback-callbacks, as make run does):
 
           portico client add --name "Host App" --redirect-uri http://127.0.0.1:8091/callback \\
             --scope openid --scope profile --scope account_link \\
             --grant authorization_code --grant refresh_token \\
             --grant urn:ietf:params:oauth:grant-type:token-exchange \\
-            --backchannel-logout-uri http://127.0.0.1:8090/backchannel-logout --json
+            --backchannel-logout-uri http://127.0.0.1:8090/backchannel-logout \\
+            --allow-loopback-callbacks --json
         """
 
     static func main() {
