@@ -23,6 +23,7 @@ struct IssuancePipeline: Sendable {
         IssuancePipeline(
             steps: [
                 AudienceStep(),
+                RevocationOrderStep(),
                 CompanionSessionStep(now: now),
                 PairwiseSubjectStep(subjects: subjects),
             ], store: store)
