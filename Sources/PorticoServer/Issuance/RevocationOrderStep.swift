@@ -20,6 +20,9 @@ import PorticoStore
 /// grant is removed several times in one second), well within the 5 s skew verifiers allow.
 /// It runs before ``PairwiseSubjectStep``, while `sub` is still the account id.
 struct RevocationOrderStep: IssuanceStep {
+    /// One lookup of the grant's removal, nothing written: a committed refresh reads it alone.
+    var readsOnce: Bool { true }
+
     func mayRefuse(_ request: TokenRequest) -> Bool {
         false
     }
