@@ -62,4 +62,34 @@ import Testing
             #expect(try await provider.resource("/oauth/userinfo", token: before).status == 401)
         }
     }
+
+    @Test func aSignInInTheSecondOfAPasswordResetWorksAndTokensBeforeItDie() async throws {
+        let clock = TestClock()
+        try await ProviderHarness.with(clock: clock) { provider in
+            try provider.addUser()
+            let client = try provider.addClient()
+            clock.hold()
+            defer { clock.resume() }
+
+            let (before, _) = try await signInAndRedeem(TestBrowser(base: provider.base), client: client)
+            #expect(try await provider.resource("/oauth/userinfo", token: before).status == 200)
+            _ = try await accountForgot(TestBrowser(base: provider.base), email: ProviderHarness.defaultEmail)
+            let link = try resetLink(in: try #require(try await provider.outboxMessages(atLeast: 1).last))
+            #expect(try await accountReset(TestBrowser(base: provider.base), link: link).status == 200)
+            #expect(try await provider.resource("/oauth/userinfo", token: before).status == 401)
+
+            // Signing in with the new password, still in that second.
+            let browser = TestBrowser(base: provider.base)
+            let pkce = PKCEPair()
+            let start = try await browser.get(TestBrowser.authorizePath(client: client, pkce: pkce))
+            var done = try await browser.signIn(at: try #require(start.location), password: strongPassword)
+            if let next = done.location, next.hasPrefix("/consent") {
+                done = try await browser.decide(at: next, "allow")
+            }
+            let tokens = try await sessionRedeem(
+                browser, client: client, code: try #require(done.redirectParameters["code"]), pkce: pkce)
+            let after = try #require(tokens["access_token"]?.stringValue)
+            #expect(try await provider.resource("/oauth/userinfo", token: after).status == 200)
+        }
+    }
 }
