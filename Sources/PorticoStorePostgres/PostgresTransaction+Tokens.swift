@@ -140,10 +140,18 @@ extension PostgresTransaction {
             """
             INSERT INTO grant_revocations AS g (user_id, client_id, revoked_at, expires_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (user_id, client_id) DO UPDATE SET
-                revoked_at = GREATEST(g.revoked_at, excluded.revoked_at),
+                revoked_at = CASE WHEN g.revoked_at >= excluded.revoked_at THEN g.revoked_at + 1
+                    ELSE excluded.revoked_at END,
                 expires_at = GREATEST(g.expires_at, excluded.expires_at)
             """,
             [.text(userID), .text(clientID), .date(time), .date(expiresAt)])
+    }
+
+    func grantRevocationTime(userID: String, clientID: String) throws -> Date? {
+        try first(
+            "SELECT revoked_at FROM grant_revocations WHERE user_id = ? AND client_id = ?",
+            [.text(userID), .text(clientID)]
+        ) { try $0.date(0) }
     }
 
     func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws -> Bool {

@@ -140,9 +140,18 @@ extension SQLiteTransaction {
             """
             INSERT INTO grant_revocations (user_id, client_id, revoked_at, expires_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (user_id, client_id) DO UPDATE SET
-                revoked_at = max(revoked_at, excluded.revoked_at), expires_at = max(expires_at, excluded.expires_at)
+                revoked_at = CASE WHEN revoked_at >= excluded.revoked_at THEN revoked_at + 1
+                    ELSE excluded.revoked_at END,
+                expires_at = max(expires_at, excluded.expires_at)
             """,
             [.text(userID), .text(clientID), .date(time), .date(expiresAt)])
+    }
+
+    func grantRevocationTime(userID: String, clientID: String) throws -> Date? {
+        try first(
+            "SELECT revoked_at FROM grant_revocations WHERE user_id = ? AND client_id = ?",
+            [.text(userID), .text(clientID)]
+        ) { $0.date(0) }
     }
 
     func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws -> Bool {

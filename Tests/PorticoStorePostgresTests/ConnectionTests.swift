@@ -170,6 +170,25 @@ import Testing
         #expect(!error.description.contains("wrong"))
     }
 
+    /// `sslmode=verify-full` (with a root certificate) reaches libpq unchanged: against the test
+    /// server, which has no TLS, Portico refuses to connect, in one line, rather than falling
+    /// back to plain text (issue 33). Portico adds no `ssl*` parameter of its own, so whatever the
+    /// URL asks for is what libpq does.
+    @Test func verifiedTLSAgainstAServerWithoutTLSFailsInOneLine() throws {
+        let url = try TestServer.url(
+            database: "portico_test",
+            query: "sslmode=verify-full&sslrootcert=/etc/ssl/certs/ca-certificates.crt")
+        let parsed = try PostgresURL(url)
+        #expect(!parsed.parameters.contains { $0.0.hasPrefix("ssl") })
+        #expect(parsed.parameters.contains { $0 == ("dbname", url) })
+        let error = try #require(caught(StoreError.self) { _ = try PostgresStore(url: url, poolSize: 1) })
+        #expect(error.description.hasPrefix("database unavailable: cannot connect to portico@127.0.0.1:"))
+        #expect(error.description.contains("SSL"))
+        #expect(!error.description.contains("\n"))
+        let password = try #require(PostgresURL.password(in: url))
+        #expect(!error.description.contains(password))
+    }
+
     @Test func anUnknownDatabaseIsOneLine() throws {
         let url = try TestServer.url(database: "no_such_database")
         let error = try #require(caught(StoreError.self) { _ = try PostgresStore(url: url, poolSize: 1) })

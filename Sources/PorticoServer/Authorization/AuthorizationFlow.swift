@@ -50,8 +50,13 @@ enum AuthorizationFlow {
         if mustConfirm && !request.forbidsInteraction {
             return try redirect(to: continuePath, carrying: request, context: context, status: status)
         }
-        let consent = try context.store.read { try $0.consent(userID: signedIn.user.id, clientID: client.id) }
-        if let consent, consent.covers(request.scopes), !request.forcesConsent {
+        let granted = try context.store.read { transaction -> Set<String>? in
+            guard let consent = try transaction.consent(userID: signedIn.user.id, clientID: client.id) else {
+                return nil
+            }
+            return try AccountLinkConsent.standingScopes(of: consent, for: client, in: transaction)
+        }
+        if let granted, request.scopes.allSatisfy(granted.contains), !request.forcesConsent {
             if asksBeforeReplayingConsent(client) && !personActed {
                 if request.forbidsInteraction { return failure(.interactionRequired, request, context, status) }
                 return try redirect(to: continuePath, carrying: request, context: context, status: status)

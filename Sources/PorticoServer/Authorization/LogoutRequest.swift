@@ -108,10 +108,11 @@ struct LogoutRequest: Sendable {
     /// another device does not sign this browser out unasked (spec §2: otherwise the OP must
     /// ask).
     func provesSession(_ signedIn: SignInSession) -> Bool {
-        // A `sid` names this very session (and works for pairwise subjects, which are not the
-        // account id).
-        if let sid = hint?.sessionID,
-            ConstantTime.equals(sid, BackChannelLogout.sessionID(browserSessionHashedID: signedIn.session.hashedID))
+        // A `sid` names this very session as the hint's app saw it (its sector's for a pairwise
+        // app, whose `sub` is not the account id either).
+        if let sid = hint?.sessionID, let client,
+            ConstantTime.equals(
+                sid, BackChannelLogout.sessionID(browserSessionHashedID: signedIn.session.hashedID, client: client))
         {
             return true
         }

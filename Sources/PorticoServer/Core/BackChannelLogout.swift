@@ -126,11 +126,25 @@ enum BackChannelLogout {
         try enqueueSessionEnd(browserSessionHashedID: SecretHash.reference(token), now: now, in: transaction)
     }
 
-    /// The `sid` of the browser session `hashedID`: the same for every client of that session,
-    /// derived from the stored hash (so any node computes it) by one more hash, so that neither
-    /// the cookie nor the stored reference can be learnt from it.
-    static func sessionID(browserSessionHashedID hashedID: String) -> String {
-        Base64URL.encode(Digest.sha256.hash("portico-sid\u{0}" + hashedID).prefix(16))
+    /// The `sid` that `client` sees for the browser session `hashedID`, derived from the stored
+    /// hash (so any node computes it) by one more hash, so that neither the cookie nor the stored
+    /// reference can be learnt from it.
+    ///
+    /// Clients with public subjects share one `sid` per browser session (they share `sub` too).
+    /// A pairwise client's `sid` also hashes its sector (OpenID Connect Core §8.1), so that two
+    /// apps of different sectors cannot join their users by a `sid` they both saw, as pairwise
+    /// `sub`s keep them from doing by subject. No provider secret is needed, unlike for pairwise
+    /// subjects: the stored session hash is itself a secret of 256 bits that never leaves the
+    /// provider, where an account id is not. The `sid` a client saw is stored with its refresh
+    /// family (``StoreTransaction/linkRefreshFamily(_:toBrowserSession:sessionID:)``), so refreshes
+    /// and back-channel logout tokens repeat exactly that one.
+    static func sessionID(browserSessionHashedID hashedID: String, client: Client) -> String {
+        guard client.subjectType == .pairwise else {
+            return Base64URL.encode(Digest.sha256.hash("portico-sid\u{0}" + hashedID).prefix(16))
+        }
+        let sector = client.sectorIdentifier ?? client.id
+        return Base64URL.encode(
+            Digest.sha256.hash("portico-pairwise-sid\u{0}" + sector + "\u{0}" + hashedID).prefix(16))
     }
 
     /// Whether `client` is told of sign-outs, and so gets `sid` in its ID tokens.

@@ -28,10 +28,10 @@ struct TokenIssuer: Sendable {
         let authTime: Date?
         /// `jti`: the token's id, by which it can be revoked.
         let tokenID: String
-        /// `iat`.
-        let issuedAt: Date
+        /// `iat`. An issuance step may move it a second or two on (``RevocationOrderStep``).
+        var issuedAt: Date
         /// `exp`.
-        let expiresAt: Date
+        var expiresAt: Date
         /// `aud`: the issuer itself unless a grant names the resource servers the token is for
         /// (RFC 8707).
         var audience: [String]? = nil

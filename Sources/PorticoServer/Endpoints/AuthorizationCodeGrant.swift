@@ -142,12 +142,13 @@ struct AuthorizationCodeGrant: TokenGrant {
         try transaction.recordIssuance(
             forCode: code.hashedCode, refreshFamilyID: family?.familyID, accessTokenID: accessToken.tokenID,
             accessTokenExpiresAt: accessToken.expiresAt)
-        // A client told of sign-outs learns the session's `sid` (the device session's in Native
-        // SSO), and the family remembers its browser session so that signing it out tells them.
+        // A client told of sign-outs learns the session's `sid` (its sector's for a pairwise
+        // client; the device session's in Native SSO, shared by design within the SSO group), and the family remembers its browser session so that signing it out tells them.
         var sessionID: String?
         if BackChannelLogout.isTold(client.client), let browserSession = code.sessionHashedID {
             let sid =
-                deviceSession?.session.id ?? BackChannelLogout.sessionID(browserSessionHashedID: browserSession)
+                deviceSession?.session.id
+                ?? BackChannelLogout.sessionID(browserSessionHashedID: browserSession, client: client.client)
             if let family {
                 try transaction.linkRefreshFamily(family.familyID, toBrowserSession: browserSession, sessionID: sid)
             }

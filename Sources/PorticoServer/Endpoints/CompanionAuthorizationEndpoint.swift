@@ -91,7 +91,10 @@ struct CompanionAuthorizationEndpoint: Sendable {
         }
         let now = context.now()
         let (isCompanion, granted, lines) = try context.store.read { transaction in
-            let granted = try transaction.consent(userID: caller.user.id, clientID: client.id)?.scopes ?? []
+            let granted =
+                try transaction.consent(userID: caller.user.id, clientID: client.id).map {
+                    try AccountLinkConsent.standingScopes(of: $0, for: client, in: transaction)
+                } ?? []
             var lines: [String: String] = [:]
             for scope in authorization.scopes {
                 lines[scope] = try ScopeCatalog.description(of: scope, in: transaction, language: language)

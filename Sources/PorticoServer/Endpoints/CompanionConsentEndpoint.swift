@@ -89,8 +89,10 @@ struct CompanionConsentEndpoint: Sendable {
                 try transaction.grantConsent(
                     userID: caller.user.id, clientID: client.id, scopes: Set(authorization.scopes), now: now)
             case .continue:
-                let consent = try transaction.consent(userID: caller.user.id, clientID: client.id)
-                guard let consent, consent.covers(authorization.scopes) else { return nil }
+                guard let consent = try transaction.consent(userID: caller.user.id, clientID: client.id),
+                    try authorization.scopes.allSatisfy(
+                        AccountLinkConsent.standingScopes(of: consent, for: client, in: transaction).contains)
+                else { return nil }
             }
             let code = try CompanionCode.issue(
                 for: authorization, caller: caller, context: context, now: now, in: transaction)

@@ -23,6 +23,7 @@ struct IssuancePipeline: Sendable {
         IssuancePipeline(
             steps: [
                 AudienceStep(),
+                RevocationOrderStep(),
                 CompanionSessionStep(now: now),
                 PairwiseSubjectStep(subjects: subjects),
             ], store: store)
@@ -43,9 +44,20 @@ struct IssuancePipeline: Sendable {
     }
 
     /// Runs every step that applies in a transaction of its own, opened only when one does: for
-    /// a grant that wrote nothing, or committed in one statement that no step could refuse.
+    /// a grant that wrote nothing, or committed in one statement that no step could refuse. A
+    /// lone step that only makes one read (``IssuanceStep/readsOnce``) runs as that one read.
     func shape(_ issuance: inout TokenIssuance, for request: TokenRequest) throws {
-        guard steps.contains(where: { $0.applies(to: issuance, for: request) }) else { return }
+        let applicable = steps.filter { $0.applies(to: issuance, for: request) }
+        guard let first = applicable.first else { return }
+        if applicable.count == 1, first.readsOnce {
+            let unshaped = issuance
+            issuance = try store.readOne { transaction throws -> TokenIssuance in
+                var shaped = unshaped
+                try first.shape(&shaped, for: request, in: transaction)
+                return shaped
+            }
+            return
+        }
         let unshaped = issuance
         issuance = try store.transaction { transaction throws -> TokenIssuance in
             var shaped = unshaped

@@ -26,4 +26,15 @@ protocol IssuanceStep: Sendable {
     /// is refused with (which rolls back everything the grant did).
     func shape(_ issuance: inout TokenIssuance, for request: TokenRequest, in transaction: any StoreTransaction)
         throws
+
+    /// Whether ``shape(_:for:in:)`` makes exactly one read call and writes nothing, so that a
+    /// grant that already committed (the common refresh) runs it alone where that costs least
+    /// (``Store/readOne(_:)``: one round trip on PostgreSQL, no write lock on SQLite) rather
+    /// than in a write transaction.
+    var readsOnce: Bool { get }
+}
+
+extension IssuanceStep {
+    /// Most steps may write (a pairwise subject is recorded), so they run in a transaction.
+    var readsOnce: Bool { false }
 }

@@ -35,7 +35,10 @@ struct ConsentEndpoint: Sendable {
         }
         let language = request.pageLanguage(pending: authorization.language)
         let (granted, lines) = try context.store.read { transaction in
-            let granted = try transaction.consent(userID: signedIn.user.id, clientID: client.id)?.scopes ?? []
+            let granted =
+                try transaction.consent(userID: signedIn.user.id, clientID: client.id).map {
+                    try AccountLinkConsent.standingScopes(of: $0, for: client, in: transaction)
+                } ?? []
             var lines: [String: String] = [:]
             for scope in authorization.scopes {
                 lines[scope] = try ScopeCatalog.description(of: scope, in: transaction, language: language)

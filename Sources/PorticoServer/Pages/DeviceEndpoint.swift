@@ -113,7 +113,7 @@ struct DeviceEndpoint: Sendable {
             csrfToken: CSRFProtection.token(
                 secret: secret,
                 purpose: Self.consentPurpose(requestID: pending.id, sessionHashedID: signedIn.session.hashedID)),
-            language: language)
+            signsInCompanion: pending.scopes.contains(CompanionClients.scope), language: language)
         if let cookie { response.setCookie(cookie) }
         return response
     }

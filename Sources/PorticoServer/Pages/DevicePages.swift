@@ -59,9 +59,15 @@ enum DevicePages {
 
     /// The device consent page: the app, that it is for a TV or device, the code to compare,
     /// the permissions, and Allow / Cancel.
+    ///
+    /// With `signsInCompanion` (the device asks scope `companion`: `portico-agent login
+    /// --device`), a stronger warning comes first: Allow makes that device's agent the person's
+    /// single sign-on for every app there, so a code a phisher got the person to enter would
+    /// hand over far more than one app. The scope is not refused in the device flow, because the
+    /// agent on a headless machine has no other way to sign in (DESIGN, "The companion").
     static func consent(
         client: Client, user: UserRecord, userCode: String, permissions: [String], sealedRequest: String,
-        csrfToken: String,
+        csrfToken: String, signsInCompanion: Bool = false,
         language: PageLanguage
     ) -> Response {
         let text = DeviceText.self
@@ -72,6 +78,13 @@ enum DevicePages {
             + HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest)
         var html = AppHeader.html(for: client, line: text.wantsToConnect[lang]) + "\n"
         html += "<h1>\(text.consentTitle(app)[lang])</h1>\n"
+        if signsInCompanion {
+            html += """
+                <div class="alert" role="alert" id="companion-warning"><strong>\(text.companionWarningTitle(app)[lang])\
+                </strong><p>\(text.companionWarning[lang])</p></div>
+
+                """
+        }
         html += """
             <div class="device-code" id="device-code"><span class="small">\(text.codeShown[lang])</span>
             <strong>\(HTML.escape(UserCode.formatted(userCode)))</strong></div>

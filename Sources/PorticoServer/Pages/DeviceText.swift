@@ -39,6 +39,19 @@ enum DeviceText {
     static let compareCode = Localized(
         "Only continue if this is the code shown on your own device. If someone sent you this code, choose Cancel.",
         zh: "只有当这是您自己设备上显示的代码时才继续。如果这个代码是别人发给您的，请选择“取消”。")
+    /// The warning's heading when the device asks to become the companion (`app` escaped).
+    static func companionWarningTitle(_ app: String) -> Localized {
+        Localized(
+            "This signs \(app) in as you everywhere on that device",
+            zh: "这会让 \(app) 在那台设备上的所有地方以您的身份登录")
+    }
+    /// The warning's text: a phished code would hand over every app's sign-in, not one app's.
+    static let companionWarning = Localized(
+        "Every app on that device will be able to sign in as you without your password, only asking for your "
+            + "permission there. Only continue if you started this yourself, on your own device, just now. If anyone "
+            + "asked you to enter this code, choose Cancel.",
+        zh: "那台设备上的每个应用都可以不用密码以您的身份登录，只需在那里征得您的许可。只有当这是您自己刚刚在您自己的设备上发起的，"
+            + "才继续。如果有人让您输入这个代码，请选择“取消”。")
     /// The heading of the permissions (`app` escaped).
     static func permissionsIntro(_ app: String) -> Localized {
         Localized("\(app) will be able to:", zh: "\(app) 将能够：")

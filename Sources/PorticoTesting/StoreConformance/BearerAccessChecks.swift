@@ -51,6 +51,45 @@ struct BearerAccessChecks: ConformanceChecks {
         }
     }
 
+    /// Removals are whole seconds: one in the second of an earlier one (or before it) is
+    /// recorded one second past it, so that it still refuses a token stamped after the earlier
+    /// one; a later one is recorded as it is.
+    func aRemovalInTheSecondOfAnEarlierOneMovesPastIt() throws {
+        try withStore { store in
+            let (user, client) = try StoreFixtures.userAndClient(in: store)
+            let second = StoredTime.stored(StoreFixtures.referenceTime)
+            func remove(at time: Date) throws {
+                try store.transaction {
+                    try $0.revokeGrant(
+                        userID: user.id, clientID: client.id, at: time, expiresAt: second.addingTimeInterval(7_200))
+                }
+            }
+            func recorded() throws -> Date? {
+                try store.read { try $0.grantRevocationTime(userID: user.id, clientID: client.id) }
+            }
+            #expect(try recorded() == nil)
+            try remove(at: second)
+            #expect(try recorded() == second)
+            #expect(try store.read { try $0.grantRevocationTime(userID: user.id, clientID: "other") } == nil)
+            // A token stamped after that removal lives, until a second removal in the same second.
+            let stamped = second.addingTimeInterval(1)
+            #expect(
+                try !store.read {
+                    try $0.isAccessTokenRevoked(id: "t", userID: user.id, clientID: client.id, issuedAt: stamped)
+                })
+            try remove(at: second.addingTimeInterval(0.5))
+            #expect(try recorded() == stamped)
+            #expect(
+                try store.read {
+                    try $0.isAccessTokenRevoked(id: "t", userID: user.id, clientID: client.id, issuedAt: stamped)
+                })
+            try remove(at: second)
+            #expect(try recorded() == second.addingTimeInterval(2))
+            try remove(at: second.addingTimeInterval(60))
+            #expect(try recorded() == second.addingTimeInterval(60))
+        }
+    }
+
     func readOneRefusesWrites() throws {
         try withStore { store in
             let user = StoreFixtures.user("w@example.com")
@@ -64,6 +103,9 @@ struct BearerAccessChecks: ConformanceChecks {
         [
             .init("BearerAccessTests.theStandingAgreesWithTheRevocationListsAndTheUser") {
                 try BearerAccessChecks(open: $0).theStandingAgreesWithTheRevocationListsAndTheUser()
+            },
+            .init("BearerAccessTests.aRemovalInTheSecondOfAnEarlierOneMovesPastIt") {
+                try BearerAccessChecks(open: $0).aRemovalInTheSecondOfAnEarlierOneMovesPastIt()
             },
             .init("BearerAccessTests.readOneRefusesWrites") {
                 try BearerAccessChecks(open: $0).readOneRefusesWrites()
