@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // A bearer token's revocation standing and its user, in one statement.
 extension PostgresTransaction {

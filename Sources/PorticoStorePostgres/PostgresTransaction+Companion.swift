@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Companion clients, sessions and tickets.
 extension PostgresTransaction {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Native SSO device sessions, pairwise subjects and provider secrets.
 extension PostgresTransaction {

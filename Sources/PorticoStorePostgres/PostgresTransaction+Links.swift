@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Account links, password resets, throttled attempts, the audit log and purging.
 extension PostgresTransaction {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // The durable outbox (as SQLite's, claims with `FOR UPDATE SKIP LOCKED`) and the refresh families of browser sessions (back-channel logout).
 extension PostgresTransaction {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Refresh rotation with the reads a refresh grant needs, in one statement.
 extension PostgresTransaction {

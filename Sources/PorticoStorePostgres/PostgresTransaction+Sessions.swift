@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Browser sessions, authorization codes and consents.
 extension PostgresTransaction {

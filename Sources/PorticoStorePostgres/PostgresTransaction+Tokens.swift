@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Refresh-token families and tokens, access-token revocations, device authorizations.
 extension PostgresTransaction {

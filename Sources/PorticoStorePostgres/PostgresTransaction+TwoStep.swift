@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Two-step verification (migration 12).
 extension PostgresTransaction {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// ``StoreTransaction`` on one pooled connection inside `BEGIN` (READ COMMITTED) for writes or
 /// `BEGIN … REPEATABLE READ READ ONLY` for reads. Lives only for the duration of the body passed
@@ -10,7 +11,9 @@ import PorticoStore
 /// the row as the first left it. That is why every conditional primitive is one statement whose
 /// condition is in its WHERE (`UPDATE … WHERE token_hash = $n`): of two racing transactions,
 /// exactly one changes the row, and the other's count of changed rows is 0.
-final class PostgresTransaction: StoreTransaction {
+final class PostgresTransaction: StoreTransaction, SQLTransaction {
+    /// PostgreSQL's spelling of what differs (booleans are `boolean`).
+    let dialect = SQLDialect.postgres
     private let connection: PostgresConnection
     let isReadOnly: Bool
     private var isFinished = false
@@ -57,17 +60,6 @@ final class PostgresTransaction: StoreTransaction {
     @discardableResult func write(_ sql: String, _ parameters: [PostgresValue]) throws -> Int {
         if isReadOnly { throw StoreError.misuse("a write operation inside a read-only transaction") }
         return try run(sql, parameters)
-    }
-
-    /// Runs a writing statement, naming what a foreign-key failure refers to.
-    @discardableResult func write(_ sql: String, _ parameters: [PostgresValue], referring reference: String) throws
-        -> Int
-    {
-        do {
-            return try write(sql, parameters)
-        } catch StoreError.missingReference {
-            throw StoreError.missingReference(reference)
-        }
     }
 
     /// The first row's decoded value, if any.
@@ -202,9 +194,7 @@ final class PostgresTransaction: StoreTransaction {
     }
 
     private static func clientValues(_ client: Client) throws -> [PostgresValue] {
-        if client.type == .confidential && client.secretHash == nil && client.jwks == nil {
-            throw StoreError.invalidArgument("a confidential client needs a secret or a JWKS")
-        }
+        try client.checkStorable()
         return [
             .text(client.name), .text(client.type.rawValue), .bytes(client.secretHash),
             .list(client.redirectURIs), .list(client.allowedScopes), .list(client.allowedGrantTypes),
@@ -304,7 +294,7 @@ final class PostgresTransaction: StoreTransaction {
 
     func insert(_ key: StoredSigningKey) throws {
         if key.isCurrent {
-            guard key.state == .active else { throw StoreError.invalidArgument("a retired key cannot be current") }
+            try key.checkMayBeCurrent()
             try write(
                 "UPDATE signing_keys SET is_current = false WHERE algorithm = ? AND is_current", [.text(key.algorithm)])
         }
@@ -332,7 +322,7 @@ final class PostgresTransaction: StoreTransaction {
 
     func makeCurrentSigningKey(id: String) throws {
         guard let key = try signingKey(id: id) else { throw StoreError.notFound(entity: "signing key", id: id) }
-        guard key.state == .active else { throw StoreError.invalidArgument("a retired key cannot be current") }
+        try key.checkMayBeCurrent()
         try write(
             "UPDATE signing_keys SET is_current = false WHERE algorithm = ? AND is_current", [.text(key.algorithm)])
         try write("UPDATE signing_keys SET is_current = true WHERE kid = ?", [.text(id)])

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Password-reset links and throttled attempts (migration 3).
 extension SQLiteTransaction {
@@ -24,7 +25,7 @@ extension SQLiteTransaction {
 
     func passwordReset(token: String) throws -> PasswordReset? {
         try first(
-            "SELECT \(Self.resetColumns) FROM password_resets WHERE token_hash = ?", [.blob(SecretHash.digest(token))],
+            "SELECT \(Self.resetColumns) FROM password_resets WHERE token_hash = ?", [.bytes(SecretHash.digest(token))],
             Self.decodeReset)
     }
 
@@ -32,16 +33,16 @@ extension SQLiteTransaction {
         let hash = SecretHash.digest(token)
         guard
             var stored = try first(
-                "SELECT \(Self.resetColumns) FROM password_resets WHERE token_hash = ?", [.blob(hash)],
+                "SELECT \(Self.resetColumns) FROM password_resets WHERE token_hash = ?", [.bytes(hash)],
                 Self.decodeReset)
         else { return .notFound }
         if stored.usedAt != nil { return .alreadyUsed }
-        if Self.isExpired(stored.expiresAt, now: now) { return .expired }
+        if StoredTime.isExpired(stored.expiresAt, now: now) { return .expired }
         let changed = try write(
             "UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
-            [.date(now), .blob(hash)])
+            [.date(now), .bytes(hash)])
         if changed == 0 { return .alreadyUsed }
-        stored.usedAt = Date(timeIntervalSince1970: TimeInterval(SQLiteValue.seconds(now)))
+        stored.usedAt = Date(timeIntervalSince1970: TimeInterval(StoredTime.seconds(now)))
         return .redeemed(stored)
     }
 
@@ -55,7 +56,7 @@ extension SQLiteTransaction {
         try write(
             "INSERT INTO throttle_attempts (id, key_hash, attempted_at, expires_at) VALUES (?, ?, ?, ?)",
             [
-                .text(attempt.id), .blob(SecretHash.digest(attempt.key)), .date(attempt.attemptedAt),
+                .text(attempt.id), .bytes(SecretHash.digest(attempt.key)), .date(attempt.attemptedAt),
                 .date(attempt.expiresAt),
             ])
     }
@@ -63,7 +64,7 @@ extension SQLiteTransaction {
     func throttleAttempts(key: String, since: Date) throws -> [Date] {
         try all(
             "SELECT attempted_at FROM throttle_attempts WHERE key_hash = ? AND attempted_at > ? ORDER BY attempted_at",
-            [.blob(SecretHash.digest(key)), .date(since)]
+            [.bytes(SecretHash.digest(key)), .date(since)]
         ) { $0.date(0) }
     }
 
@@ -72,6 +73,6 @@ extension SQLiteTransaction {
     }
 
     func deleteThrottleAttempts(key: String) throws -> Int {
-        try write("DELETE FROM throttle_attempts WHERE key_hash = ?", [.blob(SecretHash.digest(key))])
+        try write("DELETE FROM throttle_attempts WHERE key_hash = ?", [.bytes(SecretHash.digest(key))])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Companion clients, sessions and tickets.
 extension SQLiteTransaction {
@@ -72,7 +73,7 @@ extension SQLiteTransaction {
     }
 
     func consumeCompanionTicket(_ ticket: String, sessionID: String, now: Date) throws -> CompanionTicket? {
-        let hash = SQLiteValue.blob(SecretHash.digest(ticket))
+        let hash = SQLiteValue.bytes(SecretHash.digest(ticket))
         let changed = try write(
             """
             UPDATE companion_tickets SET consumed_at = ?

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Native SSO device sessions, pairwise subjects and provider secrets.
 extension SQLiteTransaction {
@@ -29,7 +30,7 @@ extension SQLiteTransaction {
     func deviceSession(secret: String) throws -> DeviceSession? {
         try first(
             "SELECT \(Self.deviceSessionColumns) FROM device_sessions WHERE secret_hash = ?",
-            [.blob(SecretHash.digest(secret))], Self.decodeDeviceSession)
+            [.bytes(SecretHash.digest(secret))], Self.decodeDeviceSession)
     }
 
     func deviceSession(id: String) throws -> DeviceSession? {
@@ -106,7 +107,7 @@ extension SQLiteTransaction {
     func providerSecret(name: String, candidate: [UInt8]) throws -> [UInt8] {
         try write(
             "INSERT INTO provider_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-            [.text(name), .blob(candidate)])
+            [.text(name), .bytes(candidate)])
         return try first("SELECT value FROM provider_secrets WHERE name = ?", [.text(name)]) { $0.blob(0) }
             ?? candidate
     }

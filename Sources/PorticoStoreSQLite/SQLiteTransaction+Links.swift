@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Account links, the audit log and purging.
 extension SQLiteTransaction {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // The durable outbox and the refresh families of browser sessions (back-channel logout).
 extension SQLiteTransaction {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Refresh rotation with the reads a refresh grant needs (two statements in the transaction
 // that ``Store/writeOne(_:)`` runs on SQLite).
@@ -34,7 +35,7 @@ extension SQLiteTransaction {
                 AND EXISTS (SELECT 1 FROM users AS u WHERE u.id = refresh_families.user_id AND NOT u.disabled)
             """,
             [
-                .date(now), .blob(successor), .date(now), .date(expiresAt), .text(familyID), .blob(expected),
+                .date(now), .bytes(successor), .date(now), .date(expiresAt), .text(familyID), .bytes(expected),
                 .date(now), .text(clientID),
             ])
         guard changed > 0 else { return nil }

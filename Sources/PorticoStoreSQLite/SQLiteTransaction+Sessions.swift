@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Browser sessions, authorization codes and consents.
 extension SQLiteTransaction {
@@ -29,13 +30,13 @@ extension SQLiteTransaction {
     func session(token: String, now: Date) throws -> BrowserSession? {
         try first(
             "SELECT \(Self.sessionColumns) FROM browser_sessions WHERE id_hash = ? AND expires_at > ?",
-            [.blob(SecretHash.digest(token)), .date(now)], Self.decodeSession)
+            [.bytes(SecretHash.digest(token)), .date(now)], Self.decodeSession)
     }
 
     func touchSession(token: String, lastSeenAt: Date, expiresAt: Date?) throws -> Bool {
         try write(
             "UPDATE browser_sessions SET last_seen_at = ?, expires_at = COALESCE(?, expires_at) WHERE id_hash = ?",
-            [.date(lastSeenAt), .date(expiresAt), .blob(SecretHash.digest(token))]) > 0
+            [.date(lastSeenAt), .date(expiresAt), .bytes(SecretHash.digest(token))]) > 0
     }
 
     func sessions(userID: String) throws -> [BrowserSession] {
@@ -45,7 +46,7 @@ extension SQLiteTransaction {
     }
 
     func deleteSession(token: String) throws -> Bool {
-        try write("DELETE FROM browser_sessions WHERE id_hash = ?", [.blob(SecretHash.digest(token))]) > 0
+        try write("DELETE FROM browser_sessions WHERE id_hash = ?", [.bytes(SecretHash.digest(token))]) > 0
     }
 
     func deleteSession(hashedID: String) throws -> Bool {
@@ -90,25 +91,25 @@ extension SQLiteTransaction {
     func authorizationCode(_ code: String) throws -> AuthorizationCode? {
         try first(
             "SELECT \(Self.codeColumns) FROM authorization_codes WHERE code_hash = ?",
-            [.blob(SecretHash.digest(code))], Self.decodeCode)
+            [.bytes(SecretHash.digest(code))], Self.decodeCode)
     }
 
     func redeemAuthorizationCode(_ code: String, now: Date) throws -> CodeRedemption {
         let hash = SecretHash.digest(code)
         guard
             var stored = try first(
-                "SELECT \(Self.codeColumns) FROM authorization_codes WHERE code_hash = ?", [.blob(hash)],
+                "SELECT \(Self.codeColumns) FROM authorization_codes WHERE code_hash = ?", [.bytes(hash)],
                 Self.decodeCode)
         else { return .notFound }
         if stored.consumedAt != nil { return .alreadyUsed(stored) }
-        if Self.isExpired(stored.expiresAt, now: now) { return .expired }
+        if StoredTime.isExpired(stored.expiresAt, now: now) { return .expired }
         // The condition is what makes redemption atomic (the contract does not count on
         // BEGIN IMMEDIATE): of two concurrent redemptions, the second changes no row.
         let changed = try write(
             "UPDATE authorization_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL",
-            [.date(now), .blob(hash)])
+            [.date(now), .bytes(hash)])
         if changed == 0 { return .alreadyUsed(stored) }
-        stored.consumedAt = Date(timeIntervalSince1970: TimeInterval(SQLiteValue.seconds(now)))
+        stored.consumedAt = Date(timeIntervalSince1970: TimeInterval(StoredTime.seconds(now)))
         return .redeemed(stored)
     }
 

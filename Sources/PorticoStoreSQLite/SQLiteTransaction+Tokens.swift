@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Refresh-token families and tokens, access-token revocations, device authorizations.
 extension SQLiteTransaction {
@@ -37,7 +38,7 @@ extension SQLiteTransaction {
     private func insert(_ family: RefreshFamily, token: String, expiresAt: Date, deviceSessionID: String?) throws {
         var values: [SQLiteValue] = [
             .text(family.id), .text(family.clientID), .text(family.userID), .list(family.scopes),
-            .date(family.authTime), .date(family.createdAt), .date(family.revokedAt), .blob(SecretHash.digest(token)),
+            .date(family.authTime), .date(family.createdAt), .date(family.revokedAt), .bytes(SecretHash.digest(token)),
             .date(family.createdAt), .date(expiresAt),
         ]
         guard let deviceSessionID else {
@@ -89,9 +90,9 @@ extension SQLiteTransaction {
     }
 
     func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String? {
-        try first(
-            "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.blob(legacyTokenHash)], { $0.text(0) }
-        )
+        try first("SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.bytes(legacyTokenHash)]) {
+            $0.text(0)
+        }
     }
 
     func rotateRefreshToken(
@@ -105,7 +106,7 @@ extension SQLiteTransaction {
                 token_issued_at = ?, token_expires_at = ?
             WHERE id = ? AND token_hash = ? AND revoked_at IS NULL
             """,
-            [.date(issuedAt), .blob(successor), .date(issuedAt), .date(expiresAt), .text(familyID), .blob(expected)])
+            [.date(issuedAt), .bytes(successor), .date(issuedAt), .date(expiresAt), .text(familyID), .bytes(expected)])
             > 0
     }
 
@@ -117,7 +118,7 @@ extension SQLiteTransaction {
             UPDATE refresh_families SET token_hash = ?, token_issued_at = ?, token_expires_at = ?
             WHERE id = ? AND token_hash = ? AND revoked_at IS NULL AND previous_token_hash IS NOT NULL
             """,
-            [.blob(replacement), .date(issuedAt), .date(expiresAt), .text(familyID), .blob(expected)]) > 0
+            [.bytes(replacement), .date(issuedAt), .date(expiresAt), .text(familyID), .bytes(expected)]) > 0
     }
 
     // MARK: Access-token revocations
@@ -200,7 +201,7 @@ extension SQLiteTransaction {
     func deviceAuthorization(deviceCode: String) throws -> DeviceAuthorization? {
         try first(
             "SELECT \(Self.deviceColumns) FROM device_authorizations WHERE device_code_hash = ?",
-            [.blob(SecretHash.digest(deviceCode))], Self.decodeDevice)
+            [.bytes(SecretHash.digest(deviceCode))], Self.decodeDevice)
     }
 
     func approveDeviceAuthorization(userCode: String, userID: String, authTime: Date, now: Date) throws -> Bool {
@@ -228,7 +229,7 @@ extension SQLiteTransaction {
             UPDATE device_authorizations SET status = 'consumed', last_polled_at = ?
             WHERE device_code_hash = ? AND status = 'approved'
             """,
-            [.date(now), .blob(SecretHash.digest(deviceCode))]) > 0
+            [.date(now), .bytes(SecretHash.digest(deviceCode))]) > 0
     }
 
     func recordDevicePoll(deviceCode: String, now: Date, interval: Int, ifLastPolledAt lastPolledAt: Date?) throws
@@ -240,6 +241,6 @@ extension SQLiteTransaction {
             UPDATE device_authorizations SET interval_seconds = ?, last_polled_at = ?
             WHERE device_code_hash = ? AND last_polled_at IS ?
             """,
-            [.int(interval), .date(now), .blob(SecretHash.digest(deviceCode)), .date(lastPolledAt)]) > 0
+            [.int(interval), .date(now), .bytes(SecretHash.digest(deviceCode)), .date(lastPolledAt)]) > 0
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Two-step verification (migration 12).
 extension SQLiteTransaction {
@@ -57,7 +58,7 @@ extension SQLiteTransaction {
         for hash in hashes {
             try write(
                 "INSERT INTO two_step_recovery_codes (user_id, code_hash, created_at, used_at) VALUES (?, ?, ?, NULL)",
-                [.text(userID), .blob(hash), .date(time)], referring: "user")
+                [.text(userID), .bytes(hash), .date(time)], referring: "user")
         }
     }
 
@@ -67,7 +68,7 @@ extension SQLiteTransaction {
             UPDATE two_step_recovery_codes SET used_at = ?
             WHERE user_id = ? AND code_hash = ? AND used_at IS NULL
             """,
-            [.date(time), .text(userID), .blob(hash)]) > 0
+            [.date(time), .text(userID), .bytes(hash)]) > 0
     }
 
     func unusedRecoveryCodeCount(userID: String) throws -> Int {
@@ -90,7 +91,7 @@ extension SQLiteTransaction {
     func pendingSecondStep(token: String, now: Date) throws -> PendingSecondStep? {
         try first(
             "SELECT \(Self.pendingColumns) FROM two_step_sign_ins WHERE id_hash = ? AND expires_at > ?",
-            [.blob(SecretHash.digest(token)), .date(now)]
+            [.bytes(SecretHash.digest(token)), .date(now)]
         ) { row in
             PendingSecondStep(
                 hashedID: row.hashReference(0), userID: row.text(1), isPersistent: row.bool(2),
@@ -100,7 +101,7 @@ extension SQLiteTransaction {
     }
 
     func deletePendingSecondStep(token: String) throws -> Bool {
-        try write("DELETE FROM two_step_sign_ins WHERE id_hash = ?", [.blob(SecretHash.digest(token))]) > 0
+        try write("DELETE FROM two_step_sign_ins WHERE id_hash = ?", [.bytes(SecretHash.digest(token))]) > 0
     }
 
     func recordAuthenticationMethods(_ methods: [String], forSessionHashedID hashedID: String) throws {

@@ -1,10 +1,13 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// ``StoreTransaction`` on one SQLite connection inside `BEGIN IMMEDIATE` (writes) or `BEGIN`
 /// (reads). Lives only for the duration of the body passed to the store; afterwards every call
 /// throws, so a transaction that escaped its closure cannot write outside a transaction.
-final class SQLiteTransaction: StoreTransaction {
+final class SQLiteTransaction: StoreTransaction, SQLTransaction {
+    /// SQLite's spelling of what differs (booleans are integers).
+    let dialect = SQLDialect.sqlite
     private let connection: SQLiteConnection
     private let isReadOnly: Bool
     private var isFinished = false
@@ -33,17 +36,6 @@ final class SQLiteTransaction: StoreTransaction {
         return connection.changes
     }
 
-    /// Runs a writing statement, naming what a foreign-key failure refers to.
-    @discardableResult func write(_ sql: String, _ bindings: [SQLiteValue], referring reference: String) throws
-        -> Int
-    {
-        do {
-            return try write(sql, bindings)
-        } catch StoreError.missingReference {
-            throw StoreError.missingReference(reference)
-        }
-    }
-
     /// The first row's decoded value, if any.
     func first<T>(_ sql: String, _ bindings: [SQLiteValue], _ decode: (SQLiteRow) throws -> T) throws -> T? {
         var result: T?
@@ -58,11 +50,6 @@ final class SQLiteTransaction: StoreTransaction {
         var result: [T] = []
         try run(sql, bindings) { result.append(try decode($0)) }
         return result
-    }
-
-    /// Whether `now` is at or past a stored expiry (both in whole seconds).
-    static func isExpired(_ expiresAt: Date, now: Date) -> Bool {
-        SQLiteValue.seconds(now) >= SQLiteValue.seconds(expiresAt)
     }
 
     // MARK: Users
@@ -161,11 +148,9 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     private static func clientValues(_ client: Client) throws -> [SQLiteValue] {
-        if client.type == .confidential && client.secretHash == nil && client.jwks == nil {
-            throw StoreError.invalidArgument("a confidential client needs a secret or a JWKS")
-        }
+        try client.checkStorable()
         return [
-            .text(client.name), .text(client.type.rawValue), client.secretHash.map { .blob($0) } ?? .null,
+            .text(client.name), .text(client.type.rawValue), client.secretHash.map { .bytes($0) } ?? .null,
             .list(client.redirectURIs), .list(client.allowedScopes), .list(client.allowedGrantTypes),
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
@@ -263,7 +248,7 @@ final class SQLiteTransaction: StoreTransaction {
 
     func insert(_ key: StoredSigningKey) throws {
         if key.isCurrent {
-            guard key.state == .active else { throw StoreError.invalidArgument("a retired key cannot be current") }
+            try key.checkMayBeCurrent()
             try write(
                 "UPDATE signing_keys SET is_current = 0 WHERE algorithm = ? AND is_current = 1",
                 [.text(key.algorithm)])
@@ -292,7 +277,7 @@ final class SQLiteTransaction: StoreTransaction {
 
     func makeCurrentSigningKey(id: String) throws {
         guard let key = try signingKey(id: id) else { throw StoreError.notFound(entity: "signing key", id: id) }
-        guard key.state == .active else { throw StoreError.invalidArgument("a retired key cannot be current") }
+        try key.checkMayBeCurrent()
         try write(
             "UPDATE signing_keys SET is_current = 0 WHERE algorithm = ? AND is_current = 1", [.text(key.algorithm)])
         try write("UPDATE signing_keys SET is_current = 1 WHERE kid = ?", [.text(id)])
