@@ -44,7 +44,7 @@ extension PostgresTransaction {
             }
             try write(
                 """
-                INSERT INTO refresh_families (\(Self.familyAndTokenColumns))
+                INSERT INTO refresh_families (\(Self.refreshFamilyAndTokenColumns))
                 VALUES \(Self.rows(chunk.count, of: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)"))
                 """, values, referring: "client or user")
         }

@@ -1,24 +1,38 @@
 import Foundation
 import PorticoStore
-import PorticoStoreSQL
 
 // Refresh-token families and tokens, access-token revocations, device authorizations.
-extension PostgresTransaction {
+private let familyColumns = "id, client_id, user_id, scopes, auth_time, created_at, revoked_at"
+
+private let familyAndTokenColumns =
+    familyColumns + ", token_hash, token_issued_at, token_expires_at, previous_token_hash, rotated_at"
+
+private let insertFamily =
+    "INSERT INTO refresh_families (\(familyAndTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)"
+private let insertFamilyInDeviceSession = """
+    INSERT INTO refresh_families (\(familyAndTokenColumns), device_session_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)
+    """
+
+private let deviceColumns = """
+    device_code_hash, user_code, client_id, scopes, created_at, expires_at, interval_seconds, last_polled_at,
+    status, user_id, auth_time
+    """
+
+extension SQLTransaction {
+    /// A refresh family's columns, then its token state, for a backend's bulk insert.
+    public static var refreshFamilyAndTokenColumns: String { familyAndTokenColumns }
+
     // MARK: Refresh-token families
 
-    private static let familyColumns = "id, client_id, user_id, scopes, auth_time, created_at, revoked_at"
-
     /// The family's columns, then its token state.
-    static let familyAndTokenColumns =
-        familyColumns + ", token_hash, token_issued_at, token_expires_at, previous_token_hash, rotated_at"
-
-    private static func decodeFamily(_ row: PostgresRow) throws -> RefreshFamily {
+    private static func decodeFamily(_ row: Row) throws -> RefreshFamily {
         RefreshFamily(
             id: row.text(0), clientID: row.text(1), userID: row.text(2), scopes: try row.list(3),
             authTime: try row.date(4), createdAt: try row.date(5), revokedAt: try row.optionalDate(6))
     }
 
-    private static func decodeState(_ row: PostgresRow) throws -> RefreshTokenState {
+    private static func decodeState(_ row: Row) throws -> RefreshTokenState {
         // The token columns follow the 7 family columns.
         RefreshTokenState(
             family: try decodeFamily(row), currentTokenHash: try row.optionalBytes(7),
@@ -26,56 +40,57 @@ extension PostgresTransaction {
             previousTokenHash: try row.optionalBytes(10), rotatedAt: try row.optionalDate(11))
     }
 
-    func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws {
+    /// ``RefreshTokenStorage/insert(_:token:expiresAt:)``, for every SQL backend.
+    public func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws {
         try insert(family, token: token, expiresAt: expiresAt, deviceSessionID: nil)
     }
 
-    func insert(_ family: RefreshFamily, token: String, expiresAt: Date, inDeviceSession sessionID: String) throws {
+    /// ``DeviceSessionStorage/insert(_:token:expiresAt:inDeviceSession:)``, for every SQL backend.
+    public func insert(_ family: RefreshFamily, token: String, expiresAt: Date, inDeviceSession sessionID: String)
+        throws
+    {
         try insert(family, token: token, expiresAt: expiresAt, deviceSessionID: sessionID)
     }
 
     /// The family's row with its first token, linked to a device session or not.
     private func insert(_ family: RefreshFamily, token: String, expiresAt: Date, deviceSessionID: String?) throws {
-        var values: [PostgresValue] = [
+        var values: [SQLValue] = [
             .text(family.id), .text(family.clientID), .text(family.userID), .list(family.scopes),
             .date(family.authTime), .date(family.createdAt), .date(family.revokedAt), .digest(token),
             .date(family.createdAt), .date(expiresAt),
         ]
         guard let deviceSessionID else {
-            try write(Self.insertFamily, values, referring: "client or user")
+            try write(insertFamily, values, referring: "client or user")
             return
         }
         values.append(.text(deviceSessionID))
-        try write(Self.insertFamilyInDeviceSession, values, referring: "client, user or device session")
+        try write(insertFamilyInDeviceSession, values, referring: "client, user or device session")
     }
 
-    private static let insertFamily =
-        "INSERT INTO refresh_families (\(familyAndTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)"
-    private static let insertFamilyInDeviceSession = """
-        INSERT INTO refresh_families (\(familyAndTokenColumns), device_session_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)
-        """
-
-    func refreshFamily(id: String) throws -> RefreshFamily? {
-        try first("SELECT \(Self.familyColumns) FROM refresh_families WHERE id = ?", [.text(id)], Self.decodeFamily)
+    /// ``RefreshTokenStorage/refreshFamily(id:)``, for every SQL backend.
+    public func refreshFamily(id: String) throws -> RefreshFamily? {
+        try first("SELECT \(familyColumns) FROM refresh_families WHERE id = ?", [.text(id)], Self.decodeFamily)
     }
 
-    func refreshFamilies(userID: String, includeRevoked: Bool) throws -> [RefreshFamily] {
+    /// ``RefreshTokenStorage/refreshFamilies(userID:includeRevoked:)``, for every SQL backend.
+    public func refreshFamilies(userID: String, includeRevoked: Bool) throws -> [RefreshFamily] {
         try all(
             """
-            SELECT \(Self.familyColumns) FROM refresh_families
-            WHERE user_id = ? AND (?::boolean OR revoked_at IS NULL) ORDER BY created_at DESC, id
+            SELECT \(familyColumns) FROM refresh_families
+            WHERE user_id = ? AND (\(dialect.booleanParameter) OR revoked_at IS NULL) ORDER BY created_at DESC, id
             """,
             [.text(userID), .bool(includeRevoked)], Self.decodeFamily)
     }
 
-    func revokeRefreshFamily(id: String, now: Date) throws -> Bool {
+    /// ``RefreshTokenStorage/revokeRefreshFamily(id:now:)``, for every SQL backend.
+    public func revokeRefreshFamily(id: String, now: Date) throws -> Bool {
         try write(
             "UPDATE refresh_families SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.date(now), .text(id)])
             > 0
     }
 
-    func revokeRefreshFamilies(userID: String, clientID: String, now: Date) throws -> Int {
+    /// ``RefreshTokenStorage/revokeRefreshFamilies(userID:clientID:now:)``, for every SQL backend.
+    public func revokeRefreshFamilies(userID: String, clientID: String, now: Date) throws -> Int {
         try write(
             "UPDATE refresh_families SET revoked_at = ? WHERE user_id = ? AND client_id = ? AND revoked_at IS NULL",
             [.date(now), .text(userID), .text(clientID)])
@@ -83,23 +98,27 @@ extension PostgresTransaction {
 
     // MARK: Refresh tokens
 
-    func refreshTokenState(familyID: String) throws -> RefreshTokenState? {
+    /// ``RefreshTokenStorage/refreshTokenState(familyID:)``, for every SQL backend.
+    public func refreshTokenState(familyID: String) throws -> RefreshTokenState? {
         try first(
-            "SELECT \(Self.familyAndTokenColumns) FROM refresh_families WHERE id = ?", [.text(familyID)],
+            "SELECT \(familyAndTokenColumns) FROM refresh_families WHERE id = ?", [.text(familyID)],
             Self.decodeState)
     }
 
-    func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String? {
+    /// ``RefreshTokenStorage/refreshFamilyID(legacyTokenHash:)``, for every SQL backend.
+    public func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String? {
         try first(
             "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.bytes(legacyTokenHash)],
             { $0.text(0) })
     }
 
-    func rotateRefreshToken(
+    /// ``RefreshTokenStorage/rotateRefreshToken(familyID:from:to:issuedAt:expiresAt:)``, for every SQL backend.
+    public func rotateRefreshToken(
         familyID: String, from expected: [UInt8], to successor: [UInt8], issuedAt: Date, expiresAt: Date
     ) throws -> Bool {
         // The expected current hash in the WHERE is the compare-and-swap: a second rotation of
-        // one token waits for the first's row lock, then finds the hash changed and writes nothing.
+        // one token (on PostgreSQL, after waiting for the first's row lock) finds the hash changed
+        // and writes nothing.
         try write(
             """
             UPDATE refresh_families SET previous_token_hash = token_hash, rotated_at = ?, token_hash = ?,
@@ -110,7 +129,9 @@ extension PostgresTransaction {
             > 0
     }
 
-    func replaceRefreshToken(
+    /// ``RefreshTokenStorage/replaceRefreshToken(familyID:expected:with:issuedAt:expiresAt:)``, for every SQL
+    /// backend.
+    public func replaceRefreshToken(
         familyID: String, expected: [UInt8], with replacement: [UInt8], issuedAt: Date, expiresAt: Date
     ) throws -> Bool {
         try write(
@@ -123,31 +144,35 @@ extension PostgresTransaction {
 
     // MARK: Access-token revocations
 
-    func revokeAccessToken(id: String, expiresAt: Date) throws {
+    /// ``AccessTokenRevocationStorage/revokeAccessToken(id:expiresAt:)``, for every SQL backend.
+    public func revokeAccessToken(id: String, expiresAt: Date) throws {
         try write(
             """
             INSERT INTO access_token_revocations AS r (jti, expires_at) VALUES (?, ?)
-            ON CONFLICT (jti) DO UPDATE SET expires_at = GREATEST(r.expires_at, excluded.expires_at)
+            ON CONFLICT (jti) DO UPDATE SET expires_at = \(dialect.greatest)(r.expires_at, excluded.expires_at)
             """,
             [.text(id), .date(expiresAt)])
     }
 
-    func isAccessTokenRevoked(id: String) throws -> Bool {
+    /// ``AccessTokenRevocationStorage/isAccessTokenRevoked(id:)``, for every SQL backend.
+    public func isAccessTokenRevoked(id: String) throws -> Bool {
         try first("SELECT 1 FROM access_token_revocations WHERE jti = ?", [.text(id)]) { _ in true } ?? false
     }
 
-    func revokeGrant(userID: String, clientID: String, at time: Date, expiresAt: Date) throws {
+    /// ``AccessTokenRevocationStorage/revokeGrant(userID:clientID:at:expiresAt:)``, for every SQL backend.
+    public func revokeGrant(userID: String, clientID: String, at time: Date, expiresAt: Date) throws {
         try write(
             """
             INSERT INTO grant_revocations AS g (user_id, client_id, revoked_at, expires_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (user_id, client_id) DO UPDATE SET
-                revoked_at = GREATEST(g.revoked_at, excluded.revoked_at),
-                expires_at = GREATEST(g.expires_at, excluded.expires_at)
+                revoked_at = \(dialect.greatest)(g.revoked_at, excluded.revoked_at),
+                expires_at = \(dialect.greatest)(g.expires_at, excluded.expires_at)
             """,
             [.text(userID), .text(clientID), .date(time), .date(expiresAt)])
     }
 
-    func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws -> Bool {
+    /// ``AccessTokenRevocationStorage/isAccessTokenRevoked(id:userID:clientID:issuedAt:)``, for every SQL backend.
+    public func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws -> Bool {
         try first(
             """
             SELECT EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
@@ -159,12 +184,7 @@ extension PostgresTransaction {
 
     // MARK: Device authorizations
 
-    private static let deviceColumns = """
-        device_code_hash, user_code, client_id, scopes, created_at, expires_at, interval_seconds, last_polled_at,
-        status, user_id, auth_time
-        """
-
-    private static func decodeDevice(_ row: PostgresRow) throws -> DeviceAuthorization {
+    private static func decodeDevice(_ row: Row) throws -> DeviceAuthorization {
         let statusName = row.text(8)
         guard let status = DeviceAuthorizationStatus(rawValue: statusName) else {
             throw StoreError.corrupt("unknown device authorization status '\(statusName)'")
@@ -176,9 +196,10 @@ extension PostgresTransaction {
             userID: row.optionalText(9), authTime: try row.optionalDate(10))
     }
 
-    func insert(_ authorization: DeviceAuthorization) throws {
+    /// ``DeviceAuthorizationStorage/insert(_:)``, for every SQL backend.
+    public func insert(_ authorization: DeviceAuthorization) throws {
         try write(
-            "INSERT INTO device_authorizations (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO device_authorizations (\(deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .hash(reference: authorization.hashedDeviceCode), .text(authorization.userCode),
                 .text(authorization.clientID), .list(authorization.scopes), .date(authorization.createdAt),
@@ -187,25 +208,29 @@ extension PostgresTransaction {
             ], referring: "client or user")
     }
 
-    func deleteDeviceAuthorization(userCode: String, expiredBy now: Date) throws -> Bool {
+    /// ``DeviceAuthorizationStorage/deleteDeviceAuthorization(userCode:expiredBy:)``, for every SQL backend.
+    public func deleteDeviceAuthorization(userCode: String, expiredBy now: Date) throws -> Bool {
         try write(
             "DELETE FROM device_authorizations WHERE user_code = ? AND expires_at <= ?",
             [.text(DeviceAuthorization.normalizedUserCode(userCode)), .date(now)]) > 0
     }
 
-    func deviceAuthorization(userCode: String, now: Date) throws -> DeviceAuthorization? {
+    /// ``DeviceAuthorizationStorage/deviceAuthorization(userCode:now:)``, for every SQL backend.
+    public func deviceAuthorization(userCode: String, now: Date) throws -> DeviceAuthorization? {
         try first(
-            "SELECT \(Self.deviceColumns) FROM device_authorizations WHERE user_code = ? AND expires_at > ?",
+            "SELECT \(deviceColumns) FROM device_authorizations WHERE user_code = ? AND expires_at > ?",
             [.text(DeviceAuthorization.normalizedUserCode(userCode)), .date(now)], Self.decodeDevice)
     }
 
-    func deviceAuthorization(deviceCode: String) throws -> DeviceAuthorization? {
+    /// ``DeviceAuthorizationStorage/deviceAuthorization(deviceCode:)``, for every SQL backend.
+    public func deviceAuthorization(deviceCode: String) throws -> DeviceAuthorization? {
         try first(
-            "SELECT \(Self.deviceColumns) FROM device_authorizations WHERE device_code_hash = ?",
+            "SELECT \(deviceColumns) FROM device_authorizations WHERE device_code_hash = ?",
             [.digest(deviceCode)], Self.decodeDevice)
     }
 
-    func approveDeviceAuthorization(userCode: String, userID: String, authTime: Date, now: Date) throws -> Bool {
+    /// ``DeviceAuthorizationStorage/approveDeviceAuthorization(userCode:userID:authTime:now:)``, for every SQL backend.
+    public func approveDeviceAuthorization(userCode: String, userID: String, authTime: Date, now: Date) throws -> Bool {
         try write(
             """
             UPDATE device_authorizations SET status = 'approved', user_id = ?, auth_time = ?
@@ -215,7 +240,8 @@ extension PostgresTransaction {
             referring: "user") > 0
     }
 
-    func denyDeviceAuthorization(userCode: String, now: Date) throws -> Bool {
+    /// ``DeviceAuthorizationStorage/denyDeviceAuthorization(userCode:now:)``, for every SQL backend.
+    public func denyDeviceAuthorization(userCode: String, now: Date) throws -> Bool {
         try write(
             """
             UPDATE device_authorizations SET status = 'denied'
@@ -224,7 +250,8 @@ extension PostgresTransaction {
             [.text(DeviceAuthorization.normalizedUserCode(userCode)), .date(now)]) > 0
     }
 
-    func consumeDeviceAuthorization(deviceCode: String, now: Date) throws -> Bool {
+    /// ``DeviceAuthorizationStorage/consumeDeviceAuthorization(deviceCode:now:)``, for every SQL backend.
+    public func consumeDeviceAuthorization(deviceCode: String, now: Date) throws -> Bool {
         try write(
             """
             UPDATE device_authorizations SET status = 'consumed', last_polled_at = ?
@@ -233,15 +260,17 @@ extension PostgresTransaction {
             [.date(now), .digest(deviceCode)]) > 0
     }
 
-    func recordDevicePoll(deviceCode: String, now: Date, interval: Int, ifLastPolledAt lastPolledAt: Date?) throws
+    /// ``DeviceAuthorizationStorage/recordDevicePoll(deviceCode:now:interval:ifLastPolledAt:)``, for every SQL backend.
+    public func recordDevicePoll(deviceCode: String, now: Date, interval: Int, ifLastPolledAt lastPolledAt: Date?)
+        throws
         -> Bool
     {
-        // IS NOT DISTINCT FROM compares NULL with NULL too: "never polled" is a value the swap
-        // can expect.
+        // A NULL-safe comparison (`IS` on SQLite, `IS NOT DISTINCT FROM` on PostgreSQL): "never
+        // polled" is a value the swap can expect.
         try write(
             """
             UPDATE device_authorizations SET interval_seconds = ?, last_polled_at = ?
-            WHERE device_code_hash = ? AND last_polled_at IS NOT DISTINCT FROM ?::bigint
+            WHERE device_code_hash = ? AND last_polled_at \(dialect.nullSafeEqual) \(dialect.integerParameter)
             """,
             [.int(interval), .date(now), .digest(deviceCode), .date(lastPolledAt)]) > 0
     }
