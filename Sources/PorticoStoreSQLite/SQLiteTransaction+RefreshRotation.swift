@@ -8,7 +8,7 @@ extension SQLiteTransaction {
     /// What the rotation reads after its write, built once (it runs on every refresh grant): the
     /// family's columns, its person's, then the rows that hang off the family.
     private static let rotationRead: String = {
-        let user = userColumns.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
+        let user = userColumnList.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
         return """
             SELECT f.id, f.client_id, f.user_id, f.scopes, f.auth_time, f.created_at, f.revoked_at,
                 \(user.joined(separator: ", ")),
