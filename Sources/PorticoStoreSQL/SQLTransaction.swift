@@ -11,23 +11,26 @@ import PorticoStore
 ///
 /// # What stays per backend, and why
 ///
-/// - The one-statement refresh rotation (``RefreshRotationStorage``): SQLite's single writer
-///   makes a plain compare-and-swap atomic, while PostgreSQL's statement must lock the family's
-///   row (`FOR UPDATE` in a CTE) so that a racing rotation waits and re-checks its condition.
+/// - The one-statement refresh rotation (``RefreshRotationStorage``): on PostgreSQL one
+///   `UPDATE … FROM users … RETURNING`, whose row lock makes a racing rotation wait and re-check
+///   its condition; on SQLite, whose single writer already serialises it, the compare-and-swap
+///   and then one read.
 /// - A bearer token's standing (``BearerAccessStorage``): SQLite answers with two cached
 ///   lookups from local pages; PostgreSQL with one statement, one round trip.
-/// - Bulk loading (``BulkLoadStorage``): `COPY`-like batches on PostgreSQL, one prepared insert
-///   per row on SQLite.
-/// - The schema and its migrations (column types: `INTEGER`/`BLOB` against `boolean`/`bytea`,
-///   and each engine's way to alter a table), PostgreSQL's change notifications and standing
-///   feed, SQLite's checkpointer and connection strategy.
+/// - Bulk loading (``BulkLoadStorage``): multi-row inserts of up to 1,000 rows on PostgreSQL
+///   (a round trip per thousand rows), one prepared insert per row on SQLite.
+/// - Purging's turn and its refresh-family slice (``SQLPurging``); the deletes are shared.
+/// - The schema and its migrations (column types: `INTEGER`/`BLOB` against
+///   `boolean`/`bigint`/`bytea`, and each engine's way to alter a table), PostgreSQL's change
+///   notifications and standing feed, SQLite's checkpointer and connection strategy.
+/// - Running a statement (`run`, `first`, `all`), over each engine's connection.
 ///
 /// # Adding an SQL backend
 ///
 /// 1. A connection that runs one statement with ``SQLValue`` parameters (`?` placeholders; turn
 ///    them into the engine's form if it has another) and a row type conforming to ``SQLRow``.
-/// 2. A transaction type conforming to `SQLTransaction` and `StoreTransaction`, with the
-///    engine's ``SQLDialect``; it maps the engine's errors onto ``StoreError``.
+/// 2. A transaction type conforming to `StoreTransaction`, `SQLTransaction` (with the engine's
+///    ``SQLDialect``) and ``SQLPurging``; it maps the engine's errors onto ``StoreError``.
 /// 3. The schema and migrations, the per-backend statements listed above, a `Store`, and one
 ///    registration by URL scheme in `portico`; then run the conformance suite of
 ///    `PorticoTesting` against it.
