@@ -2,19 +2,19 @@ import Foundation
 import PorticoStore
 
 // Password-reset links and throttled attempts (migration 3).
-private let resetColumns = "token_hash, user_id, created_at, expires_at, used_at"
+@usableFromInline let resetColumns = "token_hash, user_id, created_at, expires_at, used_at"
 
 extension SQLTransaction {
     // MARK: Password resets
 
-    private static func decodeReset(_ row: Row) throws -> PasswordReset {
+    @usableFromInline static func decodeReset(_ row: Row) throws -> PasswordReset {
         PasswordReset(
             hashedToken: try row.hashReference(0), userID: row.text(1), createdAt: try row.date(2),
             expiresAt: try row.date(3), usedAt: try row.optionalDate(4))
     }
 
     /// ``PasswordResetStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ reset: PasswordReset) throws {
+    @inlinable public func insert(_ reset: PasswordReset) throws {
         try write(
             "INSERT INTO password_resets (\(resetColumns)) VALUES (?, ?, ?, ?, ?)",
             [
@@ -24,14 +24,14 @@ extension SQLTransaction {
     }
 
     /// ``PasswordResetStorage/passwordReset(token:)``, for every SQL backend.
-    public func passwordReset(token: String) throws -> PasswordReset? {
+    @inlinable public func passwordReset(token: String) throws -> PasswordReset? {
         try first(
             "SELECT \(resetColumns) FROM password_resets WHERE token_hash = ?", [.digest(token)],
             Self.decodeReset)
     }
 
     /// ``PasswordResetStorage/redeemPasswordReset(token:now:)``, for every SQL backend.
-    public func redeemPasswordReset(token: String, now: Date) throws -> PasswordResetRedemption {
+    @inlinable public func redeemPasswordReset(token: String, now: Date) throws -> PasswordResetRedemption {
         let hash = SecretHash.digest(token)
         guard
             var stored = try first(
@@ -49,21 +49,21 @@ extension SQLTransaction {
     }
 
     /// ``PasswordResetStorage/deletePasswordResets(userID:)``, for every SQL backend.
-    public func deletePasswordResets(userID: String) throws -> Int {
+    @inlinable public func deletePasswordResets(userID: String) throws -> Int {
         try write("DELETE FROM password_resets WHERE user_id = ?", [.text(userID)])
     }
 
     // MARK: Throttled attempts
 
     /// ``ThrottleStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ attempt: ThrottleAttempt) throws {
+    @inlinable public func insert(_ attempt: ThrottleAttempt) throws {
         try write(
             "INSERT INTO throttle_attempts (id, key_hash, attempted_at, expires_at) VALUES (?, ?, ?, ?)",
             [.text(attempt.id), .digest(attempt.key), .date(attempt.attemptedAt), .date(attempt.expiresAt)])
     }
 
     /// ``ThrottleStorage/throttleAttempts(key:since:)``, for every SQL backend.
-    public func throttleAttempts(key: String, since: Date) throws -> [Date] {
+    @inlinable public func throttleAttempts(key: String, since: Date) throws -> [Date] {
         try all(
             "SELECT attempted_at FROM throttle_attempts WHERE key_hash = ? AND attempted_at > ? ORDER BY attempted_at",
             [.digest(key), .date(since)]
@@ -71,12 +71,12 @@ extension SQLTransaction {
     }
 
     /// ``ThrottleStorage/deleteThrottleAttempt(id:)``, for every SQL backend.
-    public func deleteThrottleAttempt(id: String) throws -> Bool {
+    @inlinable public func deleteThrottleAttempt(id: String) throws -> Bool {
         try write("DELETE FROM throttle_attempts WHERE id = ?", [.text(id)]) > 0
     }
 
     /// ``ThrottleStorage/deleteThrottleAttempts(key:)``, for every SQL backend.
-    public func deleteThrottleAttempts(key: String) throws -> Int {
+    @inlinable public func deleteThrottleAttempts(key: String) throws -> Int {
         try write("DELETE FROM throttle_attempts WHERE key_hash = ?", [.digest(key)])
     }
 }

@@ -4,7 +4,9 @@ import PorticoStore
 // Seen client-assertion jtis (migration 9).
 extension SQLTransaction {
     /// Forgets expired jtis, then records this one; false when the client already used it.
-    public func recordClientAssertion(clientID: String, jti: String, expiresAt: Date, now: Date) throws -> Bool {
+    @inlinable public func recordClientAssertion(clientID: String, jti: String, expiresAt: Date, now: Date) throws
+        -> Bool
+    {
         try write("DELETE FROM client_assertions WHERE expires_at <= ?", [.date(now)])
         let inserted = try write(
             """

@@ -2,34 +2,34 @@ import Foundation
 import PorticoStore
 
 // Companion clients, sessions and tickets.
-private let companionSessionColumns = "s.id, s.family_id, s.user_id, s.client_id, s.host_name, s.created_at"
+@usableFromInline let companionSessionColumns = "s.id, s.family_id, s.user_id, s.client_id, s.host_name, s.created_at"
 
 extension SQLTransaction {
     /// ``CompanionStorage/markCompanionClient(id:at:)``, for every SQL backend.
-    public func markCompanionClient(id clientID: String, at now: Date) throws {
+    @inlinable public func markCompanionClient(id clientID: String, at now: Date) throws {
         try write(
             "INSERT INTO companion_clients (client_id, created_at) VALUES (?, ?) ON CONFLICT (client_id) DO NOTHING",
             [.text(clientID), .date(now)], referring: "client")
     }
 
     /// ``CompanionStorage/isCompanionClient(id:)``, for every SQL backend.
-    public func isCompanionClient(id clientID: String) throws -> Bool {
+    @inlinable public func isCompanionClient(id clientID: String) throws -> Bool {
         try first("SELECT 1 FROM companion_clients WHERE client_id = ?", [.text(clientID)]) { _ in true } ?? false
     }
 
     /// ``CompanionStorage/companionClientIDs()``, for every SQL backend.
-    public func companionClientIDs() throws -> Set<String> {
+    @inlinable public func companionClientIDs() throws -> Set<String> {
         Set(try all("SELECT client_id FROM companion_clients", []) { $0.text(0) })
     }
 
-    private static func decodeCompanionSession(_ row: Row) throws -> CompanionSession {
+    @usableFromInline static func decodeCompanionSession(_ row: Row) throws -> CompanionSession {
         CompanionSession(
             id: row.text(0), familyID: row.text(1), userID: row.text(2), clientID: row.text(3),
             hostName: row.optionalText(4), createdAt: try row.date(5))
     }
 
     /// ``CompanionStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ session: CompanionSession) throws {
+    @inlinable public func insert(_ session: CompanionSession) throws {
         try write(
             """
             INSERT INTO companion_sessions (id, family_id, user_id, client_id, host_name, created_at)
@@ -42,21 +42,21 @@ extension SQLTransaction {
     }
 
     /// ``CompanionStorage/companionSession(id:)``, for every SQL backend.
-    public func companionSession(id: String) throws -> CompanionSession? {
+    @inlinable public func companionSession(id: String) throws -> CompanionSession? {
         try first(
             "SELECT \(companionSessionColumns) FROM companion_sessions s WHERE s.id = ?", [.text(id)],
             Self.decodeCompanionSession)
     }
 
     /// ``CompanionStorage/companionSession(familyID:)``, for every SQL backend.
-    public func companionSession(familyID: String) throws -> CompanionSession? {
+    @inlinable public func companionSession(familyID: String) throws -> CompanionSession? {
         try first(
             "SELECT \(companionSessionColumns) FROM companion_sessions s WHERE s.family_id = ?",
             [.text(familyID)], Self.decodeCompanionSession)
     }
 
     /// ``CompanionStorage/liveCompanionSessions(userID:now:)``, for every SQL backend.
-    public func liveCompanionSessions(userID: String, now: Date) throws -> [CompanionSession] {
+    @inlinable public func liveCompanionSessions(userID: String, now: Date) throws -> [CompanionSession] {
         try all(
             """
             SELECT \(companionSessionColumns) FROM companion_sessions s
@@ -67,7 +67,7 @@ extension SQLTransaction {
     }
 
     /// ``CompanionStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ ticket: CompanionTicket) throws {
+    @inlinable public func insert(_ ticket: CompanionTicket) throws {
         try write(
             """
             INSERT INTO companion_tickets (ticket_hash, session_id, kind, request, created_at, expires_at, consumed_at)
@@ -80,7 +80,9 @@ extension SQLTransaction {
     }
 
     /// ``CompanionStorage/consumeCompanionTicket(_:sessionID:now:)``, for every SQL backend.
-    public func consumeCompanionTicket(_ ticket: String, sessionID: String, now: Date) throws -> CompanionTicket? {
+    @inlinable public func consumeCompanionTicket(_ ticket: String, sessionID: String, now: Date) throws
+        -> CompanionTicket?
+    {
         let hash = SQLValue.digest(ticket)
         let changed = try write(
             """

@@ -2,14 +2,14 @@ import Foundation
 import PorticoStore
 
 // Native SSO device sessions, pairwise subjects and provider secrets.
-private let deviceSessionColumns = """
+@usableFromInline let deviceSessionColumns = """
     id, secret_hash, user_id, sso_group, browser_session_hash, scopes, auth_time, created_at, revoked_at
     """
 
 extension SQLTransaction {
     // MARK: Device sessions
 
-    private static func decodeDeviceSession(_ row: Row) throws -> DeviceSession {
+    @usableFromInline static func decodeDeviceSession(_ row: Row) throws -> DeviceSession {
         DeviceSession(
             id: row.text(0), secretHashReference: try row.hashReference(1), userID: row.text(2), ssoGroup: row.text(3),
             browserSessionHashedID: try row.optionalHashReference(4), scopes: try row.list(5),
@@ -18,7 +18,7 @@ extension SQLTransaction {
     }
 
     /// ``DeviceSessionStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ session: DeviceSession) throws {
+    @inlinable public func insert(_ session: DeviceSession) throws {
         try write(
             "INSERT INTO device_sessions (\(deviceSessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -29,21 +29,21 @@ extension SQLTransaction {
     }
 
     /// ``DeviceSessionStorage/deviceSession(secret:)``, for every SQL backend.
-    public func deviceSession(secret: String) throws -> DeviceSession? {
+    @inlinable public func deviceSession(secret: String) throws -> DeviceSession? {
         try first(
             "SELECT \(deviceSessionColumns) FROM device_sessions WHERE secret_hash = ?",
             [.digest(secret)], Self.decodeDeviceSession)
     }
 
     /// ``DeviceSessionStorage/deviceSession(id:)``, for every SQL backend.
-    public func deviceSession(id: String) throws -> DeviceSession? {
+    @inlinable public func deviceSession(id: String) throws -> DeviceSession? {
         try first(
             "SELECT \(deviceSessionColumns) FROM device_sessions WHERE id = ?", [.text(id)],
             Self.decodeDeviceSession)
     }
 
     /// ``DeviceSessionStorage/linkRefreshFamily(_:toDeviceSession:)``, for every SQL backend.
-    public func linkRefreshFamily(_ familyID: String, toDeviceSession sessionID: String) throws {
+    @inlinable public func linkRefreshFamily(_ familyID: String, toDeviceSession sessionID: String) throws {
         // A column of the family's row since version 15.
         let changed = try write(
             "UPDATE refresh_families SET device_session_id = ? WHERE id = ? AND device_session_id IS NULL",
@@ -57,7 +57,7 @@ extension SQLTransaction {
     }
 
     /// ``DeviceSessionStorage/deviceSessionID(refreshFamilyID:)``, for every SQL backend.
-    public func deviceSessionID(refreshFamilyID familyID: String) throws -> String? {
+    @inlinable public func deviceSessionID(refreshFamilyID familyID: String) throws -> String? {
         try first(
             "SELECT device_session_id FROM refresh_families WHERE id = ? AND device_session_id IS NOT NULL",
             [.text(familyID)]
@@ -65,7 +65,7 @@ extension SQLTransaction {
     }
 
     /// ``DeviceSessionStorage/hasLiveRefreshFamily(deviceSessionID:now:)``, for every SQL backend.
-    public func hasLiveRefreshFamily(deviceSessionID: String, now: Date) throws -> Bool {
+    @inlinable public func hasLiveRefreshFamily(deviceSessionID: String, now: Date) throws -> Bool {
         try first(
             """
             SELECT 1 FROM refresh_families
@@ -76,14 +76,14 @@ extension SQLTransaction {
     }
 
     /// ``DeviceSessionStorage/revokeDeviceSession(id:now:)``, for every SQL backend.
-    public func revokeDeviceSession(id: String, now: Date) throws -> Bool {
+    @inlinable public func revokeDeviceSession(id: String, now: Date) throws -> Bool {
         try write(
             "UPDATE device_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.date(now), .text(id)])
             > 0
     }
 
     /// ``DeviceSessionStorage/revokeRefreshFamilies(deviceSessionID:now:)``, for every SQL backend.
-    public func revokeRefreshFamilies(deviceSessionID: String, now: Date) throws -> Int {
+    @inlinable public func revokeRefreshFamilies(deviceSessionID: String, now: Date) throws -> Int {
         try write(
             """
             UPDATE refresh_families SET revoked_at = ?
@@ -93,7 +93,7 @@ extension SQLTransaction {
     }
 
     /// ``DeviceSessionStorage/deviceSessions(browserSessionHashedID:)``, for every SQL backend.
-    public func deviceSessions(browserSessionHashedID hashedID: String) throws -> [DeviceSession] {
+    @inlinable public func deviceSessions(browserSessionHashedID hashedID: String) throws -> [DeviceSession] {
         try all(
             """
             SELECT \(deviceSessionColumns) FROM device_sessions
@@ -103,7 +103,7 @@ extension SQLTransaction {
     }
 
     /// ``DeviceSessionStorage/deviceSessions(userID:)``, for every SQL backend.
-    public func deviceSessions(userID: String) throws -> [DeviceSession] {
+    @inlinable public func deviceSessions(userID: String) throws -> [DeviceSession] {
         try all(
             """
             SELECT \(deviceSessionColumns) FROM device_sessions
@@ -115,7 +115,7 @@ extension SQLTransaction {
     // MARK: Pairwise subjects and provider secrets
 
     /// ``PairwiseSubjectStorage/providerSecret(name:candidate:)``, for every SQL backend.
-    public func providerSecret(name: String, candidate: [UInt8]) throws -> [UInt8] {
+    @inlinable public func providerSecret(name: String, candidate: [UInt8]) throws -> [UInt8] {
         try write(
             "INSERT INTO provider_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
             [.text(name), .bytes(candidate)])
@@ -124,7 +124,7 @@ extension SQLTransaction {
     }
 
     /// ``PairwiseSubjectStorage/recordPairwiseSubject(_:sector:userID:)``, for every SQL backend.
-    public func recordPairwiseSubject(_ subject: String, sector: String, userID: String) throws {
+    @inlinable public func recordPairwiseSubject(_ subject: String, sector: String, userID: String) throws {
         try write(
             """
             INSERT INTO pairwise_subjects (sector, subject, user_id) VALUES (?, ?, ?)
@@ -134,7 +134,7 @@ extension SQLTransaction {
     }
 
     /// ``PairwiseSubjectStorage/userID(pairwiseSubject:sector:)``, for every SQL backend.
-    public func userID(pairwiseSubject subject: String, sector: String) throws -> String? {
+    @inlinable public func userID(pairwiseSubject subject: String, sector: String) throws -> String? {
         try first(
             "SELECT user_id FROM pairwise_subjects WHERE sector = ? AND subject = ?", [.text(sector), .text(subject)]
         ) { $0.text(0) }

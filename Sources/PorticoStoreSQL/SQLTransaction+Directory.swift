@@ -2,16 +2,16 @@ import Foundation
 import PorticoStore
 
 // Users, clients, product scopes and signing keys.
-private let userColumns =
+@usableFromInline let userColumns =
     "id, email, name, postal_code, password_hash, disabled, created_at, updated_at, email_verified"
 
-private let clientColumns = """
+@usableFromInline let clientColumns = """
     id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
     sector_identifier, backchannel_logout_uri, jwks, introspection
     """
 
-private let keyColumns =
+@usableFromInline let keyColumns =
     "kid, algorithm, private_key_pem, state, is_current, created_at, retired_at, signs_from"
 
 extension SQLTransaction {
@@ -19,10 +19,10 @@ extension SQLTransaction {
 
     /// The columns ``decodeUser(_:)`` reads, in its order, for a backend's own statements that
     /// return a user (PostgreSQL's bearer standing).
-    public static var userColumnList: String { userColumns }
+    @inlinable public static var userColumnList: String { userColumns }
 
     /// A user from the columns of ``userColumnList``, starting at the row's first column.
-    public static func decodeUser(_ row: Row) throws -> UserRecord {
+    @inlinable public static func decodeUser(_ row: Row) throws -> UserRecord {
         UserRecord(
             id: row.text(0), email: row.text(1), name: row.text(2), postalCode: row.optionalText(3),
             passwordHash: row.text(4), isDisabled: try row.bool(5), isEmailVerified: try row.bool(8),
@@ -30,7 +30,7 @@ extension SQLTransaction {
     }
 
     /// ``UserStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ user: UserRecord) throws {
+    @inlinable public func insert(_ user: UserRecord) throws {
         try write(
             """
             INSERT INTO users (id, email, email_normalized, name, postal_code, password_hash, disabled, created_at,
@@ -45,26 +45,26 @@ extension SQLTransaction {
     }
 
     /// ``UserStorage/user(id:)``, for every SQL backend.
-    public func user(id: String) throws -> UserRecord? {
+    @inlinable public func user(id: String) throws -> UserRecord? {
         try first("SELECT \(userColumns) FROM users WHERE id = ?", [.text(id)], Self.decodeUser)
     }
 
     /// ``UserStorage/user(email:)``, for every SQL backend.
-    public func user(email: String) throws -> UserRecord? {
+    @inlinable public func user(email: String) throws -> UserRecord? {
         try first(
             "SELECT \(userColumns) FROM users WHERE email_normalized = ?",
             [.text(UserRecord.normalizedEmail(email))], Self.decodeUser)
     }
 
     /// ``UserStorage/users(limit:)``, for every SQL backend.
-    public func users(limit: Int) throws -> [UserRecord] {
+    @inlinable public func users(limit: Int) throws -> [UserRecord] {
         try all(
             "SELECT \(userColumns) FROM users ORDER BY created_at, id LIMIT ?", [.int(max(0, limit))],
             Self.decodeUser)
     }
 
     /// ``UserStorage/update(_:)``, for every SQL backend.
-    public func update(_ user: UserRecord) throws {
+    @inlinable public func update(_ user: UserRecord) throws {
         let changed = try write(
             """
             UPDATE users SET email = ?, email_normalized = ?, name = ?, postal_code = ?, password_hash = ?,
@@ -80,13 +80,13 @@ extension SQLTransaction {
     }
 
     /// ``UserStorage/deleteUser(id:)``, for every SQL backend.
-    public func deleteUser(id: String) throws -> Bool {
+    @inlinable public func deleteUser(id: String) throws -> Bool {
         try write("DELETE FROM users WHERE id = ?", [.text(id)]) > 0
     }
 
     // MARK: Clients
 
-    private static func decodeClient(_ row: Row) throws -> Client {
+    @usableFromInline static func decodeClient(_ row: Row) throws -> Client {
         let typeName = row.text(2)
         guard let type = ClientType(rawValue: typeName) else {
             throw StoreError.corrupt("unknown client type '\(typeName)'")
@@ -110,7 +110,7 @@ extension SQLTransaction {
         return client
     }
 
-    private static func clientValues(_ client: Client) throws -> [SQLValue] {
+    @usableFromInline static func clientValues(_ client: Client) throws -> [SQLValue] {
         try client.checkStorable()
         return [
             .text(client.name), .text(client.type.rawValue), .bytes(client.secretHash),
@@ -123,7 +123,7 @@ extension SQLTransaction {
     }
 
     /// ``ClientStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ client: Client) throws {
+    @inlinable public func insert(_ client: Client) throws {
         try write(
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
@@ -135,17 +135,17 @@ extension SQLTransaction {
     }
 
     /// ``ClientStorage/client(id:)``, for every SQL backend.
-    public func client(id: String) throws -> Client? {
+    @inlinable public func client(id: String) throws -> Client? {
         try first("SELECT \(clientColumns) FROM clients WHERE id = ?", [.text(id)], Self.decodeClient)
     }
 
     /// ``ClientStorage/clients()``, for every SQL backend.
-    public func clients() throws -> [Client] {
+    @inlinable public func clients() throws -> [Client] {
         try all("SELECT \(clientColumns) FROM clients ORDER BY created_at, id", [], Self.decodeClient)
     }
 
     /// ``ClientStorage/update(_:)``, for every SQL backend.
-    public func update(_ client: Client) throws {
+    @inlinable public func update(_ client: Client) throws {
         let changed = try write(
             """
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
@@ -159,39 +159,39 @@ extension SQLTransaction {
     }
 
     /// ``ClientStorage/deleteClient(id:)``, for every SQL backend.
-    public func deleteClient(id: String) throws -> Bool {
+    @inlinable public func deleteClient(id: String) throws -> Bool {
         try write("DELETE FROM clients WHERE id = ?", [.text(id)]) > 0
     }
 
     // MARK: Product scopes
 
-    private static func decodeScope(_ row: Row) throws -> ProductScope {
+    @usableFromInline static func decodeScope(_ row: Row) throws -> ProductScope {
         ProductScope(
             name: row.text(0), description: row.text(1), createdAt: try row.date(2), resource: row.optionalText(3))
     }
 
     /// ``ProductScopeStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ scope: ProductScope) throws {
+    @inlinable public func insert(_ scope: ProductScope) throws {
         try write(
             "INSERT INTO product_scopes (name, description, created_at, resource) VALUES (?, ?, ?, ?)",
             [.text(scope.name), .text(scope.description), .date(scope.createdAt), .text(scope.resource)])
     }
 
     /// ``ProductScopeStorage/productScope(name:)``, for every SQL backend.
-    public func productScope(name: String) throws -> ProductScope? {
+    @inlinable public func productScope(name: String) throws -> ProductScope? {
         try first(
             "SELECT name, description, created_at, resource FROM product_scopes WHERE name = ?", [.text(name)],
             Self.decodeScope)
     }
 
     /// ``ProductScopeStorage/productScopes()``, for every SQL backend.
-    public func productScopes() throws -> [ProductScope] {
+    @inlinable public func productScopes() throws -> [ProductScope] {
         try all(
             "SELECT name, description, created_at, resource FROM product_scopes ORDER BY name", [], Self.decodeScope)
     }
 
     /// ``ProductScopeStorage/update(_:)``, for every SQL backend.
-    public func update(_ scope: ProductScope) throws {
+    @inlinable public func update(_ scope: ProductScope) throws {
         let changed = try write(
             "UPDATE product_scopes SET description = ?, resource = ? WHERE name = ?",
             [.text(scope.description), .text(scope.resource), .text(scope.name)])
@@ -199,13 +199,13 @@ extension SQLTransaction {
     }
 
     /// ``ProductScopeStorage/deleteProductScope(name:)``, for every SQL backend.
-    public func deleteProductScope(name: String) throws -> Bool {
+    @inlinable public func deleteProductScope(name: String) throws -> Bool {
         try write("DELETE FROM product_scopes WHERE name = ?", [.text(name)]) > 0
     }
 
     // MARK: Signing keys
 
-    private static func decodeKey(_ row: Row) throws -> StoredSigningKey {
+    @usableFromInline static func decodeKey(_ row: Row) throws -> StoredSigningKey {
         let stateName = row.text(3)
         guard let state = SigningKeyState(rawValue: stateName) else {
             throw StoreError.corrupt("unknown signing key state '\(stateName)'")
@@ -217,7 +217,7 @@ extension SQLTransaction {
     }
 
     /// ``SigningKeyStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ key: StoredSigningKey) throws {
+    @inlinable public func insert(_ key: StoredSigningKey) throws {
         if key.isCurrent {
             try key.checkMayBeCurrent()
             try clearCurrentSigningKey(algorithm: key.algorithm)
@@ -231,24 +231,24 @@ extension SQLTransaction {
     }
 
     /// ``SigningKeyStorage/signingKey(id:)``, for every SQL backend.
-    public func signingKey(id: String) throws -> StoredSigningKey? {
+    @inlinable public func signingKey(id: String) throws -> StoredSigningKey? {
         try first("SELECT \(keyColumns) FROM signing_keys WHERE kid = ?", [.text(id)], Self.decodeKey)
     }
 
     /// ``SigningKeyStorage/signingKeys()``, for every SQL backend.
-    public func signingKeys() throws -> [StoredSigningKey] {
+    @inlinable public func signingKeys() throws -> [StoredSigningKey] {
         try all("SELECT \(keyColumns) FROM signing_keys ORDER BY created_at, kid", [], Self.decodeKey)
     }
 
     /// ``SigningKeyStorage/currentSigningKey(algorithm:)``, for every SQL backend.
-    public func currentSigningKey(algorithm: String) throws -> StoredSigningKey? {
+    @inlinable public func currentSigningKey(algorithm: String) throws -> StoredSigningKey? {
         try first(
             "SELECT \(keyColumns) FROM signing_keys WHERE algorithm = ? AND \(dialect.isTrue("is_current"))",
             [.text(algorithm)], Self.decodeKey)
     }
 
     /// ``SigningKeyStorage/makeCurrentSigningKey(id:)``, for every SQL backend.
-    public func makeCurrentSigningKey(id: String) throws {
+    @inlinable public func makeCurrentSigningKey(id: String) throws {
         guard let key = try signingKey(id: id) else { throw StoreError.notFound(entity: "signing key", id: id) }
         try key.checkMayBeCurrent()
         try clearCurrentSigningKey(algorithm: key.algorithm)
@@ -256,7 +256,7 @@ extension SQLTransaction {
     }
 
     /// ``SigningKeyStorage/retireSigningKey(id:at:)``, for every SQL backend.
-    public func retireSigningKey(id: String, at time: Date) throws {
+    @inlinable public func retireSigningKey(id: String, at time: Date) throws {
         let changed = try write(
             "UPDATE signing_keys SET state = 'retired', is_current = ?, retired_at = ? WHERE kid = ?",
             [.bool(false), .date(time), .text(id)])
@@ -264,13 +264,13 @@ extension SQLTransaction {
     }
 
     /// ``SigningKeyStorage/deleteSigningKey(id:)``, for every SQL backend.
-    public func deleteSigningKey(id: String) throws -> Bool {
+    @inlinable public func deleteSigningKey(id: String) throws -> Bool {
         try write("DELETE FROM signing_keys WHERE kid = ?", [.text(id)]) > 0
     }
 
     /// Makes the algorithm's current key, if any, no longer current: at most one key of an
     /// algorithm signs (the partial unique index `signing_keys_current`).
-    private func clearCurrentSigningKey(algorithm: String) throws {
+    @usableFromInline func clearCurrentSigningKey(algorithm: String) throws {
         try write(
             "UPDATE signing_keys SET is_current = ? WHERE algorithm = ? AND \(dialect.isTrue("is_current"))",
             [.bool(false), .text(algorithm)])

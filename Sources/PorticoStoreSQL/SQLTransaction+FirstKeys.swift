@@ -7,7 +7,7 @@ extension SQLTransaction {
     /// `signing_keys_current`: on SQLite the single writer makes it atomic; on PostgreSQL an
     /// insert that meets another transaction's uncommitted current key waits for it, and does
     /// nothing (0 rows) if that one commits, inserts if it rolls back.
-    public func insertSigningKeyIfNoneCurrent(_ key: StoredSigningKey) throws -> Bool {
+    @inlinable public func insertSigningKeyIfNoneCurrent(_ key: StoredSigningKey) throws -> Bool {
         try key.checkFirstKey()
         return try write(
             """

@@ -2,19 +2,19 @@ import Foundation
 import PorticoStore
 
 // Account links and the audit log.
-private let linkColumns = "host_client_id, host_user_id, platform_user_id, created_at, id"
+@usableFromInline let linkColumns = "host_client_id, host_user_id, platform_user_id, created_at, id"
 
 extension SQLTransaction {
     // MARK: Account links
 
-    private static func decodeLink(_ row: Row) throws -> AccountLink {
+    @usableFromInline static func decodeLink(_ row: Row) throws -> AccountLink {
         AccountLink(
             id: row.text(4), hostClientID: row.text(0), hostUserID: row.text(1), platformUserID: row.text(2),
             createdAt: try row.date(3))
     }
 
     /// ``AccountLinkStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ link: AccountLink) throws {
+    @inlinable public func insert(_ link: AccountLink) throws {
         try write(
             """
             INSERT INTO account_links (host_client_id, host_user_id, platform_user_id, created_at, id)
@@ -28,7 +28,7 @@ extension SQLTransaction {
     }
 
     /// ``AccountLinkStorage/accountLink(hostClientID:hostUserID:)``, for every SQL backend.
-    public func accountLink(hostClientID: String, hostUserID: String) throws -> AccountLink? {
+    @inlinable public func accountLink(hostClientID: String, hostUserID: String) throws -> AccountLink? {
         try first(
             """
             SELECT \(linkColumns) FROM account_links
@@ -38,7 +38,7 @@ extension SQLTransaction {
     }
 
     /// ``AccountLinkStorage/accountLinks(platformUserID:)``, for every SQL backend.
-    public func accountLinks(platformUserID: String) throws -> [AccountLink] {
+    @inlinable public func accountLinks(platformUserID: String) throws -> [AccountLink] {
         try all(
             """
             SELECT \(linkColumns) FROM account_links
@@ -48,33 +48,33 @@ extension SQLTransaction {
     }
 
     /// ``AccountLinkStorage/deleteAccountLink(hostClientID:hostUserID:)``, for every SQL backend.
-    public func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool {
+    @inlinable public func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool {
         try write(
             "DELETE FROM account_links WHERE host_client_id = ? AND host_user_id = ?",
             [.text(hostClientID), .text(hostUserID)]) > 0
     }
 
     /// ``AccountLinkStorage/accountLink(id:)``, for every SQL backend.
-    public func accountLink(id: String) throws -> AccountLink? {
+    @inlinable public func accountLink(id: String) throws -> AccountLink? {
         try first("SELECT \(linkColumns) FROM account_links WHERE id = ?", [.text(id)], Self.decodeLink)
     }
 
     /// ``AccountLinkStorage/accountLink(hostClientID:platformUserID:)``, for every SQL backend.
-    public func accountLink(hostClientID: String, platformUserID: String) throws -> AccountLink? {
+    @inlinable public func accountLink(hostClientID: String, platformUserID: String) throws -> AccountLink? {
         try first(
             "SELECT \(linkColumns) FROM account_links WHERE host_client_id = ? AND platform_user_id = ?",
             [.text(hostClientID), .text(platformUserID)], Self.decodeLink)
     }
 
     /// ``AccountLinkStorage/deleteAccountLink(id:)``, for every SQL backend.
-    public func deleteAccountLink(id: String) throws -> Bool {
+    @inlinable public func deleteAccountLink(id: String) throws -> Bool {
         try write("DELETE FROM account_links WHERE id = ?", [.text(id)]) > 0
     }
 
     // MARK: Audit log
 
     /// ``AuditLogStorage/append(_:)``, for every SQL backend.
-    public func append(_ event: AuditEvent) throws {
+    @inlinable public func append(_ event: AuditEvent) throws {
         try write(
             "INSERT INTO audit_log (id, occurred_at, actor, action, subject, details) VALUES (?, ?, ?, ?, ?, ?)",
             [
@@ -84,7 +84,7 @@ extension SQLTransaction {
     }
 
     /// ``AuditLogStorage/recentAuditEvents(limit:)``, for every SQL backend.
-    public func recentAuditEvents(limit: Int) throws -> [AuditEvent] {
+    @inlinable public func recentAuditEvents(limit: Int) throws -> [AuditEvent] {
         try all(
             """
             SELECT id, occurred_at, actor, action, subject, details FROM audit_log

@@ -2,12 +2,12 @@ import Foundation
 import PorticoStore
 
 // The durable outbox and the refresh families of browser sessions (back-channel logout).
-private let outboxColumns = """
+@usableFromInline let outboxColumns = """
     id, topic, payload, created_at, next_attempt_at, failed_attempts, last_error, delivered_at, failed_at
     """
 
 /// Due, pending and not leased to anyone at `?` (bound twice: due, lease ended).
-private let claimable = """
+@usableFromInline let claimable = """
     delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
         AND (lease_until IS NULL OR lease_until <= ?)
     """
@@ -15,7 +15,7 @@ private let claimable = """
 extension SQLTransaction {
     // MARK: Outbox
 
-    private static func decodeOutboxMessage(_ row: Row) throws -> OutboxMessage {
+    @usableFromInline static func decodeOutboxMessage(_ row: Row) throws -> OutboxMessage {
         OutboxMessage(
             id: row.text(0), topic: row.text(1), payload: row.text(2), createdAt: try row.date(3),
             nextAttemptAt: try row.date(4), failedAttempts: try row.int(5), lastError: row.optionalText(6),
@@ -23,7 +23,7 @@ extension SQLTransaction {
     }
 
     /// ``OutboxStorage/enqueue(_:)``, for every SQL backend.
-    public func enqueue(_ message: OutboxMessage) throws {
+    @inlinable public func enqueue(_ message: OutboxMessage) throws {
         try write(
             "INSERT INTO outbox_messages (\(outboxColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -34,7 +34,9 @@ extension SQLTransaction {
     }
 
     /// ``OutboxStorage/claimOutboxMessages(now:leaseUntil:owner:limit:)``, for every SQL backend.
-    public func claimOutboxMessages(now: Date, leaseUntil: Date, owner: String, limit: Int) throws -> [OutboxMessage] {
+    @inlinable public func claimOutboxMessages(now: Date, leaseUntil: Date, owner: String, limit: Int) throws
+        -> [OutboxMessage]
+    {
         // One statement. On SQLite, the writer's BEGIN IMMEDIATE lets no other transaction run
         // between choosing the rows and leasing them. On PostgreSQL, rows another node's claim has
         // locked are skipped rather than waited for (the dialect's claim lock), and the outer
@@ -57,7 +59,7 @@ extension SQLTransaction {
     }
 
     /// ``OutboxStorage/markOutboxMessageDelivered(id:owner:now:)``, for every SQL backend.
-    public func markOutboxMessageDelivered(id: String, owner: String, now: Date) throws -> Bool {
+    @inlinable public func markOutboxMessageDelivered(id: String, owner: String, now: Date) throws -> Bool {
         try write(
             """
             UPDATE outbox_messages SET delivered_at = ?, lease_owner = NULL, lease_until = NULL
@@ -67,7 +69,9 @@ extension SQLTransaction {
     }
 
     /// ``OutboxStorage/rescheduleOutboxMessage(id:owner:nextAttemptAt:error:)``, for every SQL backend.
-    public func rescheduleOutboxMessage(id: String, owner: String, nextAttemptAt: Date, error: String) throws -> Bool {
+    @inlinable public func rescheduleOutboxMessage(id: String, owner: String, nextAttemptAt: Date, error: String) throws
+        -> Bool
+    {
         try write(
             """
             UPDATE outbox_messages SET next_attempt_at = ?, failed_attempts = failed_attempts + 1, last_error = ?,
@@ -78,7 +82,7 @@ extension SQLTransaction {
     }
 
     /// ``OutboxStorage/markOutboxMessageFailed(id:owner:now:error:)``, for every SQL backend.
-    public func markOutboxMessageFailed(id: String, owner: String, now: Date, error: String) throws -> Bool {
+    @inlinable public func markOutboxMessageFailed(id: String, owner: String, now: Date, error: String) throws -> Bool {
         try write(
             """
             UPDATE outbox_messages SET failed_at = ?, failed_attempts = failed_attempts + 1, last_error = ?,
@@ -89,7 +93,7 @@ extension SQLTransaction {
     }
 
     /// ``OutboxStorage/releaseOutboxMessage(id:owner:)``, for every SQL backend.
-    public func releaseOutboxMessage(id: String, owner: String) throws -> Bool {
+    @inlinable public func releaseOutboxMessage(id: String, owner: String) throws -> Bool {
         try write(
             """
             UPDATE outbox_messages SET lease_owner = NULL, lease_until = NULL
@@ -99,13 +103,13 @@ extension SQLTransaction {
     }
 
     /// ``OutboxStorage/outboxMessage(id:)``, for every SQL backend.
-    public func outboxMessage(id: String) throws -> OutboxMessage? {
+    @inlinable public func outboxMessage(id: String) throws -> OutboxMessage? {
         try first(
             "SELECT \(outboxColumns) FROM outbox_messages WHERE id = ?", [.text(id)], Self.decodeOutboxMessage)
     }
 
     /// ``OutboxStorage/pendingOutboxMessages(topic:limit:)``, for every SQL backend.
-    public func pendingOutboxMessages(topic: String, limit: Int) throws -> [OutboxMessage] {
+    @inlinable public func pendingOutboxMessages(topic: String, limit: Int) throws -> [OutboxMessage] {
         try all(
             """
             SELECT \(outboxColumns) FROM outbox_messages
@@ -115,14 +119,14 @@ extension SQLTransaction {
     }
 
     /// ``OutboxStorage/pendingOutboxMessageCount()``, for every SQL backend.
-    public func pendingOutboxMessageCount() throws -> Int {
+    @inlinable public func pendingOutboxMessageCount() throws -> Int {
         try first(
             "SELECT count(*) FROM outbox_messages WHERE delivered_at IS NULL AND failed_at IS NULL", []
         ) { try $0.int(0) } ?? 0
     }
 
     /// ``OutboxStorage/deleteFinishedOutboxMessages(before:limit:)``, for every SQL backend.
-    public func deleteFinishedOutboxMessages(before: Date, limit: Int) throws -> Int {
+    @inlinable public func deleteFinishedOutboxMessages(before: Date, limit: Int) throws -> Int {
         try write(
             """
             DELETE FROM outbox_messages WHERE id IN (
@@ -136,7 +140,9 @@ extension SQLTransaction {
     // MARK: Refresh families of browser sessions
 
     /// ``SessionFamilyStorage/linkRefreshFamily(_:toBrowserSession:sessionID:)``, for every SQL backend.
-    public func linkRefreshFamily(_ familyID: String, toBrowserSession hashedID: String, sessionID: String) throws {
+    @inlinable public func linkRefreshFamily(_ familyID: String, toBrowserSession hashedID: String, sessionID: String)
+        throws
+    {
         try write(
             """
             INSERT INTO session_families (family_id, browser_session_hash, sid) VALUES (?, ?, ?)
@@ -146,12 +152,12 @@ extension SQLTransaction {
     }
 
     /// ``SessionFamilyStorage/sessionID(refreshFamilyID:)``, for every SQL backend.
-    public func sessionID(refreshFamilyID familyID: String) throws -> String? {
+    @inlinable public func sessionID(refreshFamilyID familyID: String) throws -> String? {
         try first("SELECT sid FROM session_families WHERE family_id = ?", [.text(familyID)]) { $0.text(0) }
     }
 
     /// ``SessionFamilyStorage/sessionFamilies(browserSessionHashedID:)``, for every SQL backend.
-    public func sessionFamilies(browserSessionHashedID hashedID: String) throws -> [SessionFamily] {
+    @inlinable public func sessionFamilies(browserSessionHashedID hashedID: String) throws -> [SessionFamily] {
         try all(
             """
             SELECT f.id, f.client_id, f.user_id, s.sid FROM session_families s

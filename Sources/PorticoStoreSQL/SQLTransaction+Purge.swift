@@ -6,7 +6,7 @@ import PorticoStore
 extension SQLTransaction where Self: SQLPurging {
     /// Deletes what has expired, after the backend's turn is taken (``SQLPurging/takePurgeTurn()``);
     /// an empty report when another node has the turn.
-    public func purgeExpired(now: Date) throws -> PurgeReport {
+    @inlinable public func purgeExpired(now: Date) throws -> PurgeReport {
         var report = PurgeReport()
         guard try takePurgeTurn() else { return report }
         let refreshCutoff = now.addingTimeInterval(-SQLPurgeRetention.refreshFamily)

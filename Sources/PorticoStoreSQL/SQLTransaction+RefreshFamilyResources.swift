@@ -3,7 +3,7 @@ import PorticoStore
 // The resource a refresh family was issued for.
 extension SQLTransaction {
     /// Records (or replaces) the resource of a refresh family.
-    public func recordResource(_ resource: String, forRefreshFamily familyID: String) throws {
+    @inlinable public func recordResource(_ resource: String, forRefreshFamily familyID: String) throws {
         try write(
             """
             INSERT INTO refresh_family_resources (family_id, resource) VALUES (?, ?)
@@ -13,7 +13,7 @@ extension SQLTransaction {
     }
 
     /// The resource a refresh family was issued for, if one was recorded.
-    public func resource(refreshFamilyID familyID: String) throws -> String? {
+    @inlinable public func resource(refreshFamilyID familyID: String) throws -> String? {
         try first("SELECT resource FROM refresh_family_resources WHERE family_id = ?", [.text(familyID)]) {
             $0.text(0)
         }

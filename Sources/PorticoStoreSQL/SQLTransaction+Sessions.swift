@@ -2,11 +2,11 @@ import Foundation
 import PorticoStore
 
 // Browser sessions, authorization codes and consents.
-private let sessionColumns = """
+@usableFromInline let sessionColumns = """
     id_hash, user_id, created_at, expires_at, last_seen_at, auth_time, persistent, user_agent, ip_address
     """
 
-private let codeColumns = """
+@usableFromInline let codeColumns = """
     code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, nonce, auth_time, session_hash,
     created_at, expires_at, consumed_at, issued_family_id, issued_access_token_id, issued_access_token_expires_at,
     resource
@@ -15,7 +15,7 @@ private let codeColumns = """
 extension SQLTransaction {
     // MARK: Browser sessions
 
-    private static func decodeSession(_ row: Row) throws -> BrowserSession {
+    @usableFromInline static func decodeSession(_ row: Row) throws -> BrowserSession {
         BrowserSession(
             hashedID: try row.hashReference(0), userID: row.text(1), createdAt: try row.date(2),
             expiresAt: try row.date(3), lastSeenAt: try row.date(4), authTime: try row.date(5),
@@ -23,7 +23,7 @@ extension SQLTransaction {
     }
 
     /// ``SessionStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ session: BrowserSession) throws {
+    @inlinable public func insert(_ session: BrowserSession) throws {
         try write(
             "INSERT INTO browser_sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -34,44 +34,44 @@ extension SQLTransaction {
     }
 
     /// ``SessionStorage/session(token:now:)``, for every SQL backend.
-    public func session(token: String, now: Date) throws -> BrowserSession? {
+    @inlinable public func session(token: String, now: Date) throws -> BrowserSession? {
         try first(
             "SELECT \(sessionColumns) FROM browser_sessions WHERE id_hash = ? AND expires_at > ?",
             [.digest(token), .date(now)], Self.decodeSession)
     }
 
     /// ``SessionStorage/touchSession(token:lastSeenAt:expiresAt:)``, for every SQL backend.
-    public func touchSession(token: String, lastSeenAt: Date, expiresAt: Date?) throws -> Bool {
+    @inlinable public func touchSession(token: String, lastSeenAt: Date, expiresAt: Date?) throws -> Bool {
         try write(
             "UPDATE browser_sessions SET last_seen_at = ?, expires_at = COALESCE(\(dialect.integerParameter), expires_at) WHERE id_hash = ?",
             [.date(lastSeenAt), .date(expiresAt), .digest(token)]) > 0
     }
 
     /// ``SessionStorage/sessions(userID:)``, for every SQL backend.
-    public func sessions(userID: String) throws -> [BrowserSession] {
+    @inlinable public func sessions(userID: String) throws -> [BrowserSession] {
         try all(
             "SELECT \(sessionColumns) FROM browser_sessions WHERE user_id = ? ORDER BY created_at DESC",
             [.text(userID)], Self.decodeSession)
     }
 
     /// ``SessionStorage/deleteSession(token:)``, for every SQL backend.
-    public func deleteSession(token: String) throws -> Bool {
+    @inlinable public func deleteSession(token: String) throws -> Bool {
         try write("DELETE FROM browser_sessions WHERE id_hash = ?", [.digest(token)]) > 0
     }
 
     /// ``SessionStorage/deleteSession(hashedID:)``, for every SQL backend.
-    public func deleteSession(hashedID: String) throws -> Bool {
+    @inlinable public func deleteSession(hashedID: String) throws -> Bool {
         try write("DELETE FROM browser_sessions WHERE id_hash = ?", [.hash(reference: hashedID)]) > 0
     }
 
     /// ``SessionStorage/deleteSessions(userID:)``, for every SQL backend.
-    public func deleteSessions(userID: String) throws -> Int {
+    @inlinable public func deleteSessions(userID: String) throws -> Int {
         try write("DELETE FROM browser_sessions WHERE user_id = ?", [.text(userID)])
     }
 
     // MARK: Authorization codes
 
-    private static func decodeCode(_ row: Row) throws -> AuthorizationCode {
+    @usableFromInline static func decodeCode(_ row: Row) throws -> AuthorizationCode {
         var code = AuthorizationCode(
             hashedCode: try row.hashReference(0), clientID: row.text(1), userID: row.text(2),
             redirectURI: row.text(3), scopes: try row.list(4), codeChallenge: row.text(5), nonce: row.optionalText(6),
@@ -84,7 +84,7 @@ extension SQLTransaction {
     }
 
     /// ``AuthorizationCodeStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ code: AuthorizationCode) throws {
+    @inlinable public func insert(_ code: AuthorizationCode) throws {
         try write(
             "INSERT INTO authorization_codes (\(codeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -97,14 +97,14 @@ extension SQLTransaction {
     }
 
     /// ``AuthorizationCodeStorage/authorizationCode(_:)``, for every SQL backend.
-    public func authorizationCode(_ code: String) throws -> AuthorizationCode? {
+    @inlinable public func authorizationCode(_ code: String) throws -> AuthorizationCode? {
         try first(
             "SELECT \(codeColumns) FROM authorization_codes WHERE code_hash = ?", [.digest(code)],
             Self.decodeCode)
     }
 
     /// ``AuthorizationCodeStorage/redeemAuthorizationCode(_:now:)``, for every SQL backend.
-    public func redeemAuthorizationCode(_ code: String, now: Date) throws -> CodeRedemption {
+    @inlinable public func redeemAuthorizationCode(_ code: String, now: Date) throws -> CodeRedemption {
         let hash = SecretHash.digest(code)
         guard
             var stored = try first(
@@ -132,7 +132,7 @@ extension SQLTransaction {
 
     /// ``AuthorizationCodeStorage/recordIssuance(forCode:refreshFamilyID:accessTokenID:accessTokenExpiresAt:)``,
     /// for every SQL backend.
-    public func recordIssuance(
+    @inlinable public func recordIssuance(
         forCode hashedCode: String, refreshFamilyID: String?, accessTokenID: String?, accessTokenExpiresAt: Date?
     ) throws {
         let changed = try write(
@@ -150,21 +150,21 @@ extension SQLTransaction {
 
     // MARK: Consents
 
-    private static func decodeConsent(_ row: Row) throws -> Consent {
+    @usableFromInline static func decodeConsent(_ row: Row) throws -> Consent {
         Consent(
             userID: row.text(0), clientID: row.text(1), scopes: Set(try row.list(2)), createdAt: try row.date(3),
             updatedAt: try row.date(4))
     }
 
     /// ``ConsentStorage/consent(userID:clientID:)``, for every SQL backend.
-    public func consent(userID: String, clientID: String) throws -> Consent? {
+    @inlinable public func consent(userID: String, clientID: String) throws -> Consent? {
         try first(
             "SELECT user_id, client_id, scopes, created_at, updated_at FROM consents WHERE user_id = ? AND client_id = ?",
             [.text(userID), .text(clientID)], Self.decodeConsent)
     }
 
     /// ``ConsentStorage/saveConsent(userID:clientID:scopes:now:)``, for every SQL backend.
-    public func saveConsent(userID: String, clientID: String, scopes: Set<String>, now: Date) throws {
+    @inlinable public func saveConsent(userID: String, clientID: String, scopes: Set<String>, now: Date) throws {
         try write(
             """
             INSERT INTO consents (user_id, client_id, scopes, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -175,12 +175,12 @@ extension SQLTransaction {
     }
 
     /// ``ConsentStorage/revokeConsent(userID:clientID:)``, for every SQL backend.
-    public func revokeConsent(userID: String, clientID: String) throws -> Bool {
+    @inlinable public func revokeConsent(userID: String, clientID: String) throws -> Bool {
         try write("DELETE FROM consents WHERE user_id = ? AND client_id = ?", [.text(userID), .text(clientID)]) > 0
     }
 
     /// ``ConsentStorage/consents(userID:)``, for every SQL backend.
-    public func consents(userID: String) throws -> [Consent] {
+    @inlinable public func consents(userID: String) throws -> [Consent] {
         try all(
             """
             SELECT user_id, client_id, scopes, created_at, updated_at FROM consents WHERE user_id = ?

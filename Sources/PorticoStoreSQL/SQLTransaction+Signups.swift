@@ -2,9 +2,9 @@ import Foundation
 import PorticoStore
 
 // Sign-ups waiting for their e-mail address to be confirmed (migration 11).
-private let signupColumns = "token_hash, email, name, postal_code, password_hash, created_at, expires_at"
+@usableFromInline let signupColumns = "token_hash, email, name, postal_code, password_hash, created_at, expires_at"
 
-private func decodeSignup(_ row: some SQLRow) throws -> PendingSignup {
+@usableFromInline func decodeSignup(_ row: some SQLRow) throws -> PendingSignup {
     PendingSignup(
         hashedToken: try row.hashReference(0), email: row.text(1), name: row.text(2),
         postalCode: row.optionalText(3), passwordHash: row.text(4), createdAt: try row.date(5),
@@ -15,7 +15,7 @@ extension SQLTransaction {
     /// One statement: of two racing sign-ups for one address, the later one wins and the unique
     /// index never fails (SQLite's single writer; PostgreSQL's READ COMMITTED re-checks the
     /// conflicting row).
-    public func savePendingSignup(_ signup: PendingSignup) throws {
+    @inlinable public func savePendingSignup(_ signup: PendingSignup) throws {
         try write(
             """
             INSERT INTO pending_signups (\(signupColumns), email_normalized) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -31,13 +31,13 @@ extension SQLTransaction {
     }
 
     /// The pending sign-up of a presented token, if any.
-    public func pendingSignup(token: String) throws -> PendingSignup? {
+    @inlinable public func pendingSignup(token: String) throws -> PendingSignup? {
         try first(
             "SELECT \(signupColumns) FROM pending_signups WHERE token_hash = ?", [.digest(token)], decodeSignup)
     }
 
     /// One DELETE … RETURNING: whichever of two racing deletes removes the row has it.
-    public func redeemPendingSignup(token: String, now: Date) throws -> PendingSignupRedemption {
+    @inlinable public func redeemPendingSignup(token: String, now: Date) throws -> PendingSignupRedemption {
         guard
             let taken = try first(
                 "DELETE FROM pending_signups WHERE token_hash = ? RETURNING \(signupColumns)", [.digest(token)],

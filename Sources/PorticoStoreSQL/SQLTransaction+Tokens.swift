@@ -2,37 +2,37 @@ import Foundation
 import PorticoStore
 
 // Refresh-token families and tokens, access-token revocations, device authorizations.
-private let familyColumns = "id, client_id, user_id, scopes, auth_time, created_at, revoked_at"
+@usableFromInline let familyColumns = "id, client_id, user_id, scopes, auth_time, created_at, revoked_at"
 
-private let familyAndTokenColumns =
+@usableFromInline let familyAndTokenColumns =
     familyColumns + ", token_hash, token_issued_at, token_expires_at, previous_token_hash, rotated_at"
 
-private let insertFamily =
+@usableFromInline let insertFamily =
     "INSERT INTO refresh_families (\(familyAndTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)"
-private let insertFamilyInDeviceSession = """
+@usableFromInline let insertFamilyInDeviceSession = """
     INSERT INTO refresh_families (\(familyAndTokenColumns), device_session_id)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)
     """
 
-private let deviceColumns = """
+@usableFromInline let deviceColumns = """
     device_code_hash, user_code, client_id, scopes, created_at, expires_at, interval_seconds, last_polled_at,
     status, user_id, auth_time
     """
 
 extension SQLTransaction {
     /// A refresh family's columns, then its token state, for a backend's bulk insert.
-    public static var refreshFamilyAndTokenColumns: String { familyAndTokenColumns }
+    @inlinable public static var refreshFamilyAndTokenColumns: String { familyAndTokenColumns }
 
     // MARK: Refresh-token families
 
     /// The family's columns, then its token state.
-    private static func decodeFamily(_ row: Row) throws -> RefreshFamily {
+    @usableFromInline static func decodeFamily(_ row: Row) throws -> RefreshFamily {
         RefreshFamily(
             id: row.text(0), clientID: row.text(1), userID: row.text(2), scopes: try row.list(3),
             authTime: try row.date(4), createdAt: try row.date(5), revokedAt: try row.optionalDate(6))
     }
 
-    private static func decodeState(_ row: Row) throws -> RefreshTokenState {
+    @usableFromInline static func decodeState(_ row: Row) throws -> RefreshTokenState {
         // The token columns follow the 7 family columns.
         RefreshTokenState(
             family: try decodeFamily(row), currentTokenHash: try row.optionalBytes(7),
@@ -41,19 +41,23 @@ extension SQLTransaction {
     }
 
     /// ``RefreshTokenStorage/insert(_:token:expiresAt:)``, for every SQL backend.
-    public func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws {
+    @inlinable public func insert(_ family: RefreshFamily, token: String, expiresAt: Date) throws {
         try insert(family, token: token, expiresAt: expiresAt, deviceSessionID: nil)
     }
 
     /// ``DeviceSessionStorage/insert(_:token:expiresAt:inDeviceSession:)``, for every SQL backend.
-    public func insert(_ family: RefreshFamily, token: String, expiresAt: Date, inDeviceSession sessionID: String)
+    @inlinable public func insert(
+        _ family: RefreshFamily, token: String, expiresAt: Date, inDeviceSession sessionID: String
+    )
         throws
     {
         try insert(family, token: token, expiresAt: expiresAt, deviceSessionID: sessionID)
     }
 
     /// The family's row with its first token, linked to a device session or not.
-    private func insert(_ family: RefreshFamily, token: String, expiresAt: Date, deviceSessionID: String?) throws {
+    @usableFromInline func insert(_ family: RefreshFamily, token: String, expiresAt: Date, deviceSessionID: String?)
+        throws
+    {
         var values: [SQLValue] = [
             .text(family.id), .text(family.clientID), .text(family.userID), .list(family.scopes),
             .date(family.authTime), .date(family.createdAt), .date(family.revokedAt), .digest(token),
@@ -68,12 +72,12 @@ extension SQLTransaction {
     }
 
     /// ``RefreshTokenStorage/refreshFamily(id:)``, for every SQL backend.
-    public func refreshFamily(id: String) throws -> RefreshFamily? {
+    @inlinable public func refreshFamily(id: String) throws -> RefreshFamily? {
         try first("SELECT \(familyColumns) FROM refresh_families WHERE id = ?", [.text(id)], Self.decodeFamily)
     }
 
     /// ``RefreshTokenStorage/refreshFamilies(userID:includeRevoked:)``, for every SQL backend.
-    public func refreshFamilies(userID: String, includeRevoked: Bool) throws -> [RefreshFamily] {
+    @inlinable public func refreshFamilies(userID: String, includeRevoked: Bool) throws -> [RefreshFamily] {
         try all(
             """
             SELECT \(familyColumns) FROM refresh_families
@@ -83,14 +87,14 @@ extension SQLTransaction {
     }
 
     /// ``RefreshTokenStorage/revokeRefreshFamily(id:now:)``, for every SQL backend.
-    public func revokeRefreshFamily(id: String, now: Date) throws -> Bool {
+    @inlinable public func revokeRefreshFamily(id: String, now: Date) throws -> Bool {
         try write(
             "UPDATE refresh_families SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.date(now), .text(id)])
             > 0
     }
 
     /// ``RefreshTokenStorage/revokeRefreshFamilies(userID:clientID:now:)``, for every SQL backend.
-    public func revokeRefreshFamilies(userID: String, clientID: String, now: Date) throws -> Int {
+    @inlinable public func revokeRefreshFamilies(userID: String, clientID: String, now: Date) throws -> Int {
         try write(
             "UPDATE refresh_families SET revoked_at = ? WHERE user_id = ? AND client_id = ? AND revoked_at IS NULL",
             [.date(now), .text(userID), .text(clientID)])
@@ -99,21 +103,21 @@ extension SQLTransaction {
     // MARK: Refresh tokens
 
     /// ``RefreshTokenStorage/refreshTokenState(familyID:)``, for every SQL backend.
-    public func refreshTokenState(familyID: String) throws -> RefreshTokenState? {
+    @inlinable public func refreshTokenState(familyID: String) throws -> RefreshTokenState? {
         try first(
             "SELECT \(familyAndTokenColumns) FROM refresh_families WHERE id = ?", [.text(familyID)],
             Self.decodeState)
     }
 
     /// ``RefreshTokenStorage/refreshFamilyID(legacyTokenHash:)``, for every SQL backend.
-    public func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String? {
+    @inlinable public func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String? {
         try first(
             "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.bytes(legacyTokenHash)],
             { $0.text(0) })
     }
 
     /// ``RefreshTokenStorage/rotateRefreshToken(familyID:from:to:issuedAt:expiresAt:)``, for every SQL backend.
-    public func rotateRefreshToken(
+    @inlinable public func rotateRefreshToken(
         familyID: String, from expected: [UInt8], to successor: [UInt8], issuedAt: Date, expiresAt: Date
     ) throws -> Bool {
         // The expected current hash in the WHERE is the compare-and-swap: a second rotation of
@@ -131,7 +135,7 @@ extension SQLTransaction {
 
     /// ``RefreshTokenStorage/replaceRefreshToken(familyID:expected:with:issuedAt:expiresAt:)``, for every SQL
     /// backend.
-    public func replaceRefreshToken(
+    @inlinable public func replaceRefreshToken(
         familyID: String, expected: [UInt8], with replacement: [UInt8], issuedAt: Date, expiresAt: Date
     ) throws -> Bool {
         try write(
@@ -145,7 +149,7 @@ extension SQLTransaction {
     // MARK: Access-token revocations
 
     /// ``AccessTokenRevocationStorage/revokeAccessToken(id:expiresAt:)``, for every SQL backend.
-    public func revokeAccessToken(id: String, expiresAt: Date) throws {
+    @inlinable public func revokeAccessToken(id: String, expiresAt: Date) throws {
         try write(
             """
             INSERT INTO access_token_revocations AS r (jti, expires_at) VALUES (?, ?)
@@ -155,12 +159,12 @@ extension SQLTransaction {
     }
 
     /// ``AccessTokenRevocationStorage/isAccessTokenRevoked(id:)``, for every SQL backend.
-    public func isAccessTokenRevoked(id: String) throws -> Bool {
+    @inlinable public func isAccessTokenRevoked(id: String) throws -> Bool {
         try first("SELECT 1 FROM access_token_revocations WHERE jti = ?", [.text(id)]) { _ in true } ?? false
     }
 
     /// ``AccessTokenRevocationStorage/revokeGrant(userID:clientID:at:expiresAt:)``, for every SQL backend.
-    public func revokeGrant(userID: String, clientID: String, at time: Date, expiresAt: Date) throws {
+    @inlinable public func revokeGrant(userID: String, clientID: String, at time: Date, expiresAt: Date) throws {
         try write(
             """
             INSERT INTO grant_revocations AS g (user_id, client_id, revoked_at, expires_at) VALUES (?, ?, ?, ?)
@@ -172,7 +176,9 @@ extension SQLTransaction {
     }
 
     /// ``AccessTokenRevocationStorage/isAccessTokenRevoked(id:userID:clientID:issuedAt:)``, for every SQL backend.
-    public func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws -> Bool {
+    @inlinable public func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws
+        -> Bool
+    {
         try first(
             """
             SELECT EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
@@ -184,7 +190,7 @@ extension SQLTransaction {
 
     // MARK: Device authorizations
 
-    private static func decodeDevice(_ row: Row) throws -> DeviceAuthorization {
+    @usableFromInline static func decodeDevice(_ row: Row) throws -> DeviceAuthorization {
         let statusName = row.text(8)
         guard let status = DeviceAuthorizationStatus(rawValue: statusName) else {
             throw StoreError.corrupt("unknown device authorization status '\(statusName)'")
@@ -197,7 +203,7 @@ extension SQLTransaction {
     }
 
     /// ``DeviceAuthorizationStorage/insert(_:)``, for every SQL backend.
-    public func insert(_ authorization: DeviceAuthorization) throws {
+    @inlinable public func insert(_ authorization: DeviceAuthorization) throws {
         try write(
             "INSERT INTO device_authorizations (\(deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -209,28 +215,30 @@ extension SQLTransaction {
     }
 
     /// ``DeviceAuthorizationStorage/deleteDeviceAuthorization(userCode:expiredBy:)``, for every SQL backend.
-    public func deleteDeviceAuthorization(userCode: String, expiredBy now: Date) throws -> Bool {
+    @inlinable public func deleteDeviceAuthorization(userCode: String, expiredBy now: Date) throws -> Bool {
         try write(
             "DELETE FROM device_authorizations WHERE user_code = ? AND expires_at <= ?",
             [.text(DeviceAuthorization.normalizedUserCode(userCode)), .date(now)]) > 0
     }
 
     /// ``DeviceAuthorizationStorage/deviceAuthorization(userCode:now:)``, for every SQL backend.
-    public func deviceAuthorization(userCode: String, now: Date) throws -> DeviceAuthorization? {
+    @inlinable public func deviceAuthorization(userCode: String, now: Date) throws -> DeviceAuthorization? {
         try first(
             "SELECT \(deviceColumns) FROM device_authorizations WHERE user_code = ? AND expires_at > ?",
             [.text(DeviceAuthorization.normalizedUserCode(userCode)), .date(now)], Self.decodeDevice)
     }
 
     /// ``DeviceAuthorizationStorage/deviceAuthorization(deviceCode:)``, for every SQL backend.
-    public func deviceAuthorization(deviceCode: String) throws -> DeviceAuthorization? {
+    @inlinable public func deviceAuthorization(deviceCode: String) throws -> DeviceAuthorization? {
         try first(
             "SELECT \(deviceColumns) FROM device_authorizations WHERE device_code_hash = ?",
             [.digest(deviceCode)], Self.decodeDevice)
     }
 
     /// ``DeviceAuthorizationStorage/approveDeviceAuthorization(userCode:userID:authTime:now:)``, for every SQL backend.
-    public func approveDeviceAuthorization(userCode: String, userID: String, authTime: Date, now: Date) throws -> Bool {
+    @inlinable public func approveDeviceAuthorization(userCode: String, userID: String, authTime: Date, now: Date)
+        throws -> Bool
+    {
         try write(
             """
             UPDATE device_authorizations SET status = 'approved', user_id = ?, auth_time = ?
@@ -241,7 +249,7 @@ extension SQLTransaction {
     }
 
     /// ``DeviceAuthorizationStorage/denyDeviceAuthorization(userCode:now:)``, for every SQL backend.
-    public func denyDeviceAuthorization(userCode: String, now: Date) throws -> Bool {
+    @inlinable public func denyDeviceAuthorization(userCode: String, now: Date) throws -> Bool {
         try write(
             """
             UPDATE device_authorizations SET status = 'denied'
@@ -251,7 +259,7 @@ extension SQLTransaction {
     }
 
     /// ``DeviceAuthorizationStorage/consumeDeviceAuthorization(deviceCode:now:)``, for every SQL backend.
-    public func consumeDeviceAuthorization(deviceCode: String, now: Date) throws -> Bool {
+    @inlinable public func consumeDeviceAuthorization(deviceCode: String, now: Date) throws -> Bool {
         try write(
             """
             UPDATE device_authorizations SET status = 'consumed', last_polled_at = ?
@@ -261,7 +269,9 @@ extension SQLTransaction {
     }
 
     /// ``DeviceAuthorizationStorage/recordDevicePoll(deviceCode:now:interval:ifLastPolledAt:)``, for every SQL backend.
-    public func recordDevicePoll(deviceCode: String, now: Date, interval: Int, ifLastPolledAt lastPolledAt: Date?)
+    @inlinable public func recordDevicePoll(
+        deviceCode: String, now: Date, interval: Int, ifLastPolledAt lastPolledAt: Date?
+    )
         throws
         -> Bool
     {

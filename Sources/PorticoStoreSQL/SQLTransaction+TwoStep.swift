@@ -2,13 +2,13 @@ import Foundation
 import PorticoStore
 
 // Two-step verification (migration 12).
-private let enrollmentColumns = "user_id, secret, created_at, confirmed_at, last_step"
-private let pendingColumns =
+@usableFromInline let enrollmentColumns = "user_id, secret, created_at, confirmed_at, last_step"
+@usableFromInline let pendingColumns =
     "id_hash, user_id, persistent, request, return_path, created_at, expires_at"
 
 extension SQLTransaction {
     /// ``TwoStepStorage/savePendingTwoStepEnrollment(_:)``, for every SQL backend.
-    public func savePendingTwoStepEnrollment(_ enrollment: TwoStepEnrollment) throws -> Bool {
+    @inlinable public func savePendingTwoStepEnrollment(_ enrollment: TwoStepEnrollment) throws -> Bool {
         try write(
             """
             INSERT INTO two_step_enrollments (\(enrollmentColumns)) VALUES (?, ?, ?, NULL, NULL)
@@ -21,7 +21,7 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/twoStepEnrollment(userID:)``, for every SQL backend.
-    public func twoStepEnrollment(userID: String) throws -> TwoStepEnrollment? {
+    @inlinable public func twoStepEnrollment(userID: String) throws -> TwoStepEnrollment? {
         try first(
             "SELECT \(enrollmentColumns) FROM two_step_enrollments WHERE user_id = ?", [.text(userID)]
         ) { row in
@@ -32,7 +32,8 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/confirmTwoStepEnrollment(userID:sealedSecret:step:at:)``, for every SQL backend.
-    public func confirmTwoStepEnrollment(userID: String, sealedSecret: String, step: Int64, at time: Date) throws
+    @inlinable public func confirmTwoStepEnrollment(userID: String, sealedSecret: String, step: Int64, at time: Date)
+        throws
         -> Bool
     {
         try write(
@@ -44,7 +45,7 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/useTwoStepStep(userID:step:)``, for every SQL backend.
-    public func useTwoStepStep(userID: String, step: Int64) throws -> Bool {
+    @inlinable public func useTwoStepStep(userID: String, step: Int64) throws -> Bool {
         try write(
             """
             UPDATE two_step_enrollments SET last_step = ?
@@ -54,13 +55,13 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/deleteTwoStepEnrollment(userID:)``, for every SQL backend.
-    public func deleteTwoStepEnrollment(userID: String) throws -> Bool {
+    @inlinable public func deleteTwoStepEnrollment(userID: String) throws -> Bool {
         try write("DELETE FROM two_step_recovery_codes WHERE user_id = ?", [.text(userID)])
         return try write("DELETE FROM two_step_enrollments WHERE user_id = ?", [.text(userID)]) > 0
     }
 
     /// ``TwoStepStorage/replaceRecoveryCodes(userID:hashes:at:)``, for every SQL backend.
-    public func replaceRecoveryCodes(userID: String, hashes: [[UInt8]], at time: Date) throws {
+    @inlinable public func replaceRecoveryCodes(userID: String, hashes: [[UInt8]], at time: Date) throws {
         try write("DELETE FROM two_step_recovery_codes WHERE user_id = ?", [.text(userID)])
         for hash in hashes {
             try write(
@@ -70,7 +71,7 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/useRecoveryCode(userID:hash:at:)``, for every SQL backend.
-    public func useRecoveryCode(userID: String, hash: [UInt8], at time: Date) throws -> Bool {
+    @inlinable public func useRecoveryCode(userID: String, hash: [UInt8], at time: Date) throws -> Bool {
         try write(
             """
             UPDATE two_step_recovery_codes SET used_at = ?
@@ -80,14 +81,14 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/unusedRecoveryCodeCount(userID:)``, for every SQL backend.
-    public func unusedRecoveryCodeCount(userID: String) throws -> Int {
+    @inlinable public func unusedRecoveryCodeCount(userID: String) throws -> Int {
         try first(
             "SELECT count(*) FROM two_step_recovery_codes WHERE user_id = ? AND used_at IS NULL", [.text(userID)]
         ) { try $0.int(0) } ?? 0
     }
 
     /// ``TwoStepStorage/insert(_:now:)``, for every SQL backend.
-    public func insert(_ pending: PendingSecondStep, now: Date) throws {
+    @inlinable public func insert(_ pending: PendingSecondStep, now: Date) throws {
         try write("DELETE FROM two_step_sign_ins WHERE expires_at <= ?", [.date(now)])
         try write(
             "INSERT INTO two_step_sign_ins (\(pendingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -99,7 +100,7 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/pendingSecondStep(token:now:)``, for every SQL backend.
-    public func pendingSecondStep(token: String, now: Date) throws -> PendingSecondStep? {
+    @inlinable public func pendingSecondStep(token: String, now: Date) throws -> PendingSecondStep? {
         try first(
             "SELECT \(pendingColumns) FROM two_step_sign_ins WHERE id_hash = ? AND expires_at > ?",
             [.bytes(SecretHash.digest(token)), .date(now)]
@@ -112,12 +113,13 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/deletePendingSecondStep(token:)``, for every SQL backend.
-    public func deletePendingSecondStep(token: String) throws -> Bool {
+    @inlinable public func deletePendingSecondStep(token: String) throws -> Bool {
         try write("DELETE FROM two_step_sign_ins WHERE id_hash = ?", [.bytes(SecretHash.digest(token))]) > 0
     }
 
     /// ``TwoStepStorage/recordAuthenticationMethods(_:forSessionHashedID:)``, for every SQL backend.
-    public func recordAuthenticationMethods(_ methods: [String], forSessionHashedID hashedID: String) throws {
+    @inlinable public func recordAuthenticationMethods(_ methods: [String], forSessionHashedID hashedID: String) throws
+    {
         try write(
             """
             INSERT INTO session_methods (session_hash, methods) VALUES (?, ?)
@@ -127,14 +129,14 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/authenticationMethods(sessionHashedID:)``, for every SQL backend.
-    public func authenticationMethods(sessionHashedID hashedID: String) throws -> [String]? {
+    @inlinable public func authenticationMethods(sessionHashedID hashedID: String) throws -> [String]? {
         try first("SELECT methods FROM session_methods WHERE session_hash = ?", [.hash(reference: hashedID)]) {
             $0.text(0).split(separator: " ").map(String.init)
         }
     }
 
     /// ``TwoStepStorage/recordAuthenticationMethods(_:forRefreshFamily:)``, for every SQL backend.
-    public func recordAuthenticationMethods(_ methods: [String], forRefreshFamily familyID: String) throws {
+    @inlinable public func recordAuthenticationMethods(_ methods: [String], forRefreshFamily familyID: String) throws {
         try write(
             """
             INSERT INTO refresh_family_methods (family_id, methods) VALUES (?, ?)
@@ -144,7 +146,7 @@ extension SQLTransaction {
     }
 
     /// ``TwoStepStorage/authenticationMethods(refreshFamilyID:)``, for every SQL backend.
-    public func authenticationMethods(refreshFamilyID familyID: String) throws -> [String]? {
+    @inlinable public func authenticationMethods(refreshFamilyID familyID: String) throws -> [String]? {
         try first("SELECT methods FROM refresh_family_methods WHERE family_id = ?", [.text(familyID)]) {
             $0.text(0).split(separator: " ").map(String.init)
         }

@@ -53,7 +53,7 @@ public protocol SQLTransaction: AnyObject {
 
 extension SQLTransaction {
     /// Runs a writing statement, naming what a foreign-key failure refers to, as callers know it.
-    @discardableResult
+    @inlinable @discardableResult
     public func write(_ sql: String, _ values: [SQLValue], referring reference: String) throws -> Int {
         do {
             return try write(sql, values)
