@@ -39,8 +39,10 @@ let package = Package(
         .target(name: "PorticoHTTP", dependencies: ["CMicroHTTPD"]),
         // The storage contract, and its backends.
         .target(name: "PorticoStore", dependencies: ["PorticoCrypto"]),
-        .target(name: "PorticoStoreSQLite", dependencies: ["PorticoStore", "CSQLite"]),
-        .target(name: "PorticoStorePostgres", dependencies: ["PorticoStore", "CLibPQ"]),
+        // The statements both SQL backends run, written once (SQLTransaction and its dialect).
+        .target(name: "PorticoStoreSQL", dependencies: ["PorticoStore"]),
+        .target(name: "PorticoStoreSQLite", dependencies: ["PorticoStore", "PorticoStoreSQL", "CSQLite"]),
+        .target(name: "PorticoStorePostgres", dependencies: ["PorticoStore", "PorticoStoreSQL", "CLibPQ"]),
         .target(
             name: "PorticoServer",
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2", "CQRencode"]),

@@ -1,6 +1,7 @@
 import CLibPQ
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// A fixed number of libpq connections shared by the threads that use the store.
 ///

@@ -1,4 +1,5 @@
 import PorticoStore
+import PorticoStoreSQL
 
 /// A failure of libpq or of the server, classified by its SQLSTATE so that the store can decide
 /// what to do (retry a transaction, report a taken value, give up on a connection) without

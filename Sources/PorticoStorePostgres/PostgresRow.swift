@@ -1,13 +1,14 @@
 import CLibPQ
 import Foundation
+import PorticoStoreSQL
 
-/// One row of a result in libpq's text format, read by column index. Valid only inside the row
+/// One row of a result in libpq's text format, read by column index (``SQLRow``). Valid only inside the row
 /// callback of ``PostgresConnection/run(_:_:row:)``.
 ///
 /// Readers throw ``PostgresError/Kind/malformedValue`` rather than trap when a value does not
 /// have its type's form (it cannot happen with the store's own columns, but a damaged or
 /// hand-edited schema must not crash the server).
-struct PostgresRow {
+struct PostgresRow: SQLRow {
     let result: OpaquePointer
     let index: Int32
 
@@ -23,22 +24,10 @@ struct PostgresRow {
         }
     }
 
-    func optionalText(_ column: Int32) -> String? {
-        isNull(column) ? nil : text(column)
-    }
-
     func integer(_ column: Int32) throws -> Int64 {
         let value = text(column)
         guard let integer = Int64(value) else { throw malformed(column, "an integer", value) }
         return integer
-    }
-
-    func optionalInteger(_ column: Int32) throws -> Int64? {
-        isNull(column) ? nil : try integer(column)
-    }
-
-    func int(_ column: Int32) throws -> Int {
-        Int(truncatingIfNeeded: try integer(column))
     }
 
     func bool(_ column: Int32) throws -> Bool {
@@ -49,23 +38,11 @@ struct PostgresRow {
         }
     }
 
-    func date(_ column: Int32) throws -> Date {
-        Date(timeIntervalSince1970: TimeInterval(try integer(column)))
-    }
-
-    func optionalDate(_ column: Int32) throws -> Date? {
-        isNull(column) ? nil : try date(column)
-    }
-
     /// A `bytea` value, which the text format gives as `\x` and two hex digits per byte.
     func bytes(_ column: Int32) throws -> [UInt8] {
         let value = text(column)
         guard let bytes = Self.decodeHex(value) else { throw malformed(column, "bytea in hex form", value) }
         return bytes
-    }
-
-    func optionalBytes(_ column: Int32) throws -> [UInt8]? {
-        isNull(column) ? nil : try bytes(column)
     }
 
     static func decodeHex(_ text: String) -> [UInt8]? {

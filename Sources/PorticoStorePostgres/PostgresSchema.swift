@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// The PostgreSQL schema as forward-only migrations, numbered and meaning what SQLite's do.
 ///

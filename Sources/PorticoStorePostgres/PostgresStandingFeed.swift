@@ -1,4 +1,5 @@
 import PorticoStore
+import PorticoStoreSQL
 import Synchronization
 
 /// The store's ``StandingChangeFeed``: a generation moved by every `portico_standing`

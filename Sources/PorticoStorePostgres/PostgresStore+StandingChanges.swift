@@ -1,4 +1,5 @@
 import PorticoStore
+import PorticoStoreSQL
 
 // Change notifications for nodes that keep standings in memory (schema version 13's triggers).
 extension PostgresStore: StandingChangeFeed {

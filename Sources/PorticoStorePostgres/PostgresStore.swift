@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 import Synchronization
 
 /// The multi-node backend: a pool of libpq connections to one PostgreSQL database.

@@ -1,9 +1,10 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // A bearer token's revocation standing and its user, in one statement.
 extension PostgresTransaction {
-    private static let standingColumns = userColumns.split(separator: ",").map {
+    private static let standingColumns = userColumnList.split(separator: ",").map {
         "u.\($0.trimmingCharacters(in: .whitespaces))"
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Many rows at once: multi-row INSERTs of up to `bulkRows` rows each (PostgreSQL takes at most
 // 65,535 parameters a statement), a round trip per thousand rows instead of one per row.
@@ -43,7 +44,7 @@ extension PostgresTransaction {
             }
             try write(
                 """
-                INSERT INTO refresh_families (\(Self.familyAndTokenColumns))
+                INSERT INTO refresh_families (\(Self.refreshFamilyAndTokenColumns))
                 VALUES \(Self.rows(chunk.count, of: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)"))
                 """, values, referring: "client or user")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Refresh rotation with the reads a refresh grant needs, in one statement.
 extension PostgresTransaction {
@@ -10,7 +11,7 @@ extension PostgresTransaction {
     /// writes nothing (as the two-step rotation does). The person is joined, not locked: a
     /// disabling committed before this statement began stops it.
     private static let rotation: String = {
-        let user = userColumns.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
+        let user = userColumnList.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
         return """
             UPDATE refresh_families AS f SET previous_token_hash = f.token_hash, rotated_at = $1, token_hash = $2,
                 token_issued_at = $1, token_expires_at = $3

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// A first-come, first-served lock with a bounded wait.
 ///

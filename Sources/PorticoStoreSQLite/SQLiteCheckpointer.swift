@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// Copies the write-ahead log back into the database file on a thread of its own, so that no
 /// request pays for a checkpoint, and keeps the log from growing without bound.

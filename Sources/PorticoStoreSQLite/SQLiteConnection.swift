@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// One SQLite connection with its cache of prepared statements.
 ///
@@ -105,12 +106,14 @@ final class SQLiteConnection {
             code = sqlite3_bind_null(statement, index)
         case .integer(let integer):
             code = sqlite3_bind_int64(statement, index, integer)
+        case .bool(let value):
+            code = sqlite3_bind_int64(statement, index, value ? 1 : 0)
         case .text(let text):
             let count = text.utf8.count
             guard count <= Int(Int32.max) else { throw StoreError.invalidArgument("text too long") }
             // The C string holds every UTF-8 byte, interior NULs included; the length says where it ends.
             code = text.withCString { portico_sqlite3_bind_text_transient(statement, index, $0, Int32(count)) }
-        case .blob(let bytes):
+        case .bytes(let bytes):
             guard bytes.count <= Int(Int32.max) else { throw StoreError.invalidArgument("value too long") }
             if bytes.isEmpty {
                 code = sqlite3_bind_zeroblob(statement, index, 0)

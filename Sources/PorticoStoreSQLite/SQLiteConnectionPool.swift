@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// Lends SQLite connections to threads, one thread per connection at a time.
 ///

@@ -1,4 +1,5 @@
 import PorticoStore
+import PorticoStoreSQL
 
 /// How ``SQLiteStore`` gives connections to threads.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// Keeps an SQLite database its owner's only: folder 0700 and files 0600 whatever the umask, and
 /// a refusal to open one that other local users can read.

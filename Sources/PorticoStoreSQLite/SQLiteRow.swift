@@ -1,10 +1,11 @@
 import CSQLite
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// The current result row of a statement, read by column index. Valid only inside the row
 /// callback of ``SQLiteConnection/run(_:_:readOnly:row:)``.
-struct SQLiteRow {
+struct SQLiteRow: SQLRow {
     let statement: OpaquePointer
 
     func isNull(_ column: Int32) -> Bool {
@@ -45,6 +46,11 @@ struct SQLiteRow {
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    /// The column's bytes (``SQLRow``'s name for a blob).
+    func bytes(_ column: Int32) -> [UInt8] {
+        blob(column)
     }
 
     func optionalBlob(_ column: Int32) -> [UInt8]? {

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// The embedded backend: one SQLite file in WAL mode.
 ///

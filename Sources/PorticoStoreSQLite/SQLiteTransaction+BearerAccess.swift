@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // A bearer token's revocation standing and its user: two lookups in the caller's transaction,
 // which SQLite answers from local pages.

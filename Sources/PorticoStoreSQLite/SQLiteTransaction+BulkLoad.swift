@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Many rows at once: SQLite runs prepared inserts in one transaction at local-disk speed, so
 // one statement per row is already the fast way.

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 // Refresh rotation with the reads a refresh grant needs (two statements in the transaction
 // that ``Store/writeOne(_:)`` runs on SQLite).
@@ -7,7 +8,7 @@ extension SQLiteTransaction {
     /// What the rotation reads after its write, built once (it runs on every refresh grant): the
     /// family's columns, its person's, then the rows that hang off the family.
     private static let rotationRead: String = {
-        let user = userColumns.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
+        let user = userColumnList.split(separator: ",").map { "u.\($0.trimmingCharacters(in: .whitespaces))" }
         return """
             SELECT f.id, f.client_id, f.user_id, f.scopes, f.auth_time, f.created_at, f.revoked_at,
                 \(user.joined(separator: ", ")),
@@ -34,7 +35,7 @@ extension SQLiteTransaction {
                 AND EXISTS (SELECT 1 FROM users AS u WHERE u.id = refresh_families.user_id AND NOT u.disabled)
             """,
             [
-                .date(now), .blob(successor), .date(now), .date(expiresAt), .text(familyID), .blob(expected),
+                .date(now), .bytes(successor), .date(now), .date(expiresAt), .text(familyID), .bytes(expected),
                 .date(now), .text(clientID),
             ])
         guard changed > 0 else { return nil }

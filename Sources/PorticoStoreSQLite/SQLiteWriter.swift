@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreSQL
 
 /// The one connection that runs this process's write transactions, behind the writers' queue.
 ///

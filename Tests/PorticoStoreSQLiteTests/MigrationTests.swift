@@ -129,9 +129,9 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
                     [
-                        .blob(SecretHash.digest(token)), .text(family), .date(now + issued),
-                        .date(now + issued + day), rotated.map { .date(now + $0) } ?? .null,
-                        successor.map { .blob(SecretHash.digest($0)) } ?? .null,
+                        .bytes(SecretHash.digest(token)), .text(family), .date(now + issued),
+                        .date(now + issued + day), .date(rotated.map { now + $0 }),
+                        .bytes(successor.map { SecretHash.digest($0) }),
                     ])
             }
         }

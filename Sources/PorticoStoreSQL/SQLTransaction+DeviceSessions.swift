@@ -2,14 +2,14 @@ import Foundation
 import PorticoStore
 
 // Native SSO device sessions, pairwise subjects and provider secrets.
-extension PostgresTransaction {
+@usableFromInline let deviceSessionColumns = """
+    id, secret_hash, user_id, sso_group, browser_session_hash, scopes, auth_time, created_at, revoked_at
+    """
+
+extension SQLTransaction {
     // MARK: Device sessions
 
-    private static let deviceSessionColumns = """
-        id, secret_hash, user_id, sso_group, browser_session_hash, scopes, auth_time, created_at, revoked_at
-        """
-
-    private static func decodeDeviceSession(_ row: PostgresRow) throws -> DeviceSession {
+    @usableFromInline static func decodeDeviceSession(_ row: Row) throws -> DeviceSession {
         DeviceSession(
             id: row.text(0), secretHashReference: try row.hashReference(1), userID: row.text(2), ssoGroup: row.text(3),
             browserSessionHashedID: try row.optionalHashReference(4), scopes: try row.list(5),
@@ -17,9 +17,10 @@ extension PostgresTransaction {
             createdAt: try row.date(7), revokedAt: try row.optionalDate(8))
     }
 
-    func insert(_ session: DeviceSession) throws {
+    /// ``DeviceSessionStorage/insert(_:)``, for every SQL backend.
+    @inlinable public func insert(_ session: DeviceSession) throws {
         try write(
-            "INSERT INTO device_sessions (\(Self.deviceSessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO device_sessions (\(deviceSessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(session.id), .hash(reference: session.secretHashReference), .text(session.userID),
                 .text(session.ssoGroup), .hash(reference: session.browserSessionHashedID), .list(session.scopes),
@@ -27,19 +28,22 @@ extension PostgresTransaction {
             ], referring: "user")
     }
 
-    func deviceSession(secret: String) throws -> DeviceSession? {
+    /// ``DeviceSessionStorage/deviceSession(secret:)``, for every SQL backend.
+    @inlinable public func deviceSession(secret: String) throws -> DeviceSession? {
         try first(
-            "SELECT \(Self.deviceSessionColumns) FROM device_sessions WHERE secret_hash = ?",
+            "SELECT \(deviceSessionColumns) FROM device_sessions WHERE secret_hash = ?",
             [.digest(secret)], Self.decodeDeviceSession)
     }
 
-    func deviceSession(id: String) throws -> DeviceSession? {
+    /// ``DeviceSessionStorage/deviceSession(id:)``, for every SQL backend.
+    @inlinable public func deviceSession(id: String) throws -> DeviceSession? {
         try first(
-            "SELECT \(Self.deviceSessionColumns) FROM device_sessions WHERE id = ?", [.text(id)],
+            "SELECT \(deviceSessionColumns) FROM device_sessions WHERE id = ?", [.text(id)],
             Self.decodeDeviceSession)
     }
 
-    func linkRefreshFamily(_ familyID: String, toDeviceSession sessionID: String) throws {
+    /// ``DeviceSessionStorage/linkRefreshFamily(_:toDeviceSession:)``, for every SQL backend.
+    @inlinable public func linkRefreshFamily(_ familyID: String, toDeviceSession sessionID: String) throws {
         // A column of the family's row since version 15.
         let changed = try write(
             "UPDATE refresh_families SET device_session_id = ? WHERE id = ? AND device_session_id IS NULL",
@@ -52,14 +56,16 @@ extension PostgresTransaction {
         throw StoreError.missingReference("refresh family or device session")
     }
 
-    func deviceSessionID(refreshFamilyID familyID: String) throws -> String? {
+    /// ``DeviceSessionStorage/deviceSessionID(refreshFamilyID:)``, for every SQL backend.
+    @inlinable public func deviceSessionID(refreshFamilyID familyID: String) throws -> String? {
         try first(
             "SELECT device_session_id FROM refresh_families WHERE id = ? AND device_session_id IS NOT NULL",
             [.text(familyID)]
         ) { $0.text(0) }
     }
 
-    func hasLiveRefreshFamily(deviceSessionID: String, now: Date) throws -> Bool {
+    /// ``DeviceSessionStorage/hasLiveRefreshFamily(deviceSessionID:now:)``, for every SQL backend.
+    @inlinable public func hasLiveRefreshFamily(deviceSessionID: String, now: Date) throws -> Bool {
         try first(
             """
             SELECT 1 FROM refresh_families
@@ -69,13 +75,15 @@ extension PostgresTransaction {
         ) { _ in true } ?? false
     }
 
-    func revokeDeviceSession(id: String, now: Date) throws -> Bool {
+    /// ``DeviceSessionStorage/revokeDeviceSession(id:now:)``, for every SQL backend.
+    @inlinable public func revokeDeviceSession(id: String, now: Date) throws -> Bool {
         try write(
             "UPDATE device_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.date(now), .text(id)])
             > 0
     }
 
-    func revokeRefreshFamilies(deviceSessionID: String, now: Date) throws -> Int {
+    /// ``DeviceSessionStorage/revokeRefreshFamilies(deviceSessionID:now:)``, for every SQL backend.
+    @inlinable public func revokeRefreshFamilies(deviceSessionID: String, now: Date) throws -> Int {
         try write(
             """
             UPDATE refresh_families SET revoked_at = ?
@@ -84,19 +92,21 @@ extension PostgresTransaction {
             [.date(now), .text(deviceSessionID)])
     }
 
-    func deviceSessions(browserSessionHashedID hashedID: String) throws -> [DeviceSession] {
+    /// ``DeviceSessionStorage/deviceSessions(browserSessionHashedID:)``, for every SQL backend.
+    @inlinable public func deviceSessions(browserSessionHashedID hashedID: String) throws -> [DeviceSession] {
         try all(
             """
-            SELECT \(Self.deviceSessionColumns) FROM device_sessions
+            SELECT \(deviceSessionColumns) FROM device_sessions
             WHERE browser_session_hash = ? AND revoked_at IS NULL ORDER BY created_at, id
             """,
             [.hash(reference: hashedID)], Self.decodeDeviceSession)
     }
 
-    func deviceSessions(userID: String) throws -> [DeviceSession] {
+    /// ``DeviceSessionStorage/deviceSessions(userID:)``, for every SQL backend.
+    @inlinable public func deviceSessions(userID: String) throws -> [DeviceSession] {
         try all(
             """
-            SELECT \(Self.deviceSessionColumns) FROM device_sessions
+            SELECT \(deviceSessionColumns) FROM device_sessions
             WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at, id
             """,
             [.text(userID)], Self.decodeDeviceSession)
@@ -104,7 +114,8 @@ extension PostgresTransaction {
 
     // MARK: Pairwise subjects and provider secrets
 
-    func providerSecret(name: String, candidate: [UInt8]) throws -> [UInt8] {
+    /// ``PairwiseSubjectStorage/providerSecret(name:candidate:)``, for every SQL backend.
+    @inlinable public func providerSecret(name: String, candidate: [UInt8]) throws -> [UInt8] {
         try write(
             "INSERT INTO provider_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
             [.text(name), .bytes(candidate)])
@@ -112,7 +123,8 @@ extension PostgresTransaction {
             ?? candidate
     }
 
-    func recordPairwiseSubject(_ subject: String, sector: String, userID: String) throws {
+    /// ``PairwiseSubjectStorage/recordPairwiseSubject(_:sector:userID:)``, for every SQL backend.
+    @inlinable public func recordPairwiseSubject(_ subject: String, sector: String, userID: String) throws {
         try write(
             """
             INSERT INTO pairwise_subjects (sector, subject, user_id) VALUES (?, ?, ?)
@@ -121,7 +133,8 @@ extension PostgresTransaction {
             [.text(sector), .text(subject), .text(userID)], referring: "user")
     }
 
-    func userID(pairwiseSubject subject: String, sector: String) throws -> String? {
+    /// ``PairwiseSubjectStorage/userID(pairwiseSubject:sector:)``, for every SQL backend.
+    @inlinable public func userID(pairwiseSubject subject: String, sector: String) throws -> String? {
         try first(
             "SELECT user_id FROM pairwise_subjects WHERE sector = ? AND subject = ?", [.text(sector), .text(subject)]
         ) { $0.text(0) }

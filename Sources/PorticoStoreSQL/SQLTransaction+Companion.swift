@@ -2,30 +2,34 @@ import Foundation
 import PorticoStore
 
 // Companion clients, sessions and tickets.
-extension PostgresTransaction {
-    func markCompanionClient(id clientID: String, at now: Date) throws {
+@usableFromInline let companionSessionColumns = "s.id, s.family_id, s.user_id, s.client_id, s.host_name, s.created_at"
+
+extension SQLTransaction {
+    /// ``CompanionStorage/markCompanionClient(id:at:)``, for every SQL backend.
+    @inlinable public func markCompanionClient(id clientID: String, at now: Date) throws {
         try write(
             "INSERT INTO companion_clients (client_id, created_at) VALUES (?, ?) ON CONFLICT (client_id) DO NOTHING",
             [.text(clientID), .date(now)], referring: "client")
     }
 
-    func isCompanionClient(id clientID: String) throws -> Bool {
+    /// ``CompanionStorage/isCompanionClient(id:)``, for every SQL backend.
+    @inlinable public func isCompanionClient(id clientID: String) throws -> Bool {
         try first("SELECT 1 FROM companion_clients WHERE client_id = ?", [.text(clientID)]) { _ in true } ?? false
     }
 
-    func companionClientIDs() throws -> Set<String> {
+    /// ``CompanionStorage/companionClientIDs()``, for every SQL backend.
+    @inlinable public func companionClientIDs() throws -> Set<String> {
         Set(try all("SELECT client_id FROM companion_clients", []) { $0.text(0) })
     }
 
-    private static let companionSessionColumns = "s.id, s.family_id, s.user_id, s.client_id, s.host_name, s.created_at"
-
-    private static func decodeCompanionSession(_ row: PostgresRow) throws -> CompanionSession {
+    @usableFromInline static func decodeCompanionSession(_ row: Row) throws -> CompanionSession {
         CompanionSession(
             id: row.text(0), familyID: row.text(1), userID: row.text(2), clientID: row.text(3),
             hostName: row.optionalText(4), createdAt: try row.date(5))
     }
 
-    func insert(_ session: CompanionSession) throws {
+    /// ``CompanionStorage/insert(_:)``, for every SQL backend.
+    @inlinable public func insert(_ session: CompanionSession) throws {
         try write(
             """
             INSERT INTO companion_sessions (id, family_id, user_id, client_id, host_name, created_at)
@@ -37,29 +41,33 @@ extension PostgresTransaction {
             ], referring: "refresh family, user or client")
     }
 
-    func companionSession(id: String) throws -> CompanionSession? {
+    /// ``CompanionStorage/companionSession(id:)``, for every SQL backend.
+    @inlinable public func companionSession(id: String) throws -> CompanionSession? {
         try first(
-            "SELECT \(Self.companionSessionColumns) FROM companion_sessions s WHERE s.id = ?", [.text(id)],
+            "SELECT \(companionSessionColumns) FROM companion_sessions s WHERE s.id = ?", [.text(id)],
             Self.decodeCompanionSession)
     }
 
-    func companionSession(familyID: String) throws -> CompanionSession? {
+    /// ``CompanionStorage/companionSession(familyID:)``, for every SQL backend.
+    @inlinable public func companionSession(familyID: String) throws -> CompanionSession? {
         try first(
-            "SELECT \(Self.companionSessionColumns) FROM companion_sessions s WHERE s.family_id = ?",
+            "SELECT \(companionSessionColumns) FROM companion_sessions s WHERE s.family_id = ?",
             [.text(familyID)], Self.decodeCompanionSession)
     }
 
-    func liveCompanionSessions(userID: String, now: Date) throws -> [CompanionSession] {
+    /// ``CompanionStorage/liveCompanionSessions(userID:now:)``, for every SQL backend.
+    @inlinable public func liveCompanionSessions(userID: String, now: Date) throws -> [CompanionSession] {
         try all(
             """
-            SELECT \(Self.companionSessionColumns) FROM companion_sessions s
+            SELECT \(companionSessionColumns) FROM companion_sessions s
             JOIN refresh_families f ON f.id = s.family_id
             WHERE s.user_id = ? AND f.revoked_at IS NULL AND f.token_expires_at > ? ORDER BY s.created_at DESC, s.id
             """,
             [.text(userID), .date(now)], Self.decodeCompanionSession)
     }
 
-    func insert(_ ticket: CompanionTicket) throws {
+    /// ``CompanionStorage/insert(_:)``, for every SQL backend.
+    @inlinable public func insert(_ ticket: CompanionTicket) throws {
         try write(
             """
             INSERT INTO companion_tickets (ticket_hash, session_id, kind, request, created_at, expires_at, consumed_at)
@@ -71,8 +79,11 @@ extension PostgresTransaction {
             ], referring: "companion session")
     }
 
-    func consumeCompanionTicket(_ ticket: String, sessionID: String, now: Date) throws -> CompanionTicket? {
-        let hash = PostgresValue.digest(ticket)
+    /// ``CompanionStorage/consumeCompanionTicket(_:sessionID:now:)``, for every SQL backend.
+    @inlinable public func consumeCompanionTicket(_ ticket: String, sessionID: String, now: Date) throws
+        -> CompanionTicket?
+    {
+        let hash = SQLValue.digest(ticket)
         let changed = try write(
             """
             UPDATE companion_tickets SET consumed_at = ?

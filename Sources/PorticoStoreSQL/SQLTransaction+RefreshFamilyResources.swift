@@ -1,8 +1,9 @@
 import PorticoStore
 
 // The resource a refresh family was issued for.
-extension SQLiteTransaction {
-    func recordResource(_ resource: String, forRefreshFamily familyID: String) throws {
+extension SQLTransaction {
+    /// Records (or replaces) the resource of a refresh family.
+    @inlinable public func recordResource(_ resource: String, forRefreshFamily familyID: String) throws {
         try write(
             """
             INSERT INTO refresh_family_resources (family_id, resource) VALUES (?, ?)
@@ -11,7 +12,8 @@ extension SQLiteTransaction {
             [.text(familyID), .text(resource)], referring: "refresh family")
     }
 
-    func resource(refreshFamilyID familyID: String) throws -> String? {
+    /// The resource a refresh family was issued for, if one was recorded.
+    @inlinable public func resource(refreshFamilyID familyID: String) throws -> String? {
         try first("SELECT resource FROM refresh_family_resources WHERE family_id = ?", [.text(familyID)]) {
             $0.text(0)
         }

@@ -1,30 +1,31 @@
 import Foundation
 import PorticoStore
 
-// The durable outbox (as SQLite's, claims with `FOR UPDATE SKIP LOCKED`) and the refresh families of browser sessions (back-channel logout).
-extension PostgresTransaction {
+// The durable outbox and the refresh families of browser sessions (back-channel logout).
+@usableFromInline let outboxColumns = """
+    id, topic, payload, created_at, next_attempt_at, failed_attempts, last_error, delivered_at, failed_at
+    """
+
+/// Due, pending and not leased to anyone at `?` (bound twice: due, lease ended).
+@usableFromInline let claimable = """
+    delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
+        AND (lease_until IS NULL OR lease_until <= ?)
+    """
+
+extension SQLTransaction {
     // MARK: Outbox
 
-    private static let outboxColumns = """
-        id, topic, payload, created_at, next_attempt_at, failed_attempts, last_error, delivered_at, failed_at
-        """
-
-    /// Due, pending and not leased to anyone at `?` (bound twice: due, lease ended).
-    private static let claimable = """
-        delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
-            AND (lease_until IS NULL OR lease_until <= ?)
-        """
-
-    private static func decodeOutboxMessage(_ row: PostgresRow) throws -> OutboxMessage {
+    @usableFromInline static func decodeOutboxMessage(_ row: Row) throws -> OutboxMessage {
         OutboxMessage(
             id: row.text(0), topic: row.text(1), payload: row.text(2), createdAt: try row.date(3),
             nextAttemptAt: try row.date(4), failedAttempts: try row.int(5), lastError: row.optionalText(6),
             deliveredAt: try row.optionalDate(7), failedAt: try row.optionalDate(8))
     }
 
-    func enqueue(_ message: OutboxMessage) throws {
+    /// ``OutboxStorage/enqueue(_:)``, for every SQL backend.
+    @inlinable public func enqueue(_ message: OutboxMessage) throws {
         try write(
-            "INSERT INTO outbox_messages (\(Self.outboxColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO outbox_messages (\(outboxColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(message.id), .text(message.topic), .text(message.payload), .date(message.createdAt),
                 .date(message.nextAttemptAt), .int(message.failedAttempts), .text(message.lastError),
@@ -32,7 +33,8 @@ extension PostgresTransaction {
             ])
     }
 
-    func enqueueCoalescing(_ message: OutboxMessage) throws -> Bool {
+    /// ``OutboxStorage/enqueueCoalescing(_:)``, for every SQL backend.
+    @inlinable public func enqueueCoalescing(_ message: OutboxMessage) throws -> Bool {
         let waiting = try first(
             """
             SELECT 1 FROM outbox_messages
@@ -46,20 +48,26 @@ extension PostgresTransaction {
         return true
     }
 
-    func claimOutboxMessages(now: Date, leaseUntil: Date, owner: String, limit: Int) throws -> [OutboxMessage] {
-        // Rows another node's claim has locked are skipped rather than waited for, and the outer
-        // WHERE is re-checked against a row another claim committed meanwhile (READ COMMITTED),
-        // so of two racing claims exactly one leases each message. The choice is a CTE, which
-        // runs once: as an `IN (subquery)` the planner may run the subquery again per row, and
-        // with SKIP LOCKED each run chose other rows, so a claim could take more than `limit`.
+    /// ``OutboxStorage/claimOutboxMessages(now:leaseUntil:owner:limit:)``, for every SQL backend.
+    @inlinable public func claimOutboxMessages(now: Date, leaseUntil: Date, owner: String, limit: Int) throws
+        -> [OutboxMessage]
+    {
+        // One statement. On SQLite, the writer's BEGIN IMMEDIATE lets no other transaction run
+        // between choosing the rows and leasing them. On PostgreSQL, rows another node's claim has
+        // locked are skipped rather than waited for (the dialect's claim lock), and the outer
+        // WHERE is re-checked against a row another claim committed meanwhile (READ COMMITTED).
+        // Either way, of two racing claims exactly one leases each message. The choice is a CTE,
+        // which runs once: as an `IN (subquery)` PostgreSQL's planner may run the subquery again
+        // per row, and with SKIP LOCKED each run chose other rows, so a claim took more than
+        // `limit`.
         let claimed = try all(
             """
             WITH chosen AS (
-                SELECT id AS chosen_id FROM outbox_messages WHERE \(Self.claimable)
-                ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
+                SELECT id AS chosen_id FROM outbox_messages WHERE \(claimable)
+                ORDER BY next_attempt_at, id LIMIT ?\(dialect.claimLock))
             UPDATE outbox_messages SET lease_owner = ?, lease_until = ?
-            FROM chosen WHERE id = chosen_id AND \(Self.claimable)
-            RETURNING \(Self.outboxColumns)
+            FROM chosen WHERE id = chosen_id AND \(claimable)
+            RETURNING \(outboxColumns)
             """,
             [
                 .date(now), .date(now), .int(max(0, limit)), .text(owner), .date(leaseUntil), .date(now),
@@ -68,7 +76,8 @@ extension PostgresTransaction {
         return claimed.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
     }
 
-    func markOutboxMessageDelivered(id: String, owner: String, now: Date) throws -> Bool {
+    /// ``OutboxStorage/markOutboxMessageDelivered(id:owner:now:)``, for every SQL backend.
+    @inlinable public func markOutboxMessageDelivered(id: String, owner: String, now: Date) throws -> Bool {
         try write(
             """
             UPDATE outbox_messages SET delivered_at = ?, lease_owner = NULL, lease_until = NULL
@@ -77,7 +86,10 @@ extension PostgresTransaction {
             [.date(now), .text(id), .text(owner)]) > 0
     }
 
-    func rescheduleOutboxMessage(id: String, owner: String, nextAttemptAt: Date, error: String) throws -> Bool {
+    /// ``OutboxStorage/rescheduleOutboxMessage(id:owner:nextAttemptAt:error:)``, for every SQL backend.
+    @inlinable public func rescheduleOutboxMessage(id: String, owner: String, nextAttemptAt: Date, error: String) throws
+        -> Bool
+    {
         try write(
             """
             UPDATE outbox_messages SET next_attempt_at = ?, failed_attempts = failed_attempts + 1, last_error = ?,
@@ -87,7 +99,8 @@ extension PostgresTransaction {
             [.date(nextAttemptAt), .text(error), .text(id), .text(owner)]) > 0
     }
 
-    func markOutboxMessageFailed(id: String, owner: String, now: Date, error: String) throws -> Bool {
+    /// ``OutboxStorage/markOutboxMessageFailed(id:owner:now:error:)``, for every SQL backend.
+    @inlinable public func markOutboxMessageFailed(id: String, owner: String, now: Date, error: String) throws -> Bool {
         try write(
             """
             UPDATE outbox_messages SET failed_at = ?, failed_attempts = failed_attempts + 1, last_error = ?,
@@ -97,7 +110,8 @@ extension PostgresTransaction {
             [.date(now), .text(error), .text(id), .text(owner)]) > 0
     }
 
-    func releaseOutboxMessage(id: String, owner: String) throws -> Bool {
+    /// ``OutboxStorage/releaseOutboxMessage(id:owner:)``, for every SQL backend.
+    @inlinable public func releaseOutboxMessage(id: String, owner: String) throws -> Bool {
         try write(
             """
             UPDATE outbox_messages SET lease_owner = NULL, lease_until = NULL
@@ -106,7 +120,8 @@ extension PostgresTransaction {
             [.text(id), .text(owner)]) > 0
     }
 
-    func postponeOutboxMessage(id: String, owner: String, until: Date) throws -> Bool {
+    /// ``OutboxStorage/postponeOutboxMessage(id:owner:until:)``, for every SQL backend.
+    @inlinable public func postponeOutboxMessage(id: String, owner: String, until: Date) throws -> Bool {
         try write(
             """
             UPDATE outbox_messages SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
@@ -115,27 +130,31 @@ extension PostgresTransaction {
             [.date(until), .text(id), .text(owner)]) > 0
     }
 
-    func outboxMessage(id: String) throws -> OutboxMessage? {
+    /// ``OutboxStorage/outboxMessage(id:)``, for every SQL backend.
+    @inlinable public func outboxMessage(id: String) throws -> OutboxMessage? {
         try first(
-            "SELECT \(Self.outboxColumns) FROM outbox_messages WHERE id = ?", [.text(id)], Self.decodeOutboxMessage)
+            "SELECT \(outboxColumns) FROM outbox_messages WHERE id = ?", [.text(id)], Self.decodeOutboxMessage)
     }
 
-    func pendingOutboxMessages(topic: String, limit: Int) throws -> [OutboxMessage] {
+    /// ``OutboxStorage/pendingOutboxMessages(topic:limit:)``, for every SQL backend.
+    @inlinable public func pendingOutboxMessages(topic: String, limit: Int) throws -> [OutboxMessage] {
         try all(
             """
-            SELECT \(Self.outboxColumns) FROM outbox_messages
+            SELECT \(outboxColumns) FROM outbox_messages
             WHERE topic = ? AND delivered_at IS NULL AND failed_at IS NULL ORDER BY created_at, id LIMIT ?
             """,
             [.text(topic), .int(max(0, limit))], Self.decodeOutboxMessage)
     }
 
-    func pendingOutboxMessageCount() throws -> Int {
+    /// ``OutboxStorage/pendingOutboxMessageCount()``, for every SQL backend.
+    @inlinable public func pendingOutboxMessageCount() throws -> Int {
         try first(
             "SELECT count(*) FROM outbox_messages WHERE delivered_at IS NULL AND failed_at IS NULL", []
         ) { try $0.int(0) } ?? 0
     }
 
-    func deleteFinishedOutboxMessages(before: Date, limit: Int) throws -> Int {
+    /// ``OutboxStorage/deleteFinishedOutboxMessages(before:limit:)``, for every SQL backend.
+    @inlinable public func deleteFinishedOutboxMessages(before: Date, limit: Int) throws -> Int {
         try write(
             """
             DELETE FROM outbox_messages WHERE id IN (
@@ -148,7 +167,10 @@ extension PostgresTransaction {
 
     // MARK: Refresh families of browser sessions
 
-    func linkRefreshFamily(_ familyID: String, toBrowserSession hashedID: String, sessionID: String) throws {
+    /// ``SessionFamilyStorage/linkRefreshFamily(_:toBrowserSession:sessionID:)``, for every SQL backend.
+    @inlinable public func linkRefreshFamily(_ familyID: String, toBrowserSession hashedID: String, sessionID: String)
+        throws
+    {
         try write(
             """
             INSERT INTO session_families (family_id, browser_session_hash, sid) VALUES (?, ?, ?)
@@ -157,11 +179,13 @@ extension PostgresTransaction {
             [.text(familyID), .hash(reference: hashedID), .text(sessionID)], referring: "refresh family")
     }
 
-    func sessionID(refreshFamilyID familyID: String) throws -> String? {
+    /// ``SessionFamilyStorage/sessionID(refreshFamilyID:)``, for every SQL backend.
+    @inlinable public func sessionID(refreshFamilyID familyID: String) throws -> String? {
         try first("SELECT sid FROM session_families WHERE family_id = ?", [.text(familyID)]) { $0.text(0) }
     }
 
-    func sessionFamilies(browserSessionHashedID hashedID: String) throws -> [SessionFamily] {
+    /// ``SessionFamilyStorage/sessionFamilies(browserSessionHashedID:)``, for every SQL backend.
+    @inlinable public func sessionFamilies(browserSessionHashedID hashedID: String) throws -> [SessionFamily] {
         try all(
             """
             SELECT f.id, f.client_id, f.user_id, s.sid FROM session_families s

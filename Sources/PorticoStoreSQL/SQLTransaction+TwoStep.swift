@@ -2,15 +2,16 @@ import Foundation
 import PorticoStore
 
 // Two-step verification (migration 12).
-extension PostgresTransaction {
-    private static let enrollmentColumns = "user_id, secret, created_at, confirmed_at, last_step"
-    private static let pendingColumns =
-        "id_hash, user_id, persistent, request, return_path, created_at, expires_at"
+@usableFromInline let enrollmentColumns = "user_id, secret, created_at, confirmed_at, last_step"
+@usableFromInline let pendingColumns =
+    "id_hash, user_id, persistent, request, return_path, created_at, expires_at"
 
-    func savePendingTwoStepEnrollment(_ enrollment: TwoStepEnrollment) throws -> Bool {
+extension SQLTransaction {
+    /// ``TwoStepStorage/savePendingTwoStepEnrollment(_:)``, for every SQL backend.
+    @inlinable public func savePendingTwoStepEnrollment(_ enrollment: TwoStepEnrollment) throws -> Bool {
         try write(
             """
-            INSERT INTO two_step_enrollments (\(Self.enrollmentColumns)) VALUES (?, ?, ?, NULL, NULL)
+            INSERT INTO two_step_enrollments (\(enrollmentColumns)) VALUES (?, ?, ?, NULL, NULL)
             ON CONFLICT (user_id) DO UPDATE SET secret = excluded.secret, created_at = excluded.created_at,
                 last_step = NULL
             WHERE two_step_enrollments.confirmed_at IS NULL
@@ -19,9 +20,10 @@ extension PostgresTransaction {
             referring: "user") > 0
     }
 
-    func twoStepEnrollment(userID: String) throws -> TwoStepEnrollment? {
+    /// ``TwoStepStorage/twoStepEnrollment(userID:)``, for every SQL backend.
+    @inlinable public func twoStepEnrollment(userID: String) throws -> TwoStepEnrollment? {
         try first(
-            "SELECT \(Self.enrollmentColumns) FROM two_step_enrollments WHERE user_id = ?", [.text(userID)]
+            "SELECT \(enrollmentColumns) FROM two_step_enrollments WHERE user_id = ?", [.text(userID)]
         ) { row in
             TwoStepEnrollment(
                 userID: row.text(0), sealedSecret: row.text(1), createdAt: try row.date(2),
@@ -29,7 +31,11 @@ extension PostgresTransaction {
         }
     }
 
-    func confirmTwoStepEnrollment(userID: String, sealedSecret: String, step: Int64, at time: Date) throws -> Bool {
+    /// ``TwoStepStorage/confirmTwoStepEnrollment(userID:sealedSecret:step:at:)``, for every SQL backend.
+    @inlinable public func confirmTwoStepEnrollment(userID: String, sealedSecret: String, step: Int64, at time: Date)
+        throws
+        -> Bool
+    {
         try write(
             """
             UPDATE two_step_enrollments SET confirmed_at = ?, last_step = ?
@@ -38,7 +44,8 @@ extension PostgresTransaction {
             [.date(time), .integer(step), .text(userID), .text(sealedSecret)]) > 0
     }
 
-    func useTwoStepStep(userID: String, step: Int64) throws -> Bool {
+    /// ``TwoStepStorage/useTwoStepStep(userID:step:)``, for every SQL backend.
+    @inlinable public func useTwoStepStep(userID: String, step: Int64) throws -> Bool {
         try write(
             """
             UPDATE two_step_enrollments SET last_step = ?
@@ -47,12 +54,14 @@ extension PostgresTransaction {
             [.integer(step), .text(userID), .integer(step)]) > 0
     }
 
-    func deleteTwoStepEnrollment(userID: String) throws -> Bool {
+    /// ``TwoStepStorage/deleteTwoStepEnrollment(userID:)``, for every SQL backend.
+    @inlinable public func deleteTwoStepEnrollment(userID: String) throws -> Bool {
         try write("DELETE FROM two_step_recovery_codes WHERE user_id = ?", [.text(userID)])
         return try write("DELETE FROM two_step_enrollments WHERE user_id = ?", [.text(userID)]) > 0
     }
 
-    func replaceRecoveryCodes(userID: String, hashes: [[UInt8]], at time: Date) throws {
+    /// ``TwoStepStorage/replaceRecoveryCodes(userID:hashes:at:)``, for every SQL backend.
+    @inlinable public func replaceRecoveryCodes(userID: String, hashes: [[UInt8]], at time: Date) throws {
         try write("DELETE FROM two_step_recovery_codes WHERE user_id = ?", [.text(userID)])
         for hash in hashes {
             try write(
@@ -61,7 +70,8 @@ extension PostgresTransaction {
         }
     }
 
-    func useRecoveryCode(userID: String, hash: [UInt8], at time: Date) throws -> Bool {
+    /// ``TwoStepStorage/useRecoveryCode(userID:hash:at:)``, for every SQL backend.
+    @inlinable public func useRecoveryCode(userID: String, hash: [UInt8], at time: Date) throws -> Bool {
         try write(
             """
             UPDATE two_step_recovery_codes SET used_at = ?
@@ -70,16 +80,18 @@ extension PostgresTransaction {
             [.date(time), .text(userID), .bytes(hash)]) > 0
     }
 
-    func unusedRecoveryCodeCount(userID: String) throws -> Int {
+    /// ``TwoStepStorage/unusedRecoveryCodeCount(userID:)``, for every SQL backend.
+    @inlinable public func unusedRecoveryCodeCount(userID: String) throws -> Int {
         try first(
             "SELECT count(*) FROM two_step_recovery_codes WHERE user_id = ? AND used_at IS NULL", [.text(userID)]
         ) { try $0.int(0) } ?? 0
     }
 
-    func insert(_ pending: PendingSecondStep, now: Date) throws {
+    /// ``TwoStepStorage/insert(_:now:)``, for every SQL backend.
+    @inlinable public func insert(_ pending: PendingSecondStep, now: Date) throws {
         try write("DELETE FROM two_step_sign_ins WHERE expires_at <= ?", [.date(now)])
         try write(
-            "INSERT INTO two_step_sign_ins (\(Self.pendingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO two_step_sign_ins (\(pendingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 .hash(reference: pending.hashedID), .text(pending.userID), .bool(pending.isPersistent),
                 .text(pending.sealedRequest), .text(pending.returnPath), .date(pending.createdAt),
@@ -87,9 +99,10 @@ extension PostgresTransaction {
             ], referring: "user")
     }
 
-    func pendingSecondStep(token: String, now: Date) throws -> PendingSecondStep? {
+    /// ``TwoStepStorage/pendingSecondStep(token:now:)``, for every SQL backend.
+    @inlinable public func pendingSecondStep(token: String, now: Date) throws -> PendingSecondStep? {
         try first(
-            "SELECT \(Self.pendingColumns) FROM two_step_sign_ins WHERE id_hash = ? AND expires_at > ?",
+            "SELECT \(pendingColumns) FROM two_step_sign_ins WHERE id_hash = ? AND expires_at > ?",
             [.bytes(SecretHash.digest(token)), .date(now)]
         ) { row in
             PendingSecondStep(
@@ -99,11 +112,14 @@ extension PostgresTransaction {
         }
     }
 
-    func deletePendingSecondStep(token: String) throws -> Bool {
+    /// ``TwoStepStorage/deletePendingSecondStep(token:)``, for every SQL backend.
+    @inlinable public func deletePendingSecondStep(token: String) throws -> Bool {
         try write("DELETE FROM two_step_sign_ins WHERE id_hash = ?", [.bytes(SecretHash.digest(token))]) > 0
     }
 
-    func recordAuthenticationMethods(_ methods: [String], forSessionHashedID hashedID: String) throws {
+    /// ``TwoStepStorage/recordAuthenticationMethods(_:forSessionHashedID:)``, for every SQL backend.
+    @inlinable public func recordAuthenticationMethods(_ methods: [String], forSessionHashedID hashedID: String) throws
+    {
         try write(
             """
             INSERT INTO session_methods (session_hash, methods) VALUES (?, ?)
@@ -112,13 +128,15 @@ extension PostgresTransaction {
             [.hash(reference: hashedID), .text(methods.joined(separator: " "))], referring: "session")
     }
 
-    func authenticationMethods(sessionHashedID hashedID: String) throws -> [String]? {
+    /// ``TwoStepStorage/authenticationMethods(sessionHashedID:)``, for every SQL backend.
+    @inlinable public func authenticationMethods(sessionHashedID hashedID: String) throws -> [String]? {
         try first("SELECT methods FROM session_methods WHERE session_hash = ?", [.hash(reference: hashedID)]) {
             $0.text(0).split(separator: " ").map(String.init)
         }
     }
 
-    func recordAuthenticationMethods(_ methods: [String], forRefreshFamily familyID: String) throws {
+    /// ``TwoStepStorage/recordAuthenticationMethods(_:forRefreshFamily:)``, for every SQL backend.
+    @inlinable public func recordAuthenticationMethods(_ methods: [String], forRefreshFamily familyID: String) throws {
         try write(
             """
             INSERT INTO refresh_family_methods (family_id, methods) VALUES (?, ?)
@@ -127,7 +145,8 @@ extension PostgresTransaction {
             [.text(familyID), .text(methods.joined(separator: " "))], referring: "refresh family")
     }
 
-    func authenticationMethods(refreshFamilyID familyID: String) throws -> [String]? {
+    /// ``TwoStepStorage/authenticationMethods(refreshFamilyID:)``, for every SQL backend.
+    @inlinable public func authenticationMethods(refreshFamilyID familyID: String) throws -> [String]? {
         try first("SELECT methods FROM refresh_family_methods WHERE family_id = ?", [.text(familyID)]) {
             $0.text(0).split(separator: " ").map(String.init)
         }

@@ -1,0 +1,100 @@
+import Foundation
+import PorticoStore
+
+// Account links and the audit log.
+@usableFromInline let linkColumns = "host_client_id, host_user_id, platform_user_id, created_at, id"
+
+extension SQLTransaction {
+    // MARK: Account links
+
+    @usableFromInline static func decodeLink(_ row: Row) throws -> AccountLink {
+        AccountLink(
+            id: row.text(4), hostClientID: row.text(0), hostUserID: row.text(1), platformUserID: row.text(2),
+            createdAt: try row.date(3))
+    }
+
+    /// ``AccountLinkStorage/insert(_:)``, for every SQL backend.
+    @inlinable public func insert(_ link: AccountLink) throws {
+        try write(
+            """
+            INSERT INTO account_links (host_client_id, host_user_id, platform_user_id, created_at, id)
+            VALUES (?, ?, ?, ?, ?)
+            """,
+            [
+                .text(link.hostClientID), .text(link.hostUserID), .text(link.platformUserID), .date(link.createdAt),
+                .text(link.id),
+            ],
+            referring: "client or user")
+    }
+
+    /// ``AccountLinkStorage/accountLink(hostClientID:hostUserID:)``, for every SQL backend.
+    @inlinable public func accountLink(hostClientID: String, hostUserID: String) throws -> AccountLink? {
+        try first(
+            """
+            SELECT \(linkColumns) FROM account_links
+            WHERE host_client_id = ? AND host_user_id = ?
+            """,
+            [.text(hostClientID), .text(hostUserID)], Self.decodeLink)
+    }
+
+    /// ``AccountLinkStorage/accountLinks(platformUserID:)``, for every SQL backend.
+    @inlinable public func accountLinks(platformUserID: String) throws -> [AccountLink] {
+        try all(
+            """
+            SELECT \(linkColumns) FROM account_links
+            WHERE platform_user_id = ? ORDER BY created_at, host_client_id
+            """,
+            [.text(platformUserID)], Self.decodeLink)
+    }
+
+    /// ``AccountLinkStorage/deleteAccountLink(hostClientID:hostUserID:)``, for every SQL backend.
+    @inlinable public func deleteAccountLink(hostClientID: String, hostUserID: String) throws -> Bool {
+        try write(
+            "DELETE FROM account_links WHERE host_client_id = ? AND host_user_id = ?",
+            [.text(hostClientID), .text(hostUserID)]) > 0
+    }
+
+    /// ``AccountLinkStorage/accountLink(id:)``, for every SQL backend.
+    @inlinable public func accountLink(id: String) throws -> AccountLink? {
+        try first("SELECT \(linkColumns) FROM account_links WHERE id = ?", [.text(id)], Self.decodeLink)
+    }
+
+    /// ``AccountLinkStorage/accountLink(hostClientID:platformUserID:)``, for every SQL backend.
+    @inlinable public func accountLink(hostClientID: String, platformUserID: String) throws -> AccountLink? {
+        try first(
+            "SELECT \(linkColumns) FROM account_links WHERE host_client_id = ? AND platform_user_id = ?",
+            [.text(hostClientID), .text(platformUserID)], Self.decodeLink)
+    }
+
+    /// ``AccountLinkStorage/deleteAccountLink(id:)``, for every SQL backend.
+    @inlinable public func deleteAccountLink(id: String) throws -> Bool {
+        try write("DELETE FROM account_links WHERE id = ?", [.text(id)]) > 0
+    }
+
+    // MARK: Audit log
+
+    /// ``AuditLogStorage/append(_:)``, for every SQL backend.
+    @inlinable public func append(_ event: AuditEvent) throws {
+        try write(
+            "INSERT INTO audit_log (id, occurred_at, actor, action, subject, details) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                .text(event.id), .date(event.occurredAt), .text(event.actor), .text(event.action),
+                .text(event.subject), .text(event.details),
+            ])
+    }
+
+    /// ``AuditLogStorage/recentAuditEvents(limit:)``, for every SQL backend.
+    @inlinable public func recentAuditEvents(limit: Int) throws -> [AuditEvent] {
+        try all(
+            """
+            SELECT id, occurred_at, actor, action, subject, details FROM audit_log
+            ORDER BY sequence DESC LIMIT ?
+            """,
+            [.int(max(0, limit))]
+        ) { row in
+            AuditEvent(
+                id: row.text(0), occurredAt: try row.date(1), actor: row.text(2), action: row.text(3),
+                subject: row.text(4), details: row.text(5))
+        }
+    }
+}
