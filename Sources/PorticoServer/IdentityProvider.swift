@@ -45,7 +45,8 @@ public final class IdentityProvider: Sendable {
             issuer: configuration.issuer ?? "http://\(configuration.host):\(configuration.port)", store: store,
             keys: keys, passwords: PasswordHasher(settings: configuration.passwordHashing),
             lifetimes: configuration.lifetimes, now: configuration.clock,
-            mailer: configuration.mailer ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory(beside: store.location)),
+            mailer: configuration.mailer
+                ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory(beside: store.location)),
             metrics: ProviderMetrics(registry: registry))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)

@@ -14,16 +14,21 @@ import Testing
     static let payments = "https://payments.example/api"
     static let foreign = "https://elsewhere.example/api"
 
+    /// A client allowed both resources, and a code of a new person's bound to `orders`.
+    static func codeBoundToOrders(_ harness: ProviderHarness) throws -> (ClientCredentials, ExchangeCode) {
+        let user = try harness.addUser()
+        let client = try harness.addExchangeClient(
+            group: nil, scopes: ["openid", "profile"], resources: [orders, payments])
+        let code = try harness.issueExchangeCode(for: client, user: user, scopes: ["openid"], resource: orders)
+        return (harness.exchangeCredentials(client), code)
+    }
+
     @Test(
         "a refresh refused with invalid_target leaves the refresh token current, also past the grace",
         arguments: [payments, foreign])
     func refusedRefreshKeepsTheToken(resource: String) async throws {
         try await ProviderHarness.with { harness in
-            let user = try harness.addUser()
-            let client = try harness.addExchangeClient(
-                group: nil, scopes: ["openid", "profile"], resources: [Self.orders, Self.payments])
-            let credentials = harness.exchangeCredentials(client)
-            let code = try harness.issueExchangeCode(for: client, user: user, scopes: ["openid"], resource: Self.orders)
+            let (credentials, code) = try Self.codeBoundToOrders(harness)
             let redeemed = try await harness.redeem(code, client: credentials)
             let refreshToken = try #require(redeemed.string("refresh_token"), "\(redeemed.text)")
 
@@ -42,11 +47,7 @@ import Testing
     @Test("a code redemption refused with invalid_target leaves the code redeemable", arguments: [payments, foreign])
     func refusedRedemptionKeepsTheCode(resource: String) async throws {
         try await ProviderHarness.with { harness in
-            let user = try harness.addUser()
-            let client = try harness.addExchangeClient(
-                group: nil, scopes: ["openid", "profile"], resources: [Self.orders, Self.payments])
-            let credentials = harness.exchangeCredentials(client)
-            let code = try harness.issueExchangeCode(for: client, user: user, scopes: ["openid"], resource: Self.orders)
+            let (credentials, code) = try Self.codeBoundToOrders(harness)
             let refused = try await harness.token(
                 [
                     ("grant_type", "authorization_code"), ("code", code.code), ("redirect_uri", code.redirectURI),
