@@ -62,11 +62,17 @@ struct AttemptThrottle: Sendable {
     static func signInLimits(email: String, address: String) -> [Limit] {
         [
             Limit(
-                key: "sign-in:account:" + UserRecord.normalizedEmail(email), maximum: accountLimit,
+                key: "sign-in:account:" + storable(UserRecord.normalizedEmail(email)), maximum: accountLimit,
                 window: accountWindow,
                 growingDelay: firstAccountDelay),
             Limit(key: "sign-in:address:" + ThrottleAddress.bucket(address), maximum: addressLimit, window: window),
         ]
+    }
+
+    /// `text` as a throttle key can hold it on every backend: a NUL (which no account's address
+    /// has, and PostgreSQL's text cannot hold) is written `\0`, so the attempt is still counted.
+    static func storable(_ text: String) -> String {
+        StoredText.canHold(text) ? text : text.replacingOccurrences(of: "\u{0}", with: "\\0")
     }
 
     /// Wrong passwords or codes on a signed-in person's account pages (`purpose` names the
@@ -101,7 +107,7 @@ struct AttemptThrottle: Sendable {
     static func signUpEmailLimits(email: String) -> [Limit] {
         [
             Limit(
-                key: "sign-up:email:" + UserRecord.normalizedEmail(email), maximum: signUpEmailLimit,
+                key: "sign-up:email:" + storable(UserRecord.normalizedEmail(email)), maximum: signUpEmailLimit,
                 window: signUpEmailWindow)
         ]
     }

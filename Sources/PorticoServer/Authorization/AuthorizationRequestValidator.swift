@@ -43,7 +43,10 @@ struct AuthorizationRequestValidator {
         }
         func isRepeated(_ name: String) -> Bool { parameters.values(for: name).count > 1 }
 
-        guard !isRepeated("client_id"), let clientID = single("client_id"), !clientID.isEmpty else {
+        // An id no backend can hold names no client, and must not reach the store.
+        guard !isRepeated("client_id"), let clientID = single("client_id"), !clientID.isEmpty,
+            StoredText.canHold(clientID)
+        else {
             return .page(.unknownClient)
         }
         guard let client = try context.store.read({ try $0.client(id: clientID) }) else {

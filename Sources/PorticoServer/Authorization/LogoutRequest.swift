@@ -67,7 +67,9 @@ struct LogoutRequest: Sendable {
         }
         if clientID == nil && audience.count == 1 { clientID = audience[0] }
         if let clientID {
-            guard let client = try context.store.read({ try $0.client(id: clientID) }) else {
+            // An id no backend can hold names no client, and must not reach the store.
+            guard StoredText.canHold(clientID), let client = try context.store.read({ try $0.client(id: clientID) })
+            else {
                 throw PageProblem.invalidLogoutRequest(appName: nil)
             }
             request.client = client

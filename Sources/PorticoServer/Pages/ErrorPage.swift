@@ -36,10 +36,10 @@ enum ErrorPage {
         } catch let problem as PageProblem {
             return response(for: problem, language: request.pageLanguage())
         } catch let error as StoreError where error.isTemporary {
-            log(error)
+            log(error, path: request.path)
             return response(for: .temporarilyUnavailable, language: request.pageLanguage())
         } catch let error as StoreError {
-            log(error)
+            log(error, path: request.path)
             // A value the database cannot hold that a check before the store missed is the
             // request's fault, not the server's.
             guard case .invalidArgument = error else {
@@ -47,13 +47,16 @@ enum ErrorPage {
             }
             return response(for: .malformedRequest(appName: nil), language: request.pageLanguage())
         } catch {
-            log(error)
+            log(error, path: request.path)
             return response(for: .serverFailure, language: request.pageLanguage())
         }
     }
 
-    private static func log(_ error: any Error) {
-        let line = #"{"level":"error","message":"page handler failed","error":\#(jsonString("\(error)"))}"# + "\n"
+    /// One JSON line naming the path (never the query, which may carry tokens) and the error.
+    private static func log(_ error: any Error, path: String) {
+        let line =
+            #"{"level":"error","message":"page handler failed","path":\#(jsonString(path)),"error":\#(jsonString("\(error)"))}"#
+            + "\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
