@@ -41,7 +41,10 @@ def test_piped_make_cluster_stops_everything_and_prints_a_working_admin_line(sto
     binary = os.environ.get("PORTICO_BINARY")
     if not binary:
         pytest.skip("PORTICO_BINARY is not set (scripts/cluster-tests sets it)")
-    environment = dict(os.environ, PORTICO_BINARY=binary)
+    # As a newcomer's `make cluster`: its own PostgreSQL, not the one this test session runs on
+    # (scripts/with-postgres reuses a server named by PORTICO_TEST_POSTGRES_URL).
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("PORTICO_TEST_POSTGRES")}
+    environment["PORTICO_BINARY"] = binary
     # Its own session, like a terminal's foreground job: the signal goes to the whole group.
     cluster = subprocess.Popen([str(ROOT / "scripts" / "cluster")], cwd=ROOT, env=environment,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
