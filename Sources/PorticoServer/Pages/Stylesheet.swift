@@ -98,6 +98,10 @@ enum Stylesheet {
         .links { display: flex; flex-wrap: wrap; gap: 6px 16px; margin: 12px 0 0; font-size: .95rem; }
         .divider { display: flex; align-items: center; gap: 10px; color: var(--muted); font-size: .85rem; margin: 16px 0 4px; }
         .divider::before, .divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
+        pre {
+          margin: 8px 0 0; padding: 10px 12px; background: var(--page); border: 1px solid var(--line);
+          border-radius: 8px; font-size: .85rem; white-space: pre-wrap; overflow-wrap: anywhere;
+        }
         details { margin-top: 14px; font-size: .95rem; }
         summary { cursor: pointer; color: var(--link); }
         .device-code {
