@@ -87,10 +87,10 @@ def test_pages_meet_wcag_aa(demo_server, sized_browser, language, screenshot):
     driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": language}})
 
     # Pages anyone can open.
-    for path in ["/signup", "/password/forgot", "/device", "/help", "/login"]:
+    for path in ["/", "/signup", "/password/forgot", "/device", "/help", "/login"]:
         driver.get(f"{base}{path}?{locale}")
         wait_for(driver, (By.TAG_NAME, "h1"))
-        check(path.strip("/").replace("/", "-"))
+        check(path.strip("/").replace("/", "-") or "home")
     driver.get(f"{base}/oauth/authorize?client_id=nobody&response_type=code&{locale}")
     wait_for(driver, (By.TAG_NAME, "h1"))
     check("error page")

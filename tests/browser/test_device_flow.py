@@ -145,3 +145,28 @@ def test_typing_the_code_and_cancelling(tv, sized_browser, screenshot):
     screenshot(driver, f"device-denied-{shot}")
     status, body = poll(tv, started["device_code"])
     assert (status, body["error"]) == (400, "access_denied")
+
+
+def test_a_companion_asking_through_the_device_flow_is_shown_a_warning(tv, sized_browser, screenshot):
+    """`portico-agent login --device` asks for scope `companion` through the device flow; the
+    consent page says plainly what allowing it hands over (issue 33), in both languages."""
+    driver = sized_browser
+    added = tv.command("client", "add", "--companion", "--name", "Portico agent", "--json")
+    assert added.returncode == 0, added.stderr
+    companion_id = json.loads(added.stdout)["client_id"]
+    email, password = add_person(tv, "Agent Person")
+    for language in ("en", "zh-CN"):
+        status, started = post_form(tv.url + "/oauth/device_authorization",
+                                    {"client_id": companion_id, "scope": "openid companion"})
+        assert status == 200, started
+        driver.delete_all_cookies()
+        driver.get(started["verification_uri_complete"] + f"&ui_locales={language}")
+        wait_for(driver, (By.NAME, "email")).send_keys(email)
+        driver.find_element(By.NAME, "password").send_keys(password)
+        driver.find_element(By.CSS_SELECTOR, "form [type=submit]").click()
+        warning = wait_for(driver, (By.ID, "companion-warning"))
+        assert warning.is_displayed() and "Portico agent" in warning.text
+        overflow = driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
+        screenshot(driver, f"device-companion-warning-{language}-{driver.portico_width}")
