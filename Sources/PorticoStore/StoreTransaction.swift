@@ -24,7 +24,7 @@ import Foundation
 /// - **Each primitive is atomic by itself**, whatever the isolation level of the transaction
 ///   around it (PostgreSQL's READ COMMITTED included). An operation documented as *conditional*
 ///   (``AuthorizationCodeStorage/redeemAuthorizationCode(_:now:)``,
-///   ``RefreshTokenStorage/rotateRefreshToken(familyID:from:to:issuedAt:expiresAt:)``,
+///   ``RefreshTokenStorage/swapRefreshToken(familyID:from:to:issuedAt:expiresAt:)``,
 ///   ``DeviceAuthorizationStorage/consumeDeviceAuthorization(deviceCode:now:)``, the approvals,
 ///   the revocations) is one statement whose condition the database checks as it writes
 ///   (`UPDATE … WHERE id = ? AND token_hash = ?`), never a read followed by an unconditional

@@ -33,7 +33,7 @@ struct BulkLoadChecks: ConformanceChecks {
             let family = try #require(try store.refreshFamily(id: starts[1_000].family.id))
             #expect(family.userID == users[1_000].id)
             #expect(family.scopes == ["openid", "profile"])
-            let token = try store.read { try $0.refreshToken(starts[1_000].token) }
+            let token = try store.read { try RefreshTokenPolicy.token(starts[1_000].token, in: $0) }
             #expect(token?.familyID == family.id)
             #expect(token?.expiresAt == expiry)
             try store.transaction { try $0.insert(users: []) }

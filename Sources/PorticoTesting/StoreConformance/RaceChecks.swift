@@ -79,9 +79,9 @@ struct RaceChecks: ConformanceChecks {
             { store, round in
                 let (family, token) = families.all[round]
                 return try store.transaction {
-                    try $0.rotateRefreshToken(
-                        token, replacement: RefreshToken.mint(familyID: family.id), expiresAt: expiry,
-                        now: referenceTime.addingTimeInterval(1))
+                    try refreshPolicy.rotate(token, in: $0, now: referenceTime.addingTimeInterval(1)) { _ in
+                        RefreshToken.mint(familyID: family.id)
+                    }
                 }
             })
         for outcomes in rounds {
@@ -105,8 +105,8 @@ struct RaceChecks: ConformanceChecks {
             },
             { store, round in
                 try store.transaction {
-                    try $0.pollDeviceAuthorization(
-                        deviceCode: "device-\(round)", now: referenceTime.addingTimeInterval(10))
+                    try DevicePollPolicy().poll(
+                        deviceCode: "device-\(round)", in: $0, now: referenceTime.addingTimeInterval(10))
                 }
             })
         for outcomes in rounds {
@@ -152,3 +152,6 @@ final class StartLine: @unchecked Sendable {
         while arrived < runners && condition.wait(until: deadline) {}
     }
 }
+
+/// The provider's refresh policy the checks run, with tokens that live a day.
+private let refreshPolicy = RefreshTokenPolicy(tokenLifetime: 86_400, reuseGrace: 30)

@@ -69,7 +69,7 @@ struct RefreshRotationTests: ConformanceChecks {
             #expect(state.expiresAt == now.addingTimeInterval(86_400))
             // The presented token is now the one just replaced, as after a two-step rotation.
             let again = try store.transaction {
-                try $0.rotateRefreshToken(token, replacement: "unused", expiresAt: now + 60, now: now + 1)
+                try refreshPolicy.rotate(token, in: $0, now: now + 1) { _ in "unused" }
             }
             #expect(again == .previous(family: family, rotatedAt: now))
             // A family with nothing hanging off it reads as nils.
@@ -141,14 +141,13 @@ struct RefreshRotationTests: ConformanceChecks {
             { store, round in
                 let (family, token) = families.all[round]
                 let expiry = now.addingTimeInterval(86_400)
-                if try store.rotateRefreshTokenInOneStep(token, clientID: client.id, expiresAt: expiry, now: now) != nil
-                {
+                if try refreshPolicy.rotateInOneStep(token, clientID: client.id, in: store, now: now) != nil {
                     return Path.oneStep
                 }
                 return .twoStep(
                     try store.transaction {
-                        try $0.rotateRefreshToken(
-                            token, replacement: RefreshToken.mint(familyID: family.id), expiresAt: expiry, now: now)
+                        try refreshPolicy.rotate(token, in: $0, now: now) { _ in RefreshToken.mint(familyID: family.id)
+                        }
                     })
             })
         for (round, outcomes) in rounds.enumerated() {
@@ -179,3 +178,6 @@ enum RefreshRotationChecks {
         ]
     }
 }
+
+/// The provider's refresh policy the checks run, with tokens that live a day.
+private let refreshPolicy = RefreshTokenPolicy(tokenLifetime: 86_400, reuseGrace: 30)

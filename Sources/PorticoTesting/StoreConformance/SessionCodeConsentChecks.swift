@@ -202,11 +202,15 @@ struct ConsentTests: ConformanceChecks {
             let (user, client) = try StoreFixtures.userAndClient(in: store)
             #expect(try store.consent(userID: user.id, clientID: client.id) == nil)
 
-            let first = try store.grantConsent(
-                userID: user.id, clientID: client.id, scopes: ["openid", "profile"], now: referenceTime)
+            let first = try store.transaction {
+                try ConsentPolicy().grant(
+                    userID: user.id, clientID: client.id, scopes: ["openid", "profile"], in: $0, now: referenceTime)
+            }
             let later = referenceTime.addingTimeInterval(100)
-            let merged = try store.grantConsent(
-                userID: user.id, clientID: client.id, scopes: ["profile", "postal_code"], now: later)
+            let merged = try store.transaction {
+                try ConsentPolicy().grant(
+                    userID: user.id, clientID: client.id, scopes: ["profile", "postal_code"], in: $0, now: later)
+            }
             #expect(merged.scopes == ["openid", "profile", "postal_code"])
             #expect(merged.createdAt == first.createdAt)
             #expect(merged.updatedAt == later)
@@ -226,7 +230,10 @@ struct ConsentTests: ConformanceChecks {
         try withStore { store throws in
             let (user, _) = try StoreFixtures.userAndClient(in: store)
             #expect(throws: StoreError.missingReference("user or client")) {
-                try store.grantConsent(userID: user.id, clientID: "nope", scopes: ["openid"])
+                try store.transaction {
+                    try ConsentPolicy().grant(
+                        userID: user.id, clientID: "nope", scopes: ["openid"], in: $0, now: Date())
+                }
             }
         }
     }

@@ -24,8 +24,9 @@ struct RefreshTokenTests: ConformanceChecks {
         let family = try family(in: store)
         let rotatedAt = referenceTime.addingTimeInterval(10)
         let expiry = rotatedAt.addingTimeInterval(86_400)
-        _ = try store.rotateRefreshToken(
-            token(0, of: family), replacement: token(1, of: family), expiresAt: expiry, now: rotatedAt)
+        _ = try store.transaction {
+            try refreshPolicy.rotate(token(0, of: family), in: $0, now: rotatedAt) { _ in token(1, of: family) }
+        }
         return (family, rotatedAt, expiry)
     }
 
@@ -47,43 +48,49 @@ struct RefreshTokenTests: ConformanceChecks {
             let family = try family(in: store)
             let now = referenceTime.addingTimeInterval(10)
             let expiry = now.addingTimeInterval(86_400)
-            #expect(try store.refreshToken(token(0, of: family))?.issuedAt == referenceTime)
+            #expect(
+                try store.read { try RefreshTokenPolicy.token(token(0, of: family), in: $0) }?.issuedAt == referenceTime
+            )
             guard
-                case .rotated(let rotatedFamily, let successor) = try store.rotateRefreshToken(
-                    token(0, of: family), replacement: token(1, of: family), expiresAt: expiry, now: now)
+                case .rotated(let rotatedFamily, let successor) = try store.transaction({
+                    try refreshPolicy.rotate(token(0, of: family), in: $0, now: now) { _ in token(1, of: family) }
+                })
             else {
                 Issue.record("a current token must rotate")
                 return
             }
             #expect(rotatedFamily == family)
-            #expect(successor == (try store.refreshToken(token(1, of: family))))
+            #expect(successor == (try store.read { try RefreshTokenPolicy.token(token(1, of: family), in: $0) }))
             #expect(successor.issuedAt == now && successor.expiresAt == expiry && successor.rotatedAt == nil)
-            let old = try #require(try store.refreshToken(token(0, of: family)))
+            let old = try #require(try store.read { try RefreshTokenPolicy.token(token(0, of: family), in: $0) })
             #expect(old.rotatedAt == now)
             #expect(old.familyID == family.id)
 
             guard
-                case .rotated = try store.rotateRefreshToken(
-                    token(1, of: family), replacement: token(2, of: family), expiresAt: expiry, now: now)
+                case .rotated = try store.transaction({
+                    try refreshPolicy.rotate(token(1, of: family), in: $0, now: now) { _ in token(2, of: family) }
+                })
             else {
                 Issue.record("the successor must rotate in turn")
                 return
             }
             // Two rotations back: no longer stored at all, and not presented as anything.
-            #expect(try store.refreshToken(token(0, of: family)) == nil)
+            #expect(try store.read { try RefreshTokenPolicy.token(token(0, of: family), in: $0) } == nil)
         }
     }
 
     func theTokenJustReplacedIsReportedWithItsTime() throws {
         try withStore { store throws in
             let (family, now, expiry) = try familyRotatedOnce(in: store)
-            let again = try store.rotateRefreshToken(
-                token(0, of: family), replacement: token(9, of: family), expiresAt: expiry,
-                now: now.addingTimeInterval(30))
+            let again = try store.transaction {
+                try refreshPolicy.rotate(token(0, of: family), in: $0, now: now.addingTimeInterval(30)) { _ in
+                    token(9, of: family)
+                }
+            }
             #expect(again == .previous(family: family, rotatedAt: now))
             // Nothing changed: the successor is still current, the attempt's token unknown.
-            #expect(try store.refreshToken(token(1, of: family))?.rotatedAt == nil)
-            #expect(try store.refreshToken(token(9, of: family)) == nil)
+            #expect(try store.read { try RefreshTokenPolicy.token(token(1, of: family), in: $0) }?.rotatedAt == nil)
+            #expect(try store.read { try RefreshTokenPolicy.token(token(9, of: family), in: $0) } == nil)
         }
     }
 
@@ -93,26 +100,28 @@ struct RefreshTokenTests: ConformanceChecks {
             let later = now.addingTimeInterval(5)
             #expect(
                 try store.transaction {
-                    try $0.supersedeRefreshToken(
-                        familyID: family.id, replacement: token(2, of: family), expiresAt: expiry, now: later)
+                    try refreshPolicy.supersede(
+                        familyID: family.id, replacement: token(2, of: family), in: $0, now: later)
                 })
-            #expect(try store.refreshToken(token(2, of: family))?.issuedAt == later)
-            #expect(try store.refreshToken(token(1, of: family)) == nil)
+            #expect(try store.read { try RefreshTokenPolicy.token(token(2, of: family), in: $0) }?.issuedAt == later)
+            #expect(try store.read { try RefreshTokenPolicy.token(token(1, of: family), in: $0) } == nil)
             // The token presented for it stays "the one just replaced", with the first time.
             #expect(
-                try store.rotateRefreshToken(
-                    token(0, of: family), replacement: token(3, of: family), expiresAt: expiry, now: later)
+                try store.transaction {
+                    try refreshPolicy.rotate(token(0, of: family), in: $0, now: later) { _ in token(3, of: family) }
+                }
                     == .previous(family: family, rotatedAt: now))
             // The superseded token coming back is an older token of the family.
             #expect(
-                try store.rotateRefreshToken(
-                    token(1, of: family), replacement: token(3, of: family), expiresAt: expiry, now: later)
+                try store.transaction {
+                    try refreshPolicy.rotate(token(1, of: family), in: $0, now: later) { _ in token(3, of: family) }
+                }
                     == .reused(family: family))
             try store.revokeRefreshFamily(id: family.id, now: later)
             #expect(
                 try !store.transaction {
-                    try $0.supersedeRefreshToken(
-                        familyID: family.id, replacement: token(4, of: family), expiresAt: expiry, now: later)
+                    try refreshPolicy.supersede(
+                        familyID: family.id, replacement: token(4, of: family), in: $0, now: later)
                 })
         }
     }
@@ -123,24 +132,27 @@ struct RefreshTokenTests: ConformanceChecks {
             let now = referenceTime.addingTimeInterval(10)
             let expiry = now.addingTimeInterval(86_400)
             for number in 0..<3 {
-                _ = try store.rotateRefreshToken(
-                    token(number, of: family), replacement: token(number + 1, of: family), expiresAt: expiry,
-                    now: now)
+                _ = try store.transaction {
+                    try refreshPolicy.rotate(token(number, of: family), in: $0, now: now) { _ in
+                        token(number + 1, of: family)
+                    }
+                }
             }
             #expect(
-                try store.rotateRefreshToken(
-                    token(1, of: family), replacement: "x", expiresAt: expiry, now: now) == .reused(family: family))
+                try store.transaction { try refreshPolicy.rotate(token(1, of: family), in: $0, now: now) { _ in "x" } }
+                    == .reused(family: family))
             // Anything else that names the family is treated alike: only its tokens carry its id.
             #expect(
-                try store.rotateRefreshToken(
-                    "\(family.id).forged", replacement: "x", expiresAt: expiry, now: now) == .reused(family: family))
+                try store.transaction { try refreshPolicy.rotate("\(family.id).forged", in: $0, now: now) { _ in "x" } }
+                    == .reused(family: family))
 
             // The provider revokes the family; then even the current token is refused.
             #expect(try store.revokeRefreshFamily(id: family.id, now: now))
             #expect(try store.refreshFamily(id: family.id)?.isRevoked == true)
             guard
-                case .revoked = try store.rotateRefreshToken(
-                    token(3, of: family), replacement: token(4, of: family), expiresAt: expiry, now: now)
+                case .revoked = try store.transaction({
+                    try refreshPolicy.rotate(token(3, of: family), in: $0, now: now) { _ in token(4, of: family) }
+                })
             else {
                 Issue.record("a revoked family must not refresh")
                 return
@@ -154,9 +166,11 @@ struct RefreshTokenTests: ConformanceChecks {
             let outcomes = LockedList<String>()
             let finished = runOnThreads(8) { index in
                 do {
-                    let result = try store.rotateRefreshToken(
-                        token(0, of: family), replacement: "\(family.id).next-\(index)",
-                        expiresAt: referenceTime.addingTimeInterval(86_400), now: referenceTime)
+                    let result = try store.transaction {
+                        try refreshPolicy.rotate(token(0, of: family), in: $0, now: referenceTime) { _ in
+                            "\(family.id).next-\(index)"
+                        }
+                    }
                     switch result {
                     case .rotated: outcomes.append("rotated")
                     case .previous: outcomes.append("previous")
@@ -177,17 +191,20 @@ struct RefreshTokenTests: ConformanceChecks {
             let family = try family(in: store)
             let late = referenceTime.addingTimeInterval(86_400)
             guard
-                case .expired = try store.rotateRefreshToken(
-                    token(0, of: family), replacement: token(1, of: family), expiresAt: late, now: late)
+                case .expired = try store.transaction({
+                    try refreshPolicy.rotate(token(0, of: family), in: $0, now: late) { _ in token(1, of: family) }
+                })
             else {
                 Issue.record("an expired token must not rotate")
                 return
             }
             for unknown in ["unknown", "nofamily.r0", ".r0", ""] {
                 #expect(
-                    try store.rotateRefreshToken(unknown, replacement: "r1", expiresAt: late, now: referenceTime)
+                    try store.transaction {
+                        try refreshPolicy.rotate(unknown, in: $0, now: referenceTime) { _ in "r1" }
+                    }
                         == .notFound)
-                #expect(try store.refreshToken(unknown) == nil)
+                #expect(try store.read { try RefreshTokenPolicy.token(unknown, in: $0) } == nil)
             }
         }
     }
@@ -246,13 +263,21 @@ struct DeviceAuthorizationTests: ConformanceChecks {
             #expect(try store.deviceAuthorization(userCode: "WDJB MJHT", now: referenceTime) == authorization)
             #expect(try store.deviceAuthorization(deviceCode: "device-secret") == authorization)
 
-            #expect(try store.pollDeviceAuthorization(deviceCode: "device-secret", now: referenceTime) == .pending)
             #expect(
-                try store.pollDeviceAuthorization(deviceCode: "device-secret", now: referenceTime.addingTimeInterval(2))
+                try store.transaction {
+                    try DevicePollPolicy().poll(deviceCode: "device-secret", in: $0, now: referenceTime)
+                } == .pending)
+            #expect(
+                try store.transaction {
+                    try DevicePollPolicy().poll(
+                        deviceCode: "device-secret", in: $0, now: referenceTime.addingTimeInterval(2))
+                }
                     == .slowDown(interval: 10))
             #expect(
-                try store.pollDeviceAuthorization(
-                    deviceCode: "device-secret", now: referenceTime.addingTimeInterval(13))
+                try store.transaction {
+                    try DevicePollPolicy().poll(
+                        deviceCode: "device-secret", in: $0, now: referenceTime.addingTimeInterval(13))
+                }
                     == .pending)
 
             #expect(
@@ -260,8 +285,10 @@ struct DeviceAuthorizationTests: ConformanceChecks {
                     userCode: "wdjbmjht", userID: user.id, authTime: referenceTime, now: referenceTime))
             #expect(try !store.denyDeviceAuthorization(userCode: "wdjbmjht", now: referenceTime))
             guard
-                case .approved(let approved) = try store.pollDeviceAuthorization(
-                    deviceCode: "device-secret", now: referenceTime.addingTimeInterval(30))
+                case .approved(let approved) = try store.transaction({
+                    try DevicePollPolicy().poll(
+                        deviceCode: "device-secret", in: $0, now: referenceTime.addingTimeInterval(30))
+                })
             else {
                 Issue.record("an approved authorization must yield tokens")
                 return
@@ -269,10 +296,14 @@ struct DeviceAuthorizationTests: ConformanceChecks {
             #expect(approved.userID == user.id)
             #expect(approved.status == .consumed)
             #expect(
-                try store.pollDeviceAuthorization(
-                    deviceCode: "device-secret", now: referenceTime.addingTimeInterval(60))
+                try store.transaction {
+                    try DevicePollPolicy().poll(
+                        deviceCode: "device-secret", in: $0, now: referenceTime.addingTimeInterval(60))
+                }
                     == .expired)
-            #expect(try store.pollDeviceAuthorization(deviceCode: "unknown", now: referenceTime) == .notFound)
+            #expect(
+                try store.transaction { try DevicePollPolicy().poll(deviceCode: "unknown", in: $0, now: referenceTime) }
+                    == .notFound)
         }
     }
 
@@ -284,9 +315,13 @@ struct DeviceAuthorizationTests: ConformanceChecks {
                     deviceCode: "d1", userCode: "AAAA-BBBB", clientID: client.id, scopes: [], createdAt: referenceTime,
                     expiresAt: referenceTime.addingTimeInterval(600)))
             #expect(try store.denyDeviceAuthorization(userCode: "aaaabbbb", now: referenceTime))
-            #expect(try store.pollDeviceAuthorization(deviceCode: "d1", now: referenceTime) == .denied)
             #expect(
-                try store.pollDeviceAuthorization(deviceCode: "d1", now: referenceTime.addingTimeInterval(600))
+                try store.transaction { try DevicePollPolicy().poll(deviceCode: "d1", in: $0, now: referenceTime) }
+                    == .denied)
+            #expect(
+                try store.transaction {
+                    try DevicePollPolicy().poll(deviceCode: "d1", in: $0, now: referenceTime.addingTimeInterval(600))
+                }
                     == .expired)
         }
     }
@@ -295,27 +330,27 @@ struct DeviceAuthorizationTests: ConformanceChecks {
         try withStore { store throws in
             let (user, client) = try StoreFixtures.userAndClient(in: store)
             try store.transaction {
-                try $0.startDeviceAuthorization(
+                try DevicePollPolicy().start(
                     DeviceAuthorization(
                         deviceCode: "d1", userCode: "CODE-1234", clientID: client.id, scopes: [],
-                        createdAt: referenceTime, expiresAt: referenceTime.addingTimeInterval(600)))
+                        createdAt: referenceTime, expiresAt: referenceTime.addingTimeInterval(600)), in: $0)
             }
             #expect(throws: StoreError.duplicate(field: "user_code")) {
                 try store.transaction {
-                    try $0.startDeviceAuthorization(
+                    try DevicePollPolicy().start(
                         DeviceAuthorization(
                             deviceCode: "d2", userCode: "code1234", clientID: client.id, scopes: [],
                             createdAt: referenceTime.addingTimeInterval(10),
-                            expiresAt: referenceTime.addingTimeInterval(610)))
+                            expiresAt: referenceTime.addingTimeInterval(610)), in: $0)
                 }
             }
             // Once the first has expired, its user code may be handed out again.
             try store.transaction {
-                try $0.startDeviceAuthorization(
+                try DevicePollPolicy().start(
                     DeviceAuthorization(
                         deviceCode: "d3", userCode: "code1234", clientID: client.id, scopes: [],
                         createdAt: referenceTime.addingTimeInterval(600),
-                        expiresAt: referenceTime.addingTimeInterval(1200)))
+                        expiresAt: referenceTime.addingTimeInterval(1200)), in: $0)
             }
             #expect(try store.deviceAuthorization(deviceCode: "d1") == nil)
             #expect(throws: StoreError.missingReference("user")) {
@@ -423,3 +458,6 @@ enum TokenChecks {
         ]
     }
 }
+
+/// The provider's refresh policy the checks run, with tokens that live a day.
+private let refreshPolicy = RefreshTokenPolicy(tokenLifetime: 86_400, reuseGrace: 30)
