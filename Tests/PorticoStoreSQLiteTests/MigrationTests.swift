@@ -1,6 +1,7 @@
 import Foundation
 import PorticoServer
 import PorticoStore
+import PorticoStoreConformance
 import PorticoTesting
 import Testing
 
