@@ -43,6 +43,9 @@ let package = Package(
         .target(name: "PorticoStoreSQL", dependencies: ["PorticoStore"]),
         .target(name: "PorticoStoreSQLite", dependencies: ["PorticoStore", "PorticoStoreSQL", "CSQLite"]),
         .target(name: "PorticoStorePostgres", dependencies: ["PorticoStore", "PorticoStoreSQL", "CLibPQ"]),
+        // The storage contract's conformance suite: every backend's tests run it. It needs only the
+        // contract (no server, no provider harness), so a new backend proves itself on its own.
+        .target(name: "PorticoStoreConformance", dependencies: ["PorticoStore"]),
         .target(
             name: "PorticoServer",
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2", "CQRencode"]),
@@ -52,12 +55,12 @@ let package = Package(
             name: "portico",
             dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres"]),
         // Test support shared by the test targets and benches, never a dependency of a product:
-        // one provider harness, one raw HTTP client, the store conformance suite.
+        // one provider harness, one raw HTTP client, the provider's policy checks.
         .target(
             name: "PorticoTesting",
             dependencies: [
                 "PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres",
-                "PorticoCrypto",
+                "PorticoCrypto", "PorticoStoreConformance",
             ]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),
@@ -103,14 +106,16 @@ let package = Package(
         .testTarget(name: "PorticoHTTPTests", dependencies: ["PorticoHTTP", "PorticoTesting"]),
         .testTarget(
             name: "PorticoStoreSQLiteTests",
-            dependencies: ["PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting"]),
+            dependencies: [
+                "PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting", "PorticoStoreConformance",
+            ]),
         // Runs against the PostgreSQL that scripts/with-postgres starts (skipped without one); its
         // schema test compares with SQLite's, and its CLI tests run the portico binary.
         .testTarget(
             name: "PorticoStorePostgresTests",
             dependencies: [
                 "PorticoStorePostgres", "PorticoStore", "PorticoStoreSQLite", "PorticoServer", "PorticoTesting",
-                "PorticoCrypto",
+                "PorticoCrypto", "PorticoStoreConformance",
             ]),
         .testTarget(
             name: "PorticoFuzzTests",
@@ -119,7 +124,7 @@ let package = Package(
             name: "PorticoServerTests",
             dependencies: [
                 "PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoCrypto", "PorticoTesting",
-                "CSQLite",
+                "CSQLite", "PorticoStoreConformance",
             ],
             exclude: ["Vectors"]),
         // The SDK's end-to-end tests start a real provider in-process; PorticoKit itself never

@@ -14,7 +14,7 @@ public struct Consent: Sendable, Hashable {
     /// The latest grant.
     public var updatedAt: Date
 
-    /// A consent value; the store creates them through `grantConsent`.
+    /// A consent value; the store creates them through the provider's `ConsentPolicy.grant`.
     public init(userID: String, clientID: String, scopes: Set<String>, createdAt: Date, updatedAt: Date) {
         self.userID = userID
         self.clientID = clientID

@@ -13,7 +13,7 @@ import Foundation
 /// Part of ``StoreTransaction``; see its "Implementation requirements".
 public protocol RefreshRotationStorage {
     /// Rotation, as one compare-and-swap with more conditions than
-    /// ``RefreshTokenStorage/rotateRefreshToken(familyID:from:to:issuedAt:expiresAt:)``: if
+    /// ``RefreshTokenStorage/swapRefreshToken(familyID:from:to:issuedAt:expiresAt:)``: if
     /// family `familyID` is live, its current token hash is still `expected`, that token is
     /// unexpired at `now` (whole seconds, as ``StoredTime/isExpired(_:now:)``), the family was
     /// issued to `clientID`, and its person exists and is not disabled, then `successor` becomes

@@ -25,11 +25,15 @@ public protocol RefreshTokenStorage {
     /// The family that a token minted before tokens named their family belonged to, by the
     /// token's SHA-256 (``SecretHash/digest(_:)``); nil for any other hash.
     func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String?
-    /// Rotation, as one compare-and-swap: if the live family's current token hash is still
-    /// `expected`, `successor` becomes current (issued at `issuedAt`, usable until `expiresAt`)
-    /// and `expected` is kept as the one replaced, rotated at `issuedAt`. False when the
-    /// condition failed (someone rotated first, or the family was revoked): nothing changed.
-    func rotateRefreshToken(
+    /// The swap a rotation makes, as one compare-and-swap: if the live family's current token
+    /// hash is still `expected`, `successor` becomes current (issued at `issuedAt`, usable until
+    /// `expiresAt`) and `expected` is kept as the one replaced, rotated at `issuedAt`. False when
+    /// the condition failed (someone rotated first, or the family was revoked): nothing changed.
+    /// Named apart from the policy's decision (`RefreshTokenPolicy.rotate` in `PorticoServer`)
+    /// and the one-statement rotation
+    /// (``RefreshRotationStorage/rotateRefreshToken(familyID:from:to:clientID:now:expiresAt:)``),
+    /// which mean more.
+    func swapRefreshToken(
         familyID: String, from expected: [UInt8], to successor: [UInt8], issuedAt: Date, expiresAt: Date
     ) throws -> Bool
     /// The reuse grace period's step, as one compare-and-swap: if the live family's current

@@ -168,7 +168,7 @@ extension Store {
     // MARK: Device authorizations
 
     /// Stores a pending device authorization (a stored one with the same user code, even an
-    /// expired one, is a duplicate; the provider's `startDeviceAuthorization` makes way).
+    /// expired one, is a duplicate; the provider's `DevicePollPolicy.start` makes way).
     public func insert(_ authorization: DeviceAuthorization) throws { try transaction { try $0.insert(authorization) } }
     /// The live authorization with this user code.
     public func deviceAuthorization(userCode: String, now: Date = Date()) throws -> DeviceAuthorization? {

@@ -11,8 +11,12 @@ import Synchronization
 ///
 /// 1. A module (`PorticoStore<Name>`) with a type conforming to ``Store`` whose transactions
 ///    conform to ``StoreTransaction``, and a ``StoreBackend`` naming its schemes.
-/// 2. The conformance suite in `PorticoTesting` (`StoreConformance.run`) passing against it in a
-///    test target of its own.
+/// 2. The conformance suite, `PorticoStoreConformance` (`StoreConformance.checks`, each run with
+///    `Check.run` on a fresh database), passing against it in a test target of its own. The suite
+///    depends on `PorticoStore` alone, so the backend proves itself without the server; the
+///    provider's policies on top of a backend are checked by the provider's tests
+///    (`PolicyChecks` in `PorticoTesting`), which a backend that serves the provider adds to its
+///    test target as the PostgreSQL one does.
 /// 3. One `StoreBackends.register(…)` line where the others are registered (`portico`'s
 ///    `main.swift`, `PorticoTesting`'s `TestDatabase`).
 public enum StoreBackends {

@@ -14,17 +14,20 @@ import Foundation
 /// updates that report the rows they changed, bounded purges). What they mean for OAuth — a
 /// refresh token's standing and its reuse grace, `slow_down`, the union of consents, a user
 /// code given back once expired, what a replay revokes — is decided in `PorticoServer` on top
-/// of them, once for every backend.
+/// of them, once for every backend, by policy types that each ask for the narrow storage
+/// protocols they use (`RefreshTokenPolicy` over ``RefreshTokenStorage``, `DevicePollPolicy`
+/// over ``DeviceAuthorizationStorage``, `ConsentPolicy` over ``ConsentStorage``).
 ///
 /// # Implementation requirements
 ///
 /// A backend (SQLite and PostgreSQL today) must give every operation the same meaning; the
-/// conformance suite in `PorticoTesting` (`StoreConformance`) checks it, races included.
+/// conformance suite `PorticoStoreConformance` (`StoreConformance`), which needs nothing but this
+/// module, checks it, races included.
 ///
 /// - **Each primitive is atomic by itself**, whatever the isolation level of the transaction
 ///   around it (PostgreSQL's READ COMMITTED included). An operation documented as *conditional*
 ///   (``AuthorizationCodeStorage/redeemAuthorizationCode(_:now:)``,
-///   ``RefreshTokenStorage/rotateRefreshToken(familyID:from:to:issuedAt:expiresAt:)``,
+///   ``RefreshTokenStorage/swapRefreshToken(familyID:from:to:issuedAt:expiresAt:)``,
 ///   ``DeviceAuthorizationStorage/consumeDeviceAuthorization(deviceCode:now:)``, the approvals,
 ///   the revocations) is one statement whose condition the database checks as it writes
 ///   (`UPDATE … WHERE id = ? AND token_hash = ?`), never a read followed by an unconditional

@@ -116,8 +116,8 @@ extension SQLTransaction {
             { $0.text(0) })
     }
 
-    /// ``RefreshTokenStorage/rotateRefreshToken(familyID:from:to:issuedAt:expiresAt:)``, for every SQL backend.
-    @inlinable public func rotateRefreshToken(
+    /// ``RefreshTokenStorage/swapRefreshToken(familyID:from:to:issuedAt:expiresAt:)``, for every SQL backend.
+    @inlinable public func swapRefreshToken(
         familyID: String, from expected: [UInt8], to successor: [UInt8], issuedAt: Date, expiresAt: Date
     ) throws -> Bool {
         // The expected current hash in the WHERE is the compare-and-swap: a second rotation of

@@ -49,7 +49,8 @@ struct DayOneFeatureTests {
             #expect(await changes.next() == .refreshed)
             let latest = try manager.store.grant(for: manager.storeKey)?.refreshToken
             #expect(latest != first.refreshToken)
-            #expect(try harness.store.refreshToken(try #require(latest))?.rotatedAt == nil)
+            #expect(
+                try harness.store.read { try RefreshTokenPolicy.token(try #require(latest), in: $0) }?.rotatedAt == nil)
 
             try await manager.signOut()
             #expect(!manager.isSignedIn)

@@ -77,7 +77,8 @@ struct KitHarness: Sendable {
     /// provider keeps, per family, the current token and the one its last rotation replaced.
     func oneRotation(from earlier: String?, to current: String?) throws -> Bool {
         guard let earlier, let current, earlier != current,
-            let replaced = try store.refreshToken(earlier), let now = try store.refreshToken(current)
+            let replaced = try store.read({ try RefreshTokenPolicy.token(earlier, in: $0) }),
+            let now = try store.read({ try RefreshTokenPolicy.token(current, in: $0) })
         else { return false }
         return replaced.rotatedAt != nil && now.rotatedAt == nil && replaced.familyID == now.familyID
     }

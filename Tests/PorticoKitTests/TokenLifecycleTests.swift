@@ -42,7 +42,9 @@ struct TokenLifecycleTests {
 
             let cached = try await manager.authorize(AuthorizeRequest(scopes: [.profile], interactiveStrategy: .never))
             #expect(cached.accessToken == first.accessToken)
-            #expect(try harness.store.refreshToken(try #require(first.refreshToken))?.rotatedAt == nil)
+            #expect(
+                try harness.store.read { try RefreshTokenPolicy.token(try #require(first.refreshToken), in: $0) }?
+                    .rotatedAt == nil)
 
             try expire(manager)
             let refreshed = try await manager.authorize(

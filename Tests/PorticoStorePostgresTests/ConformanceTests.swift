@@ -1,4 +1,5 @@
 import PorticoStore
+import PorticoStoreConformance
 import PorticoStorePostgres
 import PorticoTesting
 import Testing

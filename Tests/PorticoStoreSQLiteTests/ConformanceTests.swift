@@ -1,4 +1,5 @@
 import PorticoStore
+import PorticoStoreConformance
 import PorticoStoreSQLite
 import PorticoTesting
 import Testing

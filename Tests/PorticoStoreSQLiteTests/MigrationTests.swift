@@ -1,6 +1,7 @@
 import Foundation
 import PorticoServer
 import PorticoStore
+import PorticoStoreConformance
 import PorticoTesting
 import Testing
 
@@ -145,33 +146,39 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
         let family = try #require(try store.refreshFamily(id: "live-family"))
         let later = now.addingTimeInterval(30)
         let expiry = later.addingTimeInterval(86_400)
-        #expect(try store.refreshToken("old-c")?.issuedAt == now.addingTimeInterval(20))
-        #expect(try store.refreshToken("old-b")?.rotatedAt == now.addingTimeInterval(20))
         #expect(
-            try store.rotateRefreshToken("old-b", replacement: "x", expiresAt: expiry, now: later)
+            try store.read { try RefreshTokenPolicy.token("old-c", in: $0) }?.issuedAt == now.addingTimeInterval(20))
+        #expect(
+            try store.read { try RefreshTokenPolicy.token("old-b", in: $0) }?.rotatedAt == now.addingTimeInterval(20))
+        #expect(
+            try store.transaction { try refreshPolicy.rotate("old-b", in: $0, now: later) { _ in "x" } }
                 == .previous(family: family, rotatedAt: now.addingTimeInterval(20)))
         #expect(
-            try store.rotateRefreshToken("old-a", replacement: "x", expiresAt: expiry, now: later)
+            try store.transaction { try refreshPolicy.rotate("old-a", in: $0, now: later) { _ in "x" } }
                 == .reused(family: family))
         let next = RefreshToken.mint(familyID: family.id)
-        guard case .rotated = try store.rotateRefreshToken("old-c", replacement: next, expiresAt: expiry, now: later)
+        guard
+            case .rotated = try store.transaction({
+                try refreshPolicy.rotate("old-c", in: $0, now: later) { _ in next }
+            })
         else {
             Issue.record("the current pre-upgrade token must rotate")
             return
         }
-        #expect(try store.refreshToken(next)?.rotatedAt == nil)
+        #expect(try store.read { try RefreshTokenPolicy.token(next, in: $0) }?.rotatedAt == nil)
         #expect(
-            try store.rotateRefreshToken("old-c", replacement: "x", expiresAt: expiry, now: later)
+            try store.transaction { try refreshPolicy.rotate("old-c", in: $0, now: later) { _ in "x" } }
                 == .previous(family: family, rotatedAt: later))
         #expect(
-            try store.rotateRefreshToken("never-issued", replacement: "x", expiresAt: expiry, now: later) == .notFound)
+            try store.transaction { try refreshPolicy.rotate("never-issued", in: $0, now: later) { _ in "x" } }
+                == .notFound)
 
         #expect(try store.purgeExpired(now: later).refreshTokens == 1)
-        #expect(try store.refreshToken("expired") == nil)
-        #expect(try store.refreshToken("old-a") != nil)
+        #expect(try store.read { try RefreshTokenPolicy.token("expired", in: $0) } == nil)
+        #expect(try store.read { try RefreshTokenPolicy.token("old-a", in: $0) } != nil)
         // Removing the person removes their families and what is left of the old hashes.
         #expect(try store.deleteUser(id: user.id))
-        #expect(try store.refreshToken("old-a") == nil)
+        #expect(try store.read { try RefreshTokenPolicy.token("old-a", in: $0) } == nil)
     }
 
     /// Version 15 moves the device-session link into the family's row and renumbers nothing in
@@ -300,3 +307,6 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
             FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("nested/dir/portico.db").path))
     }
 }
+
+/// The provider's refresh policy, with tokens that live a day as the migrated ones did.
+private let refreshPolicy = RefreshTokenPolicy(tokenLifetime: 86_400, reuseGrace: 30)

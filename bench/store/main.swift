@@ -9,6 +9,8 @@ import PorticoStoreSQLite
 
 let operationsPerThread = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 5000 : 5000
 let rounds = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 3 : 3
+/// The provider's refresh policy, as the refresh grant runs it, with tokens that live a day.
+let refreshPolicy = RefreshTokenPolicy(tokenLifetime: 86_400, reuseGrace: 30)
 // "+bg ckpt": the server's setting, WAL checkpoints on the store's own thread instead of in
 // the commit that fills the log (SQLiteCheckpointer).
 let strategies: [(name: String, strategy: SQLiteConnectionStrategy, backgroundCheckpoints: Bool)] = [
@@ -95,9 +97,10 @@ do {
                     }
                 }
                 let rotate = measure(threads: threads) { thread, index in
-                    let result = try store.rotateRefreshToken(
-                        token(thread, index), replacement: token(thread, index + 1), expiresAt: now + 86_400,
-                        now: now)
+                    let result = try store.transaction {
+                        try refreshPolicy.rotate(token(thread, index), in: $0, now: now) { _ in token(thread, index + 1)
+                        }
+                    }
                     guard case .rotated = result else { throw StoreError.misuse("not rotated: \(result)") }
                 }
                 let lookup = measure(threads: threads) { _, _ in

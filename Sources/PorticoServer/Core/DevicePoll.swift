@@ -2,7 +2,7 @@ import PorticoStore
 
 /// The answer to a device's poll of the token endpoint (RFC 8628 §3.5), decided by the
 /// provider's policy on the store's conditional updates
-/// (`pollDeviceAuthorization(deviceCode:now:)` on a transaction).
+/// (``DevicePollPolicy/poll(deviceCode:in:now:)``).
 public enum DevicePoll: Sendable, Hashable {
     /// Still waiting for the person: `authorization_pending`.
     case pending

@@ -2,14 +2,14 @@ import Foundation
 import PorticoStore
 
 /// The outcome of presenting a refresh token for rotation, decided by the provider's policy on the store's compare-and-swap
-/// (`rotateRefreshToken(_:expiresAt:now:replacement:)` on a transaction).
+/// (``RefreshTokenPolicy/rotate(_:in:now:replacement:)``).
 public enum RefreshRotation: Sendable, Hashable {
     /// The token was current: it is now replaced and `successor` is current.
     case rotated(family: RefreshFamily, successor: RefreshToken)
     /// The token is the one the family's last rotation replaced, at `rotatedAt`, and what
     /// replaced it has not been used since. Either the client lost the response and retries
     /// (the provider's grace period may then supersede the unused token, see
-    /// `supersedeRefreshToken(familyID:replacement:expiresAt:now:)`) or a copy
+    /// ``RefreshTokenPolicy/retry(family:rotatedAt:in:now:)``) or a copy
     /// is being replayed. Nothing was changed.
     case previous(family: RefreshFamily, rotatedAt: Date)
     /// The token names the family but is neither its current token nor the one just replaced:

@@ -7,16 +7,17 @@ import PorticoStore
 /// one statement, no transaction around it).
 ///
 /// The step rotates only when every check of the two-step rotation
-/// (``StoreTransaction/rotateRefreshToken(_:expiresAt:now:replacement:)`` and the grant's
-/// checks after it) would pass, and changes nothing otherwise; then the caller runs the
-/// two-step rotation, which reads the family again and decides what the token is (reuse, the
-/// grace period, revoked, expired) exactly as it always has. So racing rotations of one token
-/// end as they do there: one wins, the other finds its token the one just replaced.
-extension Store {
-    /// Rotates `presented` in one step for `clientID`: the record and the successor token, or
-    /// nil when the step changed nothing (any failed check, or a token that does not name its
-    /// family, which only the two-step rotation finds).
-    public func rotateRefreshTokenInOneStep(_ presented: String, clientID: String, expiresAt: Date, now: Date)
+/// (``RefreshTokenPolicy/rotate(_:in:now:replacement:)`` and the grant's checks after it) would
+/// pass, and changes nothing otherwise; then the caller runs the two-step rotation, which reads
+/// the family again and decides what the token is (reuse, the grace period, revoked, expired)
+/// exactly as it always has. So racing rotations of one token end as they do there: one wins,
+/// the other finds its token the one just replaced.
+extension RefreshTokenPolicy {
+    /// Rotates `presented` in one step for `clientID`: the record and the successor token
+    /// (usable for ``tokenLifetime``), or nil when the step changed nothing (any failed check, or
+    /// a token that does not name its family, which only the two-step rotation finds). Takes the
+    /// store, not a transaction: the step is its own write (``Store/writeOne(_:)``).
+    public func rotateInOneStep(_ presented: String, clientID: String, in store: some Store, now: Date)
         throws -> (record: RefreshRotationRecord, successor: String)?
     {
         guard let named = RefreshToken.familyID(of: presented) else { return nil }
@@ -24,7 +25,8 @@ extension Store {
         let successor = RefreshToken.mint(familyID: familyID)
         let expected = SecretHash.digest(presented)
         let successorHash = SecretHash.digest(successor)
-        let record = try writeOne {
+        let expiresAt = now.addingTimeInterval(tokenLifetime)
+        let record = try store.writeOne {
             try $0.rotateRefreshToken(
                 familyID: familyID, from: expected, to: successorHash, clientID: clientID, now: now,
                 expiresAt: expiresAt)

@@ -86,8 +86,9 @@ struct CompanionConsentEndpoint: Sendable {
         let code = try context.store.transaction { transaction throws -> String? in
             switch kind {
             case .consent:
-                try transaction.grantConsent(
-                    userID: caller.user.id, clientID: client.id, scopes: Set(authorization.scopes), now: now)
+                try ConsentPolicy().grant(
+                    userID: caller.user.id, clientID: client.id, scopes: Set(authorization.scopes), in: transaction,
+                    now: now)
             case .continue:
                 guard let consent = try transaction.consent(userID: caller.user.id, clientID: client.id),
                     try authorization.scopes.allSatisfy(

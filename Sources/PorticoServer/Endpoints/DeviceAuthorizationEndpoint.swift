@@ -81,7 +81,7 @@ struct DeviceAuthorizationEndpoint {
                 expiresAt: now.addingTimeInterval(lifetimes.deviceCode),
                 interval: lifetimes.devicePollInterval)
             do {
-                try store.transaction { try $0.startDeviceAuthorization(authorization) }
+                try store.transaction { try DevicePollPolicy().start(authorization, in: $0) }
                 return (deviceCode, userCode)
             } catch StoreError.duplicate(field: "user_code") {
                 continue

@@ -6,7 +6,7 @@ import PorticoStore
 /// with Amazon's `grant_type=device_code`: a device polls until the person decided at
 /// `/device`, then gets tokens exactly as an app redeeming an authorization code would.
 ///
-/// Each poll is decided by `pollDeviceAuthorization(deviceCode:now:)` (DevicePollPolicy) on the
+/// Each poll is decided by ``DevicePollPolicy/poll(deviceCode:in:now:)`` on the
 /// store's conditional updates: too soon raises the interval by 5 s (`slow_down`), an approval
 /// is consumed by the one poll whose update changed its row, the one that gets the tokens. The poll's bookkeeping must commit even when the answer is an error,
 /// so the transaction returns an ``Outcome`` and the error is thrown after it.
@@ -93,7 +93,7 @@ struct DeviceCodeGrant: TokenGrant {
             guard stored.status != .consumed else {
                 throw OAuthError.invalidGrant("Tokens were already issued for this device code.")
             }
-            switch try transaction.pollDeviceAuthorization(deviceCode: deviceCode, now: now) {
+            switch try DevicePollPolicy().poll(deviceCode: deviceCode, in: transaction, now: now) {
             case .pending:
                 return .refuse(.authorizationPending)
             case .slowDown(let interval):

@@ -112,7 +112,8 @@ struct IntrospectionEndpoint {
         let now = now()
         let clientID = client.id
         let members = try store.read { transaction -> [String: JSONValue]? in
-            guard let record = try transaction.refreshToken(token), record.rotatedAt == nil, now < record.expiresAt,
+            guard let record = try RefreshTokenPolicy.token(token, in: transaction), record.rotatedAt == nil,
+                now < record.expiresAt,
                 let family = try transaction.refreshFamily(id: record.familyID), !family.isRevoked,
                 family.clientID == clientID, let user = try transaction.user(id: family.userID), !user.isDisabled
             else { return nil }

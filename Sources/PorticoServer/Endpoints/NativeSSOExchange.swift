@@ -105,7 +105,8 @@ struct NativeSSOExchange {
             }
             // Recorded for this app too (Your Account lists it), unless it already is.
             if !ownConsentCovers {
-                try transaction.grantConsent(userID: user.id, clientID: client.id, scopes: Set(scopes), now: now)
+                try ConsentPolicy().grant(
+                    userID: user.id, clientID: client.id, scopes: Set(scopes), in: transaction, now: now)
             }
             // Inserted already linked to the session: one write of the family's row (on
             // PostgreSQL a link made afterwards would write the row a second time).

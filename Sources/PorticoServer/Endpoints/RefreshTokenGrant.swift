@@ -6,7 +6,7 @@ import PorticoStore
 /// token, optionally for fewer scopes.
 ///
 /// Every use rotates (RFC 9700 §4.14.2): the presented token is replaced by a new one by a
-/// compare-and-swap in the store (RefreshTokenPolicy decides what the presented token is).
+/// compare-and-swap in the store (``RefreshTokenPolicy`` decides what the presented token is).
 /// Presenting a replaced token again revokes the whole family —
 /// except within the grace period (`lifetimes.refreshReuseGrace`): a client that lost the
 /// response and retries with the same token, and has not used what it was sent, gets a fresh
@@ -17,7 +17,7 @@ import PorticoStore
 /// transaction, so it changes nothing and cannot be used to burn someone else's token.
 /// The common case — a current token, its own client, no narrowed scope, nothing a step could
 /// refuse — is tried first as one conditional write
-/// (``Store/rotateRefreshTokenInOneStep(_:clientID:expiresAt:now:)``, on PostgreSQL one
+/// (``RefreshTokenPolicy/rotateInOneStep(_:clientID:in:now:)``, on PostgreSQL one
 /// statement instead of a transaction of several reads and writes), which holds every one of those checks in its condition; whatever
 /// it does not rotate goes through the transaction, which decides as always.
 struct RefreshTokenGrant: TokenGrant {
@@ -36,6 +36,8 @@ struct RefreshTokenGrant: TokenGrant {
     let metrics: ProviderMetrics
     /// What the tokens get before the rotation commits.
     let pipeline: IssuancePipeline
+    /// Rotation, reuse detection and the reuse grace, with the refresh lifetimes.
+    let refreshTokens: RefreshTokenPolicy
 
     init(_ dependencies: TokenGrantDependencies) {
         store = dependencies.store
@@ -44,6 +46,7 @@ struct RefreshTokenGrant: TokenGrant {
         now = dependencies.now
         metrics = dependencies.metrics
         pipeline = dependencies.pipeline
+        refreshTokens = RefreshTokenPolicy(dependencies.lifetimes)
     }
 
     /// What the transaction decided.
@@ -80,8 +83,8 @@ struct RefreshTokenGrant: TokenGrant {
         // checked against the family's, which only the transaction below reads first; a request
         // an issuance step could refuse goes there too, so that nothing refuses after a commit.
         if requestedScopes == nil, !pipeline.mayRefuse(request),
-            let (record, successor) = try store.rotateRefreshTokenInOneStep(
-                presented, clientID: client.client.id, expiresAt: expiry(from: now), now: now)
+            let (record, successor) = try refreshTokens.rotateInOneStep(
+                presented, clientID: client.client.id, in: store, now: now)
         {
             var issuance = issuance(
                 of: try oneStepIssue(record, successor: successor, client: client.client), for: client)
@@ -93,7 +96,7 @@ struct RefreshTokenGrant: TokenGrant {
             // check below that fails throws, which rolls the rotation back, so a failed check
             // still changes nothing.
             var successor = ""
-            let rotation = try transaction.rotateRefreshToken(presented, expiresAt: expiry(from: now), now: now) {
+            let rotation = try refreshTokens.rotate(presented, in: transaction, now: now) {
                 successor = RefreshToken.mint(familyID: $0.id)
                 return successor
             }
@@ -113,16 +116,19 @@ struct RefreshTokenGrant: TokenGrant {
             switch rotation {
             case .rotated:
                 refreshToken = successor
-            case .previous(_, let rotatedAt)
-            where now.timeIntervalSince(rotatedAt) <= lifetimes.refreshReuseGrace:
-                // A retry of a request whose response was lost: what it was sent is unused.
-                let replacement = RefreshToken.mint(familyID: family.id)
-                guard
-                    try transaction.supersedeRefreshToken(
-                        familyID: family.id, replacement: replacement, expiresAt: expiry(from: now), now: now)
-                else { throw OAuthError.invalidGrant("The refresh token has been revoked.") }
-                refreshToken = replacement
-            case .previous, .reused:
+            case .previous(_, let rotatedAt):
+                // Within the grace, a retry of a request whose response was lost: what it was
+                // sent is unused and gets superseded. Past it, a replay.
+                switch try refreshTokens.retry(family: family, rotatedAt: rotatedAt, in: transaction, now: now) {
+                case .reissued(let replacement):
+                    refreshToken = replacement
+                case .superseded:
+                    throw OAuthError.invalidGrant("The refresh token has been revoked.")
+                case .replay:
+                    try revoke(family, presentedBy: client.client.id, in: transaction, now: now)
+                    return .reuseDetected
+                }
+            case .reused:
                 try revoke(family, presentedBy: client.client.id, in: transaction, now: now)
                 return .reuseDetected
             case .expired:
@@ -199,9 +205,5 @@ struct RefreshTokenGrant: TokenGrant {
             AuditEvent(
                 occurredAt: now, actor: clientID, action: "token.refresh_reuse_detected", subject: family.userID,
                 details: details.jsonString))
-    }
-
-    private func expiry(from now: Date) -> Date {
-        now.addingTimeInterval(lifetimes.refreshToken)
     }
 }

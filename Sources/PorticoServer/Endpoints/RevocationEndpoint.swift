@@ -77,7 +77,7 @@ struct RevocationEndpoint {
         guard !PresentedToken.looksLikeJWT(token) else { return false }
         let now = now()
         return try store.transaction { transaction in
-            guard let record = try transaction.refreshToken(token),
+            guard let record = try RefreshTokenPolicy.token(token, in: transaction),
                 let family = try transaction.refreshFamily(id: record.familyID)
             else { return false }
             if family.clientID == clientID { try transaction.revokeRefreshFamily(id: family.id, now: now) }

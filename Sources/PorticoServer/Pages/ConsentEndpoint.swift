@@ -87,8 +87,9 @@ struct ConsentEndpoint: Sendable {
             }
             let now = context.now()
             _ = try context.store.transaction { transaction in
-                try transaction.grantConsent(
-                    userID: signedIn.user.id, clientID: client.id, scopes: Set(authorization.scopes), now: now)
+                try ConsentPolicy().grant(
+                    userID: signedIn.user.id, clientID: client.id, scopes: Set(authorization.scopes), in: transaction,
+                    now: now)
             }
             return try AuthorizationFlow.issueCode(
                 for: authorization, signedIn: signedIn, context: context, status: .seeOther)

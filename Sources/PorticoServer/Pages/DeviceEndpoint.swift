@@ -141,8 +141,9 @@ struct DeviceEndpoint: Sendable {
                     try transaction.approveDeviceAuthorization(
                         userCode: userCode, userID: signedIn.user.id, authTime: signedIn.session.authTime, now: now)
                 else { return false }
-                try transaction.grantConsent(
-                    userID: signedIn.user.id, clientID: client.id, scopes: Set(authorization.scopes), now: now)
+                try ConsentPolicy().grant(
+                    userID: signedIn.user.id, clientID: client.id, scopes: Set(authorization.scopes), in: transaction,
+                    now: now)
                 return true
             }
             guard approved else { return entryPage(request, problem: .noLongerValid(appName: client.name)) }

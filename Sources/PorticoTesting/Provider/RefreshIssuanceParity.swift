@@ -5,7 +5,7 @@ import PorticoStore
 import Testing
 
 /// A refresh with a narrowed `scope` takes the two-step rotation (the transaction), the plain
-/// one the one-step rotation (``Store/rotateRefreshTokenInOneStep(_:clientID:expiresAt:now:)``,
+/// one the one-step rotation (``RefreshTokenPolicy/rotateInOneStep(_:clientID:in:now:)``,
 /// one statement on PostgreSQL); both must issue from the family alike: the ID token's `amr`,
 /// `sid`, `aud`, `sub` and `auth_time`, and the access token's `aud` (the resource the code was
 /// bound to). Run over real HTTP on each backend's harness.

@@ -1,5 +1,6 @@
 import Foundation
 import PorticoCrypto
+import PorticoServer
 import PorticoStore
 import PorticoTesting
 import Testing
@@ -182,7 +183,10 @@ import Testing
         try await ProviderHarness.with { provider in
             let user = try provider.addUser()
             let client = try provider.addClient()
-            try provider.store.grantConsent(userID: user.id, clientID: client.id, scopes: ["openid", "profile"])
+            _ = try provider.store.transaction {
+                try ConsentPolicy().grant(
+                    userID: user.id, clientID: client.id, scopes: ["openid", "profile"], in: $0, now: Date())
+            }
             let token = SecureRandom.token()
             let now = Date()
             try provider.store.insert(

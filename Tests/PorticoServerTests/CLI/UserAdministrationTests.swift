@@ -25,7 +25,10 @@ import Testing
             BrowserSession(
                 token: SecureRandom.token(), userID: user.id, expiresAt: Date().addingTimeInterval(3600),
                 authTime: Date()))
-        try harness.store.grantConsent(userID: user.id, clientID: client.id, scopes: ["openid", "profile"])
+        _ = try harness.store.transaction {
+            try ConsentPolicy().grant(
+                userID: user.id, clientID: client.id, scopes: ["openid", "profile"], in: $0, now: Date())
+        }
         return Account(
             user: user, client: client, accessToken: try #require(reply.string("access_token")),
             refreshToken: try #require(reply.string("refresh_token")))

@@ -77,7 +77,9 @@ extension ProviderHarness {
             createdAt: now, expiresAt: now.addingTimeInterval(60))
         stored.resource = resource
         try store.insert(stored)
-        try store.grantConsent(userID: user.id, clientID: client.id, scopes: Set(scopes), now: now)
+        _ = try store.transaction {
+            try ConsentPolicy().grant(userID: user.id, clientID: client.id, scopes: Set(scopes), in: $0, now: now)
+        }
         return ExchangeCode(code: code, verifier: verifier, redirectURI: client.redirectURIs[0])
     }
 

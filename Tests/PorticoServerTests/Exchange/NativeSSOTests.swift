@@ -253,7 +253,8 @@ import Testing
             #expect(try await harness.nativeSSO(signIn, as: unregistered).error == "unauthorized_client")
 
             // A session whose refresh families are all gone has ended.
-            let family = try #require(try harness.store.refreshToken(otherSignIn.refreshToken))
+            let family = try #require(
+                try harness.store.read { try RefreshTokenPolicy.token(otherSignIn.refreshToken, in: $0) })
             try harness.store.transaction { _ = try $0.revokeRefreshFamily(id: family.familyID, now: Date()) }
             #expect(try await harness.nativeSSO(otherSignIn, as: second).error == "invalid_grant")
 
@@ -274,13 +275,19 @@ import Testing
             #expect(try harness.store.consent(userID: user.id, clientID: second.id) == nil)
             // A third app of the group was allowed email: now it is covered for the second too.
             let third = try harness.addExchangeClient(name: "Third")
-            try harness.store.grantConsent(userID: user.id, clientID: third.id, scopes: ["openid", "email"])
+            _ = try harness.store.transaction {
+                try ConsentPolicy().grant(
+                    userID: user.id, clientID: third.id, scopes: ["openid", "email"], in: $0, now: Date())
+            }
             let covered = try await harness.nativeSSO(signIn, as: second, scope: "openid profile email")
             #expect(covered.status == 200, "\(covered.text)")
             #expect(covered.string("scope") == "openid profile email")
             // Consent in another group covers nothing.
             let outsider = try harness.addExchangeClient(name: "Outsider", group: "other")
-            try harness.store.grantConsent(userID: user.id, clientID: outsider.id, scopes: ["postal_code"])
+            _ = try harness.store.transaction {
+                try ConsentPolicy().grant(
+                    userID: user.id, clientID: outsider.id, scopes: ["postal_code"], in: $0, now: Date())
+            }
             let wider = try harness.addExchangeClient(
                 name: "Wider", scopes: ["openid", "profile", "postal_code", "device_sso"])
             #expect(

@@ -1,5 +1,4 @@
 import Foundation
-import PorticoServer
 import PorticoStore
 import Testing
 

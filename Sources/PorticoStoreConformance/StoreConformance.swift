@@ -15,9 +15,15 @@ import Testing
 /// ```
 ///
 /// The closure opens a new store on that database each time it is called; a check that races
-/// two requests opens two, so that they use separate connections, as two nodes would. The
-/// checks use the provider's policies (refresh rotation, device polls, consent union) on top
-/// of the store's primitives, so that what is proven is what the provider relies on.
+/// two requests opens two, so that they use separate connections, as two nodes would.
+///
+/// The suite needs only `PorticoStore` (no server, no provider harness), so a new backend proves
+/// itself with its own module and this one. It checks the storage contract — the primitives
+/// (insert, compare-and-swap on a token hash, conditional updates that report the rows they
+/// changed, whole-second times) that the provider's policies are built on. The policies
+/// themselves (refresh rotation and its grace, device polls, consent union) are checked on top
+/// of these by the provider's tests (`PolicyChecks` in `PorticoTesting`), which build their
+/// checks with ``Check``, ``ConformanceChecks`` and ``RaceChecks`` from here.
 public enum StoreConformance {
     /// Opens a new store (new connections) on the database under test.
     public typealias Opener = @Sendable () throws -> any Store
@@ -28,7 +34,8 @@ public enum StoreConformance {
         public let name: String
         private let body: @Sendable (@escaping Opener) throws -> Void
 
-        init(_ name: String, _ body: @escaping @Sendable (@escaping Opener) throws -> Void) {
+        /// A check named `name` (`Suite.check`) whose `body` runs on the database `open` opens stores on.
+        public init(_ name: String, _ body: @escaping @Sendable (@escaping Opener) throws -> Void) {
             self.name = name
             self.body = body
         }
@@ -63,14 +70,16 @@ public enum StoreConformance {
     }
 }
 
-/// What every group of checks shares: the opener, and a store from it for the body.
-protocol ConformanceChecks {
+/// What every group of checks shares: the opener, and a store from it for the body. Public so
+/// that checks built on the contract elsewhere (the provider's policy checks) are written alike.
+public protocol ConformanceChecks {
+    /// Opens a new store on the database under test.
     var open: StoreConformance.Opener { get }
 }
 
 extension ConformanceChecks {
     /// Runs `body` with a store opened on the database under test, then closes it.
-    func withStore<T>(_ body: (any Store) throws -> T) throws -> T {
+    public func withStore<T>(_ body: (any Store) throws -> T) throws -> T {
         let store = try open()
         defer { store.close() }
         return try body(store)

@@ -23,18 +23,18 @@ struct PrimitiveChecks: ConformanceChecks {
             let expiry = referenceTime.addingTimeInterval(200)
             try store.transaction { transaction throws in
                 #expect(
-                    try !transaction.rotateRefreshToken(
+                    try !transaction.swapRefreshToken(
                         familyID: family.id, from: second, to: first, issuedAt: later, expiresAt: expiry))
                 #expect(
-                    try transaction.rotateRefreshToken(
+                    try transaction.swapRefreshToken(
                         familyID: family.id, from: first, to: second, issuedAt: later, expiresAt: expiry))
                 // The same swap again changes nothing: the current hash is no longer `first`.
                 #expect(
-                    try !transaction.rotateRefreshToken(
+                    try !transaction.swapRefreshToken(
                         familyID: family.id, from: first, to: SecretHash.digest("third"), issuedAt: later,
                         expiresAt: expiry))
                 #expect(
-                    try !transaction.rotateRefreshToken(
+                    try !transaction.swapRefreshToken(
                         familyID: "no-such-family", from: second, to: first, issuedAt: later, expiresAt: expiry))
             }
             let state = try #require(try store.read { try $0.refreshTokenState(familyID: family.id) })
@@ -59,7 +59,7 @@ struct PrimitiveChecks: ConformanceChecks {
                     try !transaction.replaceRefreshToken(
                         familyID: family.id, expected: first, with: third, issuedAt: referenceTime, expiresAt: expiry))
                 #expect(
-                    try transaction.rotateRefreshToken(
+                    try transaction.swapRefreshToken(
                         familyID: family.id, from: first, to: second, issuedAt: referenceTime, expiresAt: expiry))
                 #expect(
                     try !transaction.replaceRefreshToken(
@@ -85,7 +85,7 @@ struct PrimitiveChecks: ConformanceChecks {
             #expect(try !store.revokeRefreshFamily(id: family.id, now: referenceTime), "revoked once only")
             try store.transaction { transaction throws in
                 #expect(
-                    try !transaction.rotateRefreshToken(
+                    try !transaction.swapRefreshToken(
                         familyID: family.id, from: first, to: SecretHash.digest("x"), issuedAt: referenceTime,
                         expiresAt: expiry))
                 #expect(
