@@ -14,6 +14,20 @@ extension ProviderHarness {
         throw HarnessFailure("the outbox never held \(count) message(s)")
     }
 
+    /// Every message in the outbox once one of them contains `text`. Mails are written in the
+    /// background, so a count alone can be reached by earlier mails before the one a test waits
+    /// for (a replay notice before "turned off") — wait for the mail itself.
+    public func outboxMessages(containing text: String) async throws -> [String] {
+        for _ in 0..<200 {
+            let messages = try outboxFiles().map {
+                try String(contentsOf: outbox.appendingPathComponent($0), encoding: .utf8)
+            }
+            if messages.contains(where: { $0.contains(text) }) { return messages }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw HarnessFailure("no message in the outbox contains \(text.debugDescription)")
+    }
+
     /// The number of messages in the outbox now.
     public var outboxCount: Int { outboxFiles().count }
 
