@@ -32,7 +32,7 @@ enum AuthorizationEndpoint {
     private static func respond(to parameters: FormParameters, request: Request, context: ProviderContext) throws
         -> Response
     {
-        switch try AuthorizationRequestValidator(context: context).validate(parameters) {
+        switch try AuthorizationRequestValidator(store: context.store, now: context.now).validate(parameters) {
         case .page(let problem):
             let language = PageLanguage.preferred(uiLocales: parameters["ui_locales"])
             return ErrorPage.response(for: problem, language: request.pageLanguage(pending: language))

@@ -137,17 +137,25 @@ enum AuthorizationFlow {
     /// The pending request named by a page's `request` field, with its client (which must
     /// still exist and still have the redirect URI registered).
     static func pendingRequest(_ seal: String?, context: ProviderContext) throws -> PendingAuthorizationRequest {
+        try pendingRequest(seal, keys: context.keys, store: context.store, now: context.now)
+    }
+
+    /// The request `seal` carries, opened with `keys`, with its client read from `store`; as
+    /// ``pendingRequest(_:context:)`` for callers that hold only these parts (the companion).
+    static func pendingRequest(
+        _ seal: String?, keys: KeyRing, store: any Store, now: @Sendable () -> Date
+    ) throws -> PendingAuthorizationRequest {
         guard let seal, !seal.isEmpty else { throw PageProblem.invalidRequest }
         let request: AuthorizationRequest
         do {
-            request = try PendingRequestSeal.open(seal, keys: context.keys, now: context.now())
+            request = try PendingRequestSeal.open(seal, keys: keys, now: now())
         } catch .expired(let stale) {
-            let name = try context.store.read { try $0.client(id: stale.clientID) }?.name
+            let name = try store.read { try $0.client(id: stale.clientID) }?.name
             throw PageProblem.expiredRequest(appName: name)
         } catch {
             throw PageProblem.invalidRequest
         }
-        guard let client = try context.store.read({ try $0.client(id: request.clientID) }) else {
+        guard let client = try store.read({ try $0.client(id: request.clientID) }) else {
             throw PageProblem.unknownClient
         }
         guard !request.isDeviceSignIn else { return PendingAuthorizationRequest(request: request, client: client) }
