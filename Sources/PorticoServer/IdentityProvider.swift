@@ -50,7 +50,7 @@ public final class IdentityProvider: Sendable {
             metrics: ProviderMetrics(registry: registry))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
-        try PageRoutes.register(on: router, context: context, demo: configuration.demo)
+        try PageRoutes.register(on: router, environment: PageEnvironment(context), demo: configuration.demo)
         demoApp = configuration.demo ? DemoRoutes.register(on: router, context: context) : nil
         if configuration.metrics { MetricsEndpoint(registry: registry).register(on: router) }
         let logout = BackChannelLogoutDeliverer(
