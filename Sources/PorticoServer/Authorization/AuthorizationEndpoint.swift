@@ -13,7 +13,9 @@ enum AuthorizationEndpoint {
     /// Adds `GET` and `POST` on ``path``; both run off the HTTP threads (they read the store).
     static func register(on router: Router, environment: PageEnvironment) {
         router.getAsync(path) { request in
-            await ErrorPage.guarding(request) { try respond(to: request.query, request: request, environment: environment) }
+            await ErrorPage.guarding(request) {
+                try respond(to: request.query, request: request, environment: environment)
+            }
         }
         // HEAD would otherwise run GET and could mint a code into a Location header nobody reads.
         router.add(.head, path) { _ in
@@ -43,10 +45,12 @@ enum AuthorizationEndpoint {
         case .valid(let authorization, let client):
             let signedIn = try SignInSession.current(in: request, environment: environment)
             let mustConfirm =
-                signedIn.map { ReturnConfirmation.isNeeded(for: $0, in: request, secure: environment.usesHTTPS) } ?? false
+                signedIn.map { ReturnConfirmation.isNeeded(for: $0, in: request, secure: environment.usesHTTPS) }
+                ?? false
             var response = try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn, mustSignIn: authorization.forcesLogin,
-                mustConfirm: mustConfirm, environment: environment, status: request.method == .post ? .seeOther : .found)
+                mustConfirm: mustConfirm, environment: environment, status: request.method == .post ? .seeOther : .found
+            )
             // A session that was used (not one waiting for "Continue" or a new password) slides.
             if let signedIn, !mustConfirm, !authorization.forcesLogin,
                 authorization.acceptsAuthentication(at: signedIn.session.authTime),

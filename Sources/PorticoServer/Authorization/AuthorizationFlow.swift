@@ -41,7 +41,8 @@ enum AuthorizationFlow {
         if request.isDeviceSignIn {
             // A device login always ends on its own consent page, which shows the code to compare.
             let ready = signedIn.map { !mustSignIn && request.acceptsAuthentication(at: $0.session.authTime) } ?? false
-            return try redirect(to: ready ? devicePath : loginPath, carrying: request, environment: environment, status: status)
+            return try redirect(
+                to: ready ? devicePath : loginPath, carrying: request, environment: environment, status: status)
         }
         guard let signedIn, !mustSignIn, request.acceptsAuthentication(at: signedIn.session.authTime) else {
             if request.forbidsInteraction { return failure(.loginRequired, request, environment, status) }
@@ -114,7 +115,9 @@ enum AuthorizationFlow {
     static func location(of path: String, carrying request: AuthorizationRequest, environment: PageEnvironment) throws
         -> String
     {
-        guard let seal = PendingRequestSeal.seal(request, keys: environment.keys) else { throw PageProblem.serverFailure }
+        guard let seal = PendingRequestSeal.seal(request, keys: environment.keys) else {
+            throw PageProblem.serverFailure
+        }
         return AuthorizationResponse.location(path, [(requestField, seal)])
     }
 

@@ -36,7 +36,8 @@ struct PostedDecision {
         _ form: FormParameters, request: Request, environment: PageEnvironment, forDevice: Bool = false,
         purpose: (_ requestID: String, _ sessionHashedID: String) -> String
     ) throws -> Outcome {
-        let pending = try AuthorizationFlow.pendingRequest(form[AuthorizationFlow.requestField], environment: environment)
+        let pending = try AuthorizationFlow.pendingRequest(
+            form[AuthorizationFlow.requestField], environment: environment)
         let authorization = pending.request
         let client = pending.client
         guard authorization.isDeviceSignIn == forDevice else { throw PageProblem.invalidRequest }

@@ -76,10 +76,14 @@ struct SignInSession: Sendable {
     static func keepAlive(_ signedIn: SignInSession, environment: PageEnvironment) throws -> Cookie? {
         let now = environment.now()
         let session = signedIn.session
-        guard now.timeIntervalSince(session.lastSeenAt) >= environment.lifetimes.sessionTouchInterval else { return nil }
+        guard now.timeIntervalSince(session.lastSeenAt) >= environment.lifetimes.sessionTouchInterval else {
+            return nil
+        }
         let expiresAt = max(
             session.expiresAt,
-            expiry(persistent: session.isPersistent, authTime: session.authTime, now: now, lifetimes: environment.lifetimes)
+            expiry(
+                persistent: session.isPersistent, authTime: session.authTime, now: now, lifetimes: environment.lifetimes
+            )
         )
         let touched = try environment.store.transaction {
             try $0.touchSession(token: signedIn.token, lastSeenAt: now, expiresAt: expiresAt)

@@ -56,7 +56,9 @@ struct CompanionAuthorizationEndpoint: Sendable {
 
     private func answer(_ request: Request) throws -> (Response, CompanionMetrics.Outcome) {
         let caller = try CompanionCaller.authenticate(request, resource: parts.resource)
-        switch try AuthorizationRequestValidator(store: parts.store, now: parts.now).validate(try Self.form(of: request)) {
+        switch try AuthorizationRequestValidator(store: parts.store, now: parts.now).validate(
+            try Self.form(of: request))
+        {
         case .page(let problem):
             throw CompanionAnswer.untrusted(problem)
         case .redirect(let error, _, let state):
@@ -108,7 +110,8 @@ struct CompanionAuthorizationEndpoint: Sendable {
             guard AuthorizationFlow.asksBeforeReplayingConsent(client) else {
                 let code = try parts.store.transaction { transaction in
                     let code = try CompanionCode.issue(
-                        for: authorization, caller: caller, codeLifetime: parts.lifetimes.authorizationCode, now: now, in: transaction)
+                        for: authorization, caller: caller, codeLifetime: parts.lifetimes.authorizationCode, now: now,
+                        in: transaction)
                     try transaction.append(
                         CompanionCode.auditEvent(
                             "companion.code", caller: caller, clientID: client.id, now: now,

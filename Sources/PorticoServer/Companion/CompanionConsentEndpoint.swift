@@ -62,7 +62,8 @@ struct CompanionConsentEndpoint: Sendable {
         else { throw Self.invalidTicket }
         let pending: PendingAuthorizationRequest
         do {
-            pending = try AuthorizationFlow.pendingRequest(stored.request, keys: parts.keys, store: parts.store, now: parts.now)
+            pending = try AuthorizationFlow.pendingRequest(
+                stored.request, keys: parts.keys, store: parts.store, now: parts.now)
         } catch let problem as PageProblem {
             throw CompanionAnswer.untrusted(problem)
         }
@@ -93,7 +94,8 @@ struct CompanionConsentEndpoint: Sendable {
                 else { return nil }
             }
             let code = try CompanionCode.issue(
-                for: authorization, caller: caller, codeLifetime: parts.lifetimes.authorizationCode, now: now, in: transaction)
+                for: authorization, caller: caller, codeLifetime: parts.lifetimes.authorizationCode, now: now,
+                in: transaction)
             try transaction.append(
                 CompanionCode.auditEvent(
                     "companion.allow", caller: caller, clientID: client.id, now: now,

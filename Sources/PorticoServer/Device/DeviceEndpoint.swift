@@ -23,7 +23,8 @@ struct DeviceEndpoint: Sendable {
 
     /// Adds `GET` and `POST /device`, both async (they read and write the store).
     func register(on router: Router) {
-        router.page(AuthorizationFlow.devicePath, environment: environment, show: { try show($0) }, submit: { try submit($0) })
+        router.page(
+            AuthorizationFlow.devicePath, environment: environment, show: { try show($0) }, submit: { try submit($0) })
     }
 
     // MARK: Requests

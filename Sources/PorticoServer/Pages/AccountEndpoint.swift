@@ -123,7 +123,8 @@ struct AccountEndpoint: Sendable {
             // grants of the host and of its mini-programs (their delegated tokens end with it).
             if let link = try transaction.accountLink(hostClientID: clientID, platformUserID: signedIn.user.id) {
                 try AccountUnlinking.unbind(
-                    link, by: .person, now: now, accessTokenLifetime: environment.lifetimes.accessToken, in: transaction)
+                    link, by: .person, now: now, accessTokenLifetime: environment.lifetimes.accessToken, in: transaction
+                )
             }
             // Access tokens are not listed anywhere; every one issued before now is refused until
             // the last of them has expired anyway (and the app's backend told, if it listens).

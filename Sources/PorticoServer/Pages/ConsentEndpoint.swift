@@ -13,7 +13,8 @@ struct ConsentEndpoint: Sendable {
 
     /// Adds `GET` and `POST /consent`, both async.
     func register(on router: Router) {
-        router.page(AuthorizationFlow.consentPath, environment: environment, show: { try show($0) }, submit: { try decide($0) })
+        router.page(
+            AuthorizationFlow.consentPath, environment: environment, show: { try show($0) }, submit: { try decide($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -24,7 +25,8 @@ struct ConsentEndpoint: Sendable {
         if authorization.isDeviceSignIn {
             // A device login has its own consent page, which shows the code to compare.
             return try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: try SignInSession.current(in: request, environment: environment),
+                for: authorization, client: client,
+                signedIn: try SignInSession.current(in: request, environment: environment),
                 environment: environment)
         }
         guard let seal, let signedIn = try SignInSession.current(in: request, environment: environment),

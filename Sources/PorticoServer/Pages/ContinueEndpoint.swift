@@ -18,7 +18,8 @@ struct ContinueEndpoint: Sendable {
     /// Adds `GET` and `POST /continue`, both async (they read the store).
     func register(on router: Router) {
         router.page(
-            AuthorizationFlow.continuePath, environment: environment, show: { try show($0) }, submit: { try decide($0) })
+            AuthorizationFlow.continuePath, environment: environment, show: { try show($0) }, submit: { try decide($0) }
+        )
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -66,7 +67,9 @@ struct ContinueEndpoint: Sendable {
                 for: authorization, client: client, signedIn: signedIn, personActed: true, environment: environment,
                 status: .seeOther)
             response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: environment.usesHTTPS))
-            if let renewed = try SignInSession.keepAlive(signedIn, environment: environment) { response.setCookie(renewed) }
+            if let renewed = try SignInSession.keepAlive(signedIn, environment: environment) {
+                response.setCookie(renewed)
+            }
             return response
         case "switch":
             var response = try decision.switchAccount(request, environment: environment)

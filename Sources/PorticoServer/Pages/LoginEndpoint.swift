@@ -32,7 +32,8 @@ struct LoginEndpoint: Sendable {
 
     /// Adds `GET` and `POST /login`, both async.
     func register(on router: Router) {
-        router.page(AuthorizationFlow.loginPath, environment: environment, show: { try show($0) }, submit: { try signIn($0) })
+        router.page(
+            AuthorizationFlow.loginPath, environment: environment, show: { try show($0) }, submit: { try signIn($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
@@ -46,7 +47,8 @@ struct LoginEndpoint: Sendable {
             email: pending?.request.loginHint ?? "", language: request.pageLanguage(pending: pending?.request.language))
         if pending == nil { page.returnPath = ReturnPath.validated(request.query[ReturnPath.field]) }
         // Asked for the password again (prompt=login, max_age) on a kept session: keep it kept.
-        page.remembersMe = try SignInSession.current(in: request, environment: environment)?.session.isPersistent ?? false
+        page.remembersMe =
+            try SignInSession.current(in: request, environment: environment)?.session.isPersistent ?? false
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response

@@ -61,7 +61,8 @@ struct PasswordChangeEndpoint: Sendable {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
         }
         guard
-            CSRFProtection.verify(form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
@@ -100,7 +101,9 @@ struct PasswordChangeEndpoint: Sendable {
         case .allowed(let counted):
             attempts = counted
         }
-        let checked = environment.passwordChecks.admit { environment.passwords.verify(current, against: user.passwordHash) }
+        let checked = environment.passwordChecks.admit {
+            environment.passwords.verify(current, against: user.passwordHash)
+        }
         guard let matches = checked else { throw PageProblem.busy }
         guard matches else {
             page.errors["current_password"] = PasswordChangeText.currentWrong

@@ -34,7 +34,8 @@ struct PasswordResetEndpoint: Sendable {
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let page = ResetPasswordPage(
             token: token,
-            sealedRequest: AuthorizationFlow.liveSeal(request.query[AuthorizationFlow.requestField], environment: environment),
+            sealedRequest: AuthorizationFlow.liveSeal(
+                request.query[AuthorizationFlow.requestField], environment: environment),
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)), email: user.email,
             language: language)
         var response = page.response()

@@ -122,7 +122,8 @@ struct SignupEndpoint: Sendable {
         if let existing {
             metrics.record(.existing)
             SignupMail.send(
-                SignupMail.notice(to: existing, at: now, language: language, environment: environment), environment: environment)
+                SignupMail.notice(to: existing, at: now, language: language, environment: environment),
+                environment: environment)
         } else {
             metrics.record(.mailed)
             SignupMail.send(

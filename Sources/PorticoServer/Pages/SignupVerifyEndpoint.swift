@@ -38,7 +38,8 @@ struct SignupVerifyEndpoint: Sendable {
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let page = SignupVerifyPage(
             token: token,
-            sealedRequest: AuthorizationFlow.liveSeal(request.query[AuthorizationFlow.requestField], environment: environment),
+            sealedRequest: AuthorizationFlow.liveSeal(
+                request.query[AuthorizationFlow.requestField], environment: environment),
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)),
             name: signup.name, email: signup.email, language: language)
         var response = page.response()

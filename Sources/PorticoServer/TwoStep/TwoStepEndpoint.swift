@@ -93,7 +93,8 @@ struct TwoStepEndpoint: Sendable {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
         }
         guard
-            CSRFProtection.verify(form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
@@ -165,7 +166,8 @@ struct TwoStepEndpoint: Sendable {
                 status: .badRequest)
         }
         let now = environment.now()
-        guard let pending = try environment.store.read({ try $0.twoStepEnrollment(userID: user.id) }), !pending.isConfirmed,
+        guard let pending = try environment.store.read({ try $0.twoStepEnrollment(userID: user.id) }),
+            !pending.isConfirmed,
             let secret = verification.secret(of: pending),
             let step = verification.matchingStep(of: code, secret: secret)
         else {
@@ -187,7 +189,8 @@ struct TwoStepEndpoint: Sendable {
                 for: signedIn, csrfToken: csrfToken, language: language, error: TwoStepText.codeWrong,
                 status: .badRequest)
         }
-        try? AttemptThrottle(environment: environment).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
+        try? AttemptThrottle(environment: environment).forgive(
+            attempts, clearing: Self.limits(userID: user.id).map(\.key))
         var confirmed = pending
         confirmed.confirmedAt = now
         TwoStepNotice.send(
@@ -215,7 +218,8 @@ struct TwoStepEndpoint: Sendable {
         guard try isPassword(password, of: user) else {
             return try again(PasswordChangeText.currentWrong, status: .badRequest)
         }
-        try? AttemptThrottle(environment: environment).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
+        try? AttemptThrottle(environment: environment).forgive(
+            attempts, clearing: Self.limits(userID: user.id).map(\.key))
         let now = environment.now()
         if action == "regenerate" {
             let codes = try environment.store.transaction { transaction in

@@ -54,7 +54,9 @@ struct TwoStepSignInEndpoint: Sendable {
         for user: UserRecord, persistent: Bool, sealedRequest: String?, returnPath: String?, appName: String?,
         request: Request, language: PageLanguage
     ) throws -> Response? {
-        guard try TwoStepVerification(environment: environment).confirmedEnrollment(userID: user.id) != nil else { return nil }
+        guard try TwoStepVerification(environment: environment).confirmedEnrollment(userID: user.id) != nil else {
+            return nil
+        }
         let now = environment.now()
         let token = SecureRandom.token()
         let pending = PendingSecondStep(
@@ -88,7 +90,8 @@ struct TwoStepSignInEndpoint: Sendable {
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
-        let authorization = try AuthorizationFlow.optionalPendingRequest(pending.sealedRequest, environment: environment)
+        let authorization = try AuthorizationFlow.optionalPendingRequest(
+            pending.sealedRequest, environment: environment)
         let language = request.pageLanguage(pending: authorization?.request.language)
         let recoveryCode = (form["recovery_code"] ?? "").trimmingCharacters(in: .whitespaces)
         let code = (form["otp"] ?? "").trimmingCharacters(in: .whitespaces)
