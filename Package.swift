@@ -49,18 +49,24 @@ let package = Package(
         .target(
             name: "PorticoServer",
             dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2", "CQRencode"]),
+        // The `portico serve --demo` app: a client of the provider, served beside it; the provider
+        // never depends on it (see ProviderApp).
+        .target(
+            name: "PorticoDemo", dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"]),
         .target(
             name: "PorticoKit", dependencies: [.target(name: "PorticoCrypto", condition: .when(platforms: [.linux]))]),
         .executableTarget(
             name: "portico",
-            dependencies: ["PorticoServer", "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres"]),
+            dependencies: [
+                "PorticoServer", "PorticoDemo", "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres",
+            ]),
         // Test support shared by the test targets and benches, never a dependency of a product:
         // one provider harness, one raw HTTP client, the provider's policy checks.
         .target(
             name: "PorticoTesting",
             dependencies: [
-                "PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite", "PorticoStorePostgres",
-                "PorticoCrypto", "PorticoStoreConformance",
+                "PorticoServer", "PorticoDemo", "PorticoHTTP", "PorticoStore", "PorticoStoreSQLite",
+                "PorticoStorePostgres", "PorticoCrypto", "PorticoStoreConformance",
             ]),
         // A third-party command-line app on PorticoKit alone (see README, "PorticoKit").
         .executableTarget(name: "portico-demo", dependencies: ["PorticoKit"], path: "Examples/portico-demo"),

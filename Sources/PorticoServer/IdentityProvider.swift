@@ -16,8 +16,6 @@ public final class IdentityProvider: Sendable {
     public let configuration: ProviderConfiguration
     private let server: HTTPServer
     let context: ProviderContext
-    /// The demo app of `--demo`; nil otherwise.
-    private let demoApp: DemoApp?
     /// Deletes expired codes, sessions, device codes and revocations every
     /// `configuration.purgeInterval`, so the
     /// tables that every request reads stay small.
@@ -50,8 +48,9 @@ public final class IdentityProvider: Sendable {
             metrics: ProviderMetrics(registry: registry))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
-        try PageRoutes.register(on: router, context: context, demo: configuration.demo)
-        demoApp = configuration.demo ? DemoRoutes.register(on: router, context: context) : nil
+        try PageRoutes.register(on: router, environment: PageEnvironment(context), demo: configuration.demo)
+        let services = ProviderAppServices(context)
+        for app in configuration.apps { app.register(on: router, services: services) }
         if configuration.metrics { MetricsEndpoint(registry: registry).register(on: router) }
         let logout = BackChannelLogoutDeliverer(
             store: store, keys: keys, issuer: context.issuerIdentifier,
@@ -91,7 +90,7 @@ public final class IdentityProvider: Sendable {
         try server.start()
         if configuration.issuer == nil { context.setIssuer("http://\(configuration.host):\(server.port)") }
         do {
-            try demoApp?.prepare()
+            for app in configuration.apps { try app.prepare() }
         } catch {
             server.shutdown()
             throw error
@@ -101,9 +100,6 @@ public final class IdentityProvider: Sendable {
 
     /// The port actually bound (useful when the configuration asked for port 0).
     public var port: UInt16 { server.port }
-
-    /// With `--demo`, once started: the demo app's URL and the demo person's sign-in.
-    public var demo: DemoCredentials? { demoApp?.credentials }
 
     /// The issuer identifier people and apps reach this provider at.
     public var issuer: String { context.issuer }

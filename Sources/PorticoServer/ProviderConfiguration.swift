@@ -19,8 +19,13 @@ public struct ProviderConfiguration: Sendable {
     public var threads: Int?
     /// Whether one JSON line per request goes to stderr.
     public var logRequests: Bool
-    /// Whether to run the built-in demo app (`portico serve --demo`, what `make run` starts).
+    /// Whether the home page links the demo app at `/demo` (`portico serve --demo`, what `make
+    /// run` starts). The app itself is PorticoDemo's, served only when it is among ``apps``; the
+    /// command line's `--demo` sets both.
     public var demo: Bool
+    /// Apps served beside the provider on its router (``ProviderApp``), such as the demo app;
+    /// none by default.
+    public var apps: [any ProviderApp] = []
     /// Argon2id parameters for new password hashes; the DESIGN's m=19456 KiB, t=2, p=1 unless
     /// changed (tests lower them to stay fast; stored hashes are upgraded at sign-in).
     public var passwordHashing: PasswordHashingSettings

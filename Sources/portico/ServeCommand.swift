@@ -1,4 +1,5 @@
 import Foundation
+import PorticoDemo
 import PorticoHTTP
 import PorticoServer
 import PorticoStore
@@ -91,6 +92,9 @@ enum ServeCommand {
         }
         configuration.logRequests = !arguments.flag("quiet")
         configuration.demo = arguments.flag("demo")
+        // The demo app is PorticoDemo's, served beside the provider; its credentials go in the banner.
+        let demoApp = configuration.demo ? DemoApp() : nil
+        if let demoApp { configuration.apps.append(demoApp) }
         if let outbox = try arguments.value("outbox") ?? environment["PORTICO_OUTBOX"] {
             guard !outbox.isEmpty, !outbox.contains("\u{0}") else {
                 throw CommandLineError.usage("outbox must be a folder path")
@@ -165,7 +169,7 @@ enum ServeCommand {
         // Sign-up and reset links go by mail; a newcomer must know where to read it.
         let mail =
             "Mail (sign-up and password-reset links): .eml files in \(configuration.effectiveOutboxDirectory(beside: location))\n"
-        FileHandle.standardOutput.write(Data((banner + metrics + mail + demoBanner(provider.demo)).utf8))
+        FileHandle.standardOutput.write(Data((banner + metrics + mail + demoBanner(demoApp?.credentials)).utf8))
         provider.runUntilTerminated()
     }
 

@@ -50,7 +50,7 @@ struct AttemptThrottle: Sendable {
     static let window: TimeInterval = 15 * 60
 
     /// The provider's store and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// The limits for a sign-in with `email` from `address`.
     ///
@@ -123,8 +123,8 @@ struct AttemptThrottle: Sendable {
 
     /// Counts an attempt under every limit, or refuses it if any limit is reached.
     func attempt(_ limits: [Limit]) throws -> Decision {
-        let now = context.now()
-        return try context.store.transaction { transaction in
+        let now = environment.now()
+        return try environment.store.transaction { transaction in
             var wait: TimeInterval = 0
             for limit in limits {
                 let times = try transaction.throttleAttempts(
@@ -153,7 +153,7 @@ struct AttemptThrottle: Sendable {
 
     /// Takes back `attempts` (they were no guesses) and clears every count under `clearing`.
     func forgive(_ attempts: [ThrottleAttempt], clearing keys: [String] = []) throws {
-        try context.store.transaction { transaction in
+        try environment.store.transaction { transaction in
             for attempt in attempts { try transaction.deleteThrottleAttempt(id: attempt.id) }
             for key in keys { try transaction.deleteThrottleAttempts(key: key) }
         }

@@ -6,7 +6,10 @@ import Foundation
 /// what attackers would have to hit: absolute, https, or http only on the loopback interface
 /// (native apps, RFC 8252 §7.3), or a reverse-domain private-use scheme for public native apps
 /// (RFC 8252 §7.1). Fragments are never allowed (RFC 6749 §3.1.2).
-enum ClientURIRules {
+///
+/// Public for ``checkWebURL(_:label:)`` alone: an app served beside the provider (the demo)
+/// registers a privacy page only where the same rule would accept it.
+public enum ClientURIRules {
     /// Hosts that http may use: the loopback interface only.
     static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]", "::1", "localhost"]
 
@@ -45,7 +48,7 @@ enum ClientURIRules {
 
     /// Throws ``AdminError/invalid(_:)`` unless `text` is an https URL (or http on loopback),
     /// for logos and privacy policies that the consent page links.
-    static func checkWebURL(_ text: String, label: String) throws(AdminError) {
+    public static func checkWebURL(_ text: String, label: String) throws(AdminError) {
         let (scheme, components) = try parse(text, label: label)
         try requireHost(components, text: text, label: label)
         guard scheme == "https" || (scheme == "http" && isLoopback(components)) else {

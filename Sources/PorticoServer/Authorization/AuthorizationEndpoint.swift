@@ -11,9 +11,11 @@ enum AuthorizationEndpoint {
     static let path = "/oauth/authorize"
 
     /// Adds `GET` and `POST` on ``path``; both run off the HTTP threads (they read the store).
-    static func register(on router: Router, context: ProviderContext) {
+    static func register(on router: Router, environment: PageEnvironment) {
         router.getAsync(path) { request in
-            await ErrorPage.guarding(request) { try respond(to: request.query, request: request, context: context) }
+            await ErrorPage.guarding(request) {
+                try respond(to: request.query, request: request, environment: environment)
+            }
         }
         // HEAD would otherwise run GET and could mint a code into a Location header nobody reads.
         router.add(.head, path) { _ in
@@ -24,33 +26,35 @@ enum AuthorizationEndpoint {
         router.postAsync(path) { request in
             await ErrorPage.guarding(request) {
                 let form = try request.pageForm()
-                return try respond(to: form, request: request, context: context)
+                return try respond(to: form, request: request, environment: environment)
             }
         }
     }
 
-    private static func respond(to parameters: FormParameters, request: Request, context: ProviderContext) throws
+    private static func respond(to parameters: FormParameters, request: Request, environment: PageEnvironment) throws
         -> Response
     {
-        switch try AuthorizationRequestValidator(context: context).validate(parameters) {
+        switch try AuthorizationRequestValidator(store: environment.store, now: environment.now).validate(parameters) {
         case .page(let problem):
             let language = PageLanguage.preferred(uiLocales: parameters["ui_locales"])
             return ErrorPage.response(for: problem, language: request.pageLanguage(pending: language))
         case .redirect(let error, let redirectURI, let state):
             return AuthorizationResponse.failure(
-                error, redirectURI: redirectURI, state: state, issuer: context.issuer,
+                error, redirectURI: redirectURI, state: state, issuer: environment.issuer,
                 status: request.method == .post ? .seeOther : .found)
         case .valid(let authorization, let client):
-            let signedIn = try SignInSession.current(in: request, context: context)
+            let signedIn = try SignInSession.current(in: request, environment: environment)
             let mustConfirm =
-                signedIn.map { ReturnConfirmation.isNeeded(for: $0, in: request, secure: context.usesHTTPS) } ?? false
+                signedIn.map { ReturnConfirmation.isNeeded(for: $0, in: request, secure: environment.usesHTTPS) }
+                ?? false
             var response = try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn, mustSignIn: authorization.forcesLogin,
-                mustConfirm: mustConfirm, context: context, status: request.method == .post ? .seeOther : .found)
+                mustConfirm: mustConfirm, environment: environment, status: request.method == .post ? .seeOther : .found
+            )
             // A session that was used (not one waiting for "Continue" or a new password) slides.
             if let signedIn, !mustConfirm, !authorization.forcesLogin,
                 authorization.acceptsAuthentication(at: signedIn.session.authTime),
-                let renewed = try SignInSession.keepAlive(signedIn, context: context)
+                let renewed = try SignInSession.keepAlive(signedIn, environment: environment)
             {
                 response.setCookie(renewed)
             }

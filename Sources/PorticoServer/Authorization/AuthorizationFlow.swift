@@ -36,21 +36,22 @@ enum AuthorizationFlow {
     ///   - status: the redirect status: 302 after a GET, 303 after a form post.
     static func next(
         for request: AuthorizationRequest, client: Client, signedIn: SignInSession?, mustSignIn: Bool = false,
-        mustConfirm: Bool = false, personActed: Bool = false, context: ProviderContext, status: HTTPStatus = .found
+        mustConfirm: Bool = false, personActed: Bool = false, environment: PageEnvironment, status: HTTPStatus = .found
     ) throws -> Response {
         if request.isDeviceSignIn {
             // A device login always ends on its own consent page, which shows the code to compare.
             let ready = signedIn.map { !mustSignIn && request.acceptsAuthentication(at: $0.session.authTime) } ?? false
-            return try redirect(to: ready ? devicePath : loginPath, carrying: request, context: context, status: status)
+            return try redirect(
+                to: ready ? devicePath : loginPath, carrying: request, environment: environment, status: status)
         }
         guard let signedIn, !mustSignIn, request.acceptsAuthentication(at: signedIn.session.authTime) else {
-            if request.forbidsInteraction { return failure(.loginRequired, request, context, status) }
-            return try redirect(to: loginPath, carrying: request, context: context, status: status)
+            if request.forbidsInteraction { return failure(.loginRequired, request, environment, status) }
+            return try redirect(to: loginPath, carrying: request, environment: environment, status: status)
         }
         if mustConfirm && !request.forbidsInteraction {
-            return try redirect(to: continuePath, carrying: request, context: context, status: status)
+            return try redirect(to: continuePath, carrying: request, environment: environment, status: status)
         }
-        let granted = try context.store.read { transaction -> Set<String>? in
+        let granted = try environment.store.read { transaction -> Set<String>? in
             guard let consent = try transaction.consent(userID: signedIn.user.id, clientID: client.id) else {
                 return nil
             }
@@ -58,13 +59,13 @@ enum AuthorizationFlow {
         }
         if let granted, request.scopes.allSatisfy(granted.contains), !request.forcesConsent {
             if asksBeforeReplayingConsent(client) && !personActed {
-                if request.forbidsInteraction { return failure(.interactionRequired, request, context, status) }
-                return try redirect(to: continuePath, carrying: request, context: context, status: status)
+                if request.forbidsInteraction { return failure(.interactionRequired, request, environment, status) }
+                return try redirect(to: continuePath, carrying: request, environment: environment, status: status)
             }
-            return try issueCode(for: request, signedIn: signedIn, context: context, status: status)
+            return try issueCode(for: request, signedIn: signedIn, environment: environment, status: status)
         }
-        if request.forbidsInteraction { return failure(.consentRequired, request, context, status) }
-        return try redirect(to: consentPath, carrying: request, context: context, status: status)
+        if request.forbidsInteraction { return failure(.consentRequired, request, environment, status) }
+        return try redirect(to: consentPath, carrying: request, environment: environment, status: status)
     }
 
     /// Whether a remembered consent to `client` needs a click ("Continue to <app> as <name>")
@@ -78,76 +79,86 @@ enum AuthorizationFlow {
 
     /// Stores a new authorization code for `request` and redirects to the app with it.
     static func issueCode(
-        for request: AuthorizationRequest, signedIn: SignInSession, context: ProviderContext, status: HTTPStatus
+        for request: AuthorizationRequest, signedIn: SignInSession, environment: PageEnvironment, status: HTTPStatus
     ) throws -> Response {
         guard !request.isDeviceSignIn else { throw PageProblem.invalidRequest }
-        let now = context.now()
+        let now = environment.now()
         let code = SecureRandom.token()
         var stored = AuthorizationCode(
             code: code, clientID: request.clientID, userID: signedIn.user.id,
             redirectURI: request.redirectURI, scopes: request.scopes, codeChallenge: request.codeChallenge,
             nonce: request.nonce, authTime: signedIn.session.authTime,
             sessionHashedID: signedIn.session.hashedID, createdAt: now,
-            expiresAt: now.addingTimeInterval(context.lifetimes.authorizationCode))
+            expiresAt: now.addingTimeInterval(environment.lifetimes.authorizationCode))
         stored.resource = request.resource
-        try context.store.transaction { transaction in try transaction.insert(stored) }
-        return AuthorizationResponse.success(code: code, request: request, issuer: context.issuer, status: status)
+        try environment.store.transaction { transaction in try transaction.insert(stored) }
+        return AuthorizationResponse.success(code: code, request: request, issuer: environment.issuer, status: status)
     }
 
     /// The error redirect for `request`.
     static func failure(
-        _ error: AuthorizationRedirectError, _ request: AuthorizationRequest, _ context: ProviderContext,
+        _ error: AuthorizationRedirectError, _ request: AuthorizationRequest, _ environment: PageEnvironment,
         _ status: HTTPStatus = .found
     ) -> Response {
         AuthorizationResponse.failure(
-            error, redirectURI: request.redirectURI, state: request.state, issuer: context.issuer, status: status)
+            error, redirectURI: request.redirectURI, state: request.state, issuer: environment.issuer, status: status)
     }
 
     /// A redirect to one of the pages with the sealed request in its query.
     static func redirect(
-        to path: String, carrying request: AuthorizationRequest, context: ProviderContext, status: HTTPStatus
+        to path: String, carrying request: AuthorizationRequest, environment: PageEnvironment, status: HTTPStatus
     ) throws -> Response {
-        PageLayout.redirect(to: try location(of: path, carrying: request, context: context), status: status)
+        PageLayout.redirect(to: try location(of: path, carrying: request, environment: environment), status: status)
     }
 
     /// `path?request=<seal>`.
-    static func location(of path: String, carrying request: AuthorizationRequest, context: ProviderContext) throws
+    static func location(of path: String, carrying request: AuthorizationRequest, environment: PageEnvironment) throws
         -> String
     {
-        guard let seal = PendingRequestSeal.seal(request, keys: context.keys) else { throw PageProblem.serverFailure }
+        guard let seal = PendingRequestSeal.seal(request, keys: environment.keys) else {
+            throw PageProblem.serverFailure
+        }
         return AuthorizationResponse.location(path, [(requestField, seal)])
     }
 
     /// The pending request of a page that may also be opened on its own (sign-in, sign-up):
-    /// nil without a `request` field, else as ``pendingRequest(_:context:)``.
-    static func optionalPendingRequest(_ seal: String?, context: ProviderContext) throws
+    /// nil without a `request` field, else as ``pendingRequest(_:environment:)``.
+    static func optionalPendingRequest(_ seal: String?, environment: PageEnvironment) throws
         -> PendingAuthorizationRequest?
     {
         guard seal != nil else { return nil }
-        return try pendingRequest(seal, context: context)
+        return try pendingRequest(seal, environment: environment)
     }
 
     /// `seal` if it still names a pending request a page can carry on (a mailed link's), else
     /// nil: a stale one is dropped, and the person goes back to the app by hand.
-    static func liveSeal(_ seal: String?, context: ProviderContext) -> String? {
-        guard let seal, !seal.isEmpty, (try? pendingRequest(seal, context: context)) != nil else { return nil }
+    static func liveSeal(_ seal: String?, environment: PageEnvironment) -> String? {
+        guard let seal, !seal.isEmpty, (try? pendingRequest(seal, environment: environment)) != nil else { return nil }
         return seal
     }
 
     /// The pending request named by a page's `request` field, with its client (which must
     /// still exist and still have the redirect URI registered).
-    static func pendingRequest(_ seal: String?, context: ProviderContext) throws -> PendingAuthorizationRequest {
+    static func pendingRequest(_ seal: String?, environment: PageEnvironment) throws -> PendingAuthorizationRequest {
+        try pendingRequest(seal, keys: environment.keys, store: environment.store, now: environment.now)
+    }
+
+    /// The request `seal` carries, opened with `keys`, with its client read from `store`; as
+    /// ``pendingRequest(_:environment:)`` for callers that hold only these parts (the companion).
+    static func pendingRequest(
+        _ seal: String?, keys: KeyRing, store: any Store, now: @Sendable () -> Date
+    ) throws -> PendingAuthorizationRequest {
         guard let seal, !seal.isEmpty else { throw PageProblem.invalidRequest }
         let request: AuthorizationRequest
         do {
-            request = try PendingRequestSeal.open(seal, keys: context.keys, now: context.now())
+            request = try PendingRequestSeal.open(seal, keys: keys, now: now())
         } catch .expired(let stale) {
-            let name = try context.store.read { try $0.client(id: stale.clientID) }?.name
+            let name = try store.read { try $0.client(id: stale.clientID) }?.name
             throw PageProblem.expiredRequest(appName: name)
         } catch {
             throw PageProblem.invalidRequest
         }
-        guard let client = try context.store.read({ try $0.client(id: request.clientID) }) else {
+        guard let client = try store.read({ try $0.client(id: request.clientID) }) else {
             throw PageProblem.unknownClient
         }
         guard !request.isDeviceSignIn else { return PendingAuthorizationRequest(request: request, client: client) }

@@ -32,8 +32,10 @@ struct AuthorizationRequestValidator {
     /// Longest `login_hint` shown in the e-mail field.
     static let maximumLoginHintLength = 320
 
-    /// Where clients and scopes are looked up, and the clock.
-    let context: ProviderContext
+    /// Where clients and scopes are looked up.
+    let store: any Store
+    /// The clock.
+    let now: @Sendable () -> Date
 
     /// Validates `parameters` (the query of a GET or the form of a POST).
     func validate(_ parameters: FormParameters) throws -> Outcome {
@@ -49,7 +51,7 @@ struct AuthorizationRequestValidator {
         else {
             return .page(.unknownClient)
         }
-        guard let client = try context.store.read({ try $0.client(id: clientID) }) else {
+        guard let client = try store.read({ try $0.client(id: clientID) }) else {
             return .page(.unknownClient)
         }
         guard !isRepeated("redirect_uri") else { return .page(.malformedRequest(appName: client.name)) }
@@ -98,7 +100,7 @@ struct AuthorizationRequestValidator {
         }
         let scopes = ScopeCatalog.parse(single("scope"))
         guard !scopes.isEmpty else { return fail(.invalidScope("The request must name at least one scope.")) }
-        let supported = Set(try context.store.read { try ScopeCatalog.supportedNames(in: $0) })
+        let supported = Set(try store.read { try ScopeCatalog.supportedNames(in: $0) })
         if let unknown = scopes.first(where: { !supported.contains($0) }) {
             return fail(.invalidScope("The scope \(unknown) is not known."))
         }
@@ -113,14 +115,14 @@ struct AuthorizationRequestValidator {
             return fail(.invalidScope("device_sso needs openid and a client in an SSO group (--sso-group)."))
         }
         if scopes.contains(CompanionClients.scope),
-            try !context.store.read({ try CompanionClients.permits(scopes, to: client, in: $0) })
+            try !store.read({ try CompanionClients.permits(scopes, to: client, in: $0) })
         {
             return fail(.invalidScope(CompanionClients.refusal))
         }
         var resource: String?
         if let requested = single("resource") {
             do {
-                resource = try context.store.read { try ResourceIndicators.check(requested, for: client, in: $0) }
+                resource = try store.read { try ResourceIndicators.check(requested, for: client, in: $0) }
             } catch let error as OAuthError {
                 return fail(AuthorizationRedirectError(code: error.code, description: error.description))
             }
@@ -149,7 +151,7 @@ struct AuthorizationRequestValidator {
         var loginHint = single("login_hint").flatMap { $0.isEmpty ? nil : $0 }
         if let hint = loginHint, hint.utf8.count > Self.maximumLoginHintLength { loginHint = nil }
 
-        let now = context.now()
+        let now = now()
         let arrival = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         var since: Date?
         if let maximumAge { since = arrival.addingTimeInterval(-TimeInterval(maximumAge)) }

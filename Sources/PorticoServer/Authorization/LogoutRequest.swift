@@ -42,7 +42,7 @@ struct LogoutRequest: Sendable {
     var language: PageLanguage?
 
     /// Validates `parameters` (the query of a GET or the form of a POST).
-    static func validate(_ parameters: FormParameters, context: ProviderContext) throws -> LogoutRequest {
+    static func validate(_ parameters: FormParameters, environment: PageEnvironment) throws -> LogoutRequest {
         for name in singleValued where parameters.values(for: name).count > 1 {
             throw PageProblem.invalidLogoutRequest(appName: nil)
         }
@@ -53,7 +53,7 @@ struct LogoutRequest: Sendable {
         request.language = PageLanguage.preferred(uiLocales: value("ui_locales"))
         var audience: [String] = []
         if let token = value("id_token_hint") {
-            let claims = try verifiedClaims(of: token, context: context)
+            let claims = try verifiedClaims(of: token, environment: environment)
             guard let subject = claims.subject, !claims.audience.isEmpty else {
                 throw PageProblem.invalidLogoutRequest(appName: nil)
             }
@@ -68,7 +68,7 @@ struct LogoutRequest: Sendable {
         if clientID == nil && audience.count == 1 { clientID = audience[0] }
         if let clientID {
             // An id no backend can hold names no client, and must not reach the store.
-            guard StoredText.canHold(clientID), let client = try context.store.read({ try $0.client(id: clientID) })
+            guard StoredText.canHold(clientID), let client = try environment.store.read({ try $0.client(id: clientID) })
             else {
                 throw PageProblem.invalidLogoutRequest(appName: nil)
             }
@@ -93,12 +93,12 @@ struct LogoutRequest: Sendable {
     }
 
     /// The claims of an ID token this provider signed for this issuer, expired or not.
-    private static func verifiedClaims(of token: String, context: ProviderContext) throws -> JWTClaims {
+    private static func verifiedClaims(of token: String, environment: PageEnvironment) throws -> JWTClaims {
         do {
-            let claims = try context.keys.verifier(for: token).verify(
+            let claims = try environment.keys.verifier(for: token).verify(
                 token, algorithms: Set(KeyRing.algorithms), type: "JWT"
             ).claims()
-            guard claims.issuer == context.issuer else { throw PageProblem.invalidLogoutRequest(appName: nil) }
+            guard claims.issuer == environment.issuer else { throw PageProblem.invalidLogoutRequest(appName: nil) }
             return claims
         } catch {
             throw PageProblem.invalidLogoutRequest(appName: nil)

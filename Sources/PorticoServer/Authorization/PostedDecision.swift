@@ -33,20 +33,21 @@ struct PostedDecision {
     /// - Throws: a ``PageProblem`` for a stale, foreign or wrong-kind request, a failed CSRF check,
     ///   or not exactly one decision.
     static func read(
-        _ form: FormParameters, request: Request, context: ProviderContext, forDevice: Bool = false,
+        _ form: FormParameters, request: Request, environment: PageEnvironment, forDevice: Bool = false,
         purpose: (_ requestID: String, _ sessionHashedID: String) -> String
     ) throws -> Outcome {
-        let pending = try AuthorizationFlow.pendingRequest(form[AuthorizationFlow.requestField], context: context)
+        let pending = try AuthorizationFlow.pendingRequest(
+            form[AuthorizationFlow.requestField], environment: environment)
         let authorization = pending.request
         let client = pending.client
         guard authorization.isDeviceSignIn == forDevice else { throw PageProblem.invalidRequest }
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
-            return .signInAgain(try signIn(again: authorization, context: context))
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
+            return .signInAgain(try signIn(again: authorization, environment: environment))
         }
         guard
             CSRFProtection.verify(
                 form, request: request, purpose: purpose(authorization.id, signedIn.session.hashedID),
-                secure: context.usesHTTPS)
+                secure: environment.usesHTTPS)
         else { throw PageProblem.forgedForm(appName: client.name) }
         let decisions = form.values(for: "decision")
         guard decisions.count == 1 else { throw PageProblem.malformedRequest(appName: client.name) }
@@ -55,16 +56,16 @@ struct PostedDecision {
     }
 
     /// The sign-in page for `authorization` again, after a form post.
-    static func signIn(again authorization: AuthorizationRequest, context: ProviderContext) throws -> Response {
+    static func signIn(again authorization: AuthorizationRequest, environment: PageEnvironment) throws -> Response {
         try AuthorizationFlow.redirect(
-            to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .seeOther)
+            to: AuthorizationFlow.loginPath, carrying: authorization, environment: environment, status: .seeOther)
     }
 
     /// "Not you? Switch account": ends this browser's session and shows the sign-in page for the
     /// same request.
-    func switchAccount(_ request: Request, context: ProviderContext) throws -> Response {
-        let expired = try SignInSession.end(in: request, context: context)
-        var response = try Self.signIn(again: authorization, context: context)
+    func switchAccount(_ request: Request, environment: PageEnvironment) throws -> Response {
+        let expired = try SignInSession.end(in: request, environment: environment)
+        var response = try Self.signIn(again: authorization, environment: environment)
         response.setCookie(expired)
         return response
     }

@@ -27,10 +27,10 @@ struct SignInSession: Sendable {
     let user: UserRecord
 
     /// The live session of `request`'s browser with an enabled user, or nil.
-    static func current(in request: Request, context: ProviderContext) throws -> SignInSession? {
-        guard let token = request.cookies[cookieName(context)], isWellFormed(token) else { return nil }
-        let now = context.now()
-        return try context.store.read { transaction in
+    static func current(in request: Request, environment: PageEnvironment) throws -> SignInSession? {
+        guard let token = request.cookies[cookieName(environment)], isWellFormed(token) else { return nil }
+        let now = environment.now()
+        return try environment.store.read { transaction in
             guard let session = try transaction.session(token: token, now: now),
                 let user = try transaction.user(id: session.userID), !user.isDisabled
             else { return nil }
@@ -42,17 +42,17 @@ struct SignInSession: Sendable {
     /// cookie to set.
     static func start(
         for user: UserRecord, persistent: Bool, replacing previousToken: String?, request: Request,
-        context: ProviderContext
+        environment: PageEnvironment
     ) throws -> (SignInSession, Cookie) {
-        let now = context.now()
+        let now = environment.now()
         let token = SecureRandom.token()
-        let expiresAt = expiry(persistent: persistent, authTime: now, now: now, lifetimes: context.lifetimes)
+        let expiresAt = expiry(persistent: persistent, authTime: now, now: now, lifetimes: environment.lifetimes)
         let session = BrowserSession(
             token: token, userID: user.id, createdAt: now, expiresAt: expiresAt,
             lastSeenAt: now, authTime: now, isPersistent: persistent,
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
             ipAddress: request.remoteAddress.isEmpty ? nil : request.remoteAddress)
-        try context.store.transaction { transaction in
+        try environment.store.transaction { transaction in
             if let previousToken, isWellFormed(previousToken) {
                 // Signing in again (another person, say) signs the previous session out.
                 try BackChannelLogout.enqueueSessionEnd(browserSessionToken: previousToken, now: now, in: transaction)
@@ -60,11 +60,11 @@ struct SignInSession: Sendable {
             }
             try transaction.insert(session)
         }
-        let stored = try context.store.read { try $0.session(token: token, now: now) } ?? session
+        let stored = try environment.store.read { try $0.session(token: token, now: now) } ?? session
         let cookie =
             persistent
-            ? persistentCookie(token: token, expiresAt: expiresAt, now: now, context: context)
-            : Cookie(name: cookieName(context), value: token, isSecure: context.usesHTTPS)
+            ? persistentCookie(token: token, expiresAt: expiresAt, now: now, environment: environment)
+            : Cookie(name: cookieName(environment), value: token, isSecure: environment.usesHTTPS)
         return (SignInSession(token: token, session: stored, user: user), cookie)
     }
 
@@ -73,19 +73,23 @@ struct SignInSession: Sendable {
     ///
     /// - Returns: for a persistent session that was extended, the cookie with the new
     ///   `Max-Age`, which the caller sets on its response; nil otherwise.
-    static func keepAlive(_ signedIn: SignInSession, context: ProviderContext) throws -> Cookie? {
-        let now = context.now()
+    static func keepAlive(_ signedIn: SignInSession, environment: PageEnvironment) throws -> Cookie? {
+        let now = environment.now()
         let session = signedIn.session
-        guard now.timeIntervalSince(session.lastSeenAt) >= context.lifetimes.sessionTouchInterval else { return nil }
+        guard now.timeIntervalSince(session.lastSeenAt) >= environment.lifetimes.sessionTouchInterval else {
+            return nil
+        }
         let expiresAt = max(
             session.expiresAt,
-            expiry(persistent: session.isPersistent, authTime: session.authTime, now: now, lifetimes: context.lifetimes)
+            expiry(
+                persistent: session.isPersistent, authTime: session.authTime, now: now, lifetimes: environment.lifetimes
+            )
         )
-        let touched = try context.store.transaction {
+        let touched = try environment.store.transaction {
             try $0.touchSession(token: signedIn.token, lastSeenAt: now, expiresAt: expiresAt)
         }
         guard touched, session.isPersistent else { return nil }
-        return persistentCookie(token: signedIn.token, expiresAt: expiresAt, now: now, context: context)
+        return persistentCookie(token: signedIn.token, expiresAt: expiresAt, now: now, environment: environment)
     }
 
     /// When a session used at `now` ends: the idle limit from now, capped by the maximum from
@@ -98,20 +102,20 @@ struct SignInSession: Sendable {
 
     /// The "keep me signed in" cookie: `Max-Age` for today's browsers and `Expires` for old
     /// ones, both ending with the server-side session.
-    private static func persistentCookie(token: String, expiresAt: Date, now: Date, context: ProviderContext)
+    private static func persistentCookie(token: String, expiresAt: Date, now: Date, environment: PageEnvironment)
         -> Cookie
     {
         Cookie(
-            name: cookieName(context), value: token,
+            name: cookieName(environment), value: token,
             maxAge: max(1, Int(expiresAt.timeIntervalSince(now).rounded(.down))),
-            expires: expiresAt, isSecure: context.usesHTTPS)
+            expires: expiresAt, isSecure: environment.usesHTTPS)
     }
 
     /// Ends the browser's session (if any) and returns the cookie that deletes it.
-    static func end(in request: Request, context: ProviderContext) throws -> Cookie {
-        if let token = request.cookies[cookieName(context)], isWellFormed(token) {
-            let now = context.now()
-            _ = try context.store.transaction { transaction in
+    static func end(in request: Request, environment: PageEnvironment) throws -> Cookie {
+        if let token = request.cookies[cookieName(environment)], isWellFormed(token) {
+            let now = environment.now()
+            _ = try environment.store.transaction { transaction in
                 // Apps that listen hear of it; Native SSO sessions begun in this browser end with it
                 // (every app's tokens).
                 try BackChannelLogout.enqueueSessionEnd(browserSessionToken: token, now: now, in: transaction)
@@ -119,14 +123,14 @@ struct SignInSession: Sendable {
                 return try transaction.deleteSession(token: token)
             }
         }
-        var cookie = Cookie.expired(name: cookieName(context))
-        cookie.isSecure = context.usesHTTPS
+        var cookie = Cookie.expired(name: cookieName(environment))
+        cookie.isSecure = environment.usesHTTPS
         return cookie
     }
 
-    /// The session cookie's name for `context`'s issuer (``PageCookie``).
-    static func cookieName(_ context: ProviderContext) -> String {
-        PageCookie.name(cookieName, secure: context.usesHTTPS)
+    /// The session cookie's name for `environment`'s issuer (``PageCookie``).
+    static func cookieName(_ environment: PageEnvironment) -> String {
+        PageCookie.name(cookieName, secure: environment.usesHTTPS)
     }
 
     /// Whether a cookie value could be a session token (43 base64url characters), so junk

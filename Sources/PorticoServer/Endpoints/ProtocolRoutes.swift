@@ -33,7 +33,12 @@ enum ProtocolRoutes {
             store: context.store, verifier: verifier, subjects: subjects, issuer: context.issuerIdentifier,
             standings: StandingCache.following(context.store, registry: context.metrics.registry))
         UserInfoEndpoint(resource: resource).register(on: router, execution: execution)
-        CompanionRoutes.register(on: router, context: context, resource: resource)
+        CompanionRoutes.register(
+            on: router,
+            parts: CompanionRoutes.Parts(
+                store: context.store, keys: context.keys, lifetimes: context.lifetimes, now: context.now,
+                issuerIdentifier: context.issuerIdentifier, execution: execution, resource: resource,
+                registry: context.metrics.registry))
         ProfileEndpoint(resource: resource).register(on: router, execution: execution)
         RevocationEndpoint(store: context.store, authenticator: authenticator, verifier: verifier, now: context.now)
             .register(on: router, execution: execution)
@@ -41,9 +46,11 @@ enum ProtocolRoutes {
             store: context.store, authenticator: authenticator, verifier: verifier, issuer: context.issuerIdentifier,
             now: context.now, subjects: subjects
         ).register(on: router, execution: execution)
-        AccountLinkEndpoint(
-            store: context.store, authenticator: authenticator, verifier: verifier, subjects: subjects,
-            lifetimes: context.lifetimes, now: context.now, issuer: context.issuerIdentifier
-        ).register(on: router, execution: execution)
+        AccountLinkRoutes.register(
+            on: router,
+            parts: AccountLinkRoutes.Parts(
+                store: context.store, authenticator: authenticator, verifier: verifier, subjects: subjects,
+                lifetimes: context.lifetimes, now: context.now, issuerIdentifier: context.issuerIdentifier,
+                execution: execution))
     }
 }

@@ -10,15 +10,15 @@ import PorticoStore
 enum PasswordNotice {
     /// Sends the notice for `user`'s password, changed at `time`.
     static func send(
-        to user: UserRecord, at time: Date, byReset: Bool, language: PageLanguage, context: ProviderContext
+        to user: UserRecord, at time: Date, byReset: Bool, language: PageLanguage, environment: PageEnvironment
     ) {
         let message = MailMessage(
             to: user.email, subject: PasswordChangeText.noticeSubject[language],
             body: PasswordChangeText.notice(
                 name: user.name, time: AccountPage.format(time, language: language), byReset: byReset,
-                accountLink: context.issuer + AccountEndpoint.path,
-                forgotLink: context.issuer + PasswordForgotEndpoint.path)[language],
+                accountLink: environment.issuer + AccountEndpoint.path,
+                forgotLink: environment.issuer + PasswordForgotEndpoint.path)[language],
             date: time)
-        context.mailer.sendInBackground(message, what: "a password notice")
+        environment.mailer.sendInBackground(message, what: "a password notice")
     }
 }

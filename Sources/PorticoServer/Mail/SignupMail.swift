@@ -11,9 +11,9 @@ enum SignupMail {
     /// sealed pending request (if any) and the page language, as the reset link does.
     static func link(
         for signup: PendingSignup, token: String, sealedRequest: String?, language: PageLanguage,
-        context: ProviderContext
+        environment: PageEnvironment
     ) -> MailMessage {
-        var link = context.issuer + SignupVerifyEndpoint.path + "?token=" + token
+        var link = environment.issuer + SignupVerifyEndpoint.path + "?token=" + token
         if let sealedRequest { link += "&" + AuthorizationFlow.requestField + "=" + sealedRequest }
         if language != .english { link += "&ui_locales=" + language.rawValue }
         let text = SignupVerifyText.self
@@ -26,20 +26,20 @@ enum SignupMail {
     }
 
     /// The "someone tried" notice for the owner of an address that has an account.
-    static func notice(to user: UserRecord, at time: Date, language: PageLanguage, context: ProviderContext)
+    static func notice(to user: UserRecord, at time: Date, language: PageLanguage, environment: PageEnvironment)
         -> MailMessage
     {
         let text = SignupVerifyText.self
         return MailMessage(
             to: user.email, subject: text.noticeSubject[language],
             body: text.noticeMail(
-                name: user.name, email: user.email, loginLink: context.issuer + AuthorizationFlow.loginPath,
-                forgotLink: context.issuer + PasswordForgotEndpoint.path)[language],
+                name: user.name, email: user.email, loginLink: environment.issuer + AuthorizationFlow.loginPath,
+                forgotLink: environment.issuer + PasswordForgotEndpoint.path)[language],
             date: time)
     }
 
     /// Hands `message` to the mailer and returns at once.
-    static func send(_ message: MailMessage, context: ProviderContext) {
-        context.mailer.sendInBackground(message, what: "a sign-up")
+    static func send(_ message: MailMessage, environment: PageEnvironment) {
+        environment.mailer.sendInBackground(message, what: "a sign-up")
     }
 }

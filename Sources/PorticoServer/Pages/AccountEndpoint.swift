@@ -26,23 +26,23 @@ struct AccountEndpoint: Sendable {
     static let path = "/account"
 
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST /account`, both async (they read and write the store).
     func register(on router: Router) {
-        router.page(Self.path, context: context, show: { try show($0) }, submit: { try act($0) })
+        router.page(Self.path, environment: environment, show: { try show($0) }, submit: { try act($0) })
     }
 
     /// Where a browser without a session goes: the sign-in page, returning here.
     static let signInLocation = ReturnPath.signInLocation(returningTo: path)
 
     private func show(_ request: Request) throws -> Response {
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
             return PageLayout.redirect(to: Self.signInLocation, status: .found)
         }
-        let now = context.now()
+        let now = environment.now()
         let language = request.pageLanguage()
-        let (apps, sessions) = try context.store.read { transaction in
+        let (apps, sessions) = try environment.store.read { transaction in
             var apps: [AccountPage.App] = []
             for consent in try transaction.consents(userID: signedIn.user.id) {
                 guard let client = try transaction.client(id: consent.clientID) else { continue }
@@ -61,25 +61,25 @@ struct AccountEndpoint: Sendable {
                 session: session, handle: handle(of: session, for: signedIn),
                 isCurrent: session.hashedID == signedIn.session.hashedID)
         }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         var page = AccountPage(
             user: signedIn.user, apps: apps, devices: devices.filter(\.isCurrent) + devices.filter { !$0.isCurrent },
             csrfToken: CSRFProtection.token(
                 secret: secret, purpose: CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)),
             notice: request.query["done"].flatMap(AccountPage.Notice.init(rawValue:)), language: language)
-        page.linkedAccounts = try context.store.read {
+        page.linkedAccounts = try environment.store.read {
             try LinkedAccountsSection.load(userID: signedIn.user.id, in: $0)
         }
-        page.companions = try AccountCompanions.sessions(of: signedIn.user.id, context: context)
-        page.twoStep = try context.store.read { try TwoStepSection.load(userID: signedIn.user.id, in: $0) }
+        page.companions = try AccountCompanions.sessions(of: signedIn.user.id, environment: environment)
+        page.twoStep = try environment.store.read { try TwoStepSection.load(userID: signedIn.user.id, in: $0) }
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
-        if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }
+        if let renewed = try SignInSession.keepAlive(signedIn, environment: environment) { response.setCookie(renewed) }
         return response
     }
 
     private func act(_ request: Request) throws -> Response {
-        guard let (form, signedIn) = try AccountForm.read(request, context: context) else {
+        guard let (form, signedIn) = try AccountForm.read(request, environment: environment) else {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
         }
         let actions = ["revoke", "end_session", "end_others", "sign_out", AccountCompanions.field].filter {
@@ -96,17 +96,17 @@ struct AccountEndpoint: Sendable {
             try endSession(handle: value, for: signedIn)
             return done(.signedOut)
         case AccountCompanions.field:
-            try AccountCompanions.end(sessionID: value, for: signedIn, context: context)
+            try AccountCompanions.end(sessionID: value, for: signedIn, environment: environment)
             return done(.signedOut)
         case "end_others":
             try endOtherSessions(for: signedIn)
             return done(.signedOutOthers)
         default:
-            let expired = try SignInSession.end(in: request, context: context)
+            let expired = try SignInSession.end(in: request, environment: environment)
             try audit(signedIn, "session.logout", subject: signedIn.user.id, details: [:])
             var response = PageLayout.redirect(to: LogoutEndpoint.path, status: .seeOther)
             response.setCookie(expired)
-            response.setCookie(ReturnConfirmation.expiredCookie(secure: context.usesHTTPS))
+            response.setCookie(ReturnConfirmation.expiredCookie(secure: environment.usesHTTPS))
             return response
         }
     }
@@ -117,19 +117,20 @@ struct AccountEndpoint: Sendable {
     }
 
     private func revoke(clientID: String, for signedIn: SignInSession) throws {
-        let now = context.now()
-        try context.store.transaction { transaction in
+        let now = environment.now()
+        try environment.store.transaction { transaction in
             // Removing a host app the person is linked at unbinds the link too, which revokes the
             // grants of the host and of its mini-programs (their delegated tokens end with it).
             if let link = try transaction.accountLink(hostClientID: clientID, platformUserID: signedIn.user.id) {
                 try AccountUnlinking.unbind(
-                    link, by: .person, now: now, accessTokenLifetime: context.lifetimes.accessToken, in: transaction)
+                    link, by: .person, now: now, accessTokenLifetime: environment.lifetimes.accessToken, in: transaction
+                )
             }
             // Access tokens are not listed anywhere; every one issued before now is refused until
             // the last of them has expired anyway (and the app's backend told, if it listens).
             let revoked = try GrantRevocation.revokeGrant(
                 userID: signedIn.user.id, clientID: clientID, now: now,
-                accessTokenLifetime: context.lifetimes.accessToken, onlyIfGranted: true, in: transaction)
+                accessTokenLifetime: environment.lifetimes.accessToken, onlyIfGranted: true, in: transaction)
             guard revoked.revokedAnything else { return }
             let families = revoked.refreshFamilies
             try transaction.append(
@@ -141,8 +142,8 @@ struct AccountEndpoint: Sendable {
     }
 
     private func endSession(handle: String, for signedIn: SignInSession) throws {
-        let now = context.now()
-        try context.store.transaction { transaction in
+        let now = environment.now()
+        try environment.store.transaction { transaction in
             let target = try transaction.sessions(userID: signedIn.user.id).first { session in
                 session.hashedID != signedIn.session.hashedID
                     && ConstantTime.equals(handle, self.handle(of: session, for: signedIn))
@@ -160,8 +161,8 @@ struct AccountEndpoint: Sendable {
     }
 
     private func endOtherSessions(for signedIn: SignInSession) throws {
-        let now = context.now()
-        try context.store.transaction { transaction in
+        let now = environment.now()
+        try environment.store.transaction { transaction in
             let ended = try OtherSessionsSignOut.endSessions(
                 userID: signedIn.user.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
             guard ended > 0 else { return }
@@ -174,9 +175,9 @@ struct AccountEndpoint: Sendable {
 
     private func audit(_ signedIn: SignInSession, _ action: String, subject: String, details: JSONValue) throws {
         let event = AuditEvent(
-            occurredAt: context.now(), actor: signedIn.user.id, action: action, subject: subject,
+            occurredAt: environment.now(), actor: signedIn.user.id, action: action, subject: subject,
             details: details.jsonString)
-        try context.store.transaction { try $0.append(event) }
+        try environment.store.transaction { try $0.append(event) }
     }
 
     /// The opaque handle of `session` as `signedIn`'s page shows it.

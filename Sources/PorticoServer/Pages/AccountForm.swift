@@ -11,13 +11,13 @@ enum AccountForm {
     ///
     /// - Throws: ``PageProblem/forgedForm(appName:)`` when the CSRF token does not fit the session,
     ///   and the page problems of reading a form.
-    static func read(_ request: Request, context: ProviderContext) throws -> (
+    static func read(_ request: Request, environment: PageEnvironment) throws -> (
         form: FormParameters, signedIn: SignInSession
     )? {
         let form = try request.pageForm()
-        guard let signedIn = try SignInSession.current(in: request, context: context) else { return nil }
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else { return nil }
         let purpose = CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
+        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: environment.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         return (form, signedIn)

@@ -9,32 +9,34 @@ import PorticoStore
 /// the app sent `prompt=consent`.
 struct ConsentEndpoint: Sendable {
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST /consent`, both async.
     func register(on router: Router) {
-        router.page(AuthorizationFlow.consentPath, context: context, show: { try show($0) }, submit: { try decide($0) })
+        router.page(
+            AuthorizationFlow.consentPath, environment: environment, show: { try show($0) }, submit: { try decide($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
-        let pending = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let pending = try AuthorizationFlow.pendingRequest(seal, environment: environment)
         let authorization = pending.request
         let client = pending.client
         if authorization.isDeviceSignIn {
             // A device login has its own consent page, which shows the code to compare.
             return try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: try SignInSession.current(in: request, context: context),
-                context: context)
+                for: authorization, client: client,
+                signedIn: try SignInSession.current(in: request, environment: environment),
+                environment: environment)
         }
-        guard let seal, let signedIn = try SignInSession.current(in: request, context: context),
+        guard let seal, let signedIn = try SignInSession.current(in: request, environment: environment),
             authorization.acceptsAuthentication(at: signedIn.session.authTime)
         else {
             return try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .found)
+                to: AuthorizationFlow.loginPath, carrying: authorization, environment: environment, status: .found)
         }
         let language = request.pageLanguage(pending: authorization.language)
-        let (granted, lines) = try context.store.read { transaction in
+        let (granted, lines) = try environment.store.read { transaction in
             let granted =
                 try transaction.consent(userID: signedIn.user.id, clientID: client.id).map {
                     try AccountLinkConsent.standingScopes(of: $0, for: client, in: transaction)
@@ -53,11 +55,11 @@ struct ConsentEndpoint: Sendable {
         if asking.isEmpty {
             return try AuthorizationFlow.next(
                 for: authorization, client: client, signedIn: signedIn,
-                mustConfirm: ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: context.usesHTTPS),
-                context: context)
+                mustConfirm: ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: environment.usesHTTPS),
+                environment: environment)
         }
         let already = authorization.scopes.filter { !asking.contains($0) }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let page = ConsentPage(
             client: client, user: signedIn.user, requested: asking.compactMap { lines[$0] },
             alreadyGranted: already.compactMap { lines[$0] }, sealedRequest: seal,
@@ -74,7 +76,7 @@ struct ConsentEndpoint: Sendable {
     private func decide(_ request: Request) throws -> Response {
         let decision: PostedDecision
         switch try PostedDecision.read(
-            try request.pageForm(), request: request, context: context, purpose: CSRFProtection.consentPurpose)
+            try request.pageForm(), request: request, environment: environment, purpose: CSRFProtection.consentPurpose)
         {
         case .signInAgain(let response): return response
         case .decided(let posted): decision = posted
@@ -83,20 +85,20 @@ struct ConsentEndpoint: Sendable {
         switch decision.value {
         case "allow":
             guard authorization.acceptsAuthentication(at: signedIn.session.authTime) else {
-                return try PostedDecision.signIn(again: authorization, context: context)
+                return try PostedDecision.signIn(again: authorization, environment: environment)
             }
-            let now = context.now()
-            _ = try context.store.transaction { transaction in
+            let now = environment.now()
+            _ = try environment.store.transaction { transaction in
                 try ConsentPolicy().grant(
                     userID: signedIn.user.id, clientID: client.id, scopes: Set(authorization.scopes), in: transaction,
                     now: now)
             }
             return try AuthorizationFlow.issueCode(
-                for: authorization, signedIn: signedIn, context: context, status: .seeOther)
+                for: authorization, signedIn: signedIn, environment: environment, status: .seeOther)
         case "deny":
-            return AuthorizationFlow.failure(.accessDenied, authorization, context, .seeOther)
+            return AuthorizationFlow.failure(.accessDenied, authorization, environment, .seeOther)
         case "switch":
-            return try decision.switchAccount(request, context: context)
+            return try decision.switchAccount(request, environment: environment)
         default:
             throw PageProblem.malformedRequest(appName: client.name)
         }

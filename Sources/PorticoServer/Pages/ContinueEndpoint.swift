@@ -13,32 +13,33 @@ import PorticoStore
 /// session (server side and cookie) and shows the sign-in page for the same request.
 struct ContinueEndpoint: Sendable {
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST /continue`, both async (they read the store).
     func register(on router: Router) {
         router.page(
-            AuthorizationFlow.continuePath, context: context, show: { try show($0) }, submit: { try decide($0) })
+            AuthorizationFlow.continuePath, environment: environment, show: { try show($0) }, submit: { try decide($0) }
+        )
     }
 
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
-        let pending = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let pending = try AuthorizationFlow.pendingRequest(seal, environment: environment)
         let authorization = pending.request
         let client = pending.client
-        guard let seal, let signedIn = try SignInSession.current(in: request, context: context),
+        guard let seal, let signedIn = try SignInSession.current(in: request, environment: environment),
             authorization.acceptsAuthentication(at: signedIn.session.authTime)
         else {
             return try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: authorization, context: context, status: .found)
+                to: AuthorizationFlow.loginPath, carrying: authorization, environment: environment, status: .found)
         }
-        let keptSignedIn = ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: context.usesHTTPS)
+        let keptSignedIn = ReturnConfirmation.isNeeded(for: signedIn, in: request, secure: environment.usesHTTPS)
         guard keptSignedIn || AuthorizationFlow.asksBeforeReplayingConsent(client) else {
             // Already confirmed (another tab, the back button): nothing to ask.
             return try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: signedIn, context: context)
+                for: authorization, client: client, signedIn: signedIn, environment: environment)
         }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let page = ContinuePage(
             client: client, user: signedIn.user, sealedRequest: seal,
             csrfToken: CSRFProtection.token(
@@ -54,7 +55,7 @@ struct ContinueEndpoint: Sendable {
     private func decide(_ request: Request) throws -> Response {
         let decision: PostedDecision
         switch try PostedDecision.read(
-            try request.pageForm(), request: request, context: context, purpose: CSRFProtection.continuePurpose)
+            try request.pageForm(), request: request, environment: environment, purpose: CSRFProtection.continuePurpose)
         {
         case .signInAgain(let response): return response
         case .decided(let posted): decision = posted
@@ -63,14 +64,16 @@ struct ContinueEndpoint: Sendable {
         switch decision.value {
         case "continue":
             var response = try AuthorizationFlow.next(
-                for: authorization, client: client, signedIn: signedIn, personActed: true, context: context,
+                for: authorization, client: client, signedIn: signedIn, personActed: true, environment: environment,
                 status: .seeOther)
-            response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
-            if let renewed = try SignInSession.keepAlive(signedIn, context: context) { response.setCookie(renewed) }
+            response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: environment.usesHTTPS))
+            if let renewed = try SignInSession.keepAlive(signedIn, environment: environment) {
+                response.setCookie(renewed)
+            }
             return response
         case "switch":
-            var response = try decision.switchAccount(request, context: context)
-            response.setCookie(ReturnConfirmation.expiredCookie(secure: context.usesHTTPS))
+            var response = try decision.switchAccount(request, environment: environment)
+            response.setCookie(ReturnConfirmation.expiredCookie(secure: environment.usesHTTPS))
             return response
         default:
             throw PageProblem.malformedRequest(appName: client.name)

@@ -4,10 +4,13 @@
 /// goes through ``escape(_:)`` on its way into markup, so input can never become markup: a
 /// client named `<script>` is shown as text, and an attribute value cannot break out of its
 /// quotes.
-enum HTML {
+///
+/// Public so that an app served beside the provider (the demo, in PorticoDemo) renders with
+/// the very same escaping rather than a copy of it.
+public enum HTML {
     /// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references; safe both as
     /// element content and inside a double- or single-quoted attribute value.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {
@@ -24,7 +27,7 @@ enum HTML {
     }
 
     /// A hidden form field; name and value are escaped.
-    static func hiddenField(name: String, value: String) -> String {
+    public static func hiddenField(name: String, value: String) -> String {
         #"<input type="hidden" name="\#(escape(name))" value="\#(escape(value))">"#
     }
 

@@ -9,11 +9,11 @@ import PorticoHTTP
 enum HomePage {
     /// Adds `/`, sending a browser that used another name of this server to the issuer first
     /// (see ``IssuerHostRedirect``), so that the links it follows set cookies on one name.
-    static func register(on router: Router, context: ProviderContext, demo: Bool) {
+    static func register(on router: Router, environment: PageEnvironment, demo: Bool) {
         router.get("/") { request in
-            if let redirect = IssuerHostRedirect.redirect(request, issuer: context.issuer) { return redirect }
+            if let redirect = IssuerHostRedirect.redirect(request, issuer: environment.issuer) { return redirect }
             let language = request.pageLanguage()
-            var response = page(issuer: context.issuer, demo: demo, language: language)
+            var response = page(issuer: environment.issuer, demo: demo, language: language)
             response.headers["Vary"] = "Accept-Language"
             return response
         }

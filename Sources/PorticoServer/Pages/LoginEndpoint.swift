@@ -15,7 +15,7 @@ struct LoginEndpoint: Sendable {
     static let maximumPasswordLength = 1024
 
     /// The provider's store, hasher, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
     /// A hash of a random password with the current settings, verified when the e-mail address
     /// is unknown so that the answer takes as long as for a known one.
     let dummyHash: String
@@ -25,20 +25,21 @@ struct LoginEndpoint: Sendable {
     /// - Throws: when the password settings cannot hash: without a dummy hash an unknown
     ///   address would be answered at once, telling it apart from a known one (a timing
     ///   oracle), so the provider refuses to start instead.
-    init(context: ProviderContext) throws {
-        self.context = context
-        dummyHash = try context.passwords.hash(SecureRandom.token())
+    init(environment: PageEnvironment) throws {
+        self.environment = environment
+        dummyHash = try environment.passwords.hash(SecureRandom.token())
     }
 
     /// Adds `GET` and `POST /login`, both async.
     func register(on router: Router) {
-        router.page(AuthorizationFlow.loginPath, context: context, show: { try show($0) }, submit: { try signIn($0) })
+        router.page(
+            AuthorizationFlow.loginPath, environment: environment, show: { try show($0) }, submit: { try signIn($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
-        let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, environment: environment)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         var page = LoginPage(
             appName: pending?.client.name, sealedRequest: pending == nil ? nil : seal,
             csrfToken: CSRFProtection.token(
@@ -46,7 +47,8 @@ struct LoginEndpoint: Sendable {
             email: pending?.request.loginHint ?? "", language: request.pageLanguage(pending: pending?.request.language))
         if pending == nil { page.returnPath = ReturnPath.validated(request.query[ReturnPath.field]) }
         // Asked for the password again (prompt=login, max_age) on a kept session: keep it kept.
-        page.remembersMe = try SignInSession.current(in: request, context: context)?.session.isPersistent ?? false
+        page.remembersMe =
+            try SignInSession.current(in: request, environment: environment)?.session.isPersistent ?? false
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -55,9 +57,9 @@ struct LoginEndpoint: Sendable {
     private func signIn(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
-        let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, environment: environment)
         let purpose = CSRFProtection.loginPurpose(requestID: pending?.request.id)
-        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: context.usesHTTPS) else {
+        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: environment.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: pending?.client.name)
         }
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -80,10 +82,10 @@ struct LoginEndpoint: Sendable {
         // Counted before the password is checked (see AttemptThrottle); unknown addresses count
         // like known ones, so a refusal says nothing about who has an account. Both wait for a
         // turn at the gate first: a sign-in turned away there is neither counted nor checked.
-        let throttle = AttemptThrottle(context: context)
+        let throttle = AttemptThrottle(environment: environment)
         let limits = AttemptThrottle.signInLimits(
             email: String(email.prefix(Self.maximumEmailLength)), address: request.remoteAddress)
-        let checked = try context.passwordChecks.admit { () throws -> PasswordCheck in
+        let checked = try environment.passwordChecks.admit { () throws -> PasswordCheck in
             switch try throttle.attempt(limits) {
             case .refused(let wait): return .refused(wait: wait)
             case .allowed(let attempts):
@@ -94,10 +96,10 @@ struct LoginEndpoint: Sendable {
         let found: UserRecord?
         switch checked {
         case nil:
-            context.metrics.recordSignIn(.shed)
+            environment.metrics.recordSignIn(.shed)
             throw PageProblem.busy
         case .refused(let wait):
-            context.metrics.recordSignIn(.throttled)
+            environment.metrics.recordSignIn(.throttled)
             var response = again(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
             response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
             return response
@@ -105,20 +107,20 @@ struct LoginEndpoint: Sendable {
             (counted, found) = (attempts, user)
         }
         guard let user = found else {
-            context.metrics.recordSignIn(.failure)
+            environment.metrics.recordSignIn(.failure)
             return again(LoginText.wrongCredentials)
         }
         // A disabled account gets the wrong-password answer: saying "disabled" would confirm to
         // whoever typed it that the password is right (worth trying elsewhere). The operator who
         // disabled the account is the one to tell its owner.
         guard !user.isDisabled else {
-            context.metrics.recordSignIn(.failure)
+            environment.metrics.recordSignIn(.failure)
             return again(LoginText.wrongCredentials)
         }
         try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         let returnPath = pending == nil ? form[ReturnPath.field] : nil
         // Enrolled in two-step verification: no session yet, the code comes first.
-        if let second = try TwoStepSignInEndpoint(context: context).challenge(
+        if let second = try TwoStepSignInEndpoint(environment: environment).challenge(
             for: user, persistent: remember, sealedRequest: pending == nil ? nil : seal, returnPath: returnPath,
             appName: pending?.client.name, request: request, language: language)
         {
@@ -126,8 +128,8 @@ struct LoginEndpoint: Sendable {
         }
         let response = try SignInCompletion.finish(
             user: user, persistent: remember, methods: AuthenticationMethods.password, pending: pending,
-            returnPath: returnPath, request: request, context: context)
-        context.metrics.recordSignIn(.success)
+            returnPath: returnPath, request: request, environment: environment)
+        environment.metrics.recordSignIn(.success)
         return response
     }
 
@@ -144,20 +146,20 @@ struct LoginEndpoint: Sendable {
     private func authenticate(email: String, password: String) throws -> UserRecord? {
         var candidate: UserRecord?
         if email.utf8.count <= Self.maximumEmailLength, StoredText.canHold(email) {
-            candidate = try context.store.read { try $0.user(email: email) }
+            candidate = try environment.store.read { try $0.user(email: email) }
         }
         let acceptable = password.utf8.count <= Self.maximumPasswordLength
         guard var user = candidate else {
-            _ = context.passwords.verify(acceptable ? password : "", against: dummyHash)
+            _ = environment.passwords.verify(acceptable ? password : "", against: dummyHash)
             return nil
         }
-        guard acceptable, context.passwords.verify(password, against: user.passwordHash) else { return nil }
-        if !user.isDisabled, context.passwords.needsRehash(user.passwordHash),
-            let upgraded = try? context.passwords.hash(password)
+        guard acceptable, environment.passwords.verify(password, against: user.passwordHash) else { return nil }
+        if !user.isDisabled, environment.passwords.needsRehash(user.passwordHash),
+            let upgraded = try? environment.passwords.hash(password)
         {
             user.passwordHash = upgraded
-            user.updatedAt = context.now()
-            try? context.store.transaction { try $0.update(user) }
+            user.updatedAt = environment.now()
+            try? environment.store.transaction { try $0.update(user) }
         }
         return user
     }

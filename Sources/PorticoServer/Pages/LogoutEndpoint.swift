@@ -19,7 +19,7 @@ struct LogoutEndpoint: Sendable {
     static let path = "/oauth/logout"
 
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST` (async: they read the store), and refuses `HEAD`, which would
     /// otherwise run GET and sign someone out without showing anything.
@@ -39,15 +39,15 @@ struct LogoutEndpoint: Sendable {
 
     private func respond(to parameters: FormParameters, request: Request) throws -> Response {
         let status: HTTPStatus = request.method == .post ? .seeOther : .found
-        let logout = try LogoutRequest.validate(parameters, context: context)
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        let logout = try LogoutRequest.validate(parameters, environment: environment)
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
             return try finish(logout, request: request, signedIn: nil, status: status)
         }
         let decisions = parameters.values(for: "decision")
         if request.method == .post && !decisions.isEmpty {
             let purpose = CSRFProtection.logoutPurpose(sessionHashedID: signedIn.session.hashedID)
             guard decisions.count == 1,
-                CSRFProtection.verify(parameters, request: request, purpose: purpose, secure: context.usesHTTPS)
+                CSRFProtection.verify(parameters, request: request, purpose: purpose, secure: environment.usesHTTPS)
             else {
                 throw PageProblem.forgedForm(appName: logout.client?.name)
             }
@@ -63,7 +63,7 @@ struct LogoutEndpoint: Sendable {
         if logout.provesSession(signedIn) {
             return try finish(logout, request: request, signedIn: signedIn, status: status)
         }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let token = CSRFProtection.token(
             secret: secret, purpose: CSRFProtection.logoutPurpose(sessionHashedID: signedIn.session.hashedID))
         var response = LogoutPage.confirm(
@@ -76,13 +76,13 @@ struct LogoutEndpoint: Sendable {
     private func finish(_ logout: LogoutRequest, request: Request, signedIn: SignInSession?, status: HTTPStatus)
         throws -> Response
     {
-        let expired = try SignInSession.end(in: request, context: context)
+        let expired = try SignInSession.end(in: request, environment: environment)
         if let signedIn {
             let details: JSONValue = logout.client.map { ["client_id": .string($0.id)] } ?? [:]
-            try context.store.transaction { transaction in
+            try environment.store.transaction { transaction in
                 try transaction.append(
                     AuditEvent(
-                        occurredAt: context.now(), actor: signedIn.user.id, action: "session.logout",
+                        occurredAt: environment.now(), actor: signedIn.user.id, action: "session.logout",
                         subject: signedIn.user.id, details: details.jsonString))
             }
         }
@@ -91,7 +91,7 @@ struct LogoutEndpoint: Sendable {
             ?? LogoutPage.signedOut(
                 appName: logout.client?.name, language: request.pageLanguage(pending: logout.language))
         response.setCookie(expired)
-        response.setCookie(ReturnConfirmation.expiredCookie(secure: context.usesHTTPS))
+        response.setCookie(ReturnConfirmation.expiredCookie(secure: environment.usesHTTPS))
         return response
     }
 }

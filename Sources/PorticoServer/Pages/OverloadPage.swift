@@ -9,11 +9,11 @@ import PorticoHTTP
 /// `Retry-After: 1`; both are rendered on the epoll thread without the store, so they cost next
 /// to nothing while the flood lasts.
 enum OverloadPage {
-    static func register(on router: Router, context: ProviderContext) {
+    static func register(on router: Router, environment: PageEnvironment) {
         router.overloaded { request in
             guard wantsPage(request) else { return nil }
             return Router.secured(
-                ErrorPage.response(for: .overloaded, language: request.pageLanguage()), context: context)
+                ErrorPage.response(for: .overloaded, language: request.pageLanguage()), environment: environment)
         }
     }
 

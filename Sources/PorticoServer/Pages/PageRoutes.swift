@@ -7,25 +7,25 @@ enum PageRoutes {
     /// Registers every page route; `demo` says whether the home page links the demo app.
     ///
     /// - Throws: when the password settings cannot hash (see ``LoginEndpoint``).
-    static func register(on router: Router, context: ProviderContext, demo: Bool) throws {
-        HomePage.register(on: router, context: context, demo: demo)
-        AuthorizationEndpoint.register(on: router, context: context)
-        try LoginEndpoint(context: context).register(on: router)
-        ConsentEndpoint(context: context).register(on: router)
-        SignupEndpoint(context: context).register(on: router)
-        PasswordForgotEndpoint(context: context).register(on: router)
-        PasswordResetEndpoint(context: context).register(on: router)
-        DeviceEndpoint(context: context).register(on: router)
-        ContinueEndpoint(context: context).register(on: router)
-        LogoutEndpoint(context: context).register(on: router)
-        AccountEndpoint(context: context).register(on: router)
-        UnlinkEndpoint(context: context).register(on: router)
-        PasswordChangeEndpoint(context: context).register(on: router)
-        TwoStepEndpoint(context: context).register(on: router)
-        TwoStepSignInEndpoint(context: context).register(on: router)
-        TwoStepUndoEndpoint(context: context).register(on: router)
+    static func register(on router: Router, environment: PageEnvironment, demo: Bool) throws {
+        HomePage.register(on: router, environment: environment, demo: demo)
+        AuthorizationEndpoint.register(on: router, environment: environment)
+        try LoginEndpoint(environment: environment).register(on: router)
+        ConsentEndpoint(environment: environment).register(on: router)
+        SignupEndpoint(environment: environment).register(on: router)
+        PasswordForgotEndpoint(environment: environment).register(on: router)
+        PasswordResetEndpoint(environment: environment).register(on: router)
+        DeviceEndpoint(environment: environment).register(on: router)
+        ContinueEndpoint(environment: environment).register(on: router)
+        LogoutEndpoint(environment: environment).register(on: router)
+        AccountEndpoint(environment: environment).register(on: router)
+        UnlinkEndpoint(environment: environment).register(on: router)
+        PasswordChangeEndpoint(environment: environment).register(on: router)
+        TwoStepEndpoint(environment: environment).register(on: router)
+        TwoStepSignInEndpoint(environment: environment).register(on: router)
+        TwoStepUndoEndpoint(environment: environment).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
-        OverloadPage.register(on: router, context: context)
+        OverloadPage.register(on: router, environment: environment)
     }
 }

@@ -28,11 +28,11 @@ struct PasswordChangeEndpoint: Sendable {
     }
 
     /// The provider's store, hasher, mailer and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST /account/password`, both async.
     func register(on router: Router) {
-        router.page(Self.path, context: context, show: { try show($0) }, submit: { try change($0) })
+        router.page(Self.path, environment: environment, show: { try show($0) }, submit: { try change($0) })
     }
 
     /// Where a browser without a session goes: the sign-in page, returning here.
@@ -43,10 +43,10 @@ struct PasswordChangeEndpoint: Sendable {
     }
 
     private func show(_ request: Request) throws -> Response {
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
             return PageLayout.redirect(to: Self.signInLocation, status: .found)
         }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let page = PasswordChangePage(
             user: signedIn.user, csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(signedIn)),
             language: request.pageLanguage())
@@ -57,11 +57,12 @@ struct PasswordChangeEndpoint: Sendable {
 
     private func change(_ request: Request) throws -> Response {
         let form = try request.pageForm()
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
         }
         guard
-            CSRFProtection.verify(form, request: request, purpose: Self.purpose(signedIn), secure: context.usesHTTPS)
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
@@ -88,7 +89,7 @@ struct PasswordChangeEndpoint: Sendable {
             return page.response()
         }
         // Count the guess before the hash is computed, so guessing costs the guesser.
-        let throttle = AttemptThrottle(context: context)
+        let throttle = AttemptThrottle(environment: environment)
         let attempts: [ThrottleAttempt]
         switch try throttle.attempt(Self.limits(userID: user.id)) {
         case .refused(let wait):
@@ -100,7 +101,9 @@ struct PasswordChangeEndpoint: Sendable {
         case .allowed(let counted):
             attempts = counted
         }
-        let checked = context.passwordChecks.admit { context.passwords.verify(current, against: user.passwordHash) }
+        let checked = environment.passwordChecks.admit {
+            environment.passwords.verify(current, against: user.passwordHash)
+        }
         guard let matches = checked else { throw PageProblem.busy }
         guard matches else {
             page.errors["current_password"] = PasswordChangeText.currentWrong
@@ -109,13 +112,13 @@ struct PasswordChangeEndpoint: Sendable {
         }
         let hashed: String?
         do {
-            hashed = try context.passwordChecks.admit { try context.passwords.hash(password) }
+            hashed = try environment.passwordChecks.admit { try environment.passwords.hash(password) }
         } catch {
             throw PageProblem.serverFailure
         }
         guard let hash = hashed else { throw PageProblem.busy }
-        let now = context.now()
-        let changed = try context.store.transaction { transaction -> Bool in
+        let now = environment.now()
+        let changed = try environment.store.transaction { transaction -> Bool in
             guard var account = try transaction.user(id: user.id), !account.isDisabled,
                 account.passwordHash == user.passwordHash
             else { return false }
@@ -138,7 +141,7 @@ struct PasswordChangeEndpoint: Sendable {
             return page.response()
         }
         try? throttle.forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
-        PasswordNotice.send(to: user, at: now, byReset: false, language: page.language, context: context)
+        PasswordNotice.send(to: user, at: now, byReset: false, language: page.language, environment: environment)
         var query = [("done", AccountPage.Notice.passwordChanged.rawValue)]
         if page.language != .english { query.append(("ui_locales", page.language.rawValue)) }
         return PageLayout.redirect(

@@ -18,16 +18,16 @@ struct PasswordForgotEndpoint: Sendable {
     static let linkLifetime: TimeInterval = 30 * 60
 
     /// The provider's store, clock and mailer.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST /password/forgot`, both async.
     func register(on router: Router) {
-        router.page(Self.path, context: context, show: { try show($0) }, submit: { try requestLink($0) })
+        router.page(Self.path, environment: environment, show: { try show($0) }, submit: { try requestLink($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
         let (seal, pending) = carried(request.query[AuthorizationFlow.requestField])
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let page = ForgotPasswordPage(
             sealedRequest: seal,
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose),
@@ -40,7 +40,7 @@ struct PasswordForgotEndpoint: Sendable {
     private func requestLink(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let (seal, pending) = carried(form[AuthorizationFlow.requestField])
-        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose, secure: context.usesHTTPS) else {
+        guard CSRFProtection.verify(form, request: request, purpose: Self.purpose, secure: environment.usesHTTPS) else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let email = String((form["email"] ?? "").trimmingSpaces.prefix(254))
@@ -51,7 +51,7 @@ struct PasswordForgotEndpoint: Sendable {
             page.emailError = email.isEmpty ? SignupText.emailMissing : SignupText.emailInvalid
             return page.response()
         }
-        let throttle = AttemptThrottle(context: context)
+        let throttle = AttemptThrottle(environment: environment)
         let limits = AttemptThrottle.resetRequestLimits(address: request.remoteAddress)
         if case .refused(let wait) = try throttle.attempt(limits) {
             page.alert = AttemptThrottle.refusal(retryAfter: wait)
@@ -61,25 +61,25 @@ struct PasswordForgotEndpoint: Sendable {
             return response
         }
 
-        let now = context.now()
+        let now = environment.now()
         let token = SecureRandom.token()
         var reset = PasswordReset(
             token: token, userID: "", createdAt: now, expiresAt: now.addingTimeInterval(Self.linkLifetime))
-        let user: UserRecord? = try context.store.transaction { transaction in
+        let user: UserRecord? = try environment.store.transaction { transaction in
             guard let user = try transaction.user(email: email), !user.isDisabled else { return nil }
             reset.userID = user.id
             try transaction.insert(reset)
             return user
         }
         if let user {
-            var link = context.issuer + PasswordResetEndpoint.path + "?token=" + token
+            var link = environment.issuer + PasswordResetEndpoint.path + "?token=" + token
             if let seal { link += "&" + AuthorizationFlow.requestField + "=" + seal }
             if language != .english { link += "&ui_locales=" + language.rawValue }
             let minutes = Int(Self.linkLifetime / 60)
             let message = MailMessage(
                 to: user.email, subject: PasswordResetText.subject[language],
                 body: PasswordResetText.mail(name: user.name, link: link, minutes: minutes)[language], date: now)
-            context.mailer.sendInBackground(message, what: "a password-reset")
+            environment.mailer.sendInBackground(message, what: "a password-reset")
         }
         return ForgotPasswordPage.sent(
             email: email, sealedRequest: seal, minutes: Int(Self.linkLifetime / 60), language: language)
@@ -89,7 +89,7 @@ struct PasswordForgotEndpoint: Sendable {
     /// dropped rather than stopping someone who wants their account back.
     private func carried(_ seal: String?) -> (String?, AuthorizationRequest?) {
         guard let seal, !seal.isEmpty,
-            let request = (try? AuthorizationFlow.pendingRequest(seal, context: context))?.request
+            let request = (try? AuthorizationFlow.pendingRequest(seal, environment: environment))?.request
         else { return (nil, nil) }
         return (seal, request)
     }

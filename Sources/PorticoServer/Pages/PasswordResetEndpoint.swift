@@ -16,11 +16,11 @@ struct PasswordResetEndpoint: Sendable {
     static let path = "/password/reset"
 
     /// The provider's store, hasher and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST /password/reset`, both async.
     func register(on router: Router) {
-        router.page(Self.path, context: context, show: { try show($0) }, submit: { try change($0) })
+        router.page(Self.path, environment: environment, show: { try show($0) }, submit: { try change($0) })
     }
 
     private var minutes: Int { Int(PasswordForgotEndpoint.linkLifetime / 60) }
@@ -31,10 +31,11 @@ struct PasswordResetEndpoint: Sendable {
         guard let user = try liveUser(for: token) else {
             return ResetPasswordPage.dead(minutes: minutes, language: language)
         }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let page = ResetPasswordPage(
             token: token,
-            sealedRequest: AuthorizationFlow.liveSeal(request.query[AuthorizationFlow.requestField], context: context),
+            sealedRequest: AuthorizationFlow.liveSeal(
+                request.query[AuthorizationFlow.requestField], environment: environment),
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)), email: user.email,
             language: language)
         var response = page.response()
@@ -47,7 +48,7 @@ struct PasswordResetEndpoint: Sendable {
         let token = form["token"] ?? ""
         guard
             CSRFProtection.verify(
-                form, request: request, purpose: Self.purpose(token: token), secure: context.usesHTTPS)
+                form, request: request, purpose: Self.purpose(token: token), secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
@@ -55,7 +56,7 @@ struct PasswordResetEndpoint: Sendable {
         guard let user = try liveUser(for: token) else {
             return ResetPasswordPage.dead(minutes: minutes, language: language)
         }
-        let seal = AuthorizationFlow.liveSeal(form[AuthorizationFlow.requestField], context: context)
+        let seal = AuthorizationFlow.liveSeal(form[AuthorizationFlow.requestField], environment: environment)
         let password = form["password"] ?? ""
         let confirmation = form["password_confirmation"] ?? ""
         var errors: [String: Localized] = [:]
@@ -76,13 +77,13 @@ struct PasswordResetEndpoint: Sendable {
         }
         let hashed: String?
         do {
-            hashed = try context.passwordChecks.admit { try context.passwords.hash(password) }
+            hashed = try environment.passwordChecks.admit { try environment.passwords.hash(password) }
         } catch {
             throw PageProblem.serverFailure
         }
         guard let hash = hashed else { throw PageProblem.busy }
-        let now = context.now()
-        let changed = try context.store.transaction { transaction -> Bool in
+        let now = environment.now()
+        let changed = try environment.store.transaction { transaction -> Bool in
             guard case .redeemed(let reset) = try transaction.redeemPasswordReset(token: token, now: now),
                 var account = try transaction.user(id: reset.userID)
             else { return false }
@@ -99,7 +100,7 @@ struct PasswordResetEndpoint: Sendable {
             }
             try transaction.deletePasswordResets(userID: account.id)
             try GrantRevocation.revokeAllAccessTokens(
-                userID: account.id, now: now, accessTokenLifetime: context.lifetimes.accessToken, in: transaction)
+                userID: account.id, now: now, accessTokenLifetime: environment.lifetimes.accessToken, in: transaction)
             for limit in AttemptThrottle.signInLimits(email: account.email, address: "").prefix(1) {
                 try transaction.deleteThrottleAttempts(key: limit.key)
             }
@@ -110,10 +111,10 @@ struct PasswordResetEndpoint: Sendable {
             return true
         }
         guard changed else { return ResetPasswordPage.dead(minutes: minutes, language: language) }
-        PasswordNotice.send(to: user, at: now, byReset: true, language: language, context: context)
+        PasswordNotice.send(to: user, at: now, byReset: true, language: language, environment: environment)
         var response = ResetPasswordPage.done(sealedRequest: seal, language: language)
-        var expired = Cookie.expired(name: SignInSession.cookieName(context))
-        expired.isSecure = context.usesHTTPS
+        var expired = Cookie.expired(name: SignInSession.cookieName(environment))
+        expired.isSecure = environment.usesHTTPS
         response.setCookie(expired)
         return response
     }
@@ -121,8 +122,8 @@ struct PasswordResetEndpoint: Sendable {
     /// The enabled account a live (unused, unexpired) token resets, or nil.
     private func liveUser(for token: String) throws -> UserRecord? {
         guard SignInSession.isWellFormed(token) else { return nil }
-        let now = context.now()
-        return try context.store.read { transaction in
+        let now = environment.now()
+        return try environment.store.read { transaction in
             guard let reset = try transaction.passwordReset(token: token), reset.usedAt == nil, now < reset.expiresAt,
                 let user = try transaction.user(id: reset.userID), !user.isDisabled
             else { return nil }

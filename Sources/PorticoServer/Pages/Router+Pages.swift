@@ -9,27 +9,27 @@ extension Router {
     /// Every form post must come from this provider's own origin (``FormOrigin``), and on an
     /// https issuer every page carries `Strict-Transport-Security`.
     func page(
-        _ path: String, context: ProviderContext, show: @escaping @Sendable (Request) throws -> Response,
+        _ path: String, environment: PageEnvironment, show: @escaping @Sendable (Request) throws -> Response,
         submit: @escaping @Sendable (Request) throws -> Response
     ) {
         getAsync(path) { request in
-            Self.secured(await ErrorPage.guarding(request) { try show(request) }, context: context)
+            Self.secured(await ErrorPage.guarding(request) { try show(request) }, environment: environment)
         }
         postAsync(path) { request in
             Self.secured(
                 await ErrorPage.guarding(request) {
-                    guard FormOrigin.isSameOrigin(request, issuer: context.issuer) else {
+                    guard FormOrigin.isSameOrigin(request, issuer: environment.issuer) else {
                         throw PageProblem.forgedForm(appName: nil)
                     }
                     return try submit(request)
-                }, context: context)
+                }, environment: environment)
         }
         refuseHead(path)
     }
 
     /// `response` with HSTS when the issuer is https.
-    static func secured(_ response: Response, context: ProviderContext) -> Response {
-        guard context.usesHTTPS else { return response }
+    static func secured(_ response: Response, environment: PageEnvironment) -> Response {
+        guard environment.usesHTTPS else { return response }
         var response = response
         response.headers["Strict-Transport-Security"] = FormOrigin.strictTransportSecurity
         return response

@@ -18,26 +18,26 @@ struct SignupEndpoint: Sendable {
     static let path = "/signup"
 
     /// The provider's store, hasher, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
     /// Sign-up counters, shared with the confirmation page.
     let metrics: SignUpMetrics
 
     /// An endpoint counting into the provider's metrics.
-    init(context: ProviderContext) {
-        self.context = context
-        metrics = SignUpMetrics(registry: context.metrics.registry)
+    init(environment: PageEnvironment) {
+        self.environment = environment
+        metrics = SignUpMetrics(registry: environment.metrics.registry)
     }
 
     /// Adds `GET` and `POST /signup`, both async, and the confirmation page of the mailed link.
     func register(on router: Router) {
-        router.page(Self.path, context: context, show: { try show($0) }, submit: { try create($0) })
-        SignupVerifyEndpoint(context: context, metrics: metrics).register(on: router)
+        router.page(Self.path, environment: environment, show: { try show($0) }, submit: { try create($0) })
+        SignupVerifyEndpoint(environment: environment, metrics: metrics).register(on: router)
     }
 
     private func show(_ request: Request) throws -> Response {
         let seal = request.query[AuthorizationFlow.requestField]
-        let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, environment: environment)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         var page = SignupPage(
             appName: pending?.client.name, sealedRequest: pending == nil ? nil : seal,
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(requestID: pending?.request.id)),
@@ -51,11 +51,11 @@ struct SignupEndpoint: Sendable {
     private func create(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         let seal = form[AuthorizationFlow.requestField]
-        let pending = try AuthorizationFlow.optionalPendingRequest(seal, context: context)
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, environment: environment)
         guard
             CSRFProtection.verify(
                 form, request: request, purpose: Self.purpose(requestID: pending?.request.id),
-                secure: context.usesHTTPS)
+                secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: pending?.client.name)
         }
@@ -72,7 +72,7 @@ struct SignupEndpoint: Sendable {
                 csrfToken: form[CSRFProtection.fieldName] ?? "", language: language, values: values, errors: errors
             ).response()
         }
-        let throttle = AttemptThrottle(context: context)
+        let throttle = AttemptThrottle(environment: environment)
         func refused(_ limits: [AttemptThrottle.Limit]) throws -> Response? {
             guard case .refused(let wait) = try throttle.attempt(limits) else { return nil }
             metrics.record(.throttled)
@@ -99,7 +99,7 @@ struct SignupEndpoint: Sendable {
         // is shed with 503 and Retry-After instead of taking every core from the other pages.
         let hashed: String?
         do {
-            hashed = try context.passwordChecks.admit { try context.passwords.hash(password) }
+            hashed = try environment.passwordChecks.admit { try environment.passwords.hash(password) }
         } catch {
             throw PageProblem.serverFailure
         }
@@ -108,13 +108,13 @@ struct SignupEndpoint: Sendable {
             throw PageProblem.busy
         }
         metrics.recordHash()
-        let now = context.now()
+        let now = environment.now()
         let token = SecureRandom.token()
         let signup = PendingSignup(
             token: token, email: values.email, name: values.name,
             postalCode: values.postalCode.isEmpty ? nil : values.postalCode, passwordHash: hash, createdAt: now,
             expiresAt: now.addingTimeInterval(SignupVerifyEndpoint.linkLifetime))
-        let existing: UserRecord? = try context.store.transaction { transaction in
+        let existing: UserRecord? = try environment.store.transaction { transaction in
             if let user = try transaction.user(email: values.email) { return user }
             try transaction.savePendingSignup(signup)
             return nil
@@ -122,13 +122,14 @@ struct SignupEndpoint: Sendable {
         if let existing {
             metrics.record(.existing)
             SignupMail.send(
-                SignupMail.notice(to: existing, at: now, language: language, context: context), context: context)
+                SignupMail.notice(to: existing, at: now, language: language, environment: environment),
+                environment: environment)
         } else {
             metrics.record(.mailed)
             SignupMail.send(
                 SignupMail.link(
-                    for: signup, token: token, sealedRequest: carried, language: language, context: context),
-                context: context)
+                    for: signup, token: token, sealedRequest: carried, language: language, environment: environment),
+                environment: environment)
         }
         return SignupPage.sent(email: values.email, sealedRequest: carried, language: language)
     }

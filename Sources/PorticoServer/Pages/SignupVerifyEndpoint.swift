@@ -22,23 +22,24 @@ struct SignupVerifyEndpoint: Sendable {
     static var linkLifetimeHours: Int { Int(linkLifetime / 3600) }
 
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
     /// Sign-up counters.
     let metrics: SignUpMetrics
 
     /// Adds `GET` and `POST /signup/verify`, both async.
     func register(on router: Router) {
-        router.page(Self.path, context: context, show: { try show($0) }, submit: { try confirm($0) })
+        router.page(Self.path, environment: environment, show: { try show($0) }, submit: { try confirm($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
         let token = request.query["token"] ?? ""
         let language = request.pageLanguage()
         guard let signup = try liveSignup(for: token) else { return SignupVerifyPage.dead(language: language) }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let page = SignupVerifyPage(
             token: token,
-            sealedRequest: AuthorizationFlow.liveSeal(request.query[AuthorizationFlow.requestField], context: context),
+            sealedRequest: AuthorizationFlow.liveSeal(
+                request.query[AuthorizationFlow.requestField], environment: environment),
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)),
             name: signup.name, email: signup.email, language: language)
         var response = page.response()
@@ -57,17 +58,17 @@ struct SignupVerifyEndpoint: Sendable {
         let token = form["token"] ?? ""
         guard
             CSRFProtection.verify(
-                form, request: request, purpose: Self.purpose(token: token), secure: context.usesHTTPS)
+                form, request: request, purpose: Self.purpose(token: token), secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let language = request.pageLanguage()
-        let seal = AuthorizationFlow.liveSeal(form[AuthorizationFlow.requestField], context: context)
+        let seal = AuthorizationFlow.liveSeal(form[AuthorizationFlow.requestField], environment: environment)
         guard SignInSession.isWellFormed(token) else { return SignupVerifyPage.dead(language: language) }
-        let now = context.now()
+        let now = environment.now()
         let outcome: Outcome
         do {
-            outcome = try context.store.transaction { transaction -> Outcome in
+            outcome = try environment.store.transaction { transaction -> Outcome in
                 guard case .redeemed(let signup) = try transaction.redeemPendingSignup(token: token, now: now) else {
                     return .dead
                 }
@@ -83,7 +84,7 @@ struct SignupVerifyEndpoint: Sendable {
             }
         } catch StoreError.duplicate {
             // The address was taken between the check and the insert; the transaction rolled back.
-            let email = try context.store.read { try $0.pendingSignup(token: token)?.email }
+            let email = try environment.store.read { try $0.pendingSignup(token: token)?.email }
             outcome = .taken(email ?? "")
         }
         let user: UserRecord
@@ -94,13 +95,13 @@ struct SignupVerifyEndpoint: Sendable {
         }
         metrics.record(.confirmed)
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(context)],
-            request: request, context: context)
+            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(environment)],
+            request: request, environment: environment)
         var response: Response
-        if let seal, let pending = try? AuthorizationFlow.pendingRequest(seal, context: context) {
+        if let seal, let pending = try? AuthorizationFlow.pendingRequest(seal, environment: environment) {
             response = try AuthorizationFlow.next(
                 for: pending.request, client: pending.client, signedIn: signedIn, personActed: true,
-                context: context, status: .seeOther)
+                environment: environment, status: .seeOther)
         } else {
             response = SignupPage.ready(name: user.name, email: user.email, language: language)
         }
@@ -111,8 +112,8 @@ struct SignupVerifyEndpoint: Sendable {
     /// The pending sign-up a live (present, unexpired) token confirms, or nil.
     private func liveSignup(for token: String) throws -> PendingSignup? {
         guard SignInSession.isWellFormed(token) else { return nil }
-        let now = context.now()
-        return try context.store.read { transaction in
+        let now = environment.now()
+        return try environment.store.read { transaction in
             guard let signup = try transaction.pendingSignup(token: token), now < signup.expiresAt else { return nil }
             return signup
         }

@@ -9,13 +9,13 @@ enum SignInCompletion {
     /// Signs `user` in and returns the response that continues.
     static func finish(
         user: UserRecord, persistent: Bool, methods: [String], pending: PendingAuthorizationRequest?,
-        returnPath: String?, request: Request, context: ProviderContext
+        returnPath: String?, request: Request, environment: PageEnvironment
     ) throws -> Response {
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: persistent, replacing: request.cookies[SignInSession.cookieName(context)],
-            request: request, context: context)
+            for: user, persistent: persistent, replacing: request.cookies[SignInSession.cookieName(environment)],
+            request: request, environment: environment)
         if methods != AuthenticationMethods.password {
-            try context.store.transaction {
+            try environment.store.transaction {
                 try $0.recordAuthenticationMethods(methods, forSessionHashedID: signedIn.session.hashedID)
             }
         }
@@ -23,14 +23,14 @@ enum SignInCompletion {
         if let pending {
             response = try AuthorizationFlow.next(
                 for: pending.request, client: pending.client, signedIn: signedIn, personActed: true,
-                context: context, status: .seeOther)
+                environment: environment, status: .seeOther)
         } else {
             let target = ReturnPath.validated(returnPath) ?? ReturnPath.fallback
             response = PageLayout.redirect(to: target, status: .seeOther)
         }
         response.setCookie(cookie)
         // The password was just entered: no "Continue as" until the browser restarts.
-        response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: context.usesHTTPS))
+        response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: environment.usesHTTPS))
         return response
     }
 }

@@ -25,13 +25,13 @@ struct TwoStepEndpoint: Sendable {
     }
 
     /// The provider's store, keys, mailer and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
-    private var verification: TwoStepVerification { TwoStepVerification(context: context) }
+    private var verification: TwoStepVerification { TwoStepVerification(environment: environment) }
 
     /// Adds `GET` and `POST /account/two-step`, both async.
     func register(on router: Router) {
-        router.page(Self.path, context: context, show: { try show($0) }, submit: { try act($0) })
+        router.page(Self.path, environment: environment, show: { try show($0) }, submit: { try act($0) })
     }
 
     private static let signInLocation = ReturnPath.signInLocation(returningTo: path)
@@ -41,10 +41,10 @@ struct TwoStepEndpoint: Sendable {
     }
 
     private func show(_ request: Request) throws -> Response {
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
             return PageLayout.redirect(to: Self.signInLocation, status: .found)
         }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let token = CSRFProtection.token(secret: secret, purpose: Self.purpose(signedIn))
         var response = try page(for: signedIn, csrfToken: token, language: request.pageLanguage())
         if let cookie { response.setCookie(cookie) }
@@ -58,10 +58,10 @@ struct TwoStepEndpoint: Sendable {
         status: HTTPStatus = .ok
     ) throws -> Response {
         let user = signedIn.user
-        let now = context.now()
-        let existing = try context.store.read { try $0.twoStepEnrollment(userID: user.id) }
+        let now = environment.now()
+        let existing = try environment.store.read { try $0.twoStepEnrollment(userID: user.id) }
         if let existing, existing.isConfirmed {
-            let remaining = try context.store.read { try $0.unusedRecoveryCodeCount(userID: user.id) }
+            let remaining = try environment.store.read { try $0.unusedRecoveryCodeCount(userID: user.id) }
             return TwoStepPages.management(
                 user: user, remaining: remaining, csrfToken: csrfToken, errors: [:], alert: error,
                 language: language, status: status)
@@ -74,7 +74,7 @@ struct TwoStepEndpoint: Sendable {
             let fresh = TwoStepVerification.makeSecret()
             let enrollment = TwoStepEnrollment(
                 userID: user.id, sealedSecret: try verification.seal(fresh, userID: user.id), createdAt: now)
-            guard try context.store.transaction({ try $0.savePendingTwoStepEnrollment(enrollment) }) else {
+            guard try environment.store.transaction({ try $0.savePendingTwoStepEnrollment(enrollment) }) else {
                 // Confirmed meanwhile (another tab): show management instead.
                 return try page(for: signedIn, csrfToken: csrfToken, language: language)
             }
@@ -89,11 +89,12 @@ struct TwoStepEndpoint: Sendable {
 
     private func act(_ request: Request) throws -> Response {
         let form = try request.pageForm()
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
             return PageLayout.redirect(to: Self.signInLocation, status: .seeOther)
         }
         guard
-            CSRFProtection.verify(form, request: request, purpose: Self.purpose(signedIn), secure: context.usesHTTPS)
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
@@ -118,7 +119,7 @@ struct TwoStepEndpoint: Sendable {
     private func throttled(
         _ signedIn: SignInSession, render: (Localized) throws -> Response
     ) throws -> (Response?, [ThrottleAttempt]) {
-        switch try AttemptThrottle(context: context).attempt(Self.limits(userID: signedIn.user.id)) {
+        switch try AttemptThrottle(environment: environment).attempt(Self.limits(userID: signedIn.user.id)) {
         case .refused(let wait):
             var response = try render(AttemptThrottle.refusal(retryAfter: wait))
             response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
@@ -134,8 +135,8 @@ struct TwoStepEndpoint: Sendable {
     private func isPassword(_ password: String, of user: UserRecord) throws -> Bool {
         guard password.utf8.count <= PasswordPolicy.maximumLength else { return false }
         guard
-            let matches = context.passwordChecks.admit({
-                context.passwords.verify(password, against: user.passwordHash)
+            let matches = environment.passwordChecks.admit({
+                environment.passwords.verify(password, against: user.passwordHash)
             })
         else { throw PageProblem.busy }
         return matches
@@ -164,8 +165,9 @@ struct TwoStepEndpoint: Sendable {
                 for: signedIn, csrfToken: csrfToken, language: language, error: PasswordChangeText.currentWrong,
                 status: .badRequest)
         }
-        let now = context.now()
-        guard let pending = try context.store.read({ try $0.twoStepEnrollment(userID: user.id) }), !pending.isConfirmed,
+        let now = environment.now()
+        guard let pending = try environment.store.read({ try $0.twoStepEnrollment(userID: user.id) }),
+            !pending.isConfirmed,
             let secret = verification.secret(of: pending),
             let step = verification.matchingStep(of: code, secret: secret)
         else {
@@ -173,7 +175,7 @@ struct TwoStepEndpoint: Sendable {
                 for: signedIn, csrfToken: csrfToken, language: language, error: TwoStepText.codeWrong,
                 status: .badRequest)
         }
-        let codes = try context.store.transaction { transaction -> [String]? in
+        let codes = try environment.store.transaction { transaction -> [String]? in
             guard
                 try transaction.confirmTwoStepEnrollment(
                     userID: user.id, sealedSecret: pending.sealedSecret, step: step, at: now)
@@ -187,12 +189,13 @@ struct TwoStepEndpoint: Sendable {
                 for: signedIn, csrfToken: csrfToken, language: language, error: TwoStepText.codeWrong,
                 status: .badRequest)
         }
-        try? AttemptThrottle(context: context).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
+        try? AttemptThrottle(environment: environment).forgive(
+            attempts, clearing: Self.limits(userID: user.id).map(\.key))
         var confirmed = pending
         confirmed.confirmedAt = now
         TwoStepNotice.send(
-            to: user, enabled: true, at: now, language: language, context: context,
-            undoLink: TwoStepUndoLink(context: context).url(for: confirmed, now: now))
+            to: user, enabled: true, at: now, language: language, environment: environment,
+            undoLink: TwoStepUndoLink(environment: environment).url(for: confirmed, now: now))
         return TwoStepPages.recoveryCodes(codes, language: language, notice: TwoStepText.turnedOn)
     }
 
@@ -204,7 +207,7 @@ struct TwoStepEndpoint: Sendable {
             return PageLayout.redirect(to: Self.path, status: .seeOther)
         }
         func again(_ message: Localized, alert: Bool = false, status: HTTPStatus) throws -> Response {
-            let remaining = try context.store.read { try $0.unusedRecoveryCodeCount(userID: user.id) }
+            let remaining = try environment.store.read { try $0.unusedRecoveryCodeCount(userID: user.id) }
             return TwoStepPages.management(
                 user: user, remaining: remaining, csrfToken: csrfToken, errors: alert ? [:] : [action: message],
                 alert: alert ? message : nil, language: language, status: status)
@@ -215,10 +218,11 @@ struct TwoStepEndpoint: Sendable {
         guard try isPassword(password, of: user) else {
             return try again(PasswordChangeText.currentWrong, status: .badRequest)
         }
-        try? AttemptThrottle(context: context).forgive(attempts, clearing: Self.limits(userID: user.id).map(\.key))
-        let now = context.now()
+        try? AttemptThrottle(environment: environment).forgive(
+            attempts, clearing: Self.limits(userID: user.id).map(\.key))
+        let now = environment.now()
         if action == "regenerate" {
-            let codes = try context.store.transaction { transaction in
+            let codes = try environment.store.transaction { transaction in
                 try transaction.append(
                     AuditEvent(
                         occurredAt: now, actor: user.id, action: "user.recovery_codes_renewed", subject: user.id))
@@ -226,7 +230,7 @@ struct TwoStepEndpoint: Sendable {
             }
             return TwoStepPages.recoveryCodes(codes, language: language, notice: nil)
         }
-        try context.store.transaction { transaction in
+        try environment.store.transaction { transaction in
             guard try transaction.deleteTwoStepEnrollment(userID: user.id) else { return }
             let ended = try OtherSessionsSignOut.endSessions(
                 userID: user.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
@@ -235,7 +239,7 @@ struct TwoStepEndpoint: Sendable {
                     occurredAt: now, actor: user.id, action: "user.two_step_off", subject: user.id,
                     details: (["sessions_ended": .integer(Int64(ended))] as JSONValue).jsonString))
         }
-        TwoStepNotice.send(to: user, enabled: false, at: now, language: language, context: context)
+        TwoStepNotice.send(to: user, enabled: false, at: now, language: language, environment: environment)
         var query = [("done", AccountPage.Notice.twoStepOff.rawValue)]
         if language != .english { query.append(("ui_locales", language.rawValue)) }
         return PageLayout.redirect(to: AuthorizationResponse.location(AccountEndpoint.path, query), status: .seeOther)

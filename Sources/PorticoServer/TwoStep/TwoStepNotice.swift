@@ -8,15 +8,15 @@ enum TwoStepNotice {
     /// Sends the notice for `user`, changed at `time`; `undoLink` (turning on only) is the
     /// owner's way to turn it off again when it was not them (``TwoStepUndoLink``).
     static func send(
-        to user: UserRecord, enabled: Bool, at time: Date, language: PageLanguage, context: ProviderContext,
+        to user: UserRecord, enabled: Bool, at time: Date, language: PageLanguage, environment: PageEnvironment,
         undoLink: String? = nil
     ) {
         let message = MailMessage(
             to: user.email, subject: TwoStepText.noticeSubject(enabled: enabled)[language],
             body: TwoStepText.notice(
                 name: user.name, time: AccountPage.format(time, language: language), enabled: enabled,
-                accountLink: context.issuer + AccountEndpoint.path, undoLink: undoLink)[language],
+                accountLink: environment.issuer + AccountEndpoint.path, undoLink: undoLink)[language],
             date: time)
-        context.mailer.sendInBackground(message, what: "a two-step notice")
+        environment.mailer.sendInBackground(message, what: "a two-step notice")
     }
 }

@@ -16,28 +16,28 @@ struct TwoStepReplay: Sendable {
     static let mailWindow: TimeInterval = 24 * 60 * 60
 
     /// The provider's store, mailer and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Records the replay of `step` on `userID`'s account from `address`, and mails the owner
     /// unless a replay mail went out within ``mailWindow``.
     func record(userID: String, step: Int64, address: String, language: PageLanguage) throws {
-        let now = context.now()
-        try context.store.transaction { transaction in
+        let now = environment.now()
+        try environment.store.transaction { transaction in
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: userID, action: "user.two_step_code_replayed", subject: userID,
                     details: (["step": .integer(step), "address": .string(address)] as JSONValue).jsonString))
         }
         let once = AttemptThrottle.Limit(key: "two-step-replay-mail:" + userID, maximum: 1, window: Self.mailWindow)
-        guard case .allowed = try AttemptThrottle(context: context).attempt([once]),
-            let user = try context.store.read({ try $0.user(id: userID) })
+        guard case .allowed = try AttemptThrottle(environment: environment).attempt([once]),
+            let user = try environment.store.read({ try $0.user(id: userID) })
         else { return }
         let message = MailMessage(
             to: user.email, subject: TwoStepText.replaySubject[language],
             body: TwoStepText.replayNotice(
                 name: user.name, time: AccountPage.format(now, language: language),
-                passwordLink: context.issuer + PasswordChangeEndpoint.path)[language],
+                passwordLink: environment.issuer + PasswordChangeEndpoint.path)[language],
             date: now)
-        context.mailer.sendInBackground(message, what: "a two-step replay notice")
+        environment.mailer.sendInBackground(message, what: "a two-step replay notice")
     }
 }

@@ -34,12 +34,12 @@ struct TwoStepSignInEndpoint: Sendable {
     }
 
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` (back to the sign-in page) and `POST /login/otp`.
     func register(on router: Router) {
         router.page(
-            Self.path, context: context,
+            Self.path, environment: environment,
             show: { _ in PageLayout.redirect(to: AuthorizationFlow.loginPath, status: .found) },
             submit: { try verify($0) })
     }
@@ -54,15 +54,17 @@ struct TwoStepSignInEndpoint: Sendable {
         for user: UserRecord, persistent: Bool, sealedRequest: String?, returnPath: String?, appName: String?,
         request: Request, language: PageLanguage
     ) throws -> Response? {
-        guard try TwoStepVerification(context: context).confirmedEnrollment(userID: user.id) != nil else { return nil }
-        let now = context.now()
+        guard try TwoStepVerification(environment: environment).confirmedEnrollment(userID: user.id) != nil else {
+            return nil
+        }
+        let now = environment.now()
         let token = SecureRandom.token()
         let pending = PendingSecondStep(
             token: token, userID: user.id, isPersistent: persistent, sealedRequest: sealedRequest,
             returnPath: ReturnPath.validated(returnPath), createdAt: now,
             expiresAt: now.addingTimeInterval(TwoStepVerification.pendingLifetime))
-        try context.store.transaction { try $0.insert(pending, now: now) }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        try environment.store.transaction { try $0.insert(pending, now: now) }
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         var response = TwoStepSignInPage(
             pendingToken: token,
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(pendingHashedID: pending.hashedID)),
@@ -74,21 +76,22 @@ struct TwoStepSignInEndpoint: Sendable {
 
     private func verify(_ request: Request) throws -> Response {
         let form = try request.pageForm()
-        let now = context.now()
+        let now = environment.now()
         let token = form[Self.pendingField] ?? ""
         guard SignInSession.isWellFormed(token),
-            let pending = try context.store.read({ try $0.pendingSecondStep(token: token, now: now) })
+            let pending = try environment.store.read({ try $0.pendingSecondStep(token: token, now: now) })
         else {
             return TwoStepSignInPage.expired(language: request.pageLanguage())
         }
         guard
             CSRFProtection.verify(
                 form, request: request, purpose: Self.purpose(pendingHashedID: pending.hashedID),
-                secure: context.usesHTTPS)
+                secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
-        let authorization = try AuthorizationFlow.optionalPendingRequest(pending.sealedRequest, context: context)
+        let authorization = try AuthorizationFlow.optionalPendingRequest(
+            pending.sealedRequest, environment: environment)
         let language = request.pageLanguage(pending: authorization?.request.language)
         let recoveryCode = (form["recovery_code"] ?? "").trimmingCharacters(in: .whitespaces)
         let code = (form["otp"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -102,25 +105,25 @@ struct TwoStepSignInEndpoint: Sendable {
         }
         guard usesRecovery || !code.isEmpty else { return again(TwoStepText.codeMissing) }
 
-        let throttle = AttemptThrottle(context: context)
+        let throttle = AttemptThrottle(environment: environment)
         let limits = Self.limits(userID: pending.userID, address: request.remoteAddress)
         let counted: [ThrottleAttempt]
         switch try throttle.attempt(limits) {
         case .refused(let wait):
-            context.metrics.recordSignIn(.throttled)
+            environment.metrics.recordSignIn(.throttled)
             var response = again(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
             response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
             return response
         case .allowed(let attempts):
             counted = attempts
         }
-        let verification = TwoStepVerification(context: context)
+        let verification = TwoStepVerification(environment: environment)
         let methods: [String]
         if usesRecovery {
             guard recoveryCode.utf8.count <= 32,
                 try verification.acceptRecoveryCode(recoveryCode, userID: pending.userID)
             else {
-                context.metrics.recordSignIn(.failure)
+                environment.metrics.recordSignIn(.failure)
                 return again(TwoStepText.recoveryCodeWrong)
             }
             methods = AuthenticationMethods.passwordAndRecoveryCode
@@ -129,34 +132,34 @@ struct TwoStepSignInEndpoint: Sendable {
             case .accepted:
                 break
             case .replayed(let step):
-                context.metrics.recordSignIn(.failure)
-                try TwoStepReplay(context: context).record(
+                environment.metrics.recordSignIn(.failure)
+                try TwoStepReplay(environment: environment).record(
                     userID: pending.userID, step: step, address: request.remoteAddress, language: language)
                 // The same words as a wrong code: the presenter learns nothing from them.
                 return again(TwoStepText.codeWrong)
             case .wrong:
-                context.metrics.recordSignIn(.failure)
+                environment.metrics.recordSignIn(.failure)
                 return again(TwoStepText.codeWrong)
             }
             methods = AuthenticationMethods.passwordAndCode
         }
         // Single use: of two submissions racing with good codes, one signs in.
-        guard try context.store.transaction({ try $0.deletePendingSecondStep(token: token) }),
-            let user = try context.store.read({ try $0.user(id: pending.userID) }), !user.isDisabled
+        guard try environment.store.transaction({ try $0.deletePendingSecondStep(token: token) }),
+            let user = try environment.store.read({ try $0.user(id: pending.userID) }), !user.isDisabled
         else {
             return TwoStepSignInPage.expired(language: language)
         }
         try throttle.forgive(counted, clearing: limits.prefix(1).map(\.key))
         if usesRecovery {
-            try context.store.transaction {
+            try environment.store.transaction {
                 try $0.append(
                     AuditEvent(occurredAt: now, actor: user.id, action: "user.recovery_code_used", subject: user.id))
             }
         }
         let response = try SignInCompletion.finish(
             user: user, persistent: pending.isPersistent, methods: methods, pending: authorization,
-            returnPath: pending.returnPath, request: request, context: context)
-        context.metrics.recordSignIn(.success)
+            returnPath: pending.returnPath, request: request, environment: environment)
+        environment.metrics.recordSignIn(.success)
         return response
     }
 }

@@ -12,13 +12,13 @@ import PorticoStore
 /// dead link (used, expired, forged) gets one and the same page.
 struct TwoStepUndoEndpoint: Sendable {
     /// The provider's store, keys, mailer and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
-    private var link: TwoStepUndoLink { TwoStepUndoLink(context: context) }
+    private var link: TwoStepUndoLink { TwoStepUndoLink(environment: environment) }
 
     /// Adds `GET` and `POST /account/two-step/undo`, both async.
     func register(on router: Router) {
-        router.page(TwoStepUndoLink.path, context: context, show: { try show($0) }, submit: { try undo($0) })
+        router.page(TwoStepUndoLink.path, environment: environment, show: { try show($0) }, submit: { try undo($0) })
     }
 
     /// The CSRF purpose of the form: bound to the token, so it works for this link only.
@@ -29,12 +29,12 @@ struct TwoStepUndoEndpoint: Sendable {
     private func show(_ request: Request) throws -> Response {
         let token = request.query["token"] ?? ""
         let language = request.pageLanguage()
-        let now = context.now()
+        let now = environment.now()
         guard
-            let enrollment = try context.store.read({ try link.enrollment(for: token, now: now, in: $0) }),
-            let user = try context.store.read({ try $0.user(id: enrollment.userID) })
+            let enrollment = try environment.store.read({ try link.enrollment(for: token, now: now, in: $0) }),
+            let user = try environment.store.read({ try $0.user(id: enrollment.userID) })
         else { return Self.dead(language: language) }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let csrfToken = CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token))
         let text = TwoStepText.self
         let action = TwoStepUndoLink.path + (language == .english ? "" : "?ui_locales=" + language.rawValue)
@@ -59,13 +59,13 @@ struct TwoStepUndoEndpoint: Sendable {
         let token = form["token"] ?? ""
         guard
             CSRFProtection.verify(
-                form, request: request, purpose: Self.purpose(token: token), secure: context.usesHTTPS)
+                form, request: request, purpose: Self.purpose(token: token), secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
         let language = request.pageLanguage()
-        let now = context.now()
-        let user = try context.store.transaction { transaction -> UserRecord? in
+        let now = environment.now()
+        let user = try environment.store.transaction { transaction -> UserRecord? in
             guard let enrollment = try link.enrollment(for: token, now: now, in: transaction),
                 let user = try transaction.user(id: enrollment.userID),
                 try transaction.deleteTwoStepEnrollment(userID: user.id)
@@ -79,7 +79,7 @@ struct TwoStepUndoEndpoint: Sendable {
             return user
         }
         guard let user else { return Self.dead(language: language) }
-        TwoStepNotice.send(to: user, enabled: false, at: now, language: language, context: context)
+        TwoStepNotice.send(to: user, enabled: false, at: now, language: language, environment: environment)
         let text = TwoStepText.self
         let html = """
             <h1>\(text.undoneTitle[language])</h1>
@@ -88,8 +88,8 @@ struct TwoStepUndoEndpoint: Sendable {
 
             """
         var response = PageLayout.page(title: text.undoneTitle[language], content: html, language: language)
-        var expired = Cookie.expired(name: SignInSession.cookieName(context))
-        expired.isSecure = context.usesHTTPS
+        var expired = Cookie.expired(name: SignInSession.cookieName(environment))
+        expired.isSecure = environment.usesHTTPS
         response.setCookie(expired)
         return response
     }

@@ -23,7 +23,7 @@ struct TwoStepUndoLink: Sendable {
     static let maximumTokenLength = 512
 
     /// The provider's keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// The token for `enrollment`, confirmed at `now`.
     func token(for enrollment: TwoStepEnrollment, now: Date) -> String {
@@ -34,7 +34,7 @@ struct TwoStepUndoLink: Sendable {
 
     /// The full link for `enrollment`.
     func url(for enrollment: TwoStepEnrollment, now: Date) -> String {
-        context.issuer + Self.path + "?token=" + token(for: enrollment, now: now)
+        environment.issuer + Self.path + "?token=" + token(for: enrollment, now: now)
     }
 
     /// The confirmed enrollment `token` turns off, read in `transaction`, or nil when the token
@@ -52,7 +52,7 @@ struct TwoStepUndoLink: Sendable {
     }
 
     private func code(userID encodedUserID: String, expiry: Int64, _ enrollment: TwoStepEnrollment) -> [UInt8] {
-        let key = context.keys.derivedSecret(purpose: "portico two-step undo links")
+        let key = environment.keys.derivedSecret(purpose: "portico two-step undo links")
         let secretDigest = Base64URL.encode(Digest.sha256.hash(enrollment.sealedSecret))
         let message = "\(encodedUserID)\n\(expiry)\n\(secretDigest)"
         return HMAC.authenticationCode(for: Array(message.utf8), key: key, digest: .sha256)

@@ -30,10 +30,10 @@ struct TwoStepVerification: Sendable {
     static let window: Int64 = 1
 
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     private var sealingKey: KeyEncryptionKey? {
-        KeyEncryptionKey(bytes: context.keys.derivedSecret(purpose: "portico two-step secrets"))
+        KeyEncryptionKey(bytes: environment.keys.derivedSecret(purpose: "portico two-step secrets"))
     }
 
     private static func sealContext(userID: String) -> String {
@@ -62,13 +62,13 @@ struct TwoStepVerification: Sendable {
     /// The time step whose code `code` is for `secret` now, or nil. Spaces are ignored.
     func matchingStep(of code: String, secret: [UInt8]) -> Int64? {
         let digits = code.filter { $0 != " " }
-        let unixTime = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let unixTime = Int64(environment.now().timeIntervalSince1970.rounded(.down))
         return OneTimePassword(secret: secret).matchingStep(of: digits, at: unixTime, window: Self.window)
     }
 
     /// The person's confirmed enrollment, if any.
     func confirmedEnrollment(userID: String) throws -> TwoStepEnrollment? {
-        try context.store.read { try $0.twoStepEnrollment(userID: userID) }.flatMap { $0.isConfirmed ? $0 : nil }
+        try environment.store.read { try $0.twoStepEnrollment(userID: userID) }.flatMap { $0.isConfirmed ? $0 : nil }
     }
 
     /// What a presented authenticator code turned out to be.
@@ -88,15 +88,15 @@ struct TwoStepVerification: Sendable {
         guard let enrollment = try confirmedEnrollment(userID: userID), let secret = secret(of: enrollment),
             let step = matchingStep(of: code, secret: secret)
         else { return .wrong }
-        let used = try context.store.transaction { try $0.useTwoStepStep(userID: userID, step: step) }
+        let used = try environment.store.transaction { try $0.useTwoStepStep(userID: userID, step: step) }
         return used ? .accepted : .replayed(step: step)
     }
 
     /// Whether `code` is one of `userID`'s unused recovery codes; it is used up if so.
     func acceptRecoveryCode(_ code: String, userID: String) throws -> Bool {
         guard let hash = recoveryCodeHash(code, userID: userID) else { return false }
-        let now = context.now()
-        return try context.store.transaction { try $0.useRecoveryCode(userID: userID, hash: hash, at: now) }
+        let now = environment.now()
+        return try environment.store.transaction { try $0.useRecoveryCode(userID: userID, hash: hash, at: now) }
     }
 
     /// Ten new recovery codes (`xxxxx-xxxxx`, base32 lower case), replacing the old ones in
@@ -107,7 +107,7 @@ struct TwoStepVerification: Sendable {
             return String(text.prefix(5)) + "-" + String(text.suffix(5))
         }
         let hashes = codes.compactMap { recoveryCodeHash($0, userID: userID) }
-        try transaction.replaceRecoveryCodes(userID: userID, hashes: hashes, at: context.now())
+        try transaction.replaceRecoveryCodes(userID: userID, hashes: hashes, at: environment.now())
         return codes
     }
 
@@ -117,7 +117,7 @@ struct TwoStepVerification: Sendable {
         let normalized = code.lowercased().filter { $0 != "-" && $0 != " " }
         let alphabet = Set("abcdefghijklmnopqrstuvwxyz234567")
         guard normalized.count == 10, normalized.allSatisfy(alphabet.contains) else { return nil }
-        let key = context.keys.derivedSecret(purpose: "portico recovery codes")
+        let key = environment.keys.derivedSecret(purpose: "portico recovery codes")
         return HMAC.authenticationCode(for: Array((userID + "\n" + normalized).utf8), key: key, digest: .sha256)
     }
 

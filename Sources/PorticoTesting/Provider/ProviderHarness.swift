@@ -1,4 +1,5 @@
 import Foundation
+import PorticoDemo
 import PorticoServer
 import PorticoStore
 import Synchronization
@@ -101,6 +102,10 @@ public final class ProviderHarness: Sendable {
     public var base: String { "http://\(configuration.host):\(port)" }
     /// The provider's issuer identifier.
     public var issuer: String { provider.issuer }
+    /// With `demo` set, once started: the demo app's URL and the demo person's sign-in.
+    public var demo: DemoCredentials? {
+        provider.configuration.apps.lazy.compactMap { $0 as? DemoApp }.first?.credentials
+    }
     /// Where the provider writes mail unless the configuration set a mailer.
     public var outbox: URL { URL(fileURLWithPath: configuration.effectiveOutboxDirectory(beside: store.location)) }
 
@@ -121,6 +126,11 @@ public final class ProviderHarness: Sendable {
         _ configuration: ProviderConfiguration, on database: TestDatabase, in directory: URL
     ) throws -> IdentityProvider {
         let url = database.url(in: directory)
+        // `demo` serves the demo app as `portico serve --demo` does (a new one on each start).
+        var configuration = configuration
+        if configuration.demo, !configuration.apps.contains(where: { $0 is DemoApp }) {
+            configuration.apps.append(DemoApp())
+        }
         let provider = try IdentityProvider(
             configuration: configuration, store: try database.open(url, longRunning: true))
         try provider.start()

@@ -13,7 +13,7 @@ import Testing
 @Suite struct DemoModeTests {
     @Test func withoutDemoThereIsNoDemoAppNorRoutes() async throws {
         try await ProviderHarness.with(configuration: .testing { $0.demo = false }) { (harness) async throws in
-            #expect(harness.provider.demo == nil)
+            #expect(harness.demo == nil)
             #expect(try await CLIHTTP.get(harness.issuer + "/demo").status == 404)
             #expect(try await CLIHTTP.get(harness.issuer + "/demo/callback?code=x&state=y").status == 404)
             #expect(try harness.store.clients().isEmpty)
@@ -23,7 +23,7 @@ import Testing
 
     @Test func demoSeedsAppAndPersonWithASecretDerivedFromTheKeyFile() async throws {
         try await ProviderHarness.with(configuration: .testing { $0.demo = true }) { harness in
-            let credentials = try #require(harness.provider.demo)
+            let credentials = try #require(harness.demo)
             #expect(credentials.startURL == harness.issuer + "/demo")
             #expect(credentials.email == "demo@example.com")
             #expect(credentials.password == "portico-demo")

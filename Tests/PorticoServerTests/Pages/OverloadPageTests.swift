@@ -11,7 +11,7 @@ import Testing
 @Suite struct OverloadPageTests {
     /// A server whose only worker place is taken by a handler parked until `release` is signalled.
     private func fullServer(
-        release: DispatchSemaphore, parked: DispatchSemaphore, context: ProviderContext
+        release: DispatchSemaphore, parked: DispatchSemaphore, environment: PageEnvironment
     ) throws -> HTTPServer {
         let router = Router()
         router.getAsync("/park") { _ in
@@ -20,7 +20,7 @@ import Testing
             return .text("parked")
         }
         router.getAsync("/page") { _ in .text("page") }
-        OverloadPage.register(on: router, context: context)
+        OverloadPage.register(on: router, environment: environment)
         var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
         configuration.maxPendingAsyncRequests = 1
         let server = HTTPServer(configuration: configuration, router: router)
@@ -35,14 +35,14 @@ import Testing
 
     @Test func aBrowserGetsTheVeryBusyPageInItsLanguage() async throws {
         try await ProviderHarness.with { harness in
-            try check(context: harness.provider.context)
+            try check(environment: PageEnvironment(harness.provider.context))
         }
     }
 
-    private func check(context: ProviderContext) throws {
+    private func check(environment: PageEnvironment) throws {
         let release = DispatchSemaphore(value: 0)
         let parked = DispatchSemaphore(value: 0)
-        let server = try fullServer(release: release, parked: parked, context: context)
+        let server = try fullServer(release: release, parked: parked, environment: environment)
         defer { server.shutdown() }
         Thread.detachNewThread {
             _ = RawHTTPClient.exchange(

@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoHTTP
+import PorticoServer
 import Synchronization
 
 /// The built-in "third-party app" of `portico serve --demo`: a page with a "Login with
@@ -9,7 +10,7 @@ import Synchronization
 ///
 /// It uses only what any app has: its client id and secret, the discovery document, the token
 /// endpoint, the JWKS and `/user/profile`. Nothing reaches into the provider's internals.
-final class DemoApp: Sendable {
+final class DemoSite: Sendable {
     /// The cookie that binds a sign-in's state to the browser that started it.
     static let stateCookie = "portico_demo_state"
     /// The cookie that holds the `state` of the demo app's sign-out, checked when Portico
@@ -21,20 +22,20 @@ final class DemoApp: Sendable {
         var credentials: DemoCredentials
     }
 
-    private let context: ProviderContext
+    private let services: ProviderAppServices
     private let setup = Mutex<Setup?>(nil)
     private let pending: PendingDemoLogins
 
-    init(context: ProviderContext) {
-        self.context = context
-        pending = PendingDemoLogins(secret: context.keys.derivedSecret(purpose: "demo app sign-ins"))
+    init(services: ProviderAppServices) {
+        self.services = services
+        pending = PendingDemoLogins(secret: services.derivedSecret(purpose: "demo app sign-ins"))
     }
 
     /// Seeds the app and the person for the provider's (now known) issuer; call once the port
     /// is bound.
     @discardableResult
     func prepare() throws -> DemoCredentials {
-        let (secret, credentials) = try DemoSeed.prepare(issuer: context.issuer, context: context)
+        let (secret, credentials) = try DemoSeed.prepare(issuer: services.issuer, services: services)
         setup.withLock { $0 = Setup(secret: secret, credentials: credentials) }
         return credentials
     }
@@ -46,10 +47,10 @@ final class DemoApp: Sendable {
 
     private var relyingParty: DemoRelyingParty? {
         let secret = setup.withLock { $0?.secret }
-        return secret.map { DemoRelyingParty(issuer: context.issuer, clientID: DemoSeed.clientID, clientSecret: $0) }
+        return secret.map { DemoRelyingParty(issuer: services.issuer, clientID: DemoSeed.clientID, clientSecret: $0) }
     }
 
-    private var redirectURI: String { context.issuer + "/demo/callback" }
+    private var redirectURI: String { services.issuer + "/demo/callback" }
 
     // MARK: Handlers
 
@@ -67,7 +68,7 @@ final class DemoApp: Sendable {
         } catch {
             return DemoPages.failure(error)
         }
-        let (state, login) = pending.start(now: context.now())
+        let (state, login) = pending.start(now: services.now())
         let query = FormEncoding.body([
             ("response_type", "code"), ("client_id", DemoSeed.clientID), ("redirect_uri", redirectURI),
             ("scope", DemoSeed.requestedScopes.joined(separator: " ")), ("state", state),
@@ -79,7 +80,7 @@ final class DemoApp: Sendable {
         response.setCookie(
             Cookie(
                 name: Self.stateCookie, value: state, path: "/demo", maxAge: Int(PendingDemoLogins.lifetime),
-                isSecure: context.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
+                isSecure: services.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
         return response
     }
 
@@ -91,16 +92,16 @@ final class DemoApp: Sendable {
             let result = try await finish(request)
             let logoutState = SecureRandom.token()
             let signOut = DemoPages.SignOut(
-                endpoint: context.issuer + "/oauth/logout",
+                endpoint: services.issuer + "/oauth/logout",
                 fields: [
                     ("id_token_hint", result.tokens.idToken), ("client_id", DemoSeed.clientID),
-                    ("post_logout_redirect_uri", context.issuer + DemoSeed.signedOutPath), ("state", logoutState),
+                    ("post_logout_redirect_uri", services.issuer + DemoSeed.signedOutPath), ("state", logoutState),
                 ])
             response = DemoPages.success(result, signOut: signOut)
             response.setCookie(
                 Cookie(
                     name: Self.logoutStateCookie, value: logoutState, path: "/demo",
-                    isSecure: context.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
+                    isSecure: services.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
         } catch {
             response = DemoPages.failure(error)
         }
@@ -122,9 +123,9 @@ final class DemoApp: Sendable {
     private func finish(_ request: Request) async throws(DemoFlowError) -> DemoPages.SignInResult {
         let query = request.query
         guard let state = query["state"], let bound = request.cookies[Self.stateCookie],
-            ConstantTime.equals(state, bound), let login = pending.finish(state: state, now: context.now())
+            ConstantTime.equals(state, bound), let login = pending.finish(state: state, now: services.now())
         else { throw .unknownState }
-        if let issuer = query["iss"], issuer != context.issuer { throw .wrongIssuer(issuer) }
+        if let issuer = query["iss"], issuer != services.issuer { throw .wrongIssuer(issuer) }
         if let error = query["error"] {
             throw .authorizationError(code: error, description: query["error_description"])
         }

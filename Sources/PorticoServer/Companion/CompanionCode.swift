@@ -10,7 +10,7 @@ enum CompanionCode {
     /// Stores a new code for `request` on behalf of `caller`'s person in `transaction`, and
     /// returns it.
     static func issue(
-        for request: AuthorizationRequest, caller: CompanionCaller, context: ProviderContext, now: Date,
+        for request: AuthorizationRequest, caller: CompanionCaller, codeLifetime: TimeInterval, now: Date,
         in transaction: any StoreTransaction
     ) throws -> String {
         let code = SecureRandom.token()
@@ -18,7 +18,7 @@ enum CompanionCode {
             code: code, clientID: request.clientID, userID: caller.user.id, redirectURI: request.redirectURI,
             scopes: request.scopes, codeChallenge: request.codeChallenge, nonce: request.nonce,
             authTime: caller.authTime, sessionHashedID: nil, createdAt: now,
-            expiresAt: now.addingTimeInterval(context.lifetimes.authorizationCode))
+            expiresAt: now.addingTimeInterval(codeLifetime))
         stored.resource = request.resource
         try transaction.insert(stored)
         return code

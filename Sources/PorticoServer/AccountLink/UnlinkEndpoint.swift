@@ -7,7 +7,7 @@ import PorticoStore
 /// returns to Your Account.
 ///
 /// Signing in is required, the form carries Your Account's CSRF token (bound to the session)
-/// and must come from this provider's own origin (``Router/page(_:context:show:submit:)``), and
+/// and must come from this provider's own origin (``Router/page(_:environment:show:submit:)``), and
 /// only the signed-in person's own links can be shown or unlinked: any other id is the same
 /// "malformed request" page, so ids reveal nothing.
 struct UnlinkEndpoint: Sendable {
@@ -19,15 +19,15 @@ struct UnlinkEndpoint: Sendable {
     static let button = "unlink"
 
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST /account/unlink`.
     func register(on router: Router) {
-        router.page(Self.path, context: context, show: { try show($0) }, submit: { try unlink($0) })
+        router.page(Self.path, environment: environment, show: { try show($0) }, submit: { try unlink($0) })
     }
 
     private func show(_ request: Request) throws -> Response {
-        guard let signedIn = try SignInSession.current(in: request, context: context) else {
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
             return PageLayout.redirect(to: AccountEndpoint.signInLocation, status: .found)
         }
         let language = request.pageLanguage()
@@ -35,7 +35,7 @@ struct UnlinkEndpoint: Sendable {
         guard values.count == 1, let (link, host) = try ownLink(values[0], of: signedIn) else {
             throw PageProblem.malformedRequest(appName: nil)
         }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let token = CSRFProtection.token(
             secret: secret, purpose: CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID))
         let text = LinkedAccountsText.self
@@ -60,16 +60,16 @@ struct UnlinkEndpoint: Sendable {
     }
 
     private func unlink(_ request: Request) throws -> Response {
-        guard let (form, signedIn) = try AccountForm.read(request, context: context) else {
+        guard let (form, signedIn) = try AccountForm.read(request, environment: environment) else {
             return PageLayout.redirect(to: AccountEndpoint.signInLocation, status: .seeOther)
         }
         let values = form.values(for: Self.button)
         guard values.count == 1 else { throw PageProblem.malformedRequest(appName: nil) }
         let linkID = values[0]
-        let now = context.now()
-        let lifetime = context.lifetimes.accessToken
+        let now = environment.now()
+        let lifetime = environment.lifetimes.accessToken
         let userID = signedIn.user.id
-        let found = try context.store.transaction { transaction -> Bool in
+        let found = try environment.store.transaction { transaction -> Bool in
             guard let link = try transaction.accountLink(id: linkID), link.platformUserID == userID else {
                 return false
             }
@@ -85,7 +85,7 @@ struct UnlinkEndpoint: Sendable {
 
     /// The link `id` and its host, if the link is `signedIn`'s own and the host still exists.
     private func ownLink(_ id: String, of signedIn: SignInSession) throws -> (AccountLink, Client)? {
-        try context.store.read { transaction in
+        try environment.store.read { transaction in
             guard let link = try transaction.accountLink(id: id), link.platformUserID == signedIn.user.id,
                 let host = try transaction.client(id: link.hostClientID)
             else { return nil }

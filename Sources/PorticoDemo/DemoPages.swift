@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoHTTP
+import PorticoServer
 
 /// The demo app's pages: home, result, failure and privacy.
 ///

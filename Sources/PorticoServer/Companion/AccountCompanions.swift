@@ -16,9 +16,9 @@ enum AccountCompanions {
     static let field = "end_companion"
 
     /// The person's live companion sessions.
-    static func sessions(of userID: String, context: ProviderContext) throws -> [CompanionSession] {
-        let now = context.now()
-        return try context.store.read { try $0.liveCompanionSessions(userID: userID, now: now) }
+    static func sessions(of userID: String, environment: PageEnvironment) throws -> [CompanionSession] {
+        let now = environment.now()
+        return try environment.store.read { try $0.liveCompanionSessions(userID: userID, now: now) }
     }
 
     /// The name a session is shown by.
@@ -53,9 +53,9 @@ enum AccountCompanions {
 
     /// Ends the session `sessionID` if it is `signedIn`'s person's; nothing happens for any
     /// other value (another person's session, an ended one, garbage).
-    static func end(sessionID: String, for signedIn: SignInSession, context: ProviderContext) throws {
-        let now = context.now()
-        try context.store.transaction { transaction in
+    static func end(sessionID: String, for signedIn: SignInSession, environment: PageEnvironment) throws {
+        let now = environment.now()
+        try environment.store.transaction { transaction in
             guard let session = try transaction.companionSession(id: sessionID), session.userID == signedIn.user.id,
                 try transaction.revokeRefreshFamily(id: session.familyID, now: now)
             else { return }

@@ -1,10 +1,12 @@
 import Foundation
 import PorticoStore
 
-/// What the pages need: the issuer, the store, the keys, the password hasher and a clock.
+/// Everything the provider is made of: the issuer, the store, the keys, the password hasher,
+/// the caches and a clock, assembled once by ``IdentityProvider``.
 ///
-/// The protocol endpoints and the grants take only the parts they use (see
-/// ``ProtocolRoutes``, which takes them from here); the pages still take the whole context.
+/// The protocol endpoints, the grants and the features
+/// (``CompanionRoutes/Parts``, ``AccountLinkRoutes/Parts``) take only the parts they use (see
+/// ``ProtocolRoutes``, which takes them from here), and the pages take ``PageEnvironment``.
 /// One instance per running provider, shared by every HTTP thread; everything in it is
 /// immutable or synchronized, so handlers read it without locks of their own.
 final class ProviderContext: Sendable {

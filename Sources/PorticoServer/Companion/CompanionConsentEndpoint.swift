@@ -16,10 +16,8 @@ struct CompanionConsentEndpoint: Sendable {
     /// The endpoint's path.
     static let path = "/oauth/companion/consent"
 
-    /// The provider's store, keys and clock.
-    let context: ProviderContext
-    /// The bearer-token gate shared with the resource endpoints.
-    let resource: ProtectedResource
+    /// The store, keys, clock, issuer and bearer-token gate (``CompanionRoutes/Parts``).
+    let parts: CompanionRoutes.Parts
     /// The companion counters.
     let metrics: CompanionMetrics
 
@@ -31,7 +29,7 @@ struct CompanionConsentEndpoint: Sendable {
 
     /// Registers `POST` where the store's handlers run.
     func register(on router: Router) {
-        context.execution.post(Self.path, on: router) { request in handle(request) }
+        parts.execution.post(Self.path, on: router) { request in handle(request) }
     }
 
     /// Answers one request; every failure is JSON.
@@ -49,41 +47,42 @@ struct CompanionConsentEndpoint: Sendable {
     }
 
     private func answer(_ request: Request) throws -> (Response, CompanionMetrics.Decision) {
-        let caller = try CompanionCaller.authenticate(request, resource: resource)
+        let caller = try CompanionCaller.authenticate(request, resource: parts.resource)
         let parameters = try OAuthParameters(formOf: request)
         let ticket = try parameters.required("ticket")
         let decision = try parameters.required("decision")
         guard decision == "allow" || decision == "deny" else {
             throw OAuthError.invalidRequest("The decision must be allow or deny.")
         }
-        let now = context.now()
+        let now = parts.now()
         guard
-            let stored = try context.store.transaction({ transaction in
+            let stored = try parts.store.transaction({ transaction in
                 try transaction.consumeCompanionTicket(ticket, sessionID: caller.session.id, now: now)
             }), let kind = CompanionAnswer.Kind(rawValue: stored.kind)
         else { throw Self.invalidTicket }
         let pending: PendingAuthorizationRequest
         do {
-            pending = try AuthorizationFlow.pendingRequest(stored.request, context: context)
+            pending = try AuthorizationFlow.pendingRequest(
+                stored.request, keys: parts.keys, store: parts.store, now: parts.now)
         } catch let problem as PageProblem {
             throw CompanionAnswer.untrusted(problem)
         }
         let (authorization, client) = (pending.request, pending.client)
         guard decision == "allow" else {
-            try context.store.transaction { transaction in
+            try parts.store.transaction { transaction in
                 try transaction.append(
                     CompanionCode.auditEvent("companion.deny", caller: caller, clientID: client.id, now: now))
             }
-            return (CompanionAnswer.failure(.accessDenied, state: authorization.state, issuer: context.issuer), .deny)
+            return (CompanionAnswer.failure(.accessDenied, state: authorization.state, issuer: parts.issuer), .deny)
         }
         guard authorization.acceptsAuthentication(at: caller.authTime) else {
             return (
                 CompanionAnswer.failure(
-                    CompanionAuthorizationEndpoint.loginRequired, state: authorization.state, issuer: context.issuer),
+                    CompanionAuthorizationEndpoint.loginRequired, state: authorization.state, issuer: parts.issuer),
                 .refused
             )
         }
-        let code = try context.store.transaction { transaction throws -> String? in
+        let code = try parts.store.transaction { transaction throws -> String? in
             switch kind {
             case .consent:
                 try ConsentPolicy().grant(
@@ -96,7 +95,8 @@ struct CompanionConsentEndpoint: Sendable {
                 else { return nil }
             }
             let code = try CompanionCode.issue(
-                for: authorization, caller: caller, context: context, now: now, in: transaction)
+                for: authorization, caller: caller, codeLifetime: parts.lifetimes.authorizationCode, now: now,
+                in: transaction)
             try transaction.append(
                 CompanionCode.auditEvent(
                     "companion.allow", caller: caller, clientID: client.id, now: now,
@@ -107,9 +107,9 @@ struct CompanionConsentEndpoint: Sendable {
         }
         guard let code else {
             return (
-                CompanionAnswer.failure(.consentRequired, state: authorization.state, issuer: context.issuer), .refused
+                CompanionAnswer.failure(.consentRequired, state: authorization.state, issuer: parts.issuer), .refused
             )
         }
-        return (CompanionAnswer.code(code, for: authorization, issuer: context.issuer), .allow)
+        return (CompanionAnswer.code(code, for: authorization, issuer: parts.issuer), .allow)
     }
 }

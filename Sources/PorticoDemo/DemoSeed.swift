@@ -1,4 +1,5 @@
 import PorticoCrypto
+import PorticoServer
 import PorticoStore
 
 /// Puts the demo app and the demo person into the database (`portico serve --demo`).
@@ -30,24 +31,25 @@ enum DemoSeed {
     /// Creates or refreshes the app for `issuer` and makes the person if missing.
     ///
     /// - Returns: the app's secret (derived from the key file, never stored) and the credentials to print.
-    static func prepare(issuer: String, context: ProviderContext) throws -> (secret: String, DemoCredentials) {
+    static func prepare(issuer: String, services: ProviderAppServices) throws -> (secret: String, DemoCredentials) {
         // Another node may register the app, then the person, each between our read and our
         // insert: each conflict means one more record exists, so three attempts always settle.
         var attempt = 0
         while true {
             do {
-                return try seed(issuer: issuer, context: context)
+                return try seed(issuer: issuer, services: services)
             } catch AdminError.conflict where attempt < 2 {
                 attempt += 1
             }
         }
     }
 
-    private static func seed(issuer: String, context: ProviderContext) throws -> (secret: String, DemoCredentials) {
+    private static func seed(issuer: String, services: ProviderAppServices) throws -> (secret: String, DemoCredentials)
+    {
         let redirectURI = issuer + "/demo/callback"
         let signedOutURI = issuer + signedOutPath
-        let secret = Base64URL.encode(context.keys.derivedSecret(purpose: "demo app client secret"))
-        let store = context.store
+        let secret = Base64URL.encode(services.derivedSecret(purpose: "demo app client secret"))
+        let store = services.store
         let setSecret = {
             try store.transaction { transaction -> Bool in
                 guard var client = try transaction.client(id: clientID) else { return false }
@@ -71,13 +73,13 @@ enum DemoSeed {
 
         var password: String? = Self.password
         if let person = try store.user(email: email) {
-            if !context.passwords.verify(Self.password, against: person.passwordHash) { password = nil }
+            if !services.passwords.verify(Self.password, against: person.passwordHash) { password = nil }
         } else {
             _ = try UserRegistration(
                 email: email, name: personName, postalCode: postalCode, password: Self.password, isEmailVerified: true,
                 checksPasswordRules: false
             )
-            .register(in: store, hasher: context.passwords)
+            .register(in: store, hasher: services.passwords)
         }
         let credentials = DemoCredentials(
             startURL: issuer + "/demo", email: email, password: password, clientID: clientID)

@@ -30,16 +30,14 @@ struct CompanionAuthorizationEndpoint: Sendable {
     /// How long a ticket may wait for the person's answer.
     static let ticketLifetime: TimeInterval = 5 * 60
 
-    /// The provider's store, keys and clock.
-    let context: ProviderContext
-    /// The bearer-token gate shared with the resource endpoints.
-    let resource: ProtectedResource
+    /// The store, keys, clock, issuer and bearer-token gate (``CompanionRoutes/Parts``).
+    let parts: CompanionRoutes.Parts
     /// The companion counters.
     let metrics: CompanionMetrics
 
     /// Registers `POST` where the store's handlers run.
     func register(on router: Router) {
-        context.execution.post(Self.path, on: router) { request in handle(request) }
+        parts.execution.post(Self.path, on: router) { request in handle(request) }
     }
 
     /// Answers one request; every failure is JSON.
@@ -57,12 +55,14 @@ struct CompanionAuthorizationEndpoint: Sendable {
     }
 
     private func answer(_ request: Request) throws -> (Response, CompanionMetrics.Outcome) {
-        let caller = try CompanionCaller.authenticate(request, resource: resource)
-        switch try AuthorizationRequestValidator(context: context).validate(try Self.form(of: request)) {
+        let caller = try CompanionCaller.authenticate(request, resource: parts.resource)
+        switch try AuthorizationRequestValidator(store: parts.store, now: parts.now).validate(
+            try Self.form(of: request))
+        {
         case .page(let problem):
             throw CompanionAnswer.untrusted(problem)
         case .redirect(let error, _, let state):
-            return (CompanionAnswer.failure(error, state: state, issuer: context.issuer), .error)
+            return (CompanionAnswer.failure(error, state: state, issuer: parts.issuer), .error)
         case .valid(let authorization, let client):
             let language =
                 authorization.language ?? PageLanguage.preferred(acceptLanguage: request.headers["Accept-Language"])
@@ -84,13 +84,13 @@ struct CompanionAuthorizationEndpoint: Sendable {
         _ authorization: AuthorizationRequest, client: Client, caller: CompanionCaller, language: PageLanguage
     ) throws -> (Response, CompanionMetrics.Outcome) {
         func fail(_ error: AuthorizationRedirectError) -> (Response, CompanionMetrics.Outcome) {
-            (CompanionAnswer.failure(error, state: authorization.state, issuer: context.issuer), .error)
+            (CompanionAnswer.failure(error, state: authorization.state, issuer: parts.issuer), .error)
         }
         if authorization.forcesLogin || !authorization.acceptsAuthentication(at: caller.authTime) {
             return fail(Self.loginRequired)
         }
-        let now = context.now()
-        let (isCompanion, granted, lines) = try context.store.read { transaction in
+        let now = parts.now()
+        let (isCompanion, granted, lines) = try parts.store.read { transaction in
             let granted =
                 try transaction.consent(userID: caller.user.id, clientID: client.id).map {
                     try AccountLinkConsent.standingScopes(of: $0, for: client, in: transaction)
@@ -108,16 +108,17 @@ struct CompanionAuthorizationEndpoint: Sendable {
         let kind: CompanionAnswer.Kind
         if asking.isEmpty {
             guard AuthorizationFlow.asksBeforeReplayingConsent(client) else {
-                let code = try context.store.transaction { transaction in
+                let code = try parts.store.transaction { transaction in
                     let code = try CompanionCode.issue(
-                        for: authorization, caller: caller, context: context, now: now, in: transaction)
+                        for: authorization, caller: caller, codeLifetime: parts.lifetimes.authorizationCode, now: now,
+                        in: transaction)
                     try transaction.append(
                         CompanionCode.auditEvent(
                             "companion.code", caller: caller, clientID: client.id, now: now,
                             details: ["consent": "remembered"]))
                     return code
                 }
-                return (CompanionAnswer.code(code, for: authorization, issuer: context.issuer), .code)
+                return (CompanionAnswer.code(code, for: authorization, issuer: parts.issuer), .code)
             }
             if authorization.forbidsInteraction { return fail(.interactionRequired) }
             kind = .continue
@@ -125,11 +126,11 @@ struct CompanionAuthorizationEndpoint: Sendable {
             if authorization.forbidsInteraction { return fail(.consentRequired) }
             kind = .consent
         }
-        guard let seal = PendingRequestSeal.seal(authorization, keys: context.keys) else {
+        guard let seal = PendingRequestSeal.seal(authorization, keys: parts.keys) else {
             throw OAuthError.serverError()
         }
         let ticket = SecureRandom.token()
-        try context.store.transaction { transaction in
+        try parts.store.transaction { transaction in
             try transaction.insert(
                 CompanionTicket(
                     ticket: ticket, sessionID: caller.session.id, kind: kind.rawValue, request: seal, createdAt: now,

@@ -7,7 +7,7 @@ import PorticoStore
 /// The steps: the code-entry form (or the code already in the URL, from
 /// `verification_uri_complete`); then, carried in a sealed ``AuthorizationRequest`` whose
 /// ``AuthorizationRequest/deviceUserCode`` is set, the ordinary sign-in page when nobody is
-/// signed in (it returns here through ``AuthorizationFlow/next(for:client:signedIn:mustSignIn:context:status:)``);
+/// signed in (it returns here through ``AuthorizationFlow/next(for:client:signedIn:mustSignIn:environment:status:)``);
 /// then the device consent page; then connected or not. Codes typed are counted per client
 /// address by the store-backed ``AttemptThrottle`` (so every node sees them), and a code that
 /// is found is forgiven: a user code has only 20⁸ values, and this page is the one place they
@@ -19,11 +19,12 @@ struct DeviceEndpoint: Sendable {
     static let throttleWindow: TimeInterval = 15 * 60
 
     /// The provider's store, keys and clock.
-    let context: ProviderContext
+    let environment: PageEnvironment
 
     /// Adds `GET` and `POST /device`, both async (they read and write the store).
     func register(on router: Router) {
-        router.page(AuthorizationFlow.devicePath, context: context, show: { try show($0) }, submit: { try submit($0) })
+        router.page(
+            AuthorizationFlow.devicePath, environment: environment, show: { try show($0) }, submit: { try submit($0) })
     }
 
     // MARK: Requests
@@ -41,7 +42,7 @@ struct DeviceEndpoint: Sendable {
     private func submit(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         if form[AuthorizationFlow.requestField] != nil { return try decide(form, request: request) }
-        guard CSRFProtection.verify(form, request: request, purpose: Self.entryPurpose, secure: context.usesHTTPS)
+        guard CSRFProtection.verify(form, request: request, purpose: Self.entryPurpose, secure: environment.usesHTTPS)
         else {
             throw PageProblem.forgedForm(appName: nil)
         }
@@ -50,12 +51,12 @@ struct DeviceEndpoint: Sendable {
 
     /// A typed code: throttled, looked up, and on to sign-in or consent.
     private func enter(_ typed: String, request: Request, status: HTTPStatus) throws -> Response {
-        let now = context.now()
+        let now = environment.now()
         let address = request.remoteAddress.isEmpty ? "-" : request.remoteAddress
         let shown = String(typed.prefix(32))
         let code = DeviceAuthorization.normalizedUserCode(shown)
         guard !code.isEmpty else { return entryPage(request, typed: shown, problem: .empty) }
-        let throttle = AttemptThrottle(context: context)
+        let throttle = AttemptThrottle(environment: environment)
         let limits = [
             AttemptThrottle.Limit(
                 key: "device-code:address:" + ThrottleAddress.bucket(address), maximum: Self.throttleLimit,
@@ -70,7 +71,7 @@ struct DeviceEndpoint: Sendable {
         }
         var found: (DeviceAuthorization, Client)?
         if code.count == UserCode.length {
-            found = try context.store.read { transaction in
+            found = try environment.store.read { transaction in
                 guard let authorization = try transaction.deviceAuthorization(userCode: code, now: now),
                     authorization.status == .pending, let client = try transaction.client(id: authorization.clientID)
                 else { return nil }
@@ -83,31 +84,31 @@ struct DeviceEndpoint: Sendable {
         let pending = AuthorizationRequest.deviceSignIn(
             userCode: authorization.userCode, clientID: client.id, scopes: authorization.scopes, now: now)
         return try AuthorizationFlow.next(
-            for: pending, client: client, signedIn: try SignInSession.current(in: request, context: context),
-            context: context, status: status)
+            for: pending, client: client, signedIn: try SignInSession.current(in: request, environment: environment),
+            environment: environment, status: status)
     }
 
     private func showConsent(seal: String, request: Request) throws -> Response {
-        let opened = try AuthorizationFlow.pendingRequest(seal, context: context)
+        let opened = try AuthorizationFlow.pendingRequest(seal, environment: environment)
         let pending = opened.request
         let client = opened.client
         guard let userCode = pending.deviceUserCode else { throw PageProblem.invalidRequest }
-        guard let signedIn = try SignInSession.current(in: request, context: context),
+        guard let signedIn = try SignInSession.current(in: request, environment: environment),
             pending.acceptsAuthentication(at: signedIn.session.authTime)
         else {
             return try AuthorizationFlow.redirect(
-                to: AuthorizationFlow.loginPath, carrying: pending, context: context, status: .found)
+                to: AuthorizationFlow.loginPath, carrying: pending, environment: environment, status: .found)
         }
-        let now = context.now()
+        let now = environment.now()
         let language = request.pageLanguage(pending: pending.language)
-        let lines = try context.store.read { transaction -> [String]? in
+        let lines = try environment.store.read { transaction -> [String]? in
             guard let authorization = try transaction.deviceAuthorization(userCode: userCode, now: now),
                 authorization.status == .pending, authorization.clientID == client.id
             else { return nil }
             return try pending.scopes.map { try ScopeCatalog.description(of: $0, in: transaction, language: language) }
         }
         guard let lines else { return entryPage(request, problem: .noLongerValid(appName: client.name)) }
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         var response = DevicePages.consent(
             client: client, user: signedIn.user, userCode: userCode, permissions: lines, sealedRequest: seal,
             csrfToken: CSRFProtection.token(
@@ -121,21 +122,21 @@ struct DeviceEndpoint: Sendable {
     private func decide(_ form: FormParameters, request: Request) throws -> Response {
         let decision: PostedDecision
         switch try PostedDecision.read(
-            form, request: request, context: context, forDevice: true, purpose: Self.consentPurpose)
+            form, request: request, environment: environment, forDevice: true, purpose: Self.consentPurpose)
         {
         case .signInAgain(let response): return response
         case .decided(let posted): decision = posted
         }
         let (pending, client, signedIn) = (decision.authorization, decision.client, decision.signedIn)
         guard let userCode = pending.deviceUserCode else { throw PageProblem.invalidRequest }
-        let now = context.now()
+        let now = environment.now()
         let language = request.pageLanguage(pending: pending.language)
         switch decision.value {
         case "allow":
             guard pending.acceptsAuthentication(at: signedIn.session.authTime) else {
-                return try PostedDecision.signIn(again: pending, context: context)
+                return try PostedDecision.signIn(again: pending, environment: environment)
             }
-            let approved = try context.store.transaction { transaction in
+            let approved = try environment.store.transaction { transaction in
                 guard let authorization = try transaction.deviceAuthorization(userCode: userCode, now: now),
                     authorization.clientID == client.id,
                     try transaction.approveDeviceAuthorization(
@@ -149,7 +150,7 @@ struct DeviceEndpoint: Sendable {
             guard approved else { return entryPage(request, problem: .noLongerValid(appName: client.name)) }
             return DevicePages.connected(appName: client.name, language: language)
         case "deny":
-            _ = try context.store.transaction { transaction in
+            _ = try environment.store.transaction { transaction in
                 guard try transaction.deviceAuthorization(userCode: userCode, now: now)?.clientID == client.id else {
                     return false
                 }
@@ -157,7 +158,7 @@ struct DeviceEndpoint: Sendable {
             }
             return DevicePages.denied(appName: client.name, language: language)
         case "switch":
-            return try decision.switchAccount(request, context: context)
+            return try decision.switchAccount(request, environment: environment)
         default:
             throw PageProblem.malformedRequest(appName: client.name)
         }
@@ -169,7 +170,7 @@ struct DeviceEndpoint: Sendable {
     private func entryPage(_ request: Request, typed: String = "", problem: DevicePages.EntryProblem? = nil)
         -> Response
     {
-        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: context.usesHTTPS)
+        let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         var response = DevicePages.entry(
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.entryPurpose), typed: typed,
             problem: problem, language: request.pageLanguage())
