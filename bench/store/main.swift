@@ -103,9 +103,38 @@ do {
                 let lookup = measure(threads: threads) { _, _ in
                     _ = try store.client(id: client.id)
                 }
+                // The refresh grant's store trip: the one-step rotation (RefreshRotationStorage),
+                // which returns the family and its person, decoded from one row of 20 columns.
+                let oneStepFamilies = (0..<threads).map { _ in
+                    RefreshFamily(clientID: client.id, userID: user.id, scopes: ["openid", "profile"], authTime: now)
+                }
+                try store.transaction { transaction in
+                    for (thread, family) in oneStepFamilies.enumerated() {
+                        try transaction.insert(family, token: "\(family.id).s-\(thread)-0", expiresAt: now + 86_400)
+                    }
+                }
+                let rotateOneStep = measure(threads: threads) { thread, index in
+                    let family = oneStepFamilies[thread]
+                    let record = try store.writeOne { transaction in
+                        try transaction.rotateRefreshToken(
+                            familyID: family.id, from: SecretHash.digest("\(family.id).s-\(thread)-\(index)"),
+                            to: SecretHash.digest("\(family.id).s-\(thread)-\(index + 1)"), clientID: client.id,
+                            now: now, expiresAt: now + 86_400)
+                    }
+                    guard record != nil else { throw StoreError.misuse("not rotated in one step") }
+                }
+                // Userinfo's store trip when its cache has not got the token: its revocation
+                // standing and its person (BearerAccessStorage).
+                let standing = measure(threads: threads) { _, index in
+                    let standing = try store.readOne { transaction in
+                        try transaction.accessTokenStanding(
+                            id: "jti-\(index)", userID: user.id, clientID: client.id, issuedAt: now)
+                    }
+                    guard standing.user != nil, !standing.isRevoked else { throw StoreError.misuse("no standing") }
+                }
                 for (operation, rate) in [
                     ("create code", create), ("redeem code", redeem), ("rotate refresh token", rotate),
-                    ("read client", lookup),
+                    ("read client", lookup), ("rotate in one step", rotateOneStep), ("token standing", standing),
                 ] {
                     let key = "\(operation)|\(name)|\(threads)"
                     if rate > best[key]?.rate ?? 0 {
