@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import PorticoStoreSQL
 
 /// One libpq connection with its prepared statements.
 ///
@@ -9,7 +10,7 @@ import Foundation
 /// calling thread, so this is for worker threads, never an event loop.
 final class PostgresConnection {
     let handle: OpaquePointer
-    private var statements: [String: String] = [:]
+    private var statements: [String: PreparedStatement] = [:]
     let target: String
     /// Statements that succeeded on this connection (the store tells from it whether a failure
     /// was the first statement of a checkout).
@@ -127,17 +128,20 @@ final class PostgresConnection {
         let lengths = wire.map { Int32(clamping: $0.bytes?.count ?? 0) }
         let formats = wire.map { Int32($0.binary ? 1 : 0) }
         let result: OpaquePointer?
+        let statement: PreparedStatement
         if let begin = deferredBegin {
             deferredBegin = nil
-            result = try Self.withParameterPointers(wire.map(\.bytes)) { values throws(PostgresError) in
+            let sent = try Self.withParameterPointers(wire.map(\.bytes)) { values throws(PostgresError) in
                 try pipelined(
                     begin: begin, sql, count: Int32(parameters.count), values: values, lengths: lengths,
                     formats: formats)
             }
+            result = sent.result
+            statement = sent.statement
         } else {
-            let name = try prepared(sql, parameterCount: parameters.count)
+            statement = try prepared(sql, parameterCount: parameters.count)
             result = Self.withParameterPointers(wire.map(\.bytes)) { values in
-                PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+                PQexecPrepared(handle, statement.name, Int32(parameters.count), values, lengths, formats, 0)
             }
         }
         defer { PQclear(result) }
@@ -145,8 +149,11 @@ final class PostgresConnection {
         completedStatements += 1
         guard let result else { return 0 }
         let count = PQntuples(result)
-        for index in 0..<count {
-            try row(PostgresRow(result: result, index: index))
+        if count > 0 {
+            let columns = statement.columns(of: result, sql: sql)
+            for index in 0..<count {
+                try row(PostgresRow(result: result, index: index, columns: columns))
+            }
         }
         if let changed = Int(String(cString: PQcmdTuples(result))) { return changed }
         return Int(count)
@@ -159,15 +166,18 @@ final class PostgresConnection {
     private func pipelined(
         begin: String, _ sql: String, count: Int32, values: UnsafePointer<UnsafePointer<CChar>?>?,
         lengths: [Int32], formats: [Int32]
-    ) throws(PostgresError) -> OpaquePointer? {
+    ) throws(PostgresError) -> PipelinedResult {
         let known = statements[sql]
         guard PQenterPipelineMode(handle) == 1 else {
             // Only refused when the connection is busy, which it never is between statements.
             try execute(begin)
-            let name = try prepared(sql, parameterCount: Int(count))
-            return PQexecPrepared(handle, name, count, values, lengths, formats, 0)
+            let statement = try prepared(sql, parameterCount: Int(count))
+            return PipelinedResult(
+                result: PQexecPrepared(handle, statement.name, count, values, lengths, formats, 0), statement: statement
+            )
         }
-        let name = known ?? "portico_\(statements.count + 1)"
+        let statement = known ?? PreparedStatement(name: "portico_\(statements.count + 1)")
+        let name = statement.name
         var sent = PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 0) == 1
         if sent && known == nil { sent = PQsendPrepare(handle, name, sql, count, nil) == 1 }
         if sent { sent = PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0) == 1 }
@@ -195,20 +205,27 @@ final class PostgresConnection {
         }
         guard let statementResult else {
             try check(nil)
-            return nil
+            return PipelinedResult(result: nil, statement: statement)
         }
-        if known == nil { statements[sql] = name }
-        return statementResult
+        if known == nil { statements[sql] = statement }
+        return PipelinedResult(result: statementResult, statement: statement)
     }
 
-    private func prepared(_ sql: String, parameterCount: Int) throws(PostgresError) -> String {
-        if let name = statements[sql] { return name }
-        let name = "portico_\(statements.count + 1)"
-        let result = PQprepare(handle, name, sql, Int32(parameterCount), nil)
+    /// What ``pipelined(begin:_:count:values:lengths:formats:)`` returns: the statement's result
+    /// and the statement it ran.
+    private struct PipelinedResult {
+        let result: OpaquePointer?
+        let statement: PreparedStatement
+    }
+
+    private func prepared(_ sql: String, parameterCount: Int) throws(PostgresError) -> PreparedStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = PreparedStatement(name: "portico_\(statements.count + 1)")
+        let result = PQprepare(handle, statement.name, sql, Int32(parameterCount), nil)
         defer { PQclear(result) }
         try check(result)
-        statements[sql] = name
-        return name
+        statements[sql] = statement
+        return statement
     }
 
     /// Throws the classified error of a failed result (or of a missing one: libpq returns none
@@ -287,5 +304,28 @@ final class PostgresConnection {
         defer { for copy in copies { copy?.deallocate() } }
         let pointers = copies.map { $0.map { UnsafePointer($0) } }
         return try pointers.withUnsafeBufferPointer { try body($0.baseAddress) }
+    }
+}
+
+/// A statement prepared on one connection: its name on the server, and its result's column names,
+/// read from its first result that has rows and kept, so that rows resolve names without asking
+/// libpq (a prepared statement's columns do not change).
+final class PreparedStatement {
+    let name: String
+    private var columns: SQLColumns?
+
+    init(name: String) {
+        self.name = name
+    }
+
+    /// The column names of `result`, one of this statement's results.
+    func columns(of result: OpaquePointer, sql: String) -> SQLColumns {
+        if let columns { return columns }
+        let names = (0..<PQnfields(result)).map { column in
+            PQfname(result, column).map { String(cString: $0) } ?? ""
+        }
+        let made = SQLColumns(names: names, statement: sql)
+        columns = made
+        return made
     }
 }

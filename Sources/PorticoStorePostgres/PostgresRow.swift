@@ -2,8 +2,9 @@ import CLibPQ
 import Foundation
 import PorticoStoreSQL
 
-/// One row of a result in libpq's text format, read by column index (``SQLRow``). Valid only inside the row
-/// callback of ``PostgresConnection/run(_:_:row:)``.
+/// One row of a result in libpq's text format (``SQLRow``: decoders read it by column name, through
+/// the statement's ``SQLColumns``, which the connection built from the statement's first result).
+/// Valid only inside the row callback of ``PostgresConnection/run(_:_:row:)``.
 ///
 /// Readers throw ``PostgresError/Kind/malformedValue`` rather than trap when a value does not
 /// have its type's form (it cannot happen with the store's own columns, but a damaged or
@@ -11,12 +12,13 @@ import PorticoStoreSQL
 struct PostgresRow: SQLRow {
     let result: OpaquePointer
     let index: Int32
+    let columns: SQLColumns
 
-    func isNull(_ column: Int32) -> Bool {
+    func isNull(at column: Int32) -> Bool {
         PQgetisnull(result, index, column) != 0
     }
 
-    func text(_ column: Int32) -> String {
+    func text(at column: Int32) -> String {
         guard let value = PQgetvalue(result, index, column) else { return "" }
         let count = Int(PQgetlength(result, index, column))
         return value.withMemoryRebound(to: UInt8.self, capacity: count) {
@@ -24,14 +26,14 @@ struct PostgresRow: SQLRow {
         }
     }
 
-    func integer(_ column: Int32) throws -> Int64 {
-        let value = text(column)
+    func integer(at column: Int32) throws -> Int64 {
+        let value = text(at: column)
         guard let integer = Int64(value) else { throw malformed(column, "an integer", value) }
         return integer
     }
 
-    func bool(_ column: Int32) throws -> Bool {
-        switch text(column) {
+    func bool(at column: Int32) throws -> Bool {
+        switch text(at: column) {
         case "t": return true
         case "f": return false
         case let value: throw malformed(column, "a boolean", value)
@@ -39,8 +41,8 @@ struct PostgresRow: SQLRow {
     }
 
     /// A `bytea` value, which the text format gives as `\x` and two hex digits per byte.
-    func bytes(_ column: Int32) throws -> [UInt8] {
-        let value = text(column)
+    func bytes(at column: Int32) throws -> [UInt8] {
+        let value = text(at: column)
         guard let bytes = Self.decodeHex(value) else { throw malformed(column, "bytea in hex form", value) }
         return bytes
     }

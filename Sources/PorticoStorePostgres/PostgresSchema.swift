@@ -48,10 +48,12 @@ enum PostgresSchema {
     /// The version of the database `connection` is on; 0 for an empty one.
     static func version(of connection: PostgresConnection) throws -> Int {
         var exists = false
-        try connection.run("SELECT to_regclass('schema_migrations') IS NOT NULL", []) { exists = try $0.bool(0) }
+        try connection.run("SELECT to_regclass('schema_migrations') IS NOT NULL", []) { exists = try $0.bool(at: 0) }
         guard exists else { return 0 }
         var version = 0
-        try connection.run("SELECT coalesce(max(version), 0) FROM schema_migrations", []) { version = try $0.int(0) }
+        try connection.run("SELECT coalesce(max(version), 0) FROM schema_migrations", []) {
+            version = Int(try $0.integer(at: 0))
+        }
         return version
     }
 

@@ -16,13 +16,14 @@ extension PostgresTransaction {
         let standing = try first(
             """
             SELECT \(columns.joined(separator: ", ")),
-                EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
-                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?)
+                (EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
+                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?))
+                AS revoked
             FROM (SELECT 1) AS one LEFT JOIN users AS u ON u.id = ?
             """,
             [.text(id), .text(userID), .text(clientID), .date(issuedAt), .text(userID)]
         ) { row in
-            (isRevoked: try row.bool(Int32(columns.count)), user: row.isNull(0) ? nil : try Self.decodeUser(row))
+            (isRevoked: try row.bool("revoked"), user: try row.isNull("id") ? nil : try Self.decodeUser(row))
         }
         return standing ?? (isRevoked: false, user: nil)
     }

@@ -10,7 +10,8 @@ extension PostgresTransaction: SQLPurging {
     /// finds it taken and returns an empty report (the lock ends with the transaction, so the
     /// next run of any node may take it).
     func takePurgeTurn() throws -> Bool {
-        try first("SELECT pg_try_advisory_xact_lock(?)", [.int(Self.purgeLockKey)]) { try $0.bool(0) } == true
+        try first("SELECT pg_try_advisory_xact_lock(?) AS taken", [.int(Self.purgeLockKey)]) { try $0.bool("taken") }
+            == true
     }
 
     /// Slices by primary key (no rowid here; an index by expiry would also turn every rotation's
@@ -23,16 +24,16 @@ extension PostgresTransaction: SQLPurging {
         let start =
             try first(
                 "SELECT last_key FROM purge_positions WHERE name = 'refresh_families' FOR UPDATE", []
-            ) { $0.text(0) } ?? ""
+            ) { try $0.text("last_key") } ?? ""
         // The slice's last id; empty past the end of the table, so the next run starts over.
         let end =
             try first(
                 """
-                SELECT coalesce(max(id), '')
+                SELECT coalesce(max(id), '') AS slice_end
                 FROM (SELECT id FROM refresh_families WHERE id > ? ORDER BY id LIMIT ?) AS slice
                 """,
                 [.text(start), .int(SQLPurgeRetention.familySlice)]
-            ) { $0.text(0) } ?? ""
+            ) { try $0.text("slice_end") } ?? ""
         var deleted = 0
         if !end.isEmpty {
             deleted = try write(

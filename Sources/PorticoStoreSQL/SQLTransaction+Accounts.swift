@@ -9,8 +9,9 @@ extension SQLTransaction {
 
     @usableFromInline static func decodeReset(_ row: Row) throws -> PasswordReset {
         PasswordReset(
-            hashedToken: try row.hashReference(0), userID: row.text(1), createdAt: try row.date(2),
-            expiresAt: try row.date(3), usedAt: try row.optionalDate(4))
+            hashedToken: try row.hashReference("token_hash"), userID: try row.text("user_id"),
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            usedAt: try row.optionalDate("used_at"))
     }
 
     /// ``PasswordResetStorage/insert(_:)``, for every SQL backend.
@@ -67,7 +68,7 @@ extension SQLTransaction {
         try all(
             "SELECT attempted_at FROM throttle_attempts WHERE key_hash = ? AND attempted_at > ? ORDER BY attempted_at",
             [.digest(key), .date(since)]
-        ) { try $0.date(0) }
+        ) { try $0.date("attempted_at") }
     }
 
     /// ``ThrottleStorage/deleteThrottleAttempt(id:)``, for every SQL backend.

@@ -19,13 +19,14 @@ extension SQLTransaction {
 
     /// ``CompanionStorage/companionClientIDs()``, for every SQL backend.
     @inlinable public func companionClientIDs() throws -> Set<String> {
-        Set(try all("SELECT client_id FROM companion_clients", []) { $0.text(0) })
+        Set(try all("SELECT client_id FROM companion_clients", []) { try $0.text("client_id") })
     }
 
     @usableFromInline static func decodeCompanionSession(_ row: Row) throws -> CompanionSession {
         CompanionSession(
-            id: row.text(0), familyID: row.text(1), userID: row.text(2), clientID: row.text(3),
-            hostName: row.optionalText(4), createdAt: try row.date(5))
+            id: try row.text("id"), familyID: try row.text("family_id"), userID: try row.text("user_id"),
+            clientID: try row.text("client_id"), hostName: try row.optionalText("host_name"),
+            createdAt: try row.date("created_at"))
     }
 
     /// ``CompanionStorage/insert(_:)``, for every SQL backend.
@@ -99,9 +100,9 @@ extension SQLTransaction {
             [hash]
         ) { row in
             CompanionTicket(
-                hashedTicket: try row.hashReference(0), sessionID: row.text(1), kind: row.text(2),
-                request: row.text(3), createdAt: try row.date(4), expiresAt: try row.date(5),
-                consumedAt: try row.optionalDate(6))
+                hashedTicket: try row.hashReference("ticket_hash"), sessionID: try row.text("session_id"),
+                kind: try row.text("kind"), request: try row.text("request"), createdAt: try row.date("created_at"),
+                expiresAt: try row.date("expires_at"), consumedAt: try row.optionalDate("consumed_at"))
         }
     }
 }

@@ -11,10 +11,11 @@ extension SQLTransaction {
 
     @usableFromInline static func decodeDeviceSession(_ row: Row) throws -> DeviceSession {
         DeviceSession(
-            id: row.text(0), secretHashReference: try row.hashReference(1), userID: row.text(2), ssoGroup: row.text(3),
-            browserSessionHashedID: try row.optionalHashReference(4), scopes: try row.list(5),
-            authTime: try row.date(6),
-            createdAt: try row.date(7), revokedAt: try row.optionalDate(8))
+            id: try row.text("id"), secretHashReference: try row.hashReference("secret_hash"),
+            userID: try row.text("user_id"), ssoGroup: try row.text("sso_group"),
+            browserSessionHashedID: try row.optionalHashReference("browser_session_hash"),
+            scopes: try row.list("scopes"), authTime: try row.date("auth_time"), createdAt: try row.date("created_at"),
+            revokedAt: try row.optionalDate("revoked_at"))
     }
 
     /// ``DeviceSessionStorage/insert(_:)``, for every SQL backend.
@@ -61,7 +62,7 @@ extension SQLTransaction {
         try first(
             "SELECT device_session_id FROM refresh_families WHERE id = ? AND device_session_id IS NOT NULL",
             [.text(familyID)]
-        ) { $0.text(0) }
+        ) { try $0.text("device_session_id") }
     }
 
     /// ``DeviceSessionStorage/hasLiveRefreshFamily(deviceSessionID:now:)``, for every SQL backend.
@@ -119,7 +120,7 @@ extension SQLTransaction {
         try write(
             "INSERT INTO provider_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
             [.text(name), .bytes(candidate)])
-        return try first("SELECT value FROM provider_secrets WHERE name = ?", [.text(name)]) { try $0.bytes(0) }
+        return try first("SELECT value FROM provider_secrets WHERE name = ?", [.text(name)]) { try $0.bytes("value") }
             ?? candidate
     }
 
@@ -137,6 +138,6 @@ extension SQLTransaction {
     @inlinable public func userID(pairwiseSubject subject: String, sector: String) throws -> String? {
         try first(
             "SELECT user_id FROM pairwise_subjects WHERE sector = ? AND subject = ?", [.text(sector), .text(subject)]
-        ) { $0.text(0) }
+        ) { try $0.text("user_id") }
     }
 }

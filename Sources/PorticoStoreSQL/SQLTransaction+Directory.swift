@@ -17,16 +17,30 @@ import PorticoStore
 extension SQLTransaction {
     // MARK: Users
 
-    /// The columns ``decodeUser(_:)`` reads, in its order, for a backend's own statements that
-    /// return a user (PostgreSQL's bearer standing).
+    /// The columns ``decodeUser(_:)`` reads, for a backend's own statements that return a user
+    /// (PostgreSQL's bearer standing).
     @inlinable public static var userColumnList: String { userColumns }
 
-    /// A user from the columns of ``userColumnList``, starting at the row's first column.
+    /// A user from the columns of ``userColumnList``, by their names in the `users` table.
     @inlinable public static func decodeUser(_ row: Row) throws -> UserRecord {
-        UserRecord(
-            id: row.text(0), email: row.text(1), name: row.text(2), postalCode: row.optionalText(3),
-            passwordHash: row.text(4), isDisabled: try row.bool(5), isEmailVerified: try row.bool(8),
-            createdAt: try row.date(6), updatedAt: try row.date(7))
+        try decodeUser(row, names: .table)
+    }
+
+    /// A user from columns that come back under `names`.
+    @inlinable static func decodeUser(_ row: Row, names: UserColumnNames) throws -> UserRecord {
+        // Read in the statements' order, so that each name is found at the first place looked.
+        let id = try row.text(names.id)
+        let email = try row.text(names.email)
+        let name = try row.text(names.name)
+        let postalCode = try row.optionalText(names.postalCode)
+        let passwordHash = try row.text(names.passwordHash)
+        let isDisabled = try row.bool(names.disabled)
+        let createdAt = try row.date(names.createdAt)
+        let updatedAt = try row.date(names.updatedAt)
+        return UserRecord(
+            id: id, email: email, name: name, postalCode: postalCode, passwordHash: passwordHash,
+            isDisabled: isDisabled, isEmailVerified: try row.bool(names.emailVerified), createdAt: createdAt,
+            updatedAt: updatedAt)
     }
 
     /// ``UserStorage/insert(_:)``, for every SQL backend.
@@ -87,26 +101,31 @@ extension SQLTransaction {
     // MARK: Clients
 
     @usableFromInline static func decodeClient(_ row: Row) throws -> Client {
-        let typeName = row.text(2)
+        // Read in the statement's order, so that each name is found at the first place looked.
+        let id = try row.text("id")
+        let name = try row.text("name")
+        let typeName = try row.text("type")
         guard let type = ClientType(rawValue: typeName) else {
             throw StoreError.corrupt("unknown client type '\(typeName)'")
         }
         var client = Client(
-            id: row.text(0), name: row.text(1), type: type, secretHash: try row.optionalBytes(3),
-            redirectURIs: try row.list(4), allowedScopes: try row.list(5), allowedGrantTypes: try row.list(6),
-            logoURL: row.optionalText(7), privacyURL: row.optionalText(8), idTokenSigningAlgorithm: row.text(9),
-            postLogoutRedirectURIs: try row.list(10), createdAt: try row.date(11))
-        client.ssoGroup = row.optionalText(12)
-        client.resources = try row.list(13)
-        let subjectType = row.text(14)
+            id: id, name: name, type: type, secretHash: try row.optionalBytes("secret_hash"),
+            redirectURIs: try row.list("redirect_uris"), allowedScopes: try row.list("allowed_scopes"),
+            allowedGrantTypes: try row.list("allowed_grant_types"), logoURL: try row.optionalText("logo_url"),
+            privacyURL: try row.optionalText("privacy_url"),
+            idTokenSigningAlgorithm: try row.text("id_token_signing_alg"),
+            postLogoutRedirectURIs: try row.list("post_logout_redirect_uris"), createdAt: try row.date("created_at"))
+        client.ssoGroup = try row.optionalText("sso_group")
+        client.resources = try row.list("resources")
+        let subjectType = try row.text("subject_type")
         guard let subject = SubjectType(rawValue: subjectType) else {
             throw StoreError.corrupt("unknown subject type '\(subjectType)'")
         }
         client.subjectType = subject
-        client.sectorIdentifier = row.optionalText(15)
-        client.backchannelLogoutURI = row.optionalText(16)
-        client.jwks = row.optionalText(17)
-        client.mayIntrospect = try row.bool(18)
+        client.sectorIdentifier = try row.optionalText("sector_identifier")
+        client.backchannelLogoutURI = try row.optionalText("backchannel_logout_uri")
+        client.jwks = try row.optionalText("jwks")
+        client.mayIntrospect = try row.bool("introspection")
         return client
     }
 
@@ -167,7 +186,8 @@ extension SQLTransaction {
 
     @usableFromInline static func decodeScope(_ row: Row) throws -> ProductScope {
         ProductScope(
-            name: row.text(0), description: row.text(1), createdAt: try row.date(2), resource: row.optionalText(3))
+            name: try row.text("name"), description: try row.text("description"), createdAt: try row.date("created_at"),
+            resource: try row.optionalText("resource"))
     }
 
     /// ``ProductScopeStorage/insert(_:)``, for every SQL backend.
@@ -206,14 +226,17 @@ extension SQLTransaction {
     // MARK: Signing keys
 
     @usableFromInline static func decodeKey(_ row: Row) throws -> StoredSigningKey {
-        let stateName = row.text(3)
+        let id = try row.text("kid")
+        let algorithm = try row.text("algorithm")
+        let privateKeyPEM = try row.text("private_key_pem")
+        let stateName = try row.text("state")
         guard let state = SigningKeyState(rawValue: stateName) else {
             throw StoreError.corrupt("unknown signing key state '\(stateName)'")
         }
         return StoredSigningKey(
-            id: row.text(0), algorithm: row.text(1), privateKeyPEM: row.text(2), state: state,
-            isCurrent: try row.bool(4), createdAt: try row.date(5), retiredAt: try row.optionalDate(6),
-            signsFrom: try row.optionalDate(7))
+            id: id, algorithm: algorithm, privateKeyPEM: privateKeyPEM, state: state,
+            isCurrent: try row.bool("is_current"), createdAt: try row.date("created_at"),
+            retiredAt: try row.optionalDate("retired_at"), signsFrom: try row.optionalDate("signs_from"))
     }
 
     /// ``SigningKeyStorage/insert(_:)``, for every SQL backend.

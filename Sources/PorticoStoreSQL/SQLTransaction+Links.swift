@@ -9,8 +9,9 @@ extension SQLTransaction {
 
     @usableFromInline static func decodeLink(_ row: Row) throws -> AccountLink {
         AccountLink(
-            id: row.text(4), hostClientID: row.text(0), hostUserID: row.text(1), platformUserID: row.text(2),
-            createdAt: try row.date(3))
+            id: try row.text("id"), hostClientID: try row.text("host_client_id"),
+            hostUserID: try row.text("host_user_id"), platformUserID: try row.text("platform_user_id"),
+            createdAt: try row.date("created_at"))
     }
 
     /// ``AccountLinkStorage/insert(_:)``, for every SQL backend.
@@ -93,8 +94,8 @@ extension SQLTransaction {
             [.int(max(0, limit))]
         ) { row in
             AuditEvent(
-                id: row.text(0), occurredAt: try row.date(1), actor: row.text(2), action: row.text(3),
-                subject: row.text(4), details: row.text(5))
+                id: try row.text("id"), occurredAt: try row.date("occurred_at"), actor: try row.text("actor"),
+                action: try row.text("action"), subject: try row.text("subject"), details: try row.text("details"))
         }
     }
 }

@@ -6,8 +6,8 @@ import PorticoStore
 
 @usableFromInline func decodeMiniProgram(_ row: some SQLRow) throws -> MiniProgram {
     MiniProgram(
-        clientID: row.text(0), hostClientID: row.text(1), createdAt: try row.date(2),
-        disabledAt: try row.optionalDate(3))
+        clientID: try row.text("client_id"), hostClientID: try row.text("host_client_id"),
+        createdAt: try row.date("created_at"), disabledAt: try row.optionalDate("disabled_at"))
 }
 
 extension SQLTransaction {

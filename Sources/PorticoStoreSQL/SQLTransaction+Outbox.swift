@@ -17,9 +17,10 @@ extension SQLTransaction {
 
     @usableFromInline static func decodeOutboxMessage(_ row: Row) throws -> OutboxMessage {
         OutboxMessage(
-            id: row.text(0), topic: row.text(1), payload: row.text(2), createdAt: try row.date(3),
-            nextAttemptAt: try row.date(4), failedAttempts: try row.int(5), lastError: row.optionalText(6),
-            deliveredAt: try row.optionalDate(7), failedAt: try row.optionalDate(8))
+            id: try row.text("id"), topic: try row.text("topic"), payload: try row.text("payload"),
+            createdAt: try row.date("created_at"), nextAttemptAt: try row.date("next_attempt_at"),
+            failedAttempts: try row.int("failed_attempts"), lastError: try row.optionalText("last_error"),
+            deliveredAt: try row.optionalDate("delivered_at"), failedAt: try row.optionalDate("failed_at"))
     }
 
     /// ``OutboxStorage/enqueue(_:)``, for every SQL backend.
@@ -149,8 +150,8 @@ extension SQLTransaction {
     /// ``OutboxStorage/pendingOutboxMessageCount()``, for every SQL backend.
     @inlinable public func pendingOutboxMessageCount() throws -> Int {
         try first(
-            "SELECT count(*) FROM outbox_messages WHERE delivered_at IS NULL AND failed_at IS NULL", []
-        ) { try $0.int(0) } ?? 0
+            "SELECT count(*) AS pending FROM outbox_messages WHERE delivered_at IS NULL AND failed_at IS NULL", []
+        ) { try $0.int("pending") } ?? 0
     }
 
     /// ``OutboxStorage/deleteFinishedOutboxMessages(before:limit:)``, for every SQL backend.
@@ -181,7 +182,9 @@ extension SQLTransaction {
 
     /// ``SessionFamilyStorage/sessionID(refreshFamilyID:)``, for every SQL backend.
     @inlinable public func sessionID(refreshFamilyID familyID: String) throws -> String? {
-        try first("SELECT sid FROM session_families WHERE family_id = ?", [.text(familyID)]) { $0.text(0) }
+        try first("SELECT sid FROM session_families WHERE family_id = ?", [.text(familyID)]) {
+            try $0.text("sid")
+        }
     }
 
     /// ``SessionFamilyStorage/sessionFamilies(browserSessionHashedID:)``, for every SQL backend.
@@ -193,6 +196,10 @@ extension SQLTransaction {
             WHERE s.browser_session_hash = ? ORDER BY f.created_at, f.id
             """,
             [.hash(reference: hashedID)]
-        ) { SessionFamily(familyID: $0.text(0), clientID: $0.text(1), userID: $0.text(2), sessionID: $0.text(3)) }
+        ) { row in
+            SessionFamily(
+                familyID: try row.text("id"), clientID: try row.text("client_id"), userID: try row.text("user_id"),
+                sessionID: try row.text("sid"))
+        }
     }
 }

@@ -15,7 +15,7 @@ extension SQLTransaction {
     /// The resource a refresh family was issued for, if one was recorded.
     @inlinable public func resource(refreshFamilyID familyID: String) throws -> String? {
         try first("SELECT resource FROM refresh_family_resources WHERE family_id = ?", [.text(familyID)]) {
-            $0.text(0)
+            try $0.text("resource")
         }
     }
 }

@@ -17,9 +17,11 @@ extension SQLTransaction {
 
     @usableFromInline static func decodeSession(_ row: Row) throws -> BrowserSession {
         BrowserSession(
-            hashedID: try row.hashReference(0), userID: row.text(1), createdAt: try row.date(2),
-            expiresAt: try row.date(3), lastSeenAt: try row.date(4), authTime: try row.date(5),
-            isPersistent: try row.bool(6), userAgent: row.optionalText(7), ipAddress: row.optionalText(8))
+            hashedID: try row.hashReference("id_hash"), userID: try row.text("user_id"),
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            lastSeenAt: try row.date("last_seen_at"), authTime: try row.date("auth_time"),
+            isPersistent: try row.bool("persistent"), userAgent: try row.optionalText("user_agent"),
+            ipAddress: try row.optionalText("ip_address"))
     }
 
     /// ``SessionStorage/insert(_:)``, for every SQL backend.
@@ -73,13 +75,16 @@ extension SQLTransaction {
 
     @usableFromInline static func decodeCode(_ row: Row) throws -> AuthorizationCode {
         var code = AuthorizationCode(
-            hashedCode: try row.hashReference(0), clientID: row.text(1), userID: row.text(2),
-            redirectURI: row.text(3), scopes: try row.list(4), codeChallenge: row.text(5), nonce: row.optionalText(6),
-            authTime: try row.date(7), sessionHashedID: try row.optionalHashReference(8), createdAt: try row.date(9),
-            expiresAt: try row.date(10), consumedAt: try row.optionalDate(11),
-            issuedRefreshFamilyID: row.optionalText(12), issuedAccessTokenID: row.optionalText(13),
-            issuedAccessTokenExpiresAt: try row.optionalDate(14))
-        code.resource = row.optionalText(15)
+            hashedCode: try row.hashReference("code_hash"), clientID: try row.text("client_id"),
+            userID: try row.text("user_id"), redirectURI: try row.text("redirect_uri"), scopes: try row.list("scopes"),
+            codeChallenge: try row.text("code_challenge"), nonce: try row.optionalText("nonce"),
+            authTime: try row.date("auth_time"), sessionHashedID: try row.optionalHashReference("session_hash"),
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            consumedAt: try row.optionalDate("consumed_at"),
+            issuedRefreshFamilyID: try row.optionalText("issued_family_id"),
+            issuedAccessTokenID: try row.optionalText("issued_access_token_id"),
+            issuedAccessTokenExpiresAt: try row.optionalDate("issued_access_token_expires_at"))
+        code.resource = try row.optionalText("resource")
         return code
     }
 
@@ -164,8 +169,8 @@ extension SQLTransaction {
 
     @usableFromInline static func decodeConsent(_ row: Row) throws -> Consent {
         Consent(
-            userID: row.text(0), clientID: row.text(1), scopes: Set(try row.list(2)), createdAt: try row.date(3),
-            updatedAt: try row.date(4))
+            userID: try row.text("user_id"), clientID: try row.text("client_id"), scopes: Set(try row.list("scopes")),
+            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
     }
 
     /// ``ConsentStorage/consent(userID:clientID:)``, for every SQL backend.

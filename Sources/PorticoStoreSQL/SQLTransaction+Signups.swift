@@ -6,9 +6,9 @@ import PorticoStore
 
 @usableFromInline func decodeSignup(_ row: some SQLRow) throws -> PendingSignup {
     PendingSignup(
-        hashedToken: try row.hashReference(0), email: row.text(1), name: row.text(2),
-        postalCode: row.optionalText(3), passwordHash: row.text(4), createdAt: try row.date(5),
-        expiresAt: try row.date(6))
+        hashedToken: try row.hashReference("token_hash"), email: try row.text("email"), name: try row.text("name"),
+        postalCode: try row.optionalText("postal_code"), passwordHash: try row.text("password_hash"),
+        createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
 }
 
 extension SQLTransaction {

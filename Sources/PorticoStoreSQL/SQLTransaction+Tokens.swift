@@ -28,16 +28,18 @@ extension SQLTransaction {
     /// The family's columns, then its token state.
     @usableFromInline static func decodeFamily(_ row: Row) throws -> RefreshFamily {
         RefreshFamily(
-            id: row.text(0), clientID: row.text(1), userID: row.text(2), scopes: try row.list(3),
-            authTime: try row.date(4), createdAt: try row.date(5), revokedAt: try row.optionalDate(6))
+            id: try row.text("id"), clientID: try row.text("client_id"), userID: try row.text("user_id"),
+            scopes: try row.list("scopes"), authTime: try row.date("auth_time"), createdAt: try row.date("created_at"),
+            revokedAt: try row.optionalDate("revoked_at"))
     }
 
     @usableFromInline static func decodeState(_ row: Row) throws -> RefreshTokenState {
-        // The token columns follow the 7 family columns.
         RefreshTokenState(
-            family: try decodeFamily(row), currentTokenHash: try row.optionalBytes(7),
-            issuedAt: try row.optionalDate(8) ?? .distantPast, expiresAt: try row.optionalDate(9) ?? .distantPast,
-            previousTokenHash: try row.optionalBytes(10), rotatedAt: try row.optionalDate(11))
+            family: try decodeFamily(row), currentTokenHash: try row.optionalBytes("token_hash"),
+            issuedAt: try row.optionalDate("token_issued_at") ?? .distantPast,
+            expiresAt: try row.optionalDate("token_expires_at") ?? .distantPast,
+            previousTokenHash: try row.optionalBytes("previous_token_hash"),
+            rotatedAt: try row.optionalDate("rotated_at"))
     }
 
     /// ``RefreshTokenStorage/insert(_:token:expiresAt:)``, for every SQL backend.
@@ -113,7 +115,7 @@ extension SQLTransaction {
     @inlinable public func refreshFamilyID(legacyTokenHash: [UInt8]) throws -> String? {
         try first(
             "SELECT family_id FROM legacy_refresh_tokens WHERE token_hash = ?", [.bytes(legacyTokenHash)],
-            { $0.text(0) })
+            { try $0.text("family_id") })
     }
 
     /// ``RefreshTokenStorage/swapRefreshToken(familyID:from:to:issuedAt:expiresAt:)``, for every SQL backend.
@@ -181,7 +183,7 @@ extension SQLTransaction {
         try first(
             "SELECT revoked_at FROM grant_revocations WHERE user_id = ? AND client_id = ?",
             [.text(userID), .text(clientID)]
-        ) { try $0.date(0) }
+        ) { try $0.date("revoked_at") }
     }
 
     /// ``AccessTokenRevocationStorage/isAccessTokenRevoked(id:userID:clientID:issuedAt:)``, for every SQL backend.
@@ -190,25 +192,27 @@ extension SQLTransaction {
     {
         try first(
             """
-            SELECT EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
-                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?)
+            SELECT (EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
+                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?))
+                AS revoked
             """,
             [.text(id), .text(userID), .text(clientID), .date(issuedAt)]
-        ) { try $0.bool(0) } ?? false
+        ) { try $0.bool("revoked") } ?? false
     }
 
     // MARK: Device authorizations
 
     @usableFromInline static func decodeDevice(_ row: Row) throws -> DeviceAuthorization {
-        let statusName = row.text(8)
+        let statusName = try row.text("status")
         guard let status = DeviceAuthorizationStatus(rawValue: statusName) else {
             throw StoreError.corrupt("unknown device authorization status '\(statusName)'")
         }
         return DeviceAuthorization(
-            hashedDeviceCode: try row.hashReference(0), userCode: row.text(1), clientID: row.text(2),
-            scopes: try row.list(3), createdAt: try row.date(4), expiresAt: try row.date(5),
-            interval: try row.int(6), lastPolledAt: try row.optionalDate(7), status: status,
-            userID: row.optionalText(9), authTime: try row.optionalDate(10))
+            hashedDeviceCode: try row.hashReference("device_code_hash"), userCode: try row.text("user_code"),
+            clientID: try row.text("client_id"), scopes: try row.list("scopes"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), interval: try row.int("interval_seconds"),
+            lastPolledAt: try row.optionalDate("last_polled_at"), status: status,
+            userID: try row.optionalText("user_id"), authTime: try row.optionalDate("auth_time"))
     }
 
     /// ``DeviceAuthorizationStorage/insert(_:)``, for every SQL backend.

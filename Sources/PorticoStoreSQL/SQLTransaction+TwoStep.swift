@@ -26,8 +26,9 @@ extension SQLTransaction {
             "SELECT \(enrollmentColumns) FROM two_step_enrollments WHERE user_id = ?", [.text(userID)]
         ) { row in
             TwoStepEnrollment(
-                userID: row.text(0), sealedSecret: row.text(1), createdAt: try row.date(2),
-                confirmedAt: try row.optionalDate(3), lastUsedStep: try row.optionalInteger(4))
+                userID: try row.text("user_id"), sealedSecret: try row.text("secret"),
+                createdAt: try row.date("created_at"), confirmedAt: try row.optionalDate("confirmed_at"),
+                lastUsedStep: try row.optionalInteger("last_step"))
         }
     }
 
@@ -83,8 +84,9 @@ extension SQLTransaction {
     /// ``TwoStepStorage/unusedRecoveryCodeCount(userID:)``, for every SQL backend.
     @inlinable public func unusedRecoveryCodeCount(userID: String) throws -> Int {
         try first(
-            "SELECT count(*) FROM two_step_recovery_codes WHERE user_id = ? AND used_at IS NULL", [.text(userID)]
-        ) { try $0.int(0) } ?? 0
+            "SELECT count(*) AS unused FROM two_step_recovery_codes WHERE user_id = ? AND used_at IS NULL",
+            [.text(userID)]
+        ) { try $0.int("unused") } ?? 0
     }
 
     /// ``TwoStepStorage/insert(_:now:)``, for every SQL backend.
@@ -106,9 +108,10 @@ extension SQLTransaction {
             [.bytes(SecretHash.digest(token)), .date(now)]
         ) { row in
             PendingSecondStep(
-                hashedID: try row.hashReference(0), userID: row.text(1), isPersistent: try row.bool(2),
-                sealedRequest: row.optionalText(3), returnPath: row.optionalText(4), createdAt: try row.date(5),
-                expiresAt: try row.date(6))
+                hashedID: try row.hashReference("id_hash"), userID: try row.text("user_id"),
+                isPersistent: try row.bool("persistent"), sealedRequest: try row.optionalText("request"),
+                returnPath: try row.optionalText("return_path"), createdAt: try row.date("created_at"),
+                expiresAt: try row.date("expires_at"))
         }
     }
 
@@ -131,7 +134,7 @@ extension SQLTransaction {
     /// ``TwoStepStorage/authenticationMethods(sessionHashedID:)``, for every SQL backend.
     @inlinable public func authenticationMethods(sessionHashedID hashedID: String) throws -> [String]? {
         try first("SELECT methods FROM session_methods WHERE session_hash = ?", [.hash(reference: hashedID)]) {
-            $0.text(0).split(separator: " ").map(String.init)
+            try $0.text("methods").split(separator: " ").map(String.init)
         }
     }
 
@@ -148,7 +151,7 @@ extension SQLTransaction {
     /// ``TwoStepStorage/authenticationMethods(refreshFamilyID:)``, for every SQL backend.
     @inlinable public func authenticationMethods(refreshFamilyID familyID: String) throws -> [String]? {
         try first("SELECT methods FROM refresh_family_methods WHERE family_id = ?", [.text(familyID)]) {
-            $0.text(0).split(separator: " ").map(String.init)
+            try $0.text("methods").split(separator: " ").map(String.init)
         }
     }
 }

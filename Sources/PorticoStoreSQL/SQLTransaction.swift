@@ -14,7 +14,8 @@ import PorticoStore
 /// - The one-statement refresh rotation (``RefreshRotationStorage``): on PostgreSQL one
 ///   `UPDATE … FROM users … RETURNING`, whose row lock makes a racing rotation wait and re-check
 ///   its condition; on SQLite, whose single writer already serialises it, the compare-and-swap
-///   and then one read.
+///   and then one read. Both return ``refreshRotationColumnList``, which
+///   ``decodeRefreshRotation(_:)`` reads.
 /// - A bearer token's standing (``BearerAccessStorage``): SQLite answers with two cached
 ///   lookups from local pages; PostgreSQL with one statement, one round trip.
 /// - Bulk loading (``BulkLoadStorage``): multi-row inserts of up to 1,000 rows on PostgreSQL
@@ -28,7 +29,9 @@ import PorticoStore
 /// # Adding an SQL backend
 ///
 /// 1. A connection that runs one statement with ``SQLValue`` parameters (`?` placeholders; turn
-///    them into the engine's form if it has another) and a row type conforming to ``SQLRow``.
+///    them into the engine's form if it has another) and a row type conforming to ``SQLRow``:
+///    five positional readers, and the statement's ``SQLColumns``, made once per prepared
+///    statement from the names the engine reports, so that decoders read columns by name.
 /// 2. A transaction type conforming to `StoreTransaction`, `SQLTransaction` (with the engine's
 ///    ``SQLDialect``) and ``SQLPurging``; it maps the engine's errors onto ``StoreError``.
 /// 3. The schema and migrations, the per-backend statements listed above, a `Store`, and one

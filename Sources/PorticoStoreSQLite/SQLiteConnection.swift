@@ -10,7 +10,9 @@ import PorticoStoreSQL
 /// once per connection and reused, which saves most of the cost of small queries.
 final class SQLiteConnection {
     let handle: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements by their SQL, each with its result's column names (read once, here,
+    /// so that rows resolve names without asking SQLite).
+    private var statements: [String: (statement: OpaquePointer, columns: SQLColumns)] = [:]
 
     /// Opens (creating if needed) the database at `path` and sets the per-connection pragmas:
     /// WAL, `synchronous=NORMAL` (durable at checkpoints, never corrupt), foreign keys on and a
@@ -39,7 +41,7 @@ final class SQLiteConnection {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for prepared in statements.values { sqlite3_finalize(prepared.statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -62,7 +64,7 @@ final class SQLiteConnection {
     func run(
         _ sql: String, _ bindings: [SQLiteValue], readOnly: Bool = false, row: (SQLiteRow) throws -> Void = { _ in }
     ) throws {
-        let statement = try prepared(sql)
+        let (statement, columns) = try prepared(sql)
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
@@ -76,7 +78,7 @@ final class SQLiteConnection {
         while true {
             let code = sqlite3_step(statement)
             if code == SQLITE_ROW {
-                try row(SQLiteRow(statement: statement))
+                try row(SQLiteRow(statement: statement, columns: columns))
             } else if code == SQLITE_DONE {
                 return
             } else {
@@ -88,15 +90,19 @@ final class SQLiteConnection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
+    private func prepared(_ sql: String) throws -> (statement: OpaquePointer, columns: SQLColumns) {
+        if let prepared = statements[sql] { return prepared }
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, portico_sqlite_prepare_persistent, &statement, nil)
         guard code == SQLITE_OK, let statement else {
             throw Self.error(code: code, message: String(cString: sqlite3_errmsg(handle)))
         }
-        statements[sql] = statement
-        return statement
+        let names = (0..<sqlite3_column_count(statement)).map { column in
+            sqlite3_column_name(statement, column).map { String(cString: $0) } ?? ""
+        }
+        let prepared = (statement: statement, columns: SQLColumns(names: names, statement: sql))
+        statements[sql] = prepared
+        return prepared
     }
 
     private func bind(_ value: SQLiteValue, at index: Int32, in statement: OpaquePointer) throws {

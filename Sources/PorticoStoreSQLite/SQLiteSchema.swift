@@ -39,7 +39,7 @@ enum SQLiteSchema {
 
     static func version(of connection: SQLiteConnection) throws -> Int {
         var version = 0
-        try connection.run("PRAGMA user_version", []) { version = $0.int(0) }
+        try connection.run("PRAGMA user_version", []) { version = Int($0.integer(at: 0)) }
         return version
     }
 

@@ -146,7 +146,7 @@ public final class SQLiteStore: Store {
     public func integrityCheck() throws -> [String] {
         try pool.withConnection { connection in
             var lines: [String] = []
-            try connection.run("PRAGMA integrity_check", []) { lines.append($0.text(0)) }
+            try connection.run("PRAGMA integrity_check", []) { lines.append($0.text(at: 0)) }
             return lines
         }
     }

@@ -13,16 +13,18 @@ extension SQLiteTransaction: SQLPurging {
     /// table (at 10,000 a minute, a million families in under two hours).
     func purgeRefreshFamilies(before cutoff: Date) throws -> Int {
         let start =
-            try first("SELECT last_rowid FROM purge_positions WHERE name = 'refresh_families'", []) { $0.int(0) } ?? 0
+            try first("SELECT last_rowid FROM purge_positions WHERE name = 'refresh_families'", []) {
+                try $0.int("last_rowid")
+            } ?? 0
         // The slice's last rowid; 0 past the end of the table, so the next run starts over.
         let end =
             try first(
                 """
-                SELECT coalesce(max(rowid), 0)
+                SELECT coalesce(max(rowid), 0) AS slice_end
                 FROM (SELECT rowid FROM refresh_families WHERE rowid > ? ORDER BY rowid LIMIT ?)
                 """,
                 [.int(start), .int(SQLPurgeRetention.familySlice)]
-            ) { $0.int(0) } ?? 0
+            ) { try $0.int("slice_end") } ?? 0
         var deleted = 0
         if end > start {
             deleted = try write(

@@ -23,7 +23,10 @@ import Testing
         var rows: [(Int64, String, [UInt8], Bool, String?)] = []
         try connection.run("SELECT i, s, b, f, n FROM t ORDER BY i DESC", []) { row in
             rows.append(
-                (try row.integer(0), row.text(1), try row.bytes(2), try row.bool(3), row.optionalText(4)))
+                (
+                    try row.integer("i"), try row.text("s"), try row.bytes("b"), try row.bool("f"),
+                    try row.optionalText("n")
+                ))
         }
         #expect(rows.count == 2)
         #expect(rows[0].0 == .max && rows[0].1 == tricky && rows[0].2 == allBytes && rows[0].3 && rows[0].4 == nil)
@@ -42,7 +45,7 @@ import Testing
         try connection.execute("CREATE TABLE t (at bigint)")
         try connection.run("INSERT INTO t VALUES ($1)", [.date(Date(timeIntervalSince1970: 1_800_000_000.999))])
         var read: Date?
-        try connection.run("SELECT at FROM t", []) { read = try $0.date(0) }
+        try connection.run("SELECT at FROM t", []) { read = try $0.date("at") }
         #expect(read == Date(timeIntervalSince1970: 1_800_000_000))
     }
 

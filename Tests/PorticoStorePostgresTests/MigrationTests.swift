@@ -30,7 +30,7 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
         let history = try reopened.withTransaction { connection in
             var versions: [Int] = []
             try connection.run("SELECT version FROM schema_migrations ORDER BY version", []) {
-                versions.append(try $0.int(0))
+                versions.append(try $0.int("version"))
             }
             return versions
         }
@@ -125,8 +125,9 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
             []
         ) { row in
             family = (
-                try row.optionalBytes(0), try row.optionalInteger(1), try row.optionalInteger(2),
-                try row.optionalBytes(3), try row.optionalInteger(4)
+                try row.optionalBytes("token_hash"), try row.optionalInteger("token_issued_at"),
+                try row.optionalInteger("token_expires_at"), try row.optionalBytes("previous_token_hash"),
+                try row.optionalInteger("rotated_at")
             )
         }
         let moved = try #require(family)
@@ -197,10 +198,10 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
         var sqliteTables: [String] = []
         try sqlite.run(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", []
-        ) { sqliteTables.append($0.text(0)) }
+        ) { sqliteTables.append(try $0.text("name")) }
         var postgresTables: [String] = []
         try postgres.run("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename", []) {
-            postgresTables.append($0.text(0))
+            postgresTables.append(try $0.text("tablename"))
         }
         #expect(postgresTables == sqliteTables)
 
@@ -209,15 +210,18 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
             try sqlite.run("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
             {
                 row in
-                let notNull = row.bool(2) || row.int(3) > 0
-                sqliteColumns.append("\(row.text(0)) \(Self.postgresType(sqlite: row.text(1))) \(notNull)")
+                let notNull = try row.bool("notnull")
+                let primaryKey = try row.int("pk") > 0
+                let type = Self.postgresType(sqlite: try row.text("type"))
+                sqliteColumns.append("\(try row.text("name")) \(type) \(notNull || primaryKey)")
             }
             var postgresColumns: [String] = []
             try postgres.run(
                 "SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position",
                 [.text(table)]
             ) { row in
-                postgresColumns.append("\(row.text(0)) \(Self.typeClass(postgres: row.text(1))) \(row.text(2) == "NO")")
+                let type = Self.typeClass(postgres: try row.text("data_type"))
+                postgresColumns.append("\(try row.text("column_name")) \(type) \(try row.text("is_nullable") == "NO")")
             }
             // The one planned difference: slices by primary key instead of by rowid.
             if table == "purge_positions" {
@@ -230,7 +234,7 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
 
         var sqliteIndexes: [String] = []
         try sqlite.run("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name", []) {
-            sqliteIndexes.append($0.text(0))
+            sqliteIndexes.append(try $0.text("name"))
         }
         var postgresIndexes: [String] = []
         try postgres.run(
@@ -241,7 +245,7 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
             WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
             ORDER BY c.relname
             """, []
-        ) { postgresIndexes.append($0.text(0)) }
+        ) { postgresIndexes.append(try $0.text("relname")) }
         #expect(postgresIndexes == sqliteIndexes)
     }
 
@@ -260,7 +264,7 @@ private let newer = PostgresStore.supportedSchemaVersion + 1
 
     private func sqliteSchemaVersion(_ connection: SQLiteConnection) throws -> Int {
         var version = 0
-        try connection.run("PRAGMA user_version", []) { version = $0.int(0) }
+        try connection.run("PRAGMA user_version", []) { version = Int($0.integer(at: 0)) }
         return version
     }
 

@@ -73,7 +73,7 @@ extension PostgresConnection {
         var value: String?
         var seen = false
         try run(sql, parameters) { row in
-            if !seen { value = row.optionalText(0) }
+            if !seen { value = row.isNull(at: 0) ? nil : row.text(at: 0) }
             seen = true
         }
         return value

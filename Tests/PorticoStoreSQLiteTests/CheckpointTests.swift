@@ -107,7 +107,7 @@ import Testing
         // each): anything below that many pages means the log was started over.
         #expect(walSize < rows * 4096, "WAL file: \(walSize) bytes")
         var count = 0
-        try connection.run("SELECT count(*) FROM t", []) { count = Int($0.int(0)) }
+        try connection.run("SELECT count(*) FROM t", []) { count = Int($0.integer(at: 0)) }
         #expect(count == rows)
     }
 }

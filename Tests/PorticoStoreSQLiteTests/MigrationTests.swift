@@ -79,7 +79,9 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
         try SQLiteStore(path: path).close()
         let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
         var versions: [Int] = []
-        try connection.run("SELECT version FROM schema_migrations ORDER BY version", []) { versions.append($0.int(0)) }
+        try connection.run("SELECT version FROM schema_migrations ORDER BY version", []) {
+            versions.append(try $0.int("version"))
+        }
         #expect(versions == allVersions)
     }
 
@@ -237,17 +239,21 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
         #expect(try store.recentAuditEvents(limit: 10).map(\.id) == ([later] + events.reversed()).map(\.id))
         let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
         var sequences: [Int] = []
-        try connection.run("SELECT sequence FROM audit_log ORDER BY sequence", []) { sequences.append($0.int(0)) }
+        try connection.run("SELECT sequence FROM audit_log ORDER BY sequence", []) {
+            sequences.append(try $0.int("sequence"))
+        }
         #expect(sequences == [1, 2, 3, 4])
         #expect(throws: StoreError.self) { try connection.execute("DELETE FROM audit_log") }
         #expect(throws: StoreError.self) { try connection.execute("UPDATE audit_log SET actor = 'someone'") }
         // What version 15 is for: an append no longer writes sqlite_sequence, a link no table of its own.
         var counters = 0
-        try connection.run("SELECT count(*) FROM sqlite_sequence WHERE name = 'audit_log'", []) { counters = $0.int(0) }
+        try connection.run("SELECT count(*) FROM sqlite_sequence WHERE name = 'audit_log'", []) {
+            counters = Int($0.integer(at: 0))
+        }
         #expect(counters == 0)
         var tables = 0
         try connection.run("SELECT count(*) FROM sqlite_schema WHERE name = 'device_session_families'", []) {
-            tables = $0.int(0)
+            tables = Int($0.integer(at: 0))
         }
         #expect(tables == 0)
     }
