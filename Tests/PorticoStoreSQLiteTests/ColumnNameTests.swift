@@ -1,5 +1,6 @@
 import Foundation
 import PorticoStore
+import PorticoStoreConformance
 import PorticoStoreSQL
 import PorticoTesting
 import Testing
