@@ -35,8 +35,8 @@ import PorticoStore
 /// 2. A transaction type conforming to `StoreTransaction`, `SQLTransaction` (with the engine's
 ///    ``SQLDialect``) and ``SQLPurging``; it maps the engine's errors onto ``StoreError``.
 /// 3. The schema and migrations, the per-backend statements listed above, a `Store`, and one
-///    registration by URL scheme in `portico`; then run the conformance suite of
-///    `PorticoTesting` against it.
+///    registration by URL scheme in `portico`; then run `PorticoStoreConformance` (which needs
+///    no server) against it.
 public protocol SQLTransaction: AnyObject {
     /// The row type the backend hands to decoders.
     associatedtype Row: SQLRow
