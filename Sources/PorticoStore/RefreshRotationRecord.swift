@@ -15,11 +15,15 @@ public struct RefreshRotationRecord: Sendable, Hashable {
     public var sessionID: String?
     /// The Native SSO device session the family was issued in, if any.
     public var deviceSessionID: String?
+    /// The last removal of the person's grant to the family's client
+    /// (``AccessTokenRevocationStorage/grantRevocationTime(userID:clientID:)``), read by the same
+    /// statement so that the refresh needs no second trip to order its access token after it.
+    public var grantRevokedAt: Date?
 
     /// A record as a backend read it.
     public init(
         family: RefreshFamily, user: UserRecord, resource: String?, authenticationMethods: [String]?,
-        sessionID: String?, deviceSessionID: String?
+        sessionID: String?, deviceSessionID: String?, grantRevokedAt: Date? = nil
     ) {
         self.family = family
         self.user = user
@@ -27,5 +31,6 @@ public struct RefreshRotationRecord: Sendable, Hashable {
         self.authenticationMethods = authenticationMethods
         self.sessionID = sessionID
         self.deviceSessionID = deviceSessionID
+        self.grantRevokedAt = grantRevokedAt
     }
 }

@@ -60,6 +60,7 @@ struct RefreshRotationTests: ConformanceChecks {
             #expect(record.authenticationMethods == ["pwd", "otp"])
             #expect(record.sessionID == "sid-1")
             #expect(record.deviceSessionID == session.id)
+            #expect(record.grantRevokedAt == nil)
             let state = try #require(try store.read { try $0.refreshTokenState(familyID: family.id) })
             #expect(state.currentTokenHash == SecretHash.digest(successor))
             #expect(state.previousTokenHash == SecretHash.digest(token))
@@ -68,11 +69,18 @@ struct RefreshRotationTests: ConformanceChecks {
             #expect(state.expiresAt == now.addingTimeInterval(86_400))
             // That the presented token is now, to the provider's policy, the one just replaced is
             // checked with the policy (PorticoTesting's PolicyChecks).
-            // A family with nothing hanging off it reads as nils.
+            // A family with nothing hanging off it reads as nils, but the removal of its grant
+            // (the person and client's, not the family's) comes with it.
+            let removedAt = referenceTime.addingTimeInterval(5)
+            try store.transaction {
+                try $0.revokeGrant(
+                    userID: user.id, clientID: client.id, at: removedAt, expiresAt: referenceTime + 86_400)
+            }
             let (bare, bareToken) = try self.family(user, client, in: store)
             let plain = try #require(try rotate(bareToken, familyID: bare.id, clientID: client.id, now: now, in: store))
             #expect(plain.resource == nil && plain.authenticationMethods == nil)
             #expect(plain.sessionID == nil && plain.deviceSessionID == nil)
+            #expect(plain.grantRevokedAt == removedAt)
         }
     }
 

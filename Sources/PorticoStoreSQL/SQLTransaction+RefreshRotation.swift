@@ -6,7 +6,7 @@ import PorticoStore
 
 /// The family's columns (as `f`), its person's (as `u`, named as ``UserColumnNames/joined``: the
 /// person's id is the family's `user_id`), then the rows that hang off the family, one scalar
-/// subquery each (each looked up by its primary key).
+/// subquery each (each looked up by its primary key), and the grant's last removal.
 @usableFromInline let refreshRotationColumns = """
     f.id, f.client_id, f.user_id, f.scopes, f.auth_time, f.created_at, f.revoked_at,
         u.email AS user_email, u.name AS user_name, u.postal_code AS user_postal_code,
@@ -15,7 +15,9 @@ import PorticoStore
         (SELECT r.resource FROM refresh_family_resources r WHERE r.family_id = f.id) AS resource,
         (SELECT m.methods FROM refresh_family_methods m WHERE m.family_id = f.id) AS methods,
         (SELECT s.sid FROM session_families s WHERE s.family_id = f.id) AS sid,
-        f.device_session_id
+        f.device_session_id,
+        (SELECT g.revoked_at FROM grant_revocations g WHERE g.user_id = f.user_id AND g.client_id = f.client_id)
+            AS grant_revoked_at
     """
 
 extension SQLTransaction {
@@ -29,6 +31,7 @@ extension SQLTransaction {
             family: try decodeFamily(row), user: try decodeUser(row, names: .joined),
             resource: try row.optionalText("resource"),
             authenticationMethods: try row.optionalText("methods").map { $0.split(separator: " ").map(String.init) },
-            sessionID: try row.optionalText("sid"), deviceSessionID: try row.optionalText("device_session_id"))
+            sessionID: try row.optionalText("sid"), deviceSessionID: try row.optionalText("device_session_id"),
+            grantRevokedAt: try row.optionalDate("grant_revoked_at"))
     }
 }

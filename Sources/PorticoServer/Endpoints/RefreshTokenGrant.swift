@@ -88,6 +88,7 @@ struct RefreshTokenGrant: TokenGrant {
         {
             var issuance = issuance(
                 of: try oneStepIssue(record, successor: successor, client: client.client), for: client)
+            issuance.knownGrantRevocation = record.grantRevokedAt.map(KnownGrantRevocation.at) ?? .never
             try pipeline.shape(&issuance, for: request)
             return issuance
         }

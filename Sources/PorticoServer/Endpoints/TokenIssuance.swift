@@ -15,4 +15,7 @@ struct TokenIssuance: Sendable {
     var refreshToken: String?
     /// Members of the grant's own in the answer (`issued_token_type`, `device_secret`).
     var additionalMembers: [String: JSONValue] = [:]
+    /// The grant's last removal, when the grant already read it with its own statement (the
+    /// one-statement refresh); nil when nobody has, and ``RevocationOrderStep`` reads it.
+    var knownGrantRevocation: KnownGrantRevocation?
 }

@@ -39,7 +39,9 @@ struct IssuancePipeline: Sendable {
         throws
     {
         for step in steps where step.applies(to: issuance, for: request) {
-            try step.shape(&issuance, for: request, in: transaction)
+            if !step.shapeFromWhatIsKnown(&issuance, for: request) {
+                try step.shape(&issuance, for: request, in: transaction)
+            }
         }
     }
 
@@ -47,7 +49,12 @@ struct IssuancePipeline: Sendable {
     /// a grant that wrote nothing, or committed in one statement that no step could refuse. A
     /// lone step that only makes one read (``IssuanceStep/readsOnce``) runs as that one read.
     func shape(_ issuance: inout TokenIssuance, for request: TokenRequest) throws {
-        let applicable = steps.filter { $0.applies(to: issuance, for: request) }
+        var applicable = steps.filter { $0.applies(to: issuance, for: request) }
+        // Steps that need no store shape in order, up to the first that does; from there on the
+        // rest run in order in the store (each still trying what is known first).
+        while let next = applicable.first, next.shapeFromWhatIsKnown(&issuance, for: request) {
+            applicable.removeFirst()
+        }
         guard let first = applicable.first else { return }
         if applicable.count == 1, first.readsOnce {
             let unshaped = issuance
@@ -59,9 +66,12 @@ struct IssuancePipeline: Sendable {
             return
         }
         let unshaped = issuance
+        let remaining = applicable
         issuance = try store.transaction { transaction throws -> TokenIssuance in
             var shaped = unshaped
-            try shape(&shaped, for: request, in: transaction)
+            for step in remaining where !step.shapeFromWhatIsKnown(&shaped, for: request) {
+                try step.shape(&shaped, for: request, in: transaction)
+            }
             return shaped
         }
     }

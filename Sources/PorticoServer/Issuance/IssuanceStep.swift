@@ -32,9 +32,18 @@ protocol IssuanceStep: Sendable {
     /// (``Store/readOne(_:)``: one round trip on PostgreSQL, no write lock on SQLite) rather
     /// than in a write transaction.
     var readsOnce: Bool { get }
+
+    /// Shapes `issuance` from what the grant already read, with no store at all, and says
+    /// whether it could; when it could not, ``shape(_:for:in:)`` runs. A grant that read what a
+    /// step needs in its own statement (the one-statement refresh reads the grant's last
+    /// removal) so costs no trip more for the step.
+    func shapeFromWhatIsKnown(_ issuance: inout TokenIssuance, for request: TokenRequest) -> Bool
 }
 
 extension IssuanceStep {
     /// Most steps may write (a pairwise subject is recorded), so they run in a transaction.
     var readsOnce: Bool { false }
+
+    /// Most steps need the store.
+    func shapeFromWhatIsKnown(_ issuance: inout TokenIssuance, for request: TokenRequest) -> Bool { false }
 }

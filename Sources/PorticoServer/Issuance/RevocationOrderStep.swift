@@ -35,13 +35,34 @@ struct RevocationOrderStep: IssuanceStep {
         throws
     {
         let token = issuance.accessToken
-        guard
-            let revokedAt = try transaction.grantRevocationTime(userID: token.subject, clientID: token.clientID),
-            StoredTime.seconds(revokedAt) >= StoredTime.seconds(token.issuedAt)
-        else { return }
+        Self.order(&issuance, after: try transaction.grantRevocationTime(userID: token.subject, clientID: token.clientID))
+    }
+
+    /// The one-statement refresh read the removal with its rotation: no trip for this step.
+    func shapeFromWhatIsKnown(_ issuance: inout TokenIssuance, for request: TokenRequest) -> Bool {
+        guard let known = issuance.knownGrantRevocation else { return false }
+        switch known {
+        case .never: break
+        case .at(let revokedAt): Self.order(&issuance, after: revokedAt)
+        }
+        return true
+    }
+
+    /// Stamps the access token one second after `revokedAt` when it is not already past it.
+    private static func order(_ issuance: inout TokenIssuance, after revokedAt: Date?) {
+        let token = issuance.accessToken
+        guard let revokedAt, StoredTime.seconds(revokedAt) >= StoredTime.seconds(token.issuedAt) else { return }
         let stamped = StoredTime.stored(revokedAt).addingTimeInterval(1)
         let shift = stamped.timeIntervalSince(token.issuedAt)
         issuance.accessToken.issuedAt = stamped
         issuance.accessToken.expiresAt = token.expiresAt.addingTimeInterval(shift)
     }
+}
+
+/// What a grant read of the last removal of its grant, carried to ``RevocationOrderStep``.
+enum KnownGrantRevocation: Sendable {
+    /// The grant was never removed (or its removal has been purged).
+    case never
+    /// The grant was last removed at this time.
+    case at(Date)
 }
