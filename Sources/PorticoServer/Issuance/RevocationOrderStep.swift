@@ -35,7 +35,8 @@ struct RevocationOrderStep: IssuanceStep {
         throws
     {
         let token = issuance.accessToken
-        Self.order(&issuance, after: try transaction.grantRevocationTime(userID: token.subject, clientID: token.clientID))
+        Self.order(
+            &issuance, after: try transaction.grantRevocationTime(userID: token.subject, clientID: token.clientID))
     }
 
     /// The one-statement refresh read the removal with its rotation: no trip for this step.
