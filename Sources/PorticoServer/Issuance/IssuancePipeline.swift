@@ -47,7 +47,9 @@ struct IssuancePipeline: Sendable {
 
     /// Runs every step that applies in a transaction of its own, opened only when one does: for
     /// a grant that wrote nothing, or committed in one statement that no step could refuse. A
-    /// lone step that only makes one read (``IssuanceStep/readsOnce``) runs as that one read.
+    /// step that can shape from what the grant already read
+    /// (``IssuanceStep/shapeFromWhatIsKnown(_:for:)``) costs no trip; a lone step that only
+    /// makes one read (``IssuanceStep/readsOnce``) runs as that one read.
     func shape(_ issuance: inout TokenIssuance, for request: TokenRequest) throws {
         var applicable = steps.filter { $0.applies(to: issuance, for: request) }
         // Steps that need no store shape in order, up to the first that does; from there on the
