@@ -10,7 +10,7 @@ import PorticoStore
 /// the grant's own checks and before the commit, so a step that refuses rolls the grant back
 /// with it: a refused request changes nothing (a refresh token refused with `invalid_target`
 /// still works afterwards, also past the retry grace). A feature adds a step by one line in
-/// ``IssuancePipeline/standard(subjects:now:)``; neither the token endpoint nor a grant changes.
+/// ``IssuancePipeline/standard(store:subjects:now:)``; neither the token endpoint nor a grant changes.
 protocol IssuanceStep: Sendable {
     /// Whether this step could refuse `request` (it names a `resource`, a proof…).
     ///
