@@ -11,7 +11,7 @@ enum UserCommand {
         usage: portico user add --email E --name N [--postal-code P] --password-stdin
                                 [--email-verified] [--json] [--database URL]
                portico user list [--json] [--database URL]
-               portico user disable ID|EMAIL [--database URL]
+               portico user disable ID|EMAIL [--reason hijacking|bulk-account] [--database URL]
                portico user enable ID|EMAIL [--database URL]
                portico user remove ID|EMAIL [--database URL]
 
@@ -32,7 +32,9 @@ enum UserCommand {
                    --json            a JSON array of {"user_id", "email", "name", "disabled",
                                      "created"}
         disable  refuses sign-in (with the same message as a wrong password), ends the
-                 account's sessions, and refuses its refresh and access tokens until enabled
+                 account's sessions, and refuses its refresh and access tokens until enabled;
+                 apps with a Shared Signals stream hear RISC account-disabled
+                   --reason R        hijacking or bulk-account, told to those apps
         enable   undoes disable
         remove   deletes the account and its personal data, ends its sessions, revokes its
                  refresh tokens and consents; an audit event records the id only
@@ -119,11 +121,12 @@ enum UserCommand {
         guard let reference = arguments.positional() else {
             throw CommandLineError.usage("user \(verb) needs a user ID or e-mail address")
         }
+        let reason = disabled ? try arguments.value("reason") : nil
         try arguments.finish()
         let store = try DatabaseOption.open(url)
         defer { store.close() }
         let change = try performing { () throws(AdminError) in
-            try UserAdministration.setDisabled(disabled, reference: reference, in: store)
+            try UserAdministration.setDisabled(disabled, reference: reference, reason: reason, in: store)
         }
         let who = "\(change.user.email) (\(change.user.id))"
         if change.unchanged {
