@@ -157,7 +157,9 @@ import Testing
     }
 
     @Test func pushDeliversAndRecordsTheReceiversRefusal() async throws {
-        try await ProviderHarness.with(configuration: signalConfiguration()) { provider in
+        var configuration = signalConfiguration()
+        configuration.metrics = true
+        try await ProviderHarness.with(configuration: configuration) { provider in
             let receiver = try SETReceiver()
             let shop = try provider.addSignalReceiver(name: "Shop")
             let token = try await provider.streamToken(for: shop)
@@ -182,6 +184,12 @@ import Testing
             let failed = try #require(try provider.store.read { try $0.outboxMessage(id: id) })
             #expect(failed.lastError?.contains("invalid_key: kid unknown") == true, "\(failed.lastError ?? "")")
             #expect(failed.failedAttempts == 1)
+            // Per stream in /metrics: one delivered, one given up.
+            try await waitUntil("the metrics") {
+                let metrics = try await provider.get("/metrics").text
+                return metrics.contains("portico_ssf_delivered_total{stream=\"\(shop.id)\"} 1")
+                    && metrics.contains("portico_ssf_failed_total{stream=\"\(shop.id)\"} 1")
+            }
             #expect(receiver.tokens.count == 2)
         }
     }
