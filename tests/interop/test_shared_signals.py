@@ -393,3 +393,27 @@ def test_verification_event(transmitter):
     claims = receiver.verifier.verify(next(iter(sets.values())))
     assert claims["events"] == {SSF + "verification": {"state": "xyz"}}
     assert claims["sub_id"] == {"format": "opaque", "id": receiver.stream_id}
+
+
+def test_token_claims_change_and_identifier_changed_by_the_cli(transmitter, pushed):
+    receiver, endpoint = pushed
+    person = new_person(transmitter)
+    allow(transmitter, person, receiver, scope="openid profile")   # the app may see the name, not the address
+    sub = user_id(transmitter, person.email)
+    new_email = "renamed-" + person.email
+    transmitter.command("user", "update", person.email, "--name", "New Name", "--email", new_email)
+    change = wait_events(endpoint, sub, CAEP + "token-claims-change")[0]
+    assert change["events"][CAEP + "token-claims-change"]["claims"] == {"name": "New Name"}
+    # identifier-changed carries the new address only for apps allowed to see e-mail: none here.
+    assert not events_for(endpoint, sub, RISC + "identifier-changed")
+
+    other = new_person(transmitter)
+    allow(transmitter, other, receiver, scope="openid email")
+    other_sub = user_id(transmitter, other.email)
+    newer = "changed-" + other.email
+    transmitter.command("user", "update", other.email, "--email", newer)
+    identifier = wait_events(endpoint, other_sub, RISC + "identifier-changed")[0]
+    assert identifier["events"][RISC + "identifier-changed"] == {"new-value": newer}
+    claims = wait_events(endpoint, other_sub, CAEP + "token-claims-change")[0]
+    assert claims["events"][CAEP + "token-claims-change"]["claims"] == {"email": newer}
+    assert claims["txn"] == identifier["txn"]
