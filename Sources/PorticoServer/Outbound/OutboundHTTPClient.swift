@@ -150,6 +150,7 @@ struct OutboundHTTPClient: Sendable {
                 let chunk = try connection.receive(maximum: Self.maximumAnswerBytes - answer.count)
                 if chunk.isEmpty { break }
                 answer += chunk
+                if readingBody && Self.isComplete(answer) { break }
             }
         } catch {
             return Exchange(outcome: .failed("\(error)"), bytesRead: answer.count)
@@ -164,6 +165,19 @@ struct OutboundHTTPClient: Sendable {
         var exchange = Exchange(outcome: .status(status), bytesRead: answer.count)
         if readingBody, let end = Self.endOfHead(in: answer) { exchange.body = Array(answer[end...]) }
         return exchange
+    }
+
+    /// Whether `answer` holds all that is wanted of it, so that a peer keeping the connection
+    /// open costs no wait: the head of a 2xx (its body is not needed), or the head and as many
+    /// body bytes as `Content-Length` says.
+    private static func isComplete(_ answer: [UInt8]) -> Bool {
+        guard let end = endOfHead(in: answer), let status = status(in: answer) else { return false }
+        if (200..<300).contains(status) { return true }
+        let head = String(decoding: answer[..<end], as: UTF8.self).lowercased()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { return false }
+        return answer.count - end >= length
     }
 
     /// Where the body starts: after the first empty line.
