@@ -156,6 +156,29 @@ import Testing
         }
     }
 
+    /// An account link unbound (by the person or the host) ends the person's sessions with the
+    /// host app: it hears session-revoked.
+    @Test func anUnboundAccountLinkRevokesTheSession() async throws {
+        try await ProviderHarness.with(configuration: signalConfiguration()) { provider in
+            let host = try provider.addSignalReceiver(name: "Host")
+            let token = try await provider.streamToken(for: host)
+            _ = try await provider.createStream(token: token, delivery: ["method": .string(SharedSignals.pollMethod)])
+            let user = try person(provider, allowing: [host])
+            let link = AccountLink(hostClientID: host.id, hostUserID: "mc_1", platformUserID: user.id)
+            try provider.store.transaction { try $0.insert(link) }
+            let now = provider.clock.now
+            let unbound = try provider.store.transaction { transaction in
+                try AccountUnlinking.unbind(link, by: .person, now: now, accessTokenLifetime: 600, in: transaction)
+            }
+            #expect(unbound)
+            let reply = try await poll(provider, token: token, ["returnImmediately": true])
+            let set = try #require(reply.json["sets"]?.objectValue?.first?.value.stringValue, "\(reply.text)")
+            let claims = try await provider.verifiedSET(set, for: host)
+            #expect(claims.event?.type == SharedSignals.Event.sessionRevoked.rawValue)
+            #expect(claims.event?.fields["reason_admin"] == ["en": "account link unbound"])
+        }
+    }
+
     @Test func pushDeliversAndRecordsTheReceiversRefusal() async throws {
         var configuration = signalConfiguration()
         configuration.metrics = true
