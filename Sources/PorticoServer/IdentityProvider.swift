@@ -58,8 +58,13 @@ public final class IdentityProvider: Sendable {
             settings: configuration.backchannelLogout,
             addresses: OutboundAddressPolicy(allowsLoopback: configuration.allowsLoopbackCallbacks),
             metrics: BackChannelLogoutMetrics(registry: registry), now: configuration.clock)
+        let signals = SharedSignalsRoutes.register(
+            on: router, context: context, settings: configuration.backchannelLogout,
+            addresses: OutboundAddressPolicy(allowsLoopback: configuration.allowsLoopbackCallbacks),
+            onError: { message in FileHandle.standardError.write(Data("portico: \(message)\n".utf8)) })
         outbox = OutboxDispatcher(
-            store: store, handlers: [logout], settings: configuration.backchannelLogout, now: configuration.clock,
+            store: store, handlers: [logout, signals], settings: configuration.backchannelLogout,
+            now: configuration.clock,
             onError: { message in FileHandle.standardError.write(Data("portico: \(message)\n".utf8)) })
         var http = ServerConfiguration()
         http.host = configuration.host

@@ -13,7 +13,7 @@ enum ClientCommand {
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
                                   [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
-                                  [--jwks FILE] [--introspection]
+                                  [--jwks FILE] [--introspection] [--ssf]
                                   [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
@@ -58,6 +58,9 @@ enum ClientCommand {
                                        private_key_jwt assertions (RFC 7523) and gets no secret
                   --introspection      a resource server: it may ask /oauth/introspect about
                                        tokens (other apps may not)
+                  --ssf                a Shared Signals receiver: with --grant
+                                       client_credentials it gets tokens of scope ssf.manage
+                                       to manage its stream (/.well-known/ssf-configuration)
                   --companion          the platform's own portico-agent: public, loopback
                                        and device sign-in, the only client granted scope
                                        companion (default redirect URI
@@ -112,6 +115,7 @@ enum ClientCommand {
         if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
         registration.mayIntrospect = arguments.flag("introspection")
         registration.isCompanion = arguments.flag("companion")
+        registration.isSignalReceiver = arguments.flag("ssf")
         let json = arguments.flag("json")
         try arguments.finish()
 

@@ -11,8 +11,9 @@ enum UserCommand {
         usage: portico user add --email E --name N [--postal-code P] --password-stdin
                                 [--email-verified] [--json] [--database URL]
                portico user list [--json] [--database URL]
-               portico user disable ID|EMAIL [--database URL]
+               portico user disable ID|EMAIL [--reason hijacking|bulk-account] [--database URL]
                portico user enable ID|EMAIL [--database URL]
+               portico user update ID|EMAIL [--name N] [--email E] [--database URL]
                portico user remove ID|EMAIL [--database URL]
 
         add      creates an account people sign in with. The password is the first line of
@@ -32,8 +33,13 @@ enum UserCommand {
                    --json            a JSON array of {"user_id", "email", "name", "disabled",
                                      "created"}
         disable  refuses sign-in (with the same message as a wrong password), ends the
-                 account's sessions, and refuses its refresh and access tokens until enabled
+                 account's sessions, and refuses its refresh and access tokens until enabled;
+                 apps with a Shared Signals stream hear RISC account-disabled
+                   --reason R        hijacking or bulk-account, told to those apps
         enable   undoes disable
+        update   changes the name and/or e-mail address (a new address is unverified);
+                 apps with a Shared Signals stream hear token-claims-change (and
+                 identifier-changed for a new address)
         remove   deletes the account and its personal data, ends its sessions, revokes its
                  refresh tokens and consents; an audit event records the id only
 
@@ -44,12 +50,13 @@ enum UserCommand {
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
         switch try Subcommand.action(
-            &arguments, command: "user", actions: ["add", "list", "disable", "enable", "remove"])
+            &arguments, command: "user", actions: ["add", "list", "disable", "enable", "update", "remove"])
         {
         case "add": try add(&arguments, database: url)
         case "list": try list(&arguments, database: url)
         case "disable": try setDisabled(true, &arguments, database: url)
         case "enable": try setDisabled(false, &arguments, database: url)
+        case "update": try update(&arguments, database: url)
         default: try remove(&arguments, database: url)
         }
     }
@@ -119,11 +126,12 @@ enum UserCommand {
         guard let reference = arguments.positional() else {
             throw CommandLineError.usage("user \(verb) needs a user ID or e-mail address")
         }
+        let reason = disabled ? try arguments.value("reason") : nil
         try arguments.finish()
         let store = try DatabaseOption.open(url)
         defer { store.close() }
         let change = try performing { () throws(AdminError) in
-            try UserAdministration.setDisabled(disabled, reference: reference, in: store)
+            try UserAdministration.setDisabled(disabled, reference: reference, reason: reason, in: store)
         }
         let who = "\(change.user.email) (\(change.user.id))"
         if change.unchanged {
@@ -133,6 +141,21 @@ enum UserCommand {
         } else {
             print("enabled user \(who)")
         }
+    }
+
+    private static func update(_ arguments: inout Arguments, database url: String) throws {
+        guard let reference = arguments.positional() else {
+            throw CommandLineError.usage("user update needs a user ID or e-mail address")
+        }
+        let name = try arguments.value("name")
+        let email = try arguments.value("email")
+        try arguments.finish()
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        let user = try performing { () throws(AdminError) in
+            try UserProfileChange.update(reference, name: name, email: email, in: store)
+        }
+        print("updated user \(user.id): \(user.name) <\(user.email)>")
     }
 
     private static func remove(_ arguments: inout Arguments, database url: String) throws {

@@ -34,6 +34,9 @@ enum AccountUnlinking {
         let userID = link.platformUserID
         let clients =
             [link.hostClientID] + (try transaction.miniPrograms(hostClientID: link.hostClientID).map(\.clientID))
+        try SignalAnnouncement.announce(
+            [.sessionRevoked(reason: "account link unbound")], userID: userID, clientIDs: clients, now: now,
+            in: transaction)
         var families = 0
         for clientID in clients {
             families +=

@@ -62,6 +62,10 @@ public struct ClientRegistration: Sendable {
     /// Whether it is the platform's own companion app (`--companion`, see
     /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
     public var isCompanion = false
+    /// Whether it is a Shared Signals receiver (`--ssf`): it gets the scope `ssf.manage` for
+    /// its client-credentials tokens, with which it manages its stream (needs the
+    /// `client_credentials` grant).
+    public var isSignalReceiver = false
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -206,10 +210,20 @@ public struct ClientRegistration: Sendable {
             ($0 != NativeSSO.scope || group != nil) && $0 != CompanionClients.scope
                 && ($0 != AccountLinkScope.name || !isPublic)
         }
-        let scopes =
+        var scopes =
             self.scopes.isEmpty ? (miniProgramOf == nil ? builtIn : Self.defaultMiniProgramScopes) : unique(self.scopes)
         if isPublic && miniProgramOf == nil && scopes.contains(AccountLinkScope.name) {
             throw .invalid("the account_link scope is for confidential host apps; a --public client cannot have it")
+        }
+        if isSignalReceiver {
+            guard !isPublic, grants.contains(ClientCredentialsGrant.grantType) else {
+                throw .invalid(
+                    "--ssf needs a confidential client with --grant client_credentials (its stream is managed with client-credentials tokens)"
+                )
+            }
+            if !scopes.contains(SharedSignals.manageScope) { scopes.append(SharedSignals.manageScope) }
+        } else if scopes.contains(SharedSignals.manageScope) {
+            throw .invalid("the \(SharedSignals.manageScope) scope needs --ssf")
         }
         if scopes.contains(CompanionClients.scope) {
             throw .invalid("the companion scope needs --companion: only the platform's own companion app gets it")
@@ -276,7 +290,7 @@ public struct ClientRegistration: Sendable {
     /// Every scope must be built in or a product scope already added with `portico scope add`.
     private func checkScopes(_ scopes: [String], in transaction: any StoreTransaction) throws {
         let known = Set(try ScopeCatalog.supportedNames(in: transaction))
-        for scope in scopes where !known.contains(scope) {
+        for scope in scopes where !known.contains(scope) && scope != SharedSignals.manageScope {
             throw AdminError.invalid(
                 "unknown scope '\(scope)'; use a built-in scope (\(ScopeCatalog.builtIn.map(\.name).joined(separator: ", "))) or add it with 'portico scope add'"
             )

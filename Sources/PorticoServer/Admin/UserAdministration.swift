@@ -56,9 +56,15 @@ public enum UserAdministration {
     /// userinfo and introspection endpoints check the account). Refresh-token families are
     /// kept, not revoked, so that enabling the account again undoes a suspension entirely;
     /// `remove` is the way to end everything for good.
-    public static func setDisabled(_ disabled: Bool, reference: String, in store: any Store, now: Date = Date())
-        throws(AdminError) -> StatusChange
-    {
+    ///
+    /// Apps with a Shared Signals stream hear RISC `account-disabled` (with `reason`, RISC's
+    /// `hijacking` or `bulk-account`, when given) or `account-enabled`.
+    public static func setDisabled(
+        _ disabled: Bool, reference: String, reason: String? = nil, in store: any Store, now: Date = Date()
+    ) throws(AdminError) -> StatusChange {
+        if let reason, !["hijacking", "bulk-account"].contains(reason) {
+            throw .invalid("reason '\(reason)' is not hijacking or bulk-account (RISC account-disabled)")
+        }
         let found = try find(reference, in: store)
         do {
             return try store.transaction { transaction in
@@ -76,6 +82,9 @@ public enum UserAdministration {
                     try NativeSSO.endSessions(userID: user.id, now: now, in: transaction)
                     try BackChannelLogout.enqueueForEveryClient(userID: user.id, now: now, in: transaction)
                 }
+                try SignalAnnouncement.announce(
+                    [disabled ? .accountDisabled(reason: reason) : .accountEnabled()], userID: user.id, now: now,
+                    in: transaction)
                 try transaction.append(
                     AuditEvent(
                         occurredAt: now, actor: "cli", action: disabled ? "user.disable" : "user.enable",
@@ -102,6 +111,8 @@ public enum UserAdministration {
                 let consents = try transaction.consents(userID: found.id).count
                 let families = try transaction.refreshFamilies(userID: found.id, includeRevoked: false)
                 try BackChannelLogout.enqueueForEveryClient(userID: found.id, now: now, in: transaction)
+                // The account closes for good: RISC account-purged, before its consents go.
+                try SignalAnnouncement.announce([.accountPurged()], userID: found.id, now: now, in: transaction)
                 for family in families { try transaction.revokeRefreshFamily(id: family.id, now: now) }
                 guard try transaction.deleteUser(id: found.id) else {
                     throw AdminError.notFound("no user with id or e-mail address \(reference)")

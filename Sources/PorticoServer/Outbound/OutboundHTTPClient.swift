@@ -37,6 +37,9 @@ struct OutboundHTTPClient: Sendable {
     struct Exchange: Sendable, Equatable {
         let outcome: Outcome
         let bytesRead: Int
+        /// The answer's body as far as it was read (within ``maximumAnswerBytes``), when the
+        /// caller asked for it (a Shared Signals receiver's error); empty otherwise.
+        var body: [UInt8] = []
     }
 
     /// The most of an answer ever read: enough for any status line.
@@ -57,13 +60,25 @@ struct OutboundHTTPClient: Sendable {
         send(method: "POST", body: body, contentType: contentType, to: url)
     }
 
+    /// POSTs `body` with `headers` too, and reads the answer's body as well as its status,
+    /// within ``maximumAnswerBytes`` (a Shared Signals push, whose receiver explains a 400 in
+    /// JSON, RFC 8935 §2.3).
+    func post(_ body: [UInt8], contentType: String, headers: [(String, String)], readingBody: Bool, to url: URL)
+        -> Exchange
+    {
+        send(method: "POST", body: body, contentType: contentType, headers: headers, readingBody: readingBody, to: url)
+    }
+
     /// GETs `url` and reads the answer's status (the documents a provider fetches, such as a
     /// `jwks_uri`, will need their body read too, to a bound of their own).
     func get(_ url: URL) -> Exchange {
         send(method: "GET", body: nil, contentType: nil, to: url)
     }
 
-    private func send(method: String, body: [UInt8]?, contentType: String?, to url: URL) -> Exchange {
+    private func send(
+        method: String, body: [UInt8]?, contentType: String?, headers: [(String, String)] = [],
+        readingBody: Bool = false, to url: URL
+    ) -> Exchange {
         let deadline = ContinuousClock.now + timeout
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
@@ -99,15 +114,18 @@ struct OutboundHTTPClient: Sendable {
             }
             return exchange(
                 on: connection,
-                request: request(method, body: body, contentType: contentType, components: components))
+                request: request(
+                    method, body: body, contentType: contentType, headers: headers, components: components),
+                readingBody: readingBody)
         }
         return Exchange(outcome: .failed(failures.joined(separator: "; ")), bytesRead: 0)
     }
 
     /// The request's bytes: the origin-form target, `Host`, the body's type and length.
-    private func request(_ method: String, body: [UInt8]?, contentType: String?, components: URLComponents)
-        -> [UInt8]
-    {
+    private func request(
+        _ method: String, body: [UInt8]?, contentType: String?, headers: [(String, String)],
+        components: URLComponents
+    ) -> [UInt8] {
         var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { target += "?" + query }
         var host = components.percentEncodedHost ?? ""
@@ -117,20 +135,22 @@ struct OutboundHTTPClient: Sendable {
         if let body {
             head += "Content-Type: \(contentType ?? "application/octet-stream")\r\nContent-Length: \(body.count)\r\n"
         }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "Cache-Control: no-store\r\nUser-Agent: Portico\r\nConnection: close\r\n\r\n"
         return Array(head.utf8) + (body ?? [])
     }
 
     /// Sends `request` and reads until the status line is complete (or the limit, the end of
     /// the answer, or the deadline), then closes.
-    private func exchange(on connection: OutboundConnection, request: [UInt8]) -> Exchange {
+    private func exchange(on connection: OutboundConnection, request: [UInt8], readingBody: Bool) -> Exchange {
         var answer: [UInt8] = []
         do {
             try connection.send(request)
-            while !answer.contains(0x0A) && answer.count < Self.maximumAnswerBytes {
+            while (readingBody || !answer.contains(0x0A)) && answer.count < Self.maximumAnswerBytes {
                 let chunk = try connection.receive(maximum: Self.maximumAnswerBytes - answer.count)
                 if chunk.isEmpty { break }
                 answer += chunk
+                if readingBody && Self.isComplete(answer) { break }
             }
         } catch {
             return Exchange(outcome: .failed("\(error)"), bytesRead: answer.count)
@@ -142,7 +162,34 @@ struct OutboundHTTPClient: Sendable {
                 : "the answer has no HTTP status line in its first \(answer.count) bytes"
             return Exchange(outcome: .failed(reason), bytesRead: answer.count)
         }
-        return Exchange(outcome: .status(status), bytesRead: answer.count)
+        var exchange = Exchange(outcome: .status(status), bytesRead: answer.count)
+        if readingBody, let end = Self.endOfHead(in: answer) { exchange.body = Array(answer[end...]) }
+        return exchange
+    }
+
+    /// Whether `answer` holds all that is wanted of it, so that a peer keeping the connection
+    /// open costs no wait: the head of a 2xx (its body is not needed), or the head and as many
+    /// body bytes as `Content-Length` says.
+    private static func isComplete(_ answer: [UInt8]) -> Bool {
+        guard let end = endOfHead(in: answer), let status = status(in: answer) else { return false }
+        if (200..<300).contains(status) { return true }
+        let head = String(decoding: answer[..<end], as: UTF8.self).lowercased()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { return false }
+        return answer.count - end >= length
+    }
+
+    /// Where the body starts: after the first empty line.
+    private static func endOfHead(in answer: [UInt8]) -> Int? {
+        guard answer.count >= 4 else { return nil }
+        for index in 0...(answer.count - 4)
+        where answer[index] == 0x0D && answer[index + 1] == 0x0A && answer[index + 2] == 0x0D
+            && answer[index + 3] == 0x0A
+        {
+            return index + 4
+        }
+        return nil
     }
 
     /// The status of an `HTTP/1.x NNN …` line at the start of `answer`.

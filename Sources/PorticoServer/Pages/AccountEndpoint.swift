@@ -132,6 +132,9 @@ struct AccountEndpoint: Sendable {
                 userID: signedIn.user.id, clientID: clientID, now: now,
                 accessTokenLifetime: environment.lifetimes.accessToken, onlyIfGranted: true, in: transaction)
             guard revoked.revokedAnything else { return }
+            try SignalAnnouncement.announce(
+                [.sessionRevoked(reason: "removed in Your Account")], userID: signedIn.user.id, clientIDs: [clientID],
+                now: now, in: transaction)
             let families = revoked.refreshFamilies
             try transaction.append(
                 AuditEvent(
@@ -165,6 +168,8 @@ struct AccountEndpoint: Sendable {
         try environment.store.transaction { transaction in
             let ended = try OtherSessionsSignOut.endSessions(
                 userID: signedIn.user.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
+            try SignalAnnouncement.announce(
+                [.sessionRevoked(reason: "signed out everywhere")], userID: signedIn.user.id, now: now, in: transaction)
             guard ended > 0 else { return }
             try transaction.append(
                 AuditEvent(

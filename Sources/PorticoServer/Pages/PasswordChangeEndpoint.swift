@@ -128,6 +128,9 @@ struct PasswordChangeEndpoint: Sendable {
             let ended = try OtherSessionsSignOut.endSessions(
                 userID: account.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
             try transaction.deletePasswordResets(userID: account.id)
+            try SignalAnnouncement.announce(
+                [.credentialChange(credentialType: "password", changeType: "update")], userID: account.id, now: now,
+                in: transaction)
             try transaction.append(
                 AuditEvent(
                     occurredAt: now, actor: account.id, action: "user.password_change", subject: account.id,

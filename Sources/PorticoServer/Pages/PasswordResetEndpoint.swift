@@ -99,6 +99,11 @@ struct PasswordResetEndpoint: Sendable {
                 if try transaction.revokeRefreshFamily(id: family.id, now: now) { families += 1 }
             }
             try transaction.deletePasswordResets(userID: account.id)
+            try SignalAnnouncement.announce(
+                [
+                    .credentialChange(credentialType: "password", changeType: "update"),
+                    .sessionRevoked(reason: "password reset"),
+                ], userID: account.id, now: now, in: transaction)
             try GrantRevocation.revokeAllAccessTokens(
                 userID: account.id, now: now, accessTokenLifetime: environment.lifetimes.accessToken, in: transaction)
             for limit in AttemptThrottle.signInLimits(email: account.email, address: "").prefix(1) {

@@ -240,38 +240,43 @@ final class OutboxDispatcher: Sendable {
                 return (key, message)
             }
             guard let next else { continue }
-            let outcome = attempt(next.message)
-            finish(next.key, after: outcome)
+            let (outcome, rescheduledAt) = attempt(next.message)
+            finish(next.key, after: outcome, rescheduledAt: rescheduledAt)
             wake.signal()
         }
     }
 
-    /// One attempt and its outcome recorded.
-    private func attempt(_ message: OutboxMessage) -> OutboxAttempt {
+    /// One attempt and its outcome recorded; with when the message is due again after a
+    /// failure, if it was rescheduled.
+    private func attempt(_ message: OutboxMessage) -> (OutboxAttempt, Date?) {
         let outcome =
             handlers[message.topic]?.attempt(message) ?? .giveUp("no handler for the outbox topic \(message.topic)")
+        var rescheduledAt: Date?
         do {
             switch outcome {
             case .delivered:
                 if try store.transaction({
                     try $0.markOutboxMessageDelivered(id: message.id, owner: owner, now: now())
                 }) {
-                    handlers[message.topic]?.recorded(outcome, gaveUp: false)
+                    handlers[message.topic]?.recorded(outcome, gaveUp: false, of: message)
                 }
             case .retry(let reason):
-                try retry(message, outcome: outcome, reason: reason)
+                rescheduledAt = try retry(message, outcome: outcome, reason: reason)
             case .giveUp(let reason):
                 try giveUp(message, outcome: outcome, reason: reason)
             }
         } catch {
             onError("outbox delivery failed: \(error)")
         }
-        return outcome
+        return (outcome, rescheduledAt)
     }
 
     /// Frees the lane of `key` after an attempt: after a success its next message is ready; after
-    /// a failure the destination rests and its waiting messages are postponed until then.
-    private func finish(_ key: String, after outcome: OutboxAttempt) {
+    /// a failure the destination rests and its waiting messages are postponed until then: no
+    /// earlier than the failed message is due again, so that the destination's messages keep
+    /// their order (claims go by due time, then id, and ids such as Shared Signals' `jti` are
+    /// time-ordered).
+    private func finish(_ key: String, after outcome: OutboxAttempt, rescheduledAt: Date?) {
         let now = now()
         let postponed = lanes.withLock { lanes -> (messages: [OutboxMessage], until: Date) in
             lanes.inFlight.remove(key)
@@ -282,6 +287,7 @@ final class OutboxDispatcher: Sendable {
             case .retry:
                 let failures = (lanes.resting[key]?.failures ?? 0) + 1
                 until = now.addingTimeInterval(settings.retryDelay(afterFailedAttempts: failures))
+                if let rescheduledAt, rescheduledAt > until { until = rescheduledAt }
                 lanes.resting[key] = (until, failures)
                 postponed = lanes.waiting.removeValue(forKey: key) ?? []
             case .delivered, .giveUp:
@@ -307,17 +313,23 @@ final class OutboxDispatcher: Sendable {
 
     /// Schedules `message` again after a failed attempt, or gives it up once the retry window
     /// is over; the last attempt is at the window's end, so attempts span the whole window.
-    private func retry(_ message: OutboxMessage, outcome: OutboxAttempt, reason: String) throws {
+    /// Returns when it is due again; nil when it was given up (or its lease lost).
+    private func retry(_ message: OutboxMessage, outcome: OutboxAttempt, reason: String) throws -> Date? {
         let now = now()
         let end = message.createdAt.addingTimeInterval(interval(settings.retryWindow))
-        guard now < end else { return try giveUp(message, outcome: outcome, reason: reason) }
+        guard now < end else {
+            try giveUp(message, outcome: outcome, reason: reason)
+            return nil
+        }
         let delay = settings.retryDelay(afterFailedAttempts: message.failedAttempts + 1)
         let next = min(now.addingTimeInterval(delay), end)
         if try store.transaction({
             try $0.rescheduleOutboxMessage(id: message.id, owner: owner, nextAttemptAt: next, error: reason)
         }) {
-            handlers[message.topic]?.recorded(outcome, gaveUp: false)
+            handlers[message.topic]?.recorded(outcome, gaveUp: false, of: message)
+            return next
         }
+        return nil
     }
 
     /// Gives `message` up for good, and says so on stderr.
@@ -325,7 +337,7 @@ final class OutboxDispatcher: Sendable {
         if try store.transaction({
             try $0.markOutboxMessageFailed(id: message.id, owner: owner, now: now(), error: reason)
         }) {
-            handlers[message.topic]?.recorded(outcome, gaveUp: true)
+            handlers[message.topic]?.recorded(outcome, gaveUp: true, of: message)
             onError("\(message.topic) message \(message.id) given up: \(reason)")
         }
     }

@@ -29,6 +29,16 @@ protocol OutboxTopicHandler: Sendable {
     /// outcome, and `gaveUp` whether a failed attempt ended the message for good.
     func recorded(_ attempt: OutboxAttempt, gaveUp: Bool)
 
+    /// As ``recorded(_:gaveUp:)``, told which message it was (per-destination metrics); by
+    /// default that.
+    func recorded(_ attempt: OutboxAttempt, gaveUp: Bool, of message: OutboxMessage)
+
     /// Told how many messages of every topic are pending, at each look.
     func pendingCount(_ count: Int)
+}
+
+extension OutboxTopicHandler {
+    func recorded(_ attempt: OutboxAttempt, gaveUp: Bool, of message: OutboxMessage) {
+        recorded(attempt, gaveUp: gaveUp)
+    }
 }

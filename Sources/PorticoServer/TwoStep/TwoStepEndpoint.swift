@@ -180,6 +180,9 @@ struct TwoStepEndpoint: Sendable {
                 try transaction.confirmTwoStepEnrollment(
                     userID: user.id, sealedSecret: pending.sealedSecret, step: step, at: now)
             else { return nil }
+            try SignalAnnouncement.announce(
+                [.credentialChange(credentialType: "app", changeType: "create")], userID: user.id, now: now,
+                in: transaction)
             try transaction.append(
                 AuditEvent(occurredAt: now, actor: user.id, action: "user.two_step_on", subject: user.id))
             return try verification.replaceRecoveryCodes(userID: user.id, in: transaction)
@@ -232,6 +235,9 @@ struct TwoStepEndpoint: Sendable {
         }
         try environment.store.transaction { transaction in
             guard try transaction.deleteTwoStepEnrollment(userID: user.id) else { return }
+            try SignalAnnouncement.announce(
+                [.credentialChange(credentialType: "app", changeType: "delete")], userID: user.id, now: now,
+                in: transaction)
             let ended = try OtherSessionsSignOut.endSessions(
                 userID: user.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
             try transaction.append(

@@ -16,6 +16,7 @@ public final class HostBackend: Sendable {
     /// The host's people.
     public let users: HostUserTable
     private let logoutTokens: LogoutTokenVerifier
+    private let securityEvents: SecurityEventVerifier
     private let server: HTTPServer
 
     /// A backend on `host:port` (0: any free port) keeping its table in `dataDirectory`.
@@ -26,6 +27,7 @@ public final class HostBackend: Sendable {
         self.platform = platform
         users = try HostUserTable(directory: dataDirectory)
         logoutTokens = LogoutTokenVerifier(platform: platform)
+        securityEvents = SecurityEventVerifier(platform: platform)
         let router = Router()
         server = HTTPServer(
             configuration: ServerConfiguration(host: host, port: port, threads: 2, logRequests: logRequests),
@@ -44,6 +46,19 @@ public final class HostBackend: Sendable {
 
     /// The port it listens on.
     public var port: UInt16 { server.port }
+
+    /// The URL of its Shared Signals push endpoint (RFC 8935), for its stream.
+    public var securityEventsURI: String { "http://127.0.0.1:\(port)\(Self.securityEventsPath)" }
+
+    /// Where the platform pushes SETs.
+    public static let securityEventsPath = "/ssf/events"
+
+    /// The events after which a linked person's host session and mini-program state end.
+    public static let endingEvents: Set<String> = [
+        "https://schemas.openid.net/secevent/caep/event-type/session-revoked",
+        "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
+        "https://schemas.openid.net/secevent/risc/event-type/account-purged",
+    ]
 
     /// The URL of its back-channel logout endpoint, to register with `--backchannel-logout-uri`.
     public var backchannelLogoutURI: String { "http://127.0.0.1:\(port)/backchannel-logout" }
@@ -74,6 +89,7 @@ public final class HostBackend: Sendable {
         router.postAsync("/host/mini-programs/:client_id/token") { request in
             await Self.answerAsync { try await self.miniProgramToken(request) }
         }
+        router.postAsync(Self.securityEventsPath) { request in await self.securityEvent(request) }
         router.postAsync("/backchannel-logout") { request in
             var response = await Self.answerAsync { try await self.backchannelLogout(request) }
             response.headers.add("Cache-Control", value: "no-store")
@@ -175,6 +191,42 @@ public final class HostBackend: Sendable {
                 jwtID: claims.jwtID ?? "", subject: claims.subject, sessionID: claims["sid"]?.stringValue,
                 receivedAt: Date()))
         return Response(status: .ok)
+    }
+
+    /// Takes a pushed SET (RFC 8935): 202 once it is verified and acted on; 400 with the RFC
+    /// 8935 `err` and `description` when it is refused.
+    private func securityEvent(_ request: Request) async -> Response {
+        do {
+            guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/secevent+jwt") == true else {
+                throw HostBackendError(.badRequest, "invalid_request", "send application/secevent+jwt")
+            }
+            let claims = try await securityEvents.verify(String(decoding: request.body, as: UTF8.self))
+            let event = claims["events"]?.objectValue?.keys.first ?? ""
+            let subject = claims["sub_id"]?.objectValue
+            if Self.endingEvents.contains(event), subject?["format"]?.stringValue == "iss_sub",
+                let sub = subject?["sub"]?.stringValue
+            {
+                let ended = try users.endLinkedSessions(subject: sub, jwtID: claims.jwtID ?? "", receivedAt: Date())
+                if !ended.isEmpty {
+                    FileHandle.standardError.write(
+                        Data("portico-host-backend: \(event) ended \(ended.joined(separator: ", "))\n".utf8))
+                }
+            }
+            return Response(status: HTTPStatus(rawValue: 202))
+        } catch let error as HostBackendError {
+            FileHandle.standardError.write(Data("portico-host-backend: refused a SET: \(error)\n".utf8))
+            let body = ["err": error.error, "description": error.message]
+            return (try? Response.json(body, status: .badRequest)) ?? Response(status: .badRequest)
+        } catch {
+            return Response(status: .internalServerError)
+        }
+    }
+
+    /// Creates (or points at itself) the host's Shared Signals stream at the platform: push to
+    /// ``securityEventsURI``, for the events that end a linked person's sessions. The host's
+    /// client needs `--ssf --grant client_credentials`.
+    public func subscribeToSecurityEvents() async throws {
+        try await platform.pushSecurityEvents(to: securityEventsURI, events: Self.endingEvents.sorted())
     }
 
     private func signedIn(_ request: Request) throws -> HostUserTable.User {

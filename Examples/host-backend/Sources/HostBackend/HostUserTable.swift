@@ -137,6 +137,31 @@ public final class HostUserTable: Sendable {
         }
     }
 
+    /// Ends the host session and the mini-programs' platform state of every person linked to
+    /// `subject` (a Shared Signals `session-revoked`, `account-disabled` or `account-purged`,
+    /// as the account-link seed asks on logout and unbind): their host session tokens and the
+    /// platform access token the auth model carried are forgotten, so the app must sign in to
+    /// the host again and the mini-programs get no model until the person links again. Records
+    /// the SET's `jti` once, with the logout tokens (delivery is at least once). Returns the
+    /// people it signed out.
+    @discardableResult
+    public func endLinkedSessions(subject: String, jwtID: String, receivedAt: Date) throws -> [String] {
+        try change { contents in
+            if !contents.logouts.contains(where: { $0.jwtID == jwtID }) {
+                contents.logouts.append(
+                    ReceivedLogout(jwtID: jwtID, subject: subject, sessionID: nil, receivedAt: receivedAt))
+            }
+            var ended: [String] = []
+            for index in contents.users.indices where contents.users[index].link?.platformUserID == subject {
+                contents.users[index].sessionHashes = []
+                contents.users[index].link?.accessToken = nil
+                contents.users[index].link?.expiresAt = nil
+                ended.append(contents.users[index].hostUserID)
+            }
+            return ended
+        }
+    }
+
     private func change<T>(_ body: (inout Contents) -> T) throws -> T {
         try contents.withLock { contents in
             var copy = contents

@@ -89,6 +89,46 @@ public final class PlatformClient: Sendable {
         return try JWKSet(json: String(decoding: data, as: UTF8.self))
     }
 
+    /// Makes the client's Shared Signals stream push `events` to `receiver` (SSF 1.0 §8.1):
+    /// with a client-credentials token of scope `ssf.manage`, creates the stream, or, when it
+    /// has one already, updates it.
+    public func pushSecurityEvents(to receiver: String, events: [String]) async throws {
+        let tokenReply = try await post(
+            try await endpoint("token_endpoint"), [("grant_type", "client_credentials"), ("scope", "ssf.manage")])
+        guard let token = tokenReply.string("access_token") else {
+            throw HostBackendError(
+                .serviceUnavailable, "ssf_unavailable",
+                "no ssf.manage token (register the host with --ssf): \(tokenReply.json)")
+        }
+        let streams = issuer.appendingPathComponent("ssf").appendingPathComponent("stream")
+        var configuration: [String: JSONValue] = [
+            "delivery": ["method": "urn:ietf:rfc:8935", "endpoint_url": .string(receiver)],
+            "events_requested": .array(events.map(JSONValue.string)),
+        ]
+        var request = URLRequest(url: streams)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(JSONValue.object(configuration).jsonString.utf8)
+        var reply = try await send(request, authenticated: false)
+        if reply.status == 409 {
+            var list = URLRequest(url: streams)
+            list.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let (data, _) = try await session.data(for: list)
+            guard let id = JSONValue(parsing: Array(data))?.arrayValue?.first?.objectValue?["stream_id"]?.stringValue
+            else {
+                throw HostBackendError(.serviceUnavailable, "ssf_unavailable", "the existing stream cannot be read")
+            }
+            configuration["stream_id"] = .string(id)
+            request.httpMethod = "PATCH"
+            request.httpBody = Data(JSONValue.object(configuration).jsonString.utf8)
+            reply = try await send(request, authenticated: false)
+        }
+        guard reply.status == 200 || reply.status == 201 else {
+            throw HostBackendError(.serviceUnavailable, "ssf_unavailable", "the stream was refused: \(reply.json)")
+        }
+    }
+
     private var accountLinks: URL { issuer.appendingPathComponent("oauth").appendingPathComponent("account-links") }
 
     private func endpoint(_ name: String) async throws -> URL {

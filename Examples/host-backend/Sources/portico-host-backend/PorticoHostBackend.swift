@@ -1,5 +1,6 @@
 import Foundation
 import PorticoHostBackend
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,7 @@ import PorticoHostBackend
 struct PorticoHostBackendCommand {
     static let usage = """
         usage: portico-host-backend --client-id ID (--client-secret-stdin | --client-secret-file PATH)
-                                    [--issuer URL] [--port N] [--data-dir PATH]
+                                    [--issuer URL] [--port N] [--data-dir PATH] [--ssf]
 
         The backend of the example host app: its own users, the account link with Portico, the
         auth model for mini-programs, the mini-program token exchange, back-channel logout.
@@ -24,6 +25,11 @@ struct PorticoHostBackendCommand {
           --client-secret-file PATH  read it from a file
           --port N                   where to listen on 127.0.0.1 (default 8090)
           --data-dir PATH            where the user table lives (default ./host-backend-data)
+          --ssf                      subscribe to the platform's Shared Signals at start: its
+                                     session-revoked, account-disabled and account-purged
+                                     pushed to /ssf/events end that person's host session and
+                                     mini-program state (register the host with --ssf
+                                     --grant client_credentials)
           -h, --help                 show this help
 
         Register the host with this command (portico is .build/release/portico after make run;
@@ -48,6 +54,7 @@ struct PorticoHostBackendCommand {
         var secret: String?
         var port: UInt16 = 8090
         var dataDirectory = "host-backend-data"
+        var subscribes = false
         var remaining = arguments[...]
         func value(_ flag: String) -> String {
             guard let value = remaining.popFirst(), !value.hasPrefix("--") else { fail("\(flag) needs a value") }
@@ -65,6 +72,7 @@ struct PorticoHostBackendCommand {
                 guard let number = UInt16(text) else { fail("--port \(text) is not a port number") }
                 port = number
             case "--data-dir": dataDirectory = value(argument)
+            case "--ssf": subscribes = true
             case "--client-secret-stdin":
                 secret = readLine(strippingNewline: true)
             case "--client-secret-file":
@@ -90,6 +98,16 @@ struct PorticoHostBackendCommand {
             try backend.start()
         } catch {
             fail("cannot start: \(error)")
+        }
+        if subscribes {
+            let done = DispatchSemaphore(value: 0)
+            let failure = Mutex<String?>(nil)
+            Task {
+                do { try await backend.subscribeToSecurityEvents() } catch { failure.withLock { $0 = "\(error)" } }
+                done.signal()
+            }
+            done.wait()
+            if let failure = failure.withLock({ $0 }) { fail("cannot subscribe to Shared Signals: \(failure)") }
         }
         FileHandle.standardError.write(
             Data("portico-host-backend listening on http://127.0.0.1:\(backend.port)\n".utf8))
