@@ -9,6 +9,7 @@
 #   after s    time from the promotion until every node served again (no restart)
 #   503        requests answered 503 + Retry-After in the gap (no other 5xx: the test fails)
 #   requests   all requests of the run, rotations and sign-ins the clients saw succeed
+#   slowest s  the longest any request took (nothing may hang: nginx gives a node 30 s)
 #   lost       acknowledged writes missing afterwards (a chain's last token or a sign-in's
 #              token that no longer refreshes)
 #
@@ -33,11 +34,11 @@ python3 - "$report" <<'PY' | tee "$out/summary.txt"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 print(f"{'run':>3} {'gap s':>6} {'after s':>7} {'503':>5} {'other5xx':>8} {'requests':>8} {'rotations':>9} "
-      f"{'sign-ins':>8} {'lost':>4}")
+      f"{'sign-ins':>8} {'lost':>4} {'slowest s':>9}")
 for index, row in enumerate(rows, 1):
     print(f"{index:>3} {row['seconds_without_service']:>6.2f} {row['seconds_serving_after_promotion']:>7.2f} "
           f"{row['answered_503']:>5} {row['other_5xx']:>8} {row['requests']:>8} {row['rotations']:>9} "
-          f"{row['sign_ins']:>8} {row['acknowledged_writes_lost']:>4}")
+          f"{row['sign_ins']:>8} {row['acknowledged_writes_lost']:>4} {row.get('slowest_request_s', '-'):>9}")
 if rows:
     gaps = sorted(row["seconds_without_service"] for row in rows)
     print(f"{len(rows)} runs: gap median {gaps[len(gaps) // 2]:.2f} s, max {gaps[-1]:.2f} s "

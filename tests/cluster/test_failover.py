@@ -59,11 +59,13 @@ class Recorder:
     def __init__(self):
         self.lock = threading.Lock()
         self.answers = []
+        self.slowest = 0.0
 
     def hook(self, response, *args, **kwargs):
         with self.lock:
             self.answers.append((time.monotonic(), response.status_code, response.request.url,
                                  response.headers.get("Retry-After")))
+            self.slowest = max(self.slowest, response.elapsed.total_seconds())
 
     def session(self):
         session = requests.Session()
@@ -199,6 +201,7 @@ def test_the_primary_killed_and_the_standby_promoted_loses_no_answered_write(ha_
                 "answered_503": len(unavailable),
                 "other_5xx": sum(1 for answer in recorder.answers if answer[1] >= 500 and answer[1] != 503),
                 "rotations": sum(acknowledged_rotations), "sign_ins": sum(len(s) for s in signed_in),
+                "slowest_request_s": round(recorder.slowest, 2),
                 "acknowledged_writes_lost": len(lost)}) + "\n")
     assert not lost, lost
     # No 500 (nor any other 5xx but 503), and every 503 says when to come back.
@@ -206,6 +209,8 @@ def test_the_primary_killed_and_the_standby_promoted_loses_no_answered_write(ha_
         [answer for answer in recorder.answers if answer[1] >= 500][:10]
     assert all(retry for _, _, _, retry in unavailable), unavailable[:5]
     assert max(served_again.values()) <= RECOVERY_SECONDS, served_again
+    # Nothing hung: no answer took as long as nginx waits for a node (proxy_read_timeout 30 s).
+    assert recorder.slowest < 30, recorder.slowest
     assert all(count > 0 for count in acknowledged_rotations), acknowledged_rotations
 
     # The old primary comes back as the new one's synchronous standby, and writes go on.
