@@ -20,7 +20,7 @@ install: release
 	install -D -m 0755 .build/release/portico $(PREFIX)/bin/portico
 	@echo "install: $(PREFIX)/bin/portico"
 
-## cluster: 3 nodes on a throwaway PostgreSQL behind nginx on loopback; prints the URL and demo sign-in
+## cluster: 3 nodes behind nginx on a throwaway PostgreSQL primary with a synchronous standby, on loopback; prints the URL, the demo sign-in and the scripts/failover line
 cluster: bootstrap build
 	scripts/cluster
 

@@ -19,6 +19,7 @@ let commands = [
     Command(name: "scope", summary: ScopeCommand.summary, usage: ScopeCommand.usage, run: ScopeCommand.run),
     Command(name: "keys", summary: KeysCommand.summary, usage: KeysCommand.usage, run: KeysCommand.run),
     Command(name: "migrate", summary: MigrateCommand.summary, usage: MigrateCommand.usage, run: MigrateCommand.run),
+    Command(name: "backup", summary: BackupCommand.summary, usage: BackupCommand.usage, run: BackupCommand.run),
 ]
 
 let overview = """

@@ -1,6 +1,6 @@
 """`make cluster` as a newcomer runs it (issue 34, item 8): its line for admin commands works as
 printed, and piped into `tee` and stopped with Ctrl-C (which ends tee too) or a hang-up it still
-stops nginx, the nodes and PostgreSQL.
+stops nginx, the nodes and both PostgreSQL servers (the primary and its synchronous standby).
 
 Runs scripts/cluster itself (its own throwaway PostgreSQL), so it needs no fixture of conftest."""
 
@@ -65,17 +65,20 @@ def test_piped_make_cluster_stops_everything_and_prints_a_working_admin_line(sto
         assert "Portico Demo App" in listed.stdout
         pids = [int(pid) for pid in re.findall(r"\(pid (\d+)\)", output)]
         assert len(pids) == 4, output  # three nodes and nginx
-        postgres_port = int(re.search(r"@127\.0\.0\.1:(\d+)/", admin.group(1)).group(1))
-        assert _listening(postgres_port)
+        # The primary and its synchronous standby, both named in the nodes' multi-host URL.
+        postgres_ports = [int(port) for port in re.findall(r"127\.0\.0\.1:(\d+)", admin.group(1))]
+        assert len(postgres_ports) == 2, admin.group(1)
+        assert all(_listening(port) for port in postgres_ports)
         # The reader goes away (tee ended by the same Ctrl-C), then the signal arrives.
         cluster.stdout.close()
         os.killpg(cluster.pid, stop_signal)
         cluster.wait(timeout=120)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and (any(_alive(pid) for pid in pids) or _listening(postgres_port)):
+        while time.monotonic() < deadline and (any(_alive(pid) for pid in pids)
+                                                 or any(_listening(port) for port in postgres_ports)):
             time.sleep(0.2)
         assert [pid for pid in pids if _alive(pid)] == [], "nginx or a node was left running"
-        assert not _listening(postgres_port), "PostgreSQL was left running"
+        assert not any(_listening(port) for port in postgres_ports), "PostgreSQL was left running"
     finally:
         if cluster.poll() is None:
             # Failed before stopping it: stop it the ordinary way (its traps stop the rest).

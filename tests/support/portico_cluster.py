@@ -328,22 +328,31 @@ def say(line):
 
 
 def run(binary):
-    """`make cluster`: starts the cluster, prints where to go, and waits for Ctrl-C (or SIGTERM,
-    SIGHUP, or its output's reader going away)."""
-    database = os.environ.get("PORTICO_TEST_POSTGRES_URL")
-    if not database:
-        sys.exit("cluster: run me through scripts/with-postgres (scripts/cluster does)")
+    """`make cluster`: starts a PostgreSQL primary with a synchronous standby
+    (portico_replication.py), the nodes on both (one multi-host URL), and nginx; prints where to
+    go and how to try a failover; waits for Ctrl-C (or SIGTERM, SIGHUP, or its output's reader
+    going away)."""
+    import portico_replication
+
     stopping = threading.Event()
-    # with-postgres turns Ctrl-C into SIGTERM for this process.
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda *_: stopping.set())
-    cluster = Cluster(binary, database, echo_logs=True)
+    database = portico_replication.ReplicatedPostgres()
+    cluster = None
     try:
+        database.start()
+        cluster = Cluster(binary, database.url, echo_logs=True)
         cluster.start()
-        say(f"\ncluster: PostgreSQL at {re.sub(r':[^:@/]*@', ':***@', database)}")
+        state = os.path.join(database.directory, "cluster.json")
+        portico_replication.save_state(database, state, [node.url for node in cluster.nodes], cluster.url)
+        url = database.url
+        say(f"\ncluster: PostgreSQL primary {database.primary} on 127.0.0.1:{database.ports[database.primary]}, "
+            f"synchronous standby {database.standby} on 127.0.0.1:{database.ports[database.standby]} "
+            f"(streaming replication, synchronous_commit=on)")
+        say(f"cluster: the nodes' URL names both: {re.sub(r':[^:@/]*@', ':***@', url)}")
         # The admin commands need the password and the nodes' key file; this throwaway server's
         # password is no secret worth keeping from the person who started it.
-        say(f"cluster: admin commands (another terminal): export PORTICO_DATABASE='{database}' "
+        say(f"cluster: admin commands (another terminal): export PORTICO_DATABASE='{url}' "
             f"PORTICO_KEY_FILE='{cluster.key_file}'")
         for node in cluster.nodes:
             say(f"cluster: {node.name} (pid {node.process.pid}) on {node.url}, logs prefixed '{node.name} |'")
@@ -352,6 +361,7 @@ def run(binary):
             if line.startswith("Demo"):
                 say("cluster: " + line)
         say("cluster: every request goes through nginx to any node; watch which node logs each one.")
+        say(f"cluster: lose the primary and watch the standby take over: scripts/failover {state}")
         say("cluster: Ctrl-C stops everything.\n")
         reported = set()
         while not stopping.wait(1):
@@ -362,8 +372,10 @@ def run(binary):
             if len(reported) == len(cluster.nodes):
                 break
     finally:
-        say("\ncluster: stopping nginx and the nodes")
-        cluster.stop()
+        say("\ncluster: stopping nginx, the nodes and PostgreSQL")
+        if cluster is not None:
+            cluster.stop()
+        database.stop()
 
 
 def serve(binary, database, info_file):

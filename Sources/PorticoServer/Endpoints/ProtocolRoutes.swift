@@ -12,7 +12,7 @@ enum ProtocolRoutes {
         let execution = context.execution
         let tokens = context.tokenIssuer
         let authenticator = context.clientAuthenticator
-        HealthEndpoint.register(on: router)
+        HealthEndpoint.register(on: router, store: context.store)
         DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier).register(on: router)
         JWKSEndpoint.register(on: router, keys: context.keys)
         let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
