@@ -64,5 +64,6 @@ public protocol StoreTransaction:
     BulkLoadStorage,
     PendingSignupStorage,
     TwoStepStorage,
-    RefreshRotationStorage
+    RefreshRotationStorage,
+    PasskeyStorage
 {}

@@ -32,6 +32,7 @@ enum SQLiteSchema {
         Migration(version: 13, statements: ["PRAGMA user_version = 13"]),
         Migration(version: 14, statements: version14),
         Migration(version: 15, statements: version15),
+        Migration(version: 16, statements: version16),
     ]
 
     /// The newest version this build understands.
