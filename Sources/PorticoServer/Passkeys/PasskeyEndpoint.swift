@@ -53,7 +53,7 @@ struct PasskeyEndpoint: Sendable {
         router.page(
             Self.registrationPath, environment: environment,
             show: { _ in PageLayout.redirect(to: AccountEndpoint.path, status: .found) },
-            submit: { try addPasskey($0) })
+            submit: { try manage($0) })
     }
 
     /// A same-origin `POST` answered with JSON off the HTTP threads.
@@ -232,8 +232,9 @@ struct PasskeyEndpoint: Sendable {
         return JSONValue.object(["error": "reauthenticate", "location": .string(location)]).jsonString
     }
 
-    /// Stores a new passkey after every check of §7.1, then goes back to Your Account.
-    private func addPasskey(_ request: Request) throws -> Response {
+    /// Your Account's passkey forms: rename (`passkey_rename` = id, `passkey_name`), remove
+    /// (`passkey_remove` = id), or add (`passkey_credential`).
+    private func manage(_ request: Request) throws -> Response {
         let form = try request.pageForm()
         guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
             return PageLayout.redirect(
@@ -243,6 +244,78 @@ struct PasskeyEndpoint: Sendable {
             CSRFProtection.verify(
                 form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
         else { throw PageProblem.forgedForm(appName: nil) }
+        if let removed = form["passkey_remove"] {
+            return try remove(removed, for: signedIn, language: request.pageLanguage())
+        }
+        if let renamed = form["passkey_rename"] {
+            return try rename(renamed, to: form["passkey_name"] ?? "", for: signedIn, language: request.pageLanguage())
+        }
+        return try addPasskey(form, request: request, signedIn: signedIn)
+    }
+
+    private static let backToPasskeys = AccountEndpoint.path + "#passkeys"
+
+    private func name(_ text: String, language: PageLanguage) -> String {
+        let name = String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.maximumNameLength))
+        return name.isEmpty || !StoredText.canHold(name) ? PasskeyText.defaultName[language] : name
+    }
+
+    private func rename(_ id: String, to text: String, for signedIn: SignInSession, language: PageLanguage)
+        throws -> Response
+    {
+        guard let credentialID = Base64URL.decode(id),
+            try environment.store.transaction({
+                try $0.renamePasskey(
+                    userID: signedIn.user.id, credentialID: credentialID, name: name(text, language: language))
+            })
+        else { throw PageProblem.malformedRequest(appName: nil) }
+        return PageLayout.redirect(to: Self.backToPasskeys, status: .seeOther)
+    }
+
+    private enum Removal {
+        case removed(String)
+        case lastMethod
+        case missing
+    }
+
+    /// Removes one of the person's passkeys unless it is their last way to sign in (no password
+    /// and no other passkey). Removing a passkey ends nothing else: sessions and apps stay.
+    private func remove(_ id: String, for signedIn: SignInSession, language: PageLanguage) throws -> Response {
+        let user = signedIn.user
+        let now = environment.now()
+        guard let credentialID = Base64URL.decode(id) else { throw PageProblem.malformedRequest(appName: nil) }
+        let outcome = try environment.store.transaction { transaction -> Removal in
+            let credentials = try transaction.passkeyCredentials(userID: user.id)
+            guard let credential = credentials.first(where: { $0.credentialID == credentialID }) else {
+                return .missing
+            }
+            let hasPassword = !(try transaction.user(id: user.id)?.passwordHash.isEmpty ?? true)
+            guard hasPassword || credentials.count > 1 else { return .lastMethod }
+            guard try transaction.deletePasskey(userID: user.id, credentialID: credentialID) else { return .missing }
+            try transaction.append(
+                AuditEvent(occurredAt: now, actor: user.id, action: "user.passkey_removed", subject: user.id))
+            return .removed(credential.name)
+        }
+        switch outcome {
+        case .missing:
+            throw PageProblem.malformedRequest(appName: nil)
+        case .lastMethod:
+            var content = "<h1>\(PasskeyText.section[language])</h1>\n"
+            content += "<div class=\"alert\" role=\"alert\" id=\"passkey-last-method\"><p>"
+            content += "\(PasskeyText.lastMethod[language])</p></div>\n"
+            content += "<p><a href=\"\(Self.backToPasskeys)\">\(LayoutText.yourAccount[language])</a></p>\n"
+            return PageLayout.page(
+                title: PasskeyText.section[language], content: content, status: HTTPStatus(rawValue: 409),
+                language: language)
+        case .removed(let name):
+            PasskeyNotice.send(
+                to: user, added: false, name: name, at: now, language: language, environment: environment)
+            return PageLayout.redirect(to: Self.backToPasskeys, status: .seeOther)
+        }
+    }
+
+    /// Stores a new passkey after every check of §7.1, then goes back to Your Account.
+    private func addPasskey(_ form: FormParameters, request: Request, signedIn: SignInSession) throws -> Response {
         let user = signedIn.user
         let now = environment.now()
         guard let relyingParty, let fields = PasskeyResponseFields(form[Self.credentialField]), let id = fields["id"],
@@ -268,9 +341,7 @@ struct PasskeyEndpoint: Sendable {
         }
         guard registration.credentialID == id else { throw PageProblem.malformedRequest(appName: nil) }
         let language = request.pageLanguage()
-        var name = String(
-            (form["passkey_name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.maximumNameLength))
-        if name.isEmpty || !StoredText.canHold(name) { name = PasskeyText.defaultName[language] }
+        let name = name(form["passkey_name"] ?? "", language: language)
         let credential = PasskeyCredential(
             credentialID: registration.credentialID, userID: user.id, publicKey: registration.publicKey,
             algorithm: registration.algorithm.rawValue, signCount: Int64(registration.signCount),
@@ -284,6 +355,7 @@ struct PasskeyEndpoint: Sendable {
         } catch StoreError.duplicate {
             throw PageProblem.malformedRequest(appName: nil)
         }
-        return PageLayout.redirect(to: AccountEndpoint.path + "#passkeys", status: .seeOther)
+        PasskeyNotice.send(to: user, added: true, name: name, at: now, language: language, environment: environment)
+        return PageLayout.redirect(to: Self.backToPasskeys, status: .seeOther)
     }
 }

@@ -23,14 +23,25 @@ struct PasskeySection {
         } else {
             html += "<ul class=\"entries\" id=\"passkey-list\">\n"
             for credential in credentials {
+                let id = Base64URL.encode(credential.credentialID)
                 let kind = credential.backupEligible ? text.synced : text.thisDevice
                 let used =
                     credential.lastUsedAt.map { AccountPage.format($0, language: language) } ?? text.never[language]
                 html += """
-                    <li class="entry passkey" data-credential-id="\(Base64URL.encode(credential.credentialID))">
+                    <li class="entry passkey" data-credential-id="\(id)">
                     <div><strong>\(HTML.escape(credential.name))</strong> <span class="badge">\(kind[language])</span></div>
                     <div class="small">\(text.added[language]) \(AccountPage.format(credential.createdAt, language: language)) · \
                     \(text.lastUsed[language]) \(used)</div>
+                    <form method="post" action="\(PasskeyEndpoint.registrationPath)" class="passkey-rename">\
+                    \(HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken))\
+                    <label>\(text.nameLabel[language]) <input type="text" name="passkey_name" \
+                    value="\(HTML.escape(credential.name))" maxlength="\(PasskeyEndpoint.maximumNameLength)"></label> \
+                    <button type="submit" class="button secondary compact" name="passkey_rename" value="\(id)">\
+                    \(text.rename[language])</button></form>
+                    <form method="post" action="\(PasskeyEndpoint.registrationPath)">\
+                    \(HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken))\
+                    <button type="submit" class="button secondary compact" name="passkey_remove" value="\(id)" \
+                    aria-label="\(HTML.escape(text.remove[language] + " " + credential.name))">\(text.remove[language])</button></form>
                     </li>
 
                     """

@@ -22,3 +22,50 @@ enum PasskeyText {
     static let reauthenticate = Localized(
         "For your security, sign in again before adding a passkey.", zh: "为了您的安全，添加通行密钥前请重新登录。")
 }
+
+extension PasskeyText {
+    static let rename = Localized("Rename", zh: "重命名")
+    static let nameLabel = Localized("Name", zh: "名称")
+    static let remove = Localized("Remove", zh: "移除")
+    static let lastMethod = Localized(
+        "This passkey is the only way left to sign in to your account, so it cannot be removed.",
+        zh: "此通行密钥是您登录账户的唯一方式，因此无法移除。")
+    static let addedSubject = Localized("A passkey was added to your account", zh: "您的账户已添加通行密钥")
+    static let removedSubject = Localized("A passkey was removed from your account", zh: "您的账户已移除通行密钥")
+
+    static func addedBody(name: String, passkey: String, time: String, link: String) -> Localized {
+        Localized(
+            """
+            Hello \(name),
+
+            The passkey "\(passkey)" was added to your account on \(time). It can now sign you in.
+
+            If this was not you, remove it and change your password: \(link)
+            """,
+            zh: """
+                \(name)，您好：
+
+                通行密钥"\(passkey)"已于 \(time) 添加到您的账户，现在可以用它登录。
+
+                如果这不是您本人的操作，请移除它并更改密码：\(link)
+                """)
+    }
+
+    static func removedBody(name: String, passkey: String, time: String, link: String) -> Localized {
+        Localized(
+            """
+            Hello \(name),
+
+            The passkey "\(passkey)" was removed from your account on \(time). It can no longer sign you in.
+
+            If this was not you, change your password: \(link)
+            """,
+            zh: """
+                \(name)，您好：
+
+                通行密钥"\(passkey)"已于 \(time) 从您的账户移除，不能再用它登录。
+
+                如果这不是您本人的操作，请更改密码：\(link)
+                """)
+    }
+}
