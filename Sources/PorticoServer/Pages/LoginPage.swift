@@ -64,7 +64,6 @@ struct LoginPage {
             data-options="\(PasskeyEndpoint.signInOptionsPath)" hidden>
             \(hiddenFields)
             <input type="hidden" name="\(PasskeyEndpoint.credentialField)" id="passkey-credential" value="">
-            <input type="hidden" name="remember_me" id="passkey-remember" value="1" disabled>
             <div class="divider">\(PasskeyText.or[lang])</div>
             <button type="button" class="button secondary" id="passkey-sign-in">\(PasskeyText.signIn[lang])</button>
             </form>

@@ -51,7 +51,11 @@ enum PasskeyScript {
                   authenticatorData: encode(r.authenticatorData), signature: encode(r.signature),
                   userHandle: r.userHandle ? encode(r.userHandle) : "" });
                 var remember = document.getElementById("remember_me");
-                document.getElementById("passkey-remember").disabled = !(remember && remember.checked);
+                if (remember && remember.checked) {
+                  var kept = document.createElement("input");
+                  kept.type = "hidden"; kept.name = "remember_me"; kept.value = "1";
+                  form.appendChild(kept);
+                }
                 form.submit();
               }).catch(function () {});
             }
