@@ -10,6 +10,7 @@ import shutil
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -111,7 +112,9 @@ def test_passkey_added_then_signs_in_renamed_and_removed(localhost_server, scree
         field.clear()
         field.send_keys("Work laptop")
         driver.find_element(By.CSS_SELECTOR, "#passkey-list button[name=passkey_rename]").click()
-        WebDriverWait(driver, 20).until(lambda d: "Work laptop" in d.find_element(By.ID, "passkey-list").text)
+        # The page reloads after the post: an element of the old page may go stale while waiting.
+        WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: "Work laptop" in d.find_element(By.ID, "passkey-list").text)
         screenshot(driver, "passkeys-account-renamed-desktop-en")
         driver.find_element(By.CSS_SELECTOR, "#passkey-list button[name=passkey_remove]").click()
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "no-passkeys"))
