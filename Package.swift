@@ -33,6 +33,9 @@ let package = Package(
         .systemLibrary(
             name: "CQRencode", pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
+        .systemLibrary(
+            name: "CCBOR", pkgConfig: "libcbor",
+            providers: [.apt(["libcbor-dev"]), .brew(["libcbor"])]),
 
         // Portico's own modules; dependencies go one way (see the DESIGN).
         .target(name: "PorticoCrypto", dependencies: ["COpenSSL"]),
@@ -48,7 +51,7 @@ let package = Package(
         .target(name: "PorticoStoreConformance", dependencies: ["PorticoStore"]),
         .target(
             name: "PorticoServer",
-            dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2", "CQRencode"]),
+            dependencies: ["PorticoHTTP", "PorticoStore", "PorticoCrypto", "CArgon2", "CQRencode", "CCBOR"]),
         // The `portico serve --demo` app: a client of the provider, served beside it; the provider
         // never depends on it (see ProviderApp).
         .target(

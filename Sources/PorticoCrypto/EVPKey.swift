@@ -241,6 +241,13 @@ final class EVPKey: @unchecked Sendable {
         return algorithm == .es256 ? Self.rawSignature(fromDER: signature) : signature
     }
 
+    /// The signature of `message` as OpenSSL makes it (ECDSA as ASN.1 DER): the form COSE
+    /// and WebAuthn authenticators use. Nil only if OpenSSL fails internally.
+    func signEncoded(_ message: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard algorithm == .es256 else { return sign(message) }
+        return sign(message).flatMap(Self.derSignature(fromRaw:))
+    }
+
     /// Whether `signature` is this key's valid JWS signature of `message`.
     func verify(_ signature: [UInt8], of message: UnsafeRawBufferPointer) -> Bool {
         guard signature.count == signatureLength else { return false }
@@ -251,6 +258,12 @@ final class EVPKey: @unchecked Sendable {
         } else {
             presented = signature
         }
+        return verify(encoded: presented, of: message)
+    }
+
+    /// Whether `presented` (ECDSA as ASN.1 DER, the form OpenSSL, COSE and WebAuthn use) is
+    /// this key's valid signature of `message`.
+    func verify(encoded presented: [UInt8], of message: UnsafeRawBufferPointer) -> Bool {
         let digest = digest
         guard
             let context = Self.context(

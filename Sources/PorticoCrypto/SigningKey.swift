@@ -124,3 +124,12 @@ private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
     }
     return 0
 }
+
+extension SigningKey {
+    /// The signature of `message` in the form COSE and WebAuthn authenticators make it (ECDSA
+    /// as ASN.1 DER rather than JOSE's R‖S): what a software authenticator, in the tests and
+    /// the benchmark, signs assertions with. Nil only if OpenSSL fails internally.
+    public func coseSignature(of message: [UInt8]) -> [UInt8]? {
+        message.withUnsafeBytes { key.signEncoded($0) }
+    }
+}

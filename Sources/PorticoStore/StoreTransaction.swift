@@ -65,5 +65,6 @@ public protocol StoreTransaction:
     PendingSignupStorage,
     TwoStepStorage,
     RefreshRotationStorage,
-    SignalStreamStorage
+    SignalStreamStorage,
+    PasskeyStorage
 {}

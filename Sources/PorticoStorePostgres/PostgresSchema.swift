@@ -38,6 +38,7 @@ enum PostgresSchema {
         Migration(version: 14, statements: version14),
         Migration(version: 15, statements: version15),
         Migration(version: 16, statements: version16),
+        Migration(version: 17, statements: version17),
     ]
 
     /// The newest version this build understands.

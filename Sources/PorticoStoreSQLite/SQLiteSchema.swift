@@ -33,6 +33,7 @@ enum SQLiteSchema {
         Migration(version: 14, statements: version14),
         Migration(version: 15, statements: version15),
         Migration(version: 16, statements: version16),
+        Migration(version: 17, statements: version17),
     ]
 
     /// The newest version this build understands.

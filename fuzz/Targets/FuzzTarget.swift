@@ -22,6 +22,8 @@ public struct FuzzTarget: Sendable {
             FuzzTarget("jws", JOSETargets.jws),
             FuzzTarget("jwk", JOSETargets.jwk),
             FuzzTarget("companion-message", CompanionTargets.message),
+            FuzzTarget("cbor", PasskeyTargets.cbor),
+            FuzzTarget("webauthn-attestation", PasskeyTargets.attestation),
         ]
 
     #if DEBUG || PORTICO_FUZZING

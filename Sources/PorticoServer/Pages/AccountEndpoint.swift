@@ -72,6 +72,7 @@ struct AccountEndpoint: Sendable {
         }
         page.companions = try AccountCompanions.sessions(of: signedIn.user.id, environment: environment)
         page.twoStep = try environment.store.read { try TwoStepSection.load(userID: signedIn.user.id, in: $0) }
+        page.passkeys = try environment.store.read { try PasskeySection.load(userID: signedIn.user.id, in: $0) }
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         if let renewed = try SignInSession.keepAlive(signedIn, environment: environment) { response.setCookie(renewed) }

@@ -77,6 +77,8 @@ struct AccountPage {
     var companions: [CompanionSession] = []
     /// Two-step verification's state (``TwoStepSection``).
     var twoStep = TwoStepSection(enabled: false, remainingCodes: 0)
+    /// Their passkeys (``PasskeySection``).
+    var passkeys = PasskeySection(credentials: [])
 
     /// The page as a response.
     func response() -> Response {
@@ -104,6 +106,7 @@ struct AccountPage {
         html += "<p><a href=\"\(PasswordChangeEndpoint.path)\" id=\"change-password\">"
         html += "\(PasswordChangeText.link[language])</a></p>\n"
         html += twoStep.html(language: language)
+        html += passkeys.html(csrfToken: csrfToken, language: language)
         html += form(
             button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """

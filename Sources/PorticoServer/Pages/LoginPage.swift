@@ -49,7 +49,7 @@ struct LoginPage {
             <form method="post" action="/login">
             \(hiddenFields)
             <label for="email">\(text.email[lang])</label>
-            <input type="email" id="email" name="email" value="\(HTML.escape(email))" autocomplete="username" \
+            <input type="email" id="email" name="email" value="\(HTML.escape(email))" autocomplete="username webauthn" \
             autocapitalize="none" spellcheck="false" required\(described)>
             <label for="password">\(text.password[lang])</label>
             <input type="password" id="password" name="password" autocomplete="current-password" required\(described)>
@@ -60,6 +60,14 @@ struct LoginPage {
             value="1"\(remembersMe ? " checked" : "")> \(text.keepMeSignedIn[lang])</label>
             <p class="small">\(text.keepMeSignedInHint[lang])</p>
             </form>
+            <form method="post" action="\(PasskeyEndpoint.signInPath)" id="passkey-form" class="needs-passkeys" \
+            data-options="\(PasskeyEndpoint.signInOptionsPath)" hidden>
+            \(hiddenFields)
+            <input type="hidden" name="\(PasskeyEndpoint.credentialField)" id="passkey-credential" value="">
+            <div class="divider">\(PasskeyText.or[lang])</div>
+            <button type="button" class="button secondary" id="passkey-sign-in">\(PasskeyText.signIn[lang])</button>
+            </form>
+            \(PasskeyScript.tag)
             <p class="links"><a href="\(HTML.escape(link("/password/forgot")))">\(text.forgotPassword[lang])</a></p>
             <div class="divider">\(text.newHere[lang])</div>
             <a class="button secondary" href="\(HTML.escape(link("/signup")))">\(text.createAccount[lang])</a>

@@ -24,6 +24,7 @@ enum PageRoutes {
         TwoStepEndpoint(environment: environment).register(on: router)
         TwoStepSignInEndpoint(environment: environment).register(on: router)
         TwoStepUndoEndpoint(environment: environment).register(on: router)
+        PasskeyEndpoint(environment: environment).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
         OverloadPage.register(on: router, environment: environment)

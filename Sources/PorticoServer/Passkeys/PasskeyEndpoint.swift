@@ -1,0 +1,361 @@
+import Foundation
+import PorticoCrypto
+import PorticoHTTP
+import PorticoStore
+
+/// The passkey ceremonies (WebAuthn Level 3): options and results for signing in
+/// (`/passkeys/sign-in/options`, `/login/passkey`) and for adding a passkey from Your Account
+/// (`/account/passkeys/options`, `/account/passkeys`).
+///
+/// Challenges live in the store (hash only, single use, five minutes), so any node finishes
+/// what another began. A passkey sign-in continues exactly as a password sign-in does
+/// (``SignInCompletion``: session, "Keep me signed in", the pending authorization and its
+/// consent rules), counts against the same per-address throttle, and satisfies two-step
+/// verification (`amr` `hwk`/`swk`, `user`, `mfa`). Every refusal of a sign-in gives the same
+/// page whatever failed, so it tells nothing about which accounts or credentials exist; the
+/// reason goes to the audit log when a credential was involved.
+struct PasskeyEndpoint: Sendable {
+    static let signInOptionsPath = "/passkeys/sign-in/options"
+    static let signInPath = "/login/passkey"
+    static let registrationOptionsPath = "/account/passkeys/options"
+    static let registrationPath = "/account/passkeys"
+    /// How long a challenge is accepted.
+    static let challengeLifetime: TimeInterval = 300
+    /// Adding a passkey needs a sign-in at most this old.
+    static let reauthenticationWindow: TimeInterval = 300
+    /// The form field carrying the assertion or attestation (JSON).
+    static let credentialField = "passkey_credential"
+    /// The longest passkey name kept.
+    static let maximumNameLength = 64
+
+    /// `amr` of a device-bound passkey: hardware key, user verified, several factors.
+    static let deviceBoundMethods = ["hwk", "user", "mfa"]
+    /// `amr` of a synced (backup-eligible) passkey: software key.
+    static let syncedMethods = ["swk", "user", "mfa"]
+
+    let environment: PageEnvironment
+
+    private var relyingParty: PasskeyRelyingParty? { PasskeyRelyingParty(issuer: environment.issuer) }
+
+    /// The CSRF purpose of Your Account's passkey forms: the page's own token.
+    static func purpose(_ signedIn: SignInSession) -> String {
+        CSRFProtection.accountPurpose(sessionHashedID: signedIn.session.hashedID)
+    }
+
+    func register(on router: Router) {
+        router.get(PasskeyScript.path) { PasskeyScript.asset.response(to: $0) }
+        json(Self.signInOptionsPath, on: router) { try signInOptions($0) }
+        json(Self.registrationOptionsPath, on: router) { try registrationOptions($0) }
+        router.page(
+            Self.signInPath, environment: environment,
+            show: { _ in PageLayout.redirect(to: AuthorizationFlow.loginPath, status: .found) },
+            submit: { try signIn($0) })
+        router.page(
+            Self.registrationPath, environment: environment,
+            show: { _ in PageLayout.redirect(to: AccountEndpoint.path, status: .found) },
+            submit: { try manage($0) })
+    }
+
+    /// A same-origin `POST` answered with JSON off the HTTP threads.
+    private func json(_ path: String, on router: Router, _ handler: @escaping @Sendable (Request) throws -> Response) {
+        router.postAsync(path) { request in
+            Router.secured(
+                await ErrorPage.guarding(request) {
+                    guard FormOrigin.isSameOrigin(request, issuer: environment.issuer) else {
+                        throw PageProblem.forgedForm(appName: nil)
+                    }
+                    return try handler(request)
+                }, environment: environment)
+        }
+        router.refuseHead(path)
+    }
+
+    private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, userID: String?) throws -> [UInt8] {
+        let challenge = SecureRandom.bytes(count: 32)
+        let now = environment.now()
+        let record = PasskeyChallenge(
+            challengeHash: Digest.sha256.hash(challenge), purpose: purpose, userID: userID, createdAt: now,
+            expiresAt: now.addingTimeInterval(Self.challengeLifetime))
+        try environment.store.transaction { try $0.insert(record, now: now) }
+        return challenge
+    }
+
+    // MARK: Sign-in
+
+    /// Options for `navigator.credentials.get`: discoverable credentials only (no
+    /// `allowCredentials`, so nothing about any account is said), user verification required.
+    private func signInOptions(_ request: Request) throws -> Response {
+        guard let relyingParty else { throw PageProblem.serverFailure }
+        let challenge = try issueChallenge(.signIn, userID: nil)
+        let options: JSONValue = [
+            "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(relyingParty.rpID),
+            "timeout": .integer(Int64(Self.challengeLifetime * 1000)), "userVerification": "required",
+        ]
+        return .json(raw: options.jsonString)
+    }
+
+    private func signIn(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        let seal = form[AuthorizationFlow.requestField]
+        let pending = try AuthorizationFlow.optionalPendingRequest(seal, environment: environment)
+        let purpose = CSRFProtection.loginPurpose(requestID: pending?.request.id)
+        guard CSRFProtection.verify(form, request: request, purpose: purpose, secure: environment.usesHTTPS) else {
+            throw PageProblem.forgedForm(appName: pending?.client.name)
+        }
+        let remember = form["remember_me"] != nil
+        let language = request.pageLanguage(pending: pending?.request.language)
+        func refused(_ message: Localized = PasskeyText.refused, status: HTTPStatus = .ok) -> Response {
+            var page = LoginPage(
+                appName: pending?.client.name, sealedRequest: pending == nil ? nil : seal,
+                csrfToken: form[CSRFProtection.fieldName] ?? "", email: "", language: language)
+            page.remembersMe = remember
+            page.errorMessage = message[language]
+            page.status = status
+            if pending == nil { page.returnPath = ReturnPath.validated(form[ReturnPath.field]) }
+            return page.response()
+        }
+        // The per-address limit of password sign-ins; there is no address to count by account.
+        let limits = Array(AttemptThrottle.signInLimits(email: "", address: request.remoteAddress).suffix(1))
+        if case .refused(let wait) = try AttemptThrottle(environment: environment).attempt(limits) {
+            environment.metrics.recordSignIn(.throttled)
+            var response = refused(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return response
+        }
+        guard let (user, methods) = try verifiedSignIn(form[Self.credentialField]) else {
+            environment.metrics.recordSignIn(.failure)
+            return refused()
+        }
+        let returnPath = pending == nil ? form[ReturnPath.field] : nil
+        let response = try SignInCompletion.finish(
+            user: user, persistent: remember, methods: methods, pending: pending, returnPath: returnPath,
+            request: request, environment: environment)
+        environment.metrics.recordSignIn(.success)
+        return response
+    }
+
+    /// The person a posted assertion signs in, with the `amr` it earns, or nil (§7.2).
+    private func verifiedSignIn(_ field: String?) throws -> (UserRecord, [String])? {
+        guard let relyingParty, let fields = PasskeyResponseFields(field), let id = fields["id"],
+            let clientDataJSON = fields["clientDataJSON"], let authenticatorData = fields["authenticatorData"],
+            let signature = fields["signature"], let handle = fields["userHandle"],
+            let clientData = try? CollectedClientData(json: clientDataJSON)
+        else { return nil }
+        let now = environment.now()
+        let store = environment.store
+        // Single use, whatever follows: a replayed assertion finds no challenge.
+        guard
+            try store.transaction({
+                try $0.consumePasskeyChallenge(
+                    hash: Digest.sha256.hash(clientData.challenge), purpose: .signIn, now: now)
+            }) != nil
+        else { return nil }
+        // Step 6: the credential is the one registered, and it is the user handle's person's.
+        guard let credential = try store.read({ try $0.passkeyCredential(id: id) }),
+            let owner = try store.read({ try $0.userID(passkeyUserHandle: handle) }), owner == credential.userID,
+            let user = try store.read({ try $0.user(id: owner) }), !user.isDisabled
+        else { return nil }
+        let result: PasskeyAssertion
+        do {
+            result = try relyingParty.verifyAssertion(
+                clientDataJSON: clientDataJSON, authenticatorData: authenticatorData, signature: signature,
+                challenge: clientData.challenge, publicKey: credential.publicKey,
+                storedSignCount: UInt32(clamping: credential.signCount), backupEligible: credential.backupEligible)
+        } catch {
+            try? store.transaction {
+                try $0.append(
+                    AuditEvent(
+                        occurredAt: now, actor: user.id, action: "user.passkey_refused", subject: user.id,
+                        details: JSONValue.object(["reason": .string("\(error)")]).jsonString))
+            }
+            return nil
+        }
+        let recorded = try store.transaction { transaction -> Bool in
+            guard
+                try transaction.recordPasskeyUse(
+                    credentialID: id, previousSignCount: credential.signCount, signCount: Int64(result.signCount),
+                    backedUp: result.backedUp, at: now)
+            else { return false }
+            try transaction.append(
+                AuditEvent(occurredAt: now, actor: user.id, action: "user.passkey_sign_in", subject: user.id))
+            return true
+        }
+        guard recorded else { return nil }
+        return (user, credential.backupEligible ? Self.syncedMethods : Self.deviceBoundMethods)
+    }
+
+    // MARK: Registration
+
+    /// Options for `navigator.credentials.create`, for the signed-in person whose sign-in is
+    /// recent; otherwise `{"error": "reauthenticate", "location": …}` (sign in again first).
+    private func registrationOptions(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        guard let relyingParty else { throw PageProblem.serverFailure }
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
+            return .json(raw: Self.reauthenticate, status: .unauthorized)
+        }
+        guard
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
+        else { throw PageProblem.forgedForm(appName: nil) }
+        let now = environment.now()
+        guard now.timeIntervalSince(signedIn.session.authTime) <= Self.reauthenticationWindow else {
+            return .json(raw: Self.reauthenticate, status: .forbidden)
+        }
+        let user = signedIn.user
+        let handle = try environment.store.transaction {
+            try $0.assignPasskeyUserHandle(userID: user.id, handle: SecureRandom.bytes(count: 64))
+        }
+        let existing = try environment.store.read { try $0.passkeyCredentials(userID: user.id) }
+        let challenge = try issueChallenge(.registration, userID: user.id)
+        let options: JSONValue = [
+            "rp": ["id": .string(relyingParty.rpID), "name": .string(PageLayout.platformName)],
+            "user": [
+                "id": .string(Base64URL.encode(handle)), "name": .string(user.email), "displayName": .string(user.name),
+            ],
+            "challenge": .string(Base64URL.encode(challenge)),
+            "pubKeyCredParams": .array(
+                COSEAlgorithm.allCases.map { ["type": "public-key", "alg": .integer($0.rawValue)] }),
+            "timeout": .integer(Int64(Self.challengeLifetime * 1000)),
+            "excludeCredentials": .array(
+                existing.map { ["type": "public-key", "id": .string(Base64URL.encode($0.credentialID))] }),
+            "authenticatorSelection": [
+                "residentKey": "required", "requireResidentKey": true, "userVerification": "required",
+            ],
+            "attestation": "none",
+        ]
+        return .json(raw: options.jsonString)
+    }
+
+    private static var reauthenticate: String {
+        let location = ReturnPath.signInLocation(returningTo: AccountEndpoint.path)
+        return JSONValue.object(["error": "reauthenticate", "location": .string(location)]).jsonString
+    }
+
+    /// Your Account's passkey forms: rename (`passkey_rename` = id, `passkey_name`), remove
+    /// (`passkey_remove` = id), or add (`passkey_credential`).
+    private func manage(_ request: Request) throws -> Response {
+        let form = try request.pageForm()
+        guard let signedIn = try SignInSession.current(in: request, environment: environment) else {
+            return PageLayout.redirect(
+                to: ReturnPath.signInLocation(returningTo: AccountEndpoint.path), status: .seeOther)
+        }
+        guard
+            CSRFProtection.verify(
+                form, request: request, purpose: Self.purpose(signedIn), secure: environment.usesHTTPS)
+        else { throw PageProblem.forgedForm(appName: nil) }
+        if let removed = form["passkey_remove"] {
+            return try remove(removed, for: signedIn, language: request.pageLanguage())
+        }
+        if let renamed = form["passkey_rename"] {
+            return try rename(renamed, to: form["passkey_name"] ?? "", for: signedIn, language: request.pageLanguage())
+        }
+        return try addPasskey(form, request: request, signedIn: signedIn)
+    }
+
+    private static let backToPasskeys = AccountEndpoint.path + "#passkeys"
+
+    private func name(_ text: String, language: PageLanguage) -> String {
+        let name = String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.maximumNameLength))
+        return name.isEmpty || !StoredText.canHold(name) ? PasskeyText.defaultName[language] : name
+    }
+
+    private func rename(_ id: String, to text: String, for signedIn: SignInSession, language: PageLanguage)
+        throws -> Response
+    {
+        guard let credentialID = Base64URL.decode(id),
+            try environment.store.transaction({
+                try $0.renamePasskey(
+                    userID: signedIn.user.id, credentialID: credentialID, name: name(text, language: language))
+            })
+        else { throw PageProblem.malformedRequest(appName: nil) }
+        return PageLayout.redirect(to: Self.backToPasskeys, status: .seeOther)
+    }
+
+    private enum Removal {
+        case removed(String)
+        case lastMethod
+        case missing
+    }
+
+    /// Removes one of the person's passkeys unless it is their last way to sign in (no password
+    /// and no other passkey). Removing a passkey ends nothing else: sessions and apps stay.
+    private func remove(_ id: String, for signedIn: SignInSession, language: PageLanguage) throws -> Response {
+        let user = signedIn.user
+        let now = environment.now()
+        guard let credentialID = Base64URL.decode(id) else { throw PageProblem.malformedRequest(appName: nil) }
+        let outcome = try environment.store.transaction { transaction -> Removal in
+            let credentials = try transaction.passkeyCredentials(userID: user.id)
+            guard let credential = credentials.first(where: { $0.credentialID == credentialID }) else {
+                return .missing
+            }
+            let hasPassword = !(try transaction.user(id: user.id)?.passwordHash.isEmpty ?? true)
+            guard hasPassword || credentials.count > 1 else { return .lastMethod }
+            guard try transaction.deletePasskey(userID: user.id, credentialID: credentialID) else { return .missing }
+            try transaction.append(
+                AuditEvent(occurredAt: now, actor: user.id, action: "user.passkey_removed", subject: user.id))
+            return .removed(credential.name)
+        }
+        switch outcome {
+        case .missing:
+            throw PageProblem.malformedRequest(appName: nil)
+        case .lastMethod:
+            var content = "<h1>\(PasskeyText.section[language])</h1>\n"
+            content += "<div class=\"alert\" role=\"alert\" id=\"passkey-last-method\"><p>"
+            content += "\(PasskeyText.lastMethod[language])</p></div>\n"
+            content += "<p><a href=\"\(Self.backToPasskeys)\">\(LayoutText.yourAccount[language])</a></p>\n"
+            return PageLayout.page(
+                title: PasskeyText.section[language], content: content, status: HTTPStatus(rawValue: 409),
+                language: language)
+        case .removed(let name):
+            PasskeyNotice.send(
+                to: user, added: false, name: name, at: now, language: language, environment: environment)
+            return PageLayout.redirect(to: Self.backToPasskeys, status: .seeOther)
+        }
+    }
+
+    /// Stores a new passkey after every check of §7.1, then goes back to Your Account.
+    private func addPasskey(_ form: FormParameters, request: Request, signedIn: SignInSession) throws -> Response {
+        let user = signedIn.user
+        let now = environment.now()
+        guard let relyingParty, let fields = PasskeyResponseFields(form[Self.credentialField]), let id = fields["id"],
+            let clientDataJSON = fields["clientDataJSON"], let attestationObject = fields["attestationObject"],
+            let clientData = try? CollectedClientData(json: clientDataJSON),
+            let challenge = try environment.store.transaction({
+                try $0.consumePasskeyChallenge(
+                    hash: Digest.sha256.hash(clientData.challenge), purpose: .registration, now: now)
+            }), challenge.userID == user.id
+        else { throw PageProblem.malformedRequest(appName: nil) }
+        let registration: PasskeyRegistration
+        do {
+            registration = try relyingParty.verifyRegistration(
+                clientDataJSON: clientDataJSON, attestationObject: attestationObject, challenge: clientData.challenge)
+        } catch {
+            try? environment.store.transaction {
+                try $0.append(
+                    AuditEvent(
+                        occurredAt: now, actor: user.id, action: "user.passkey_add_refused", subject: user.id,
+                        details: JSONValue.object(["reason": .string("\(error)")]).jsonString))
+            }
+            throw PageProblem.malformedRequest(appName: nil)
+        }
+        guard registration.credentialID == id else { throw PageProblem.malformedRequest(appName: nil) }
+        let language = request.pageLanguage()
+        let name = name(form["passkey_name"] ?? "", language: language)
+        let credential = PasskeyCredential(
+            credentialID: registration.credentialID, userID: user.id, publicKey: registration.publicKey,
+            algorithm: registration.algorithm.rawValue, signCount: Int64(registration.signCount),
+            backupEligible: registration.backupEligible, backedUp: registration.backedUp, name: name, createdAt: now)
+        do {
+            try environment.store.transaction {
+                try $0.insert(credential)
+                try $0.append(
+                    AuditEvent(occurredAt: now, actor: user.id, action: "user.passkey_added", subject: user.id))
+            }
+        } catch StoreError.duplicate {
+            throw PageProblem.malformedRequest(appName: nil)
+        }
+        PasskeyNotice.send(to: user, added: true, name: name, at: now, language: language, environment: environment)
+        return PageLayout.redirect(to: Self.backToPasskeys, status: .seeOther)
+    }
+}

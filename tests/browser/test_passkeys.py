@@ -1,0 +1,123 @@
+"""Passkeys in real chromium with its virtual authenticator (CDP `WebAuthn`: CTAP2, internal
+transport, resident keys, user verification): a passkey added from Your Account, then signing
+in a fresh session (the page's conditional request, or the "Sign in with a passkey" button),
+renamed and removed (that a removed passkey is then refused is checked over HTTP in
+PasskeyManagementTests: here, the conditional request racing the button made it flaky). The server runs on `localhost` (an IP
+address cannot be a WebAuthn RP ID). Screenshots at 1280 px of each new page state."""
+
+import shutil
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import DemoPortico
+import portico_server
+
+
+class LocalhostPortico(DemoPortico):
+    """`portico serve --demo` listening on localhost, so its issuer's host is a domain."""
+
+    def __init__(self, binary):
+        portico_server.Server.__init__(self, binary, "portico-browser-passkeys-", "--demo", "--host", "localhost",
+                                       banner_until=r"Demo sign-in: ")
+        sign_in = self.find(r"Demo sign-in: (\S+ / \S+)")
+        self.email, self.password = sign_in.split(" / ")
+
+
+@pytest.fixture(scope="module")
+def localhost_server(portico_binary):
+    instance = LocalhostPortico(portico_binary)
+    yield instance
+    instance.stop()
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", "--lang=en"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
+                            options=options)
+
+
+def add_authenticator(driver, verified=True):
+    driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+    return driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": verified, "automaticPresenceSimulation": True}})["authenticatorId"]
+
+
+def sign_in_with_password(driver, server):
+    driver.get(f"{server.url}/account")
+    WebDriverWait(driver, 20).until(lambda d: "/login" in d.current_url)
+    driver.find_element(By.ID, "email").send_keys(server.email)
+    driver.find_element(By.ID, "password").send_keys(server.password)
+    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
+    try:
+        WebDriverWait(driver, 20).until(lambda d: d.current_url.rstrip("/").endswith("/account"))
+    except Exception:
+        raise AssertionError(driver.current_url + " " + driver.find_element(By.TAG_NAME, "body").text[:500])
+
+
+def passkey_sign_in(driver, server, until):
+    """Opens /login; the page's conditional request (autofill) or, where it has not finished,
+    the "Sign in with a passkey" button signs in; waits for `until`."""
+    driver.get(f"{server.url}/login")
+
+    clicked = []
+
+    def done(d):
+        if until(d):
+            return True
+        if not clicked:
+            try:
+                button = d.find_element(By.ID, "passkey-sign-in")
+                if button.is_displayed():
+                    button.click()
+                    clicked.append(True)
+            except Exception:  # the page navigated meanwhile (the conditional request finished)
+                pass
+        return until(d)
+
+    WebDriverWait(driver, 20, poll_frequency=0.5).until(done)
+
+
+def test_passkey_added_then_signs_in_renamed_and_removed(localhost_server, screenshot):
+    server = localhost_server
+    driver = make_driver()
+    try:
+        authenticator = add_authenticator(driver)
+        sign_in_with_password(driver, server)
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "passkey-add").is_displayed())
+        screenshot(driver, "passkeys-account-empty-desktop-en")
+        driver.find_element(By.ID, "passkey-add").click()
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#passkey-list li.passkey"))
+        screenshot(driver, "passkeys-account-added-desktop-en")
+        credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})
+        assert len(credentials["credentials"]) == 1 and credentials["credentials"][0]["isResidentCredential"]
+
+        # A fresh session (cookies gone, same authenticator): sign in with the passkey.
+        driver.delete_all_cookies()
+        driver.get(f"{server.url}/login")
+        screenshot(driver, "passkeys-login-desktop-en")
+        passkey_sign_in(driver, server, lambda d: d.current_url.rstrip("/").endswith("/account"))
+
+        # Rename, then remove (the account keeps its password, so the passkey may go).
+        field = driver.find_element(By.CSS_SELECTOR, "#passkey-list input[name=passkey_name]")
+        field.clear()
+        field.send_keys("Work laptop")
+        driver.find_element(By.CSS_SELECTOR, "#passkey-list button[name=passkey_rename]").click()
+        # The page reloads after the post: an element of the old page may go stale while waiting.
+        WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: "Work laptop" in d.find_element(By.ID, "passkey-list").text)
+        screenshot(driver, "passkeys-account-renamed-desktop-en")
+        driver.find_element(By.CSS_SELECTOR, "#passkey-list button[name=passkey_remove]").click()
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "no-passkeys"))
+
+    finally:
+        driver.quit()
