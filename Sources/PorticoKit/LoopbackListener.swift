@@ -27,7 +27,7 @@ final class LoopbackListener: Sendable {
         #if canImport(Glibc)
             let stream = Int32(SOCK_STREAM.rawValue)
         #else
-            let stream = SOCK_STREAM
+            let stream: Int32 = SOCK_STREAM
         #endif
         let socketDescriptor = socket(AF_INET, stream, 0)
         guard socketDescriptor >= 0 else { throw Self.failure("cannot open the loopback socket") }
@@ -81,6 +81,12 @@ final class LoopbackListener: Sendable {
             guard poll(&poller, 1, 100) > 0 else { continue }
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else { continue }
+            #if !canImport(Glibc)
+                // Darwin has no MSG_NOSIGNAL: without SO_NOSIGPIPE a browser that hangs up while
+                // the answer is written would kill the app with SIGPIPE.
+                var one: Int32 = 1
+                setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             if let url = handle(connection, path: path, state: state) { return .success(url) }
         }
     }

@@ -129,7 +129,7 @@
 
     /// Keeps the session alive while it runs and tells it where to present.
     @MainActor
-    private final class SessionHolder: NSObject, @preconcurrency ASWebAuthenticationPresentationContextProviding {
+    private final class SessionHolder: NSObject, ASWebAuthenticationPresentationContextProviding {
         var session: ASWebAuthenticationSession?
         let anchor: (@MainActor @Sendable () -> ASPresentationAnchor)?
 
