@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One fetch of an ``AuthModel``: the authorization, then the host backend, raced against the
 /// person coming back without acting, a deadline, and the app's logout.
@@ -19,7 +18,7 @@ final class AccountLinkAttempt: Sendable {
         var work: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let grace: Duration
 
     init(grace: Duration) {

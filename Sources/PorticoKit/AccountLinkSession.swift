@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The host app's side of account link: answers a mini-program container's "give me the auth
 /// model" (mPaaS's `authModelForMode:extendParams:callback:`), one request at a time.
@@ -221,7 +220,7 @@ public actor AccountLinkSession {
 /// The session's attempt in flight, reachable without the actor so that an activation
 /// notification can reach it synchronously.
 private final class AttemptSlot: Sendable {
-    private let slot = Mutex<AccountLinkAttempt?>(nil)
+    private let slot = LockedState<AccountLinkAttempt?>(nil)
 
     var attempt: AccountLinkAttempt? {
         get { slot.withLock { $0 } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(UIKit) && !os(watchOS)
     import UIKit
@@ -11,7 +10,7 @@ import Synchronization
 /// apps too when any scene activates); elsewhere there is no such event, and apps call
 /// ``AccountLinkSession/applicationDidBecomeActive()`` themselves.
 final class ActivationObserver: Sendable {
-    private let token = Mutex<ObserverToken?>(nil)
+    private let token = LockedState<ObserverToken?>(nil)
 
     /// Starts observing; `body` runs on each activation.
     func start(_ body: @escaping @Sendable () -> Void) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +19,7 @@ final class LoopbackListener: Sendable {
     /// The port listened on (the OS's choice when none was asked).
     let port: UInt16
     private let descriptor: Int32
-    private let cancelled = Atomic<Bool>(false)
+    private let cancelled = LockedState<Bool>(false)
 
     /// Binds 127.0.0.1 on `port` (0: an ephemeral one) and starts listening.
     init(port requestedPort: UInt16 = 0) throws(AuthorizationError) {
@@ -64,7 +63,7 @@ final class LoopbackListener: Sendable {
 
     /// Makes ``serve(path:state:deadline:)`` stop within a tenth of a second.
     func cancel() {
-        cancelled.store(true, ordering: .relaxed)
+        cancelled.set()
     }
 
     /// Blocks (on its own thread, never a cooperative one) until the callback for `path` with
@@ -73,7 +72,7 @@ final class LoopbackListener: Sendable {
     func serve(path: String, state: String, deadline: ContinuousClock.Instant) -> Result<URL, AuthorizationError> {
         defer { close(descriptor) }
         while true {
-            if cancelled.load(ordering: .relaxed) { return .failure(.taskCancelled) }
+            if cancelled.value { return .failure(.taskCancelled) }
             if ContinuousClock.now >= deadline {
                 return .failure(AuthorizationError(.timedOut, "the browser did not come back in time"))
             }

@@ -1,7 +1,6 @@
 #if canImport(AuthenticationServices) && !os(watchOS)
     import AuthenticationServices
     import Foundation
-    import Synchronization
 
     /// Signs in with `ASWebAuthenticationSession` on Apple platforms: the system's in-app
     /// browser sheet, which shares Safari's cookies unless ``prefersEphemeralWebBrowserSession``.
@@ -122,9 +121,9 @@
 
     /// Whether the app cancelled the session (so a `.canceledLogin` is not the person's).
     private final class AppCancellation: Sendable {
-        private let flag = Atomic<Bool>(false)
-        var happened: Bool { flag.load(ordering: .acquiring) }
-        func record() { flag.store(true, ordering: .releasing) }
+        private let flag = LockedState<Bool>(false)
+        var happened: Bool { flag.value }
+        func record() { flag.set() }
     }
 
     /// Keeps the session alive while it runs and tells it where to present.
