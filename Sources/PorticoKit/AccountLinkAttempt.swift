@@ -65,7 +65,11 @@ final class AccountLinkAttempt: Sendable {
     /// The app is in front again: unless the authorization answers within the grace, the person
     /// came back without acting. Each activation restarts the grace, so a person who went back
     /// to the platform's page and finished there is not refused.
+    ///
+    /// While an in-app web session's sheet is up the activation is not a return: UIKit posts it
+    /// when the sheet's system alert closes, and the person is still signing in.
     func becameActive() {
+        guard !WebSessionPresence.shared.isPresenting else { return }
         let grace = grace
         let timer = Task {
             guard (try? await Task.sleep(for: grace)) != nil else { return }

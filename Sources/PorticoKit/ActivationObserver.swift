@@ -9,17 +9,35 @@ import Foundation
 /// On UIKit platforms it observes `UIApplication.didBecomeActiveNotification` (posted for scene
 /// apps too when any scene activates); elsewhere there is no such event, and apps call
 /// ``AccountLinkSession/applicationDidBecomeActive()`` themselves.
+///
+/// With ``willEnterForeground`` it observes the return from the background instead (after the
+/// device was locked, or the person switched apps), which a closing system alert never posts.
 final class ActivationObserver: Sendable {
     private let token = LockedState<ObserverToken?>(nil)
+    private let name: Notification.Name?
 
-    /// Starts observing; `body` runs on each activation.
+    #if canImport(UIKit) && !os(watchOS)
+        /// The app became active (also when a system alert over it closed).
+        static let didBecomeActive: Notification.Name? = UIApplication.didBecomeActiveNotification
+        /// The app came back from the background.
+        static let willEnterForeground: Notification.Name? = UIApplication.willEnterForegroundNotification
+    #else
+        /// No such event on this platform.
+        static let didBecomeActive: Notification.Name? = nil
+        /// No such event on this platform.
+        static let willEnterForeground: Notification.Name? = nil
+    #endif
+
+    /// An observer of `name` (by default the app becoming active); nil observes nothing.
+    init(name: Notification.Name? = ActivationObserver.didBecomeActive) {
+        self.name = name
+    }
+
+    /// Starts observing; `body` runs on each notification.
     func start(_ body: @escaping @Sendable () -> Void) {
-        #if canImport(UIKit) && !os(watchOS)
-            let observer = NotificationCenter.default.addObserver(
-                forName: UIApplication.didBecomeActiveNotification, object: nil, queue: nil
-            ) { _ in body() }
-            token.withLock { $0 = ObserverToken(observer: observer) }
-        #endif
+        guard let name else { return }
+        let observer = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { _ in body() }
+        token.withLock { $0 = ObserverToken(observer: observer) }
     }
 
     deinit {

@@ -11,9 +11,14 @@
 @MainActor open class UIWindow: UIView {
     public override init() { super.init() }
     public init(windowScene: UIWindowScene) { super.init() }
+    open var rootViewController: UIViewController?
     open var windowScene: UIWindowScene? { fatalError("stub") }
     open var isKeyWindow: Bool { fatalError("stub") }
     open func makeKeyAndVisible() {}
+}
+
+@MainActor open class UIViewController: UIResponder {
+    open var presentedViewController: UIViewController? { fatalError("stub") }
 }
 
 @MainActor open class UIScene: UIResponder {
@@ -70,4 +75,18 @@
         "UIApplicationDidEnterBackgroundNotification")
     nonisolated public static let willResignActiveNotification = Notification.Name(
         "UIApplicationWillResignActiveNotification")
+}
+
+// From the Objective-C runtime (the ObjectiveC module and Foundation, which UIKit re-exports):
+// selectors and NSObject's class-side `responds(to:)` / `perform(_:)`, which Linux's Foundation
+// lacks.
+public struct Selector: Hashable, Sendable {
+    public init(_ name: String) {}
+}
+
+public func NSSelectorFromString(_ aSelectorName: String) -> Selector { Selector(aSelectorName) }
+
+extension NSObject {
+    public class func responds(to aSelector: Selector!) -> Bool { fatalError("stub") }
+    public class func perform(_ aSelector: Selector!) -> Unmanaged<AnyObject>! { fatalError("stub") }
 }
