@@ -36,9 +36,20 @@ extension AuthorizationManager {
     }
 
     /// Whether a grant is stored: a quick local check for the first screen, with no network
-    /// and no refresh; the grant may still turn out to be revoked at the provider.
+    /// and no refresh; the grant may still turn out to be revoked at the provider. False also
+    /// when the store cannot be read (a locked keychain): ``signInState`` tells those apart.
     public var isSignedIn: Bool {
         (try? loadGrant()) != nil
+    }
+
+    /// Signed in, signed out, or unknown because the store cannot be read now (a keychain
+    /// still locked after a prewarmed launch), with no network.
+    public var signInState: SignInState {
+        do {
+            return try loadGrant() == nil ? .signedOut : .signedIn
+        } catch {
+            return .unavailable(error)
+        }
     }
 
     /// The raw ID token of the stored grant, when `openid` was granted (for a backend that
