@@ -77,7 +77,9 @@ extension AuthorizationManager {
                 }
             }
         } catch {
-            throw AuthorizationError.wrap(error, as: .network, "the token refresh failed")
+            let failure = AuthorizationError.wrap(error, as: .network, "the token refresh failed")
+            PorticoKitLog.log(.error, "\(clientID) at \(provider.identifier): \(failure.message)")
+            throw failure
         }
     }
 
@@ -101,6 +103,8 @@ extension AuthorizationManager {
             // The provider no longer honours this grant (revoked, expired, reused): forget it.
             try removeGrant()
             GrantChangeHub.shared.publish(.signedOut, for: grantKey)
+            PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): signed out")
+            PorticoKitLog.log(.error, "\(clientID) at \(provider.identifier): the refresh was refused, signed out")
             throw AuthorizationError(
                 .authorizationRequired, "the provider no longer accepts the stored grant; sign in again",
                 oauthError: error.oauthError, oauthErrorDescription: error.oauthErrorDescription)
@@ -110,6 +114,7 @@ extension AuthorizationManager {
             throw AuthorizationError(.authorizationRequired, "the app signed out during the token refresh")
         }
         GrantChangeHub.shared.publish(.refreshed, for: grantKey)
+        PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): refreshed the access token")
         return refreshed
     }
 
@@ -149,6 +154,7 @@ extension AuthorizationManager {
         try SignOutLedger.shared.signOut(grantKey) { () throws(AuthorizationError) in try removeGrant() }
         flights.cancelAll()
         GrantChangeHub.shared.publish(.signedOut, for: grantKey)
+        PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): signed out")
         if endingProviderSession, let url = endSessionURL(idToken: grant?.idToken) {
             try? await userAgent.endSession(at: url, redirectURI: redirectURI)
         }

@@ -11,3 +11,29 @@
 extension OSAllocatedUnfairLock where State: Sendable {
     public init(initialState: State) { fatalError("stub") }
 }
+
+// Logger (iOS 14, macOS 11) and the OSLogMessage interpolation PorticoKit uses.
+public struct OSLogPrivacy: Sendable {
+    public static let `public` = OSLogPrivacy()
+    public static let `private` = OSLogPrivacy()
+}
+
+public struct OSLogInterpolation: StringInterpolationProtocol {
+    public init(literalCapacity: Int, interpolationCount: Int) {}
+    public mutating func appendLiteral(_ literal: String) {}
+    public mutating func appendInterpolation(
+        _ value: @autoclosure @escaping () -> String, privacy: OSLogPrivacy = .private
+    ) {}
+}
+
+public struct OSLogMessage: ExpressibleByStringInterpolation, ExpressibleByStringLiteral {
+    public init(stringInterpolation: OSLogInterpolation) {}
+    public init(stringLiteral value: String) {}
+}
+
+public struct Logger: @unchecked Sendable {
+    public init(subsystem: String, category: String) {}
+    public func debug(_ message: OSLogMessage) {}
+    public func info(_ message: OSLogMessage) {}
+    public func error(_ message: OSLogMessage) {}
+}
