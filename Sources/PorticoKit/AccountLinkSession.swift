@@ -210,8 +210,10 @@ public actor AccountLinkSession {
         return model
     }
 
+    /// The shared fetch's model; a caller that is cancelled stops waiting at once (the fetch
+    /// goes on for the others).
     private static func value(of task: Task<AuthModel, any Error>) async throws(AccountLinkError) -> AuthModel {
-        do { return try await task.value } catch let error as AccountLinkError { throw error } catch {
+        do { return try await joinedValue(of: task) } catch let error as AccountLinkError { throw error } catch {
             throw AccountLinkError(.cancelled, "the request was cancelled", underlyingError: error)
         }
     }
