@@ -88,12 +88,15 @@ test-fuzz:
 bench: bootstrap
 	bench/run
 
-## lint: swift format in strict mode over every Swift file
+## lint: swift format in strict mode over every Swift file, and PorticoKit's Apple-only code
+## type-checked against apple/stubs (scripts/apple-typecheck says what that cannot check)
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench Examples fuzz
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench Examples fuzz apple \
+		.ci/PorticoKitAppleTests/Package.swift .ci/PorticoKitAppleTests/Tests/PorticoKitAppleTests/KeychainTokenStoreTests.swift
+	scripts/apple-typecheck
 
 format:
-	$(SWIFT) format format -i --recursive Package.swift Sources Tests bench Examples fuzz
+	$(SWIFT) format format -i --recursive Package.swift Sources Tests bench Examples fuzz apple
 
 ## docs: the PorticoKit DocC archive in docs-build/ (the toolchain's docc on the symbol graph)
 docs:

@@ -4,7 +4,11 @@ import PackageDescription
 
 let package = Package(
     name: "Portico",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // PorticoKit needs iOS 16 / Mac Catalyst 16 / macOS 13 (OSAllocatedUnfairLock, Duration);
+    // the server, the companion and the tests use Mutex/Atomic, hence macOS 15 for the package.
+    // tvOS, watchOS and visionOS are not claimed: parts of ASWebAuthenticationSession (the
+    // presentation context) are missing there and nothing here is built for them.
+    platforms: [.macOS(.v15), .iOS(.v16), .macCatalyst(.v16)],
     products: [
         .executable(name: "portico", targets: ["portico"]),
         .library(name: "PorticoKit", targets: ["PorticoKit"]),
@@ -57,7 +61,9 @@ let package = Package(
         .target(
             name: "PorticoDemo", dependencies: ["PorticoServer", "PorticoHTTP", "PorticoStore", "PorticoCrypto"]),
         .target(
-            name: "PorticoKit", dependencies: [.target(name: "PorticoCrypto", condition: .when(platforms: [.linux]))]),
+            name: "PorticoKit", dependencies: [.target(name: "PorticoCrypto", condition: .when(platforms: [.linux]))],
+            // The privacy manifest Apple requires of SDKs calling required-reason APIs (stat).
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         .executableTarget(
             name: "portico",
             dependencies: [

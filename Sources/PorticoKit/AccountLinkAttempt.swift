@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One fetch of an ``AuthModel``: the authorization, then the host backend, raced against the
 /// person coming back without acting, a deadline, and the app's logout.
@@ -19,7 +18,7 @@ final class AccountLinkAttempt: Sendable {
         var work: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let grace: Duration
 
     init(grace: Duration) {
@@ -66,7 +65,11 @@ final class AccountLinkAttempt: Sendable {
     /// The app is in front again: unless the authorization answers within the grace, the person
     /// came back without acting. Each activation restarts the grace, so a person who went back
     /// to the platform's page and finished there is not refused.
+    ///
+    /// While an in-app web session's sheet is up the activation is not a return: UIKit posts it
+    /// when the sheet's system alert closes, and the person is still signing in.
     func becameActive() {
+        guard !WebSessionPresence.shared.isPresenting else { return }
         let grace = grace
         let timer = Task {
             guard (try? await Task.sleep(for: grace)) != nil else { return }

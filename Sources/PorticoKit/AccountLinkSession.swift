@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The host app's side of account link: answers a mini-program container's "give me the auth
 /// model" (mPaaS's `authModelForMode:extendParams:callback:`), one request at a time.
@@ -211,8 +210,10 @@ public actor AccountLinkSession {
         return model
     }
 
+    /// The shared fetch's model; a caller that is cancelled stops waiting at once (the fetch
+    /// goes on for the others).
     private static func value(of task: Task<AuthModel, any Error>) async throws(AccountLinkError) -> AuthModel {
-        do { return try await task.value } catch let error as AccountLinkError { throw error } catch {
+        do { return try await joinedValue(of: task) } catch let error as AccountLinkError { throw error } catch {
             throw AccountLinkError(.cancelled, "the request was cancelled", underlyingError: error)
         }
     }
@@ -221,7 +222,7 @@ public actor AccountLinkSession {
 /// The session's attempt in flight, reachable without the actor so that an activation
 /// notification can reach it synchronously.
 private final class AttemptSlot: Sendable {
-    private let slot = Mutex<AccountLinkAttempt?>(nil)
+    private let slot = LockedState<AccountLinkAttempt?>(nil)
 
     var attempt: AccountLinkAttempt? {
         get { slot.withLock { $0 } }

@@ -36,9 +36,20 @@ extension AuthorizationManager {
     }
 
     /// Whether a grant is stored: a quick local check for the first screen, with no network
-    /// and no refresh; the grant may still turn out to be revoked at the provider.
+    /// and no refresh; the grant may still turn out to be revoked at the provider. False also
+    /// when the store cannot be read (a locked keychain): ``signInState`` tells those apart.
     public var isSignedIn: Bool {
         (try? loadGrant()) != nil
+    }
+
+    /// Signed in, signed out, or unknown because the store cannot be read now (a keychain
+    /// still locked after a prewarmed launch), with no network.
+    public var signInState: SignInState {
+        do {
+            return try loadGrant() == nil ? .signedOut : .signedIn
+        } catch {
+            return .unavailable(error)
+        }
     }
 
     /// The raw ID token of the stored grant, when `openid` was granted (for a backend that
@@ -66,7 +77,9 @@ extension AuthorizationManager {
                 }
             }
         } catch {
-            throw AuthorizationError.wrap(error, as: .network, "the token refresh failed")
+            let failure = AuthorizationError.wrap(error, as: .network, "the token refresh failed")
+            PorticoKitLog.log(.error, "\(clientID) at \(provider.identifier): \(failure.message)")
+            throw failure
         }
     }
 
@@ -90,6 +103,8 @@ extension AuthorizationManager {
             // The provider no longer honours this grant (revoked, expired, reused): forget it.
             try removeGrant()
             GrantChangeHub.shared.publish(.signedOut, for: grantKey)
+            PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): signed out")
+            PorticoKitLog.log(.error, "\(clientID) at \(provider.identifier): the refresh was refused, signed out")
             throw AuthorizationError(
                 .authorizationRequired, "the provider no longer accepts the stored grant; sign in again",
                 oauthError: error.oauthError, oauthErrorDescription: error.oauthErrorDescription)
@@ -99,6 +114,7 @@ extension AuthorizationManager {
             throw AuthorizationError(.authorizationRequired, "the app signed out during the token refresh")
         }
         GrantChangeHub.shared.publish(.refreshed, for: grantKey)
+        PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): refreshed the access token")
         return refreshed
     }
 
@@ -138,6 +154,7 @@ extension AuthorizationManager {
         try SignOutLedger.shared.signOut(grantKey) { () throws(AuthorizationError) in try removeGrant() }
         flights.cancelAll()
         GrantChangeHub.shared.publish(.signedOut, for: grantKey)
+        PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): signed out")
         if endingProviderSession, let url = endSessionURL(idToken: grant?.idToken) {
             try? await userAgent.endSession(at: url, redirectURI: redirectURI)
         }

@@ -220,6 +220,7 @@ public final class AuthorizationManager: Sendable {
             from: tokens, requested: pending.scopes, nonce: nonce, maxAge: request.maxAge, previous: nil)
         guard try saveGrant(grant, since: epoch) else { throw Self.signedOutMeanwhile }
         GrantChangeHub.shared.publish(.signedIn, for: grantKey)
+        PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): signed in")
         return await result(from: grant)
     }
 

@@ -1,11 +1,12 @@
 import Foundation
-import Synchronization
 
 /// Opens a URL in the person's browser.
 ///
 /// ``system`` follows the platform's conventions. On Linux and other desktops: `$BROWSER` (a
 /// `:`-separated list of commands; `%s` stands for the URL, else it is appended), then
-/// `xdg-open`; on macOS `open`; on iOS, iPadOS, tvOS and visionOS `UIApplication.open`. A
+/// `xdg-open`; on macOS `open`. On iOS and iPadOS it offers nothing (the default agents are
+/// also an app extension's, where `UIApplication.shared` is unavailable): apps pass
+/// ``sharedApplication`` to hand URLs to Safari through `UIApplication.open`. A
 /// command that cannot start or exits non-zero fails the open at once, naming the command,
 /// so a sign-in never waits minutes for a browser that never came. Tests and embedding apps
 /// pass their own closure with ``init(_:)``.
@@ -30,8 +31,8 @@ public struct BrowserOpener: Sendable {
         try await body(url)
     }
 
-    /// The platform's browser: `$BROWSER`, `xdg-open` or `open` on desktops, `UIApplication`
-    /// on iOS and its relatives.
+    /// The platform's browser: `$BROWSER`, `xdg-open` or `open` on desktops; none on iOS (see
+    /// ``sharedApplication``).
     public static var system: BrowserOpener { system(environment: ProcessInfo.processInfo.environment) }
 
     /// ``system`` as it behaves with `environment`.
@@ -46,7 +47,14 @@ public struct BrowserOpener: Sendable {
                     try await run(command)
                 })
         #elseif canImport(UIKit) && !os(watchOS)
-            return BrowserOpener(isAvailable: { true }, body: { url in try await openWithUIApplication(url) })
+            // `UIApplication.shared` is unavailable in app extensions, and this opener is the
+            // default of every agent (so of extensions too): on iOS it offers nothing, and apps
+            // that want Safari pass ``sharedApplication`` (an app, not an extension, API).
+            return BrowserOpener(
+                isAvailable: { false },
+                body: { _ in
+                    throw launchFailure("on iOS pass BrowserOpener.sharedApplication to open Safari")
+                })
         #else
             return BrowserOpener(
                 isAvailable: { false }, body: { _ in throw launchFailure("this platform has no browser to open") })
@@ -147,7 +155,7 @@ extension AuthorizationError {
 
 /// A child process's exit status, awaited once.
 private final class ProcessExit: Sendable {
-    private let state = Mutex<(status: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
+    private let state = LockedState<(status: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
 
     func finish(_ status: Int32) {
         let waiter = state.withLock { current -> CheckedContinuation<Int32, Never>? in

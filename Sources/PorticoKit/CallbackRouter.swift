@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Hands each URL the system opens in the app to the one handler that claims it: PorticoKit's
 /// sign-in results, a payment SDK's results, the app's own deep links.
@@ -26,7 +25,7 @@ public final class CallbackRouter: Sendable {
         let handle: @Sendable (URL) -> Void
     }
 
-    private let handlers = Mutex<(signIns: [Handler], others: [Handler])>(([], []))
+    private let handlers = LockedState<(signIns: [Handler], others: [Handler])>(([], []))
 
     /// A router with no handlers.
     public init() {}

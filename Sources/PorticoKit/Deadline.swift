@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs `operation` but gives up after `seconds`, throwing ``AuthorizationError/Code/timedOut``.
 ///
@@ -33,7 +32,7 @@ private final class DeadlineRace<T: Sendable>: Sendable {
         var cleanup: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     func start(_ continuation: CheckedContinuation<T, any Error>) {
         state.withLock { $0.continuation = continuation }

@@ -1,17 +1,15 @@
-import Synchronization
-
 /// Delivers ``GrantChange``s to every stream of every manager on the same grant (same store,
 /// provider and client), so a view that observes one manager sees another's refresh too.
 final class GrantChangeHub: Sendable {
     static let shared = GrantChangeHub()
 
-    private let listeners = Mutex<[String: [Int: AsyncStream<GrantChange>.Continuation]]>([:])
-    private let counter = Atomic<Int>(0)
+    private let listeners = LockedState<[String: [Int: AsyncStream<GrantChange>.Continuation]]>([:])
+    private let counter = LockedState<Int>(0)
 
     /// A new stream of the changes of `key` from now on.
     func stream(for key: String) -> AsyncStream<GrantChange> {
         let (stream, continuation) = AsyncStream<GrantChange>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        let id = counter.add(1, ordering: .relaxed).newValue
+        let id = counter.increment()
         listeners.withLock { $0[key, default: [:]][id] = continuation }
         continuation.onTermination = { [weak self] _ in
             self?.listeners.withLock { all in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -141,7 +140,7 @@ private final class PendingExchange: Sendable {
         var cancelled = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     static func run(_ request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
         let exchange = PendingExchange()

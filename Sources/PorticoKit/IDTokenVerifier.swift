@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Verifies ID tokens against the provider's published keys: signature (RS256, ES256 or
 /// EdDSA, never `none` or HMAC), `iss`, `aud` (and `azp` when there are several audiences),
@@ -24,7 +23,7 @@ final class IDTokenVerifier: Sendable {
     private let http: HTTPClient
     private let leeway: TimeInterval
     private let now: @Sendable () -> Date
-    private let cached = Mutex<[JSONWebKey]?>(nil)
+    private let cached = LockedState<[JSONWebKey]?>(nil)
 
     init(
         provider: Provider, clientID: String, http: HTTPClient, leeway: TimeInterval,

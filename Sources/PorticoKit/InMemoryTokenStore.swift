@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// A ``TokenStore`` that forgets everything when the process ends: for tests, previews, and
 /// apps that want the person to sign in on every start.
 public final class InMemoryTokenStore: TokenStore {
-    private let grants = Mutex<[TokenStoreKey: StoredGrant]>([:])
+    private let grants = LockedState<[TokenStoreKey: StoredGrant]>([:])
     private let identity = UUID().uuidString
 
     /// An empty store.

@@ -9,7 +9,16 @@
     /// refresh on a locked phone works; ``Accessibility/whenUnlockedThisDeviceOnly`` is
     /// stricter. A save updates the item in place (`SecItemUpdate`, adding it only when there
     /// is none), so a reader never sees a moment with nobody signed in and a crash mid-save
-    /// never loses the grant. Not compiled or tested on Linux.
+    /// never loses the grant.
+    ///
+    /// Refreshes are locked across processes (an app and its extensions in one access group)
+    /// with a lease item (``RefreshLease``): only one process refreshes a grant at a time, so
+    /// two never send the same single-use refresh token. On macOS the items live in the data
+    /// protection keychain when there is an access group (where accessibility and access groups
+    /// apply; it needs a signed app with an application identifier). A locked keychain (a
+    /// prewarmed launch before the first unlock) is ``AuthorizationError/Code/storage`` with
+    /// ``isLockedKeychain``, never "signed out". Type-checked on Linux against apple/stubs;
+    /// run by .ci/PorticoKitAppleTests.
     public final class KeychainTokenStore: TokenStore {
         /// When the items may be read.
         public enum Accessibility: Sendable {
@@ -33,26 +42,65 @@
         public let accessGroup: String?
         /// When the items may be read.
         public let accessibility: Accessibility
+        /// Whether reading the grant asks for Face ID, Touch ID or the passcode
+        /// (`SecAccessControlCreateFlags.userPresence`). Refreshes in the background then
+        /// cannot read it; meant for apps that gate the account behind the person.
+        public let requiresUserPresence: Bool
+        /// Whether the items live in the data protection keychain on macOS (always so on iOS).
+        public let usesDataProtectionKeychain: Bool
 
         /// A store filing items under `service` (by default `PorticoKit`), in `accessGroup`
-        /// when given (it must be in the app's `keychain-access-groups` entitlement).
+        /// when given (it must be in the app's `keychain-access-groups` entitlement). On macOS
+        /// `dataProtectionKeychain` defaults to whether there is an access group.
         public init(
             service: String = "PorticoKit", accessGroup: String? = nil,
-            accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly
+            accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly, requiresUserPresence: Bool = false,
+            dataProtectionKeychain: Bool? = nil
         ) {
             self.service = service
             self.accessGroup = accessGroup
             self.accessibility = accessibility
+            self.requiresUserPresence = requiresUserPresence
+            self.usesDataProtectionKeychain = dataProtectionKeychain ?? (accessGroup != nil)
         }
 
-        private func query(for key: TokenStoreKey) -> [String: Any] {
+        private func query(for key: TokenStoreKey, service: String? = nil) -> [String: Any] {
             var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
-                kSecAttrService as String: service,
+                kSecAttrService as String: service ?? self.service,
                 kSecAttrAccount as String: key.storageName,
             ]
             if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+            #if os(macOS)
+                if usesDataProtectionKeychain { query[kSecUseDataProtectionKeychain as String] = true }
+            #endif
             return query
+        }
+
+        /// The error of a failed keychain call: a locked keychain says so.
+        private func failure(_ action: String, _ status: OSStatus) -> AuthorizationError {
+            if status == errSecInteractionNotAllowed {
+                return AuthorizationError(
+                    .storage, "the keychain is locked (the device has not been unlocked since it started)",
+                    underlyingError: KeychainLocked())
+            }
+            if status == errSecUserCanceled || status == errSecAuthFailed {
+                return AuthorizationError(.userCancelled, "the person did not confirm reading the sign-in")
+            }
+            return AuthorizationError(.storage, "the keychain could not be \(action) (OSStatus \(status))")
+        }
+
+        /// Where and when the items may be read: the accessibility, or an access control that
+        /// also asks for the person's presence.
+        private func protection() throws -> [String: Any] {
+            guard requiresUserPresence else { return [kSecAttrAccessible as String: accessibility.attribute] }
+            var error: Unmanaged<CFError>?
+            guard
+                let control = SecAccessControlCreateWithFlags(nil, accessibility.attribute, .userPresence, &error)
+            else {
+                throw AuthorizationError(.storage, "the keychain access control could not be made")
+            }
+            return [kSecAttrAccessControl as String: control]
         }
 
         /// Reads the item, if any.
@@ -63,9 +111,8 @@
             var item: CFTypeRef?
             let status = SecItemCopyMatching(search as CFDictionary, &item)
             if status == errSecItemNotFound { return nil }
-            guard status == errSecSuccess, let data = item as? Data else {
-                throw AuthorizationError(.storage, "the keychain could not be read (OSStatus \(status))")
-            }
+            guard status == errSecSuccess else { throw failure("read", status) }
+            guard let data = item as? Data else { throw AuthorizationError(.storage, "the keychain item has no data") }
             do {
                 return try JSONDecoder().decode(StoredGrant.self, from: data)
             } catch {
@@ -81,9 +128,7 @@
             } catch {
                 throw AuthorizationError(.storage, "cannot encode the grant", underlyingError: error)
             }
-            let changes: [String: Any] = [
-                kSecValueData as String: data, kSecAttrAccessible as String: accessibility.attribute,
-            ]
+            let changes = try protection().merging([kSecValueData as String: data]) { _, new in new }
             var status = SecItemUpdate(query(for: key) as CFDictionary, changes as CFDictionary)
             if status == errSecItemNotFound {
                 let item = query(for: key).merging(changes) { _, new in new }
@@ -93,20 +138,72 @@
                     status = SecItemUpdate(query(for: key) as CFDictionary, changes as CFDictionary)
                 }
             }
-            guard status == errSecSuccess else {
-                throw AuthorizationError(.storage, "the keychain could not be written (OSStatus \(status))")
-            }
+            guard status == errSecSuccess else { throw failure("written", status) }
         }
 
         /// Deletes the item.
         public func removeGrant(for key: TokenStoreKey) throws {
             let status = SecItemDelete(query(for: key) as CFDictionary)
-            guard status == errSecSuccess || status == errSecItemNotFound else {
-                throw AuthorizationError(.storage, "the keychain item could not be removed (OSStatus \(status))")
-            }
+            guard status == errSecSuccess || status == errSecItemNotFound else { throw failure("removed", status) }
+        }
+
+        /// Runs `refresh` holding the grant's lease item (service `<service>.refresh-lease`), so
+        /// that processes sharing the keychain refresh one at a time; the second waits, then finds
+        /// the fresh grant the first stored.
+        public func whileRefreshing<T: Sendable>(
+            _ key: TokenStoreKey, _ refresh: @Sendable () async throws -> T
+        ) async throws -> T {
+            try await lease(for: key).whileHolding(refresh)
+        }
+
+        /// The lease of `key`'s refresh: an item whose label is the holder's identifier and whose
+        /// data is its expiry.
+        func lease(for key: TokenStoreKey) -> RefreshLease {
+            let base = query(for: key, service: service + ".refresh-lease")
+            let place = SendableQuery(base)
+            let adding = SendableQuery(
+                base.merging([kSecAttrAccessible as String: accessibility.attribute]) { _, new in new })
+            return RefreshLease(
+                claim: { lease in
+                    var item = adding.value
+                    item[kSecAttrLabel as String] = lease.identifier
+                    item[kSecValueData as String] = Data(String(lease.expiresAt.timeIntervalSince1970).utf8)
+                    let status = SecItemAdd(item as CFDictionary, nil)
+                    if status == errSecSuccess { return .acquired }
+                    guard status == errSecDuplicateItem else {
+                        throw AuthorizationError(.storage, "the refresh lease could not be taken (OSStatus \(status))")
+                    }
+                    var search = place.value
+                    search[kSecReturnAttributes as String] = true
+                    search[kSecReturnData as String] = true
+                    search[kSecMatchLimit as String] = kSecMatchLimitOne
+                    var found: CFTypeRef?
+                    let read = SecItemCopyMatching(search as CFDictionary, &found)
+                    if read == errSecItemNotFound { return .held(nil) }
+                    let attributes = found as? [String: Any]
+                    let identifier = attributes?[kSecAttrLabel as String] as? String ?? ""
+                    let expiry = (attributes?[kSecValueData as String] as? Data)
+                        .flatMap { TimeInterval(String(decoding: $0, as: UTF8.self)) }
+                    return .held(
+                        RefreshLease.Lease(
+                            identifier: identifier,
+                            expiresAt: expiry.map(Date.init(timeIntervalSince1970:)) ?? .distantPast))
+                },
+                remove: { lease in
+                    var item = place.value
+                    item[kSecAttrLabel as String] = lease.identifier
+                    _ = SecItemDelete(item as CFDictionary)
+                })
         }
 
         /// The service and access group: stores with both equal share items.
         public var coordinationKey: String { "keychain:" + service + "\n" + (accessGroup ?? "") }
+    }
+
+    /// A keychain query built once and only read afterwards (its values are constants and
+    /// strings), shared by the lease's closures.
+    private struct SendableQuery: @unchecked Sendable {
+        let value: [String: Any]
+        init(_ value: [String: Any]) { self.value = value }
     }
 #endif

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,14 +19,14 @@ final class LoopbackListener: Sendable {
     /// The port listened on (the OS's choice when none was asked).
     let port: UInt16
     private let descriptor: Int32
-    private let cancelled = Atomic<Bool>(false)
+    private let cancelled = LockedState<Bool>(false)
 
     /// Binds 127.0.0.1 on `port` (0: an ephemeral one) and starts listening.
     init(port requestedPort: UInt16 = 0) throws(AuthorizationError) {
         #if canImport(Glibc)
             let stream = Int32(SOCK_STREAM.rawValue)
         #else
-            let stream = SOCK_STREAM
+            let stream: Int32 = SOCK_STREAM
         #endif
         let socketDescriptor = socket(AF_INET, stream, 0)
         guard socketDescriptor >= 0 else { throw Self.failure("cannot open the loopback socket") }
@@ -64,7 +63,7 @@ final class LoopbackListener: Sendable {
 
     /// Makes ``serve(path:state:deadline:)`` stop within a tenth of a second.
     func cancel() {
-        cancelled.store(true, ordering: .relaxed)
+        cancelled.set()
     }
 
     /// Blocks (on its own thread, never a cooperative one) until the callback for `path` with
@@ -73,7 +72,7 @@ final class LoopbackListener: Sendable {
     func serve(path: String, state: String, deadline: ContinuousClock.Instant) -> Result<URL, AuthorizationError> {
         defer { close(descriptor) }
         while true {
-            if cancelled.load(ordering: .relaxed) { return .failure(.taskCancelled) }
+            if cancelled.value { return .failure(.taskCancelled) }
             if ContinuousClock.now >= deadline {
                 return .failure(AuthorizationError(.timedOut, "the browser did not come back in time"))
             }
@@ -81,6 +80,12 @@ final class LoopbackListener: Sendable {
             guard poll(&poller, 1, 100) > 0 else { continue }
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else { continue }
+            #if !canImport(Glibc)
+                // Darwin has no MSG_NOSIGNAL: without SO_NOSIGPIPE a browser that hangs up while
+                // the answer is written would kill the app with SIGPIPE.
+                var one: Int32 = 1
+                setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             if let url = handle(connection, path: path, state: state) { return .success(url) }
         }
     }

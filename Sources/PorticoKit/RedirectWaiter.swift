@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One pending custom-scheme authorization, waiting for the app to forward its callback.
 final class RedirectWaiter: Sendable {
@@ -16,7 +15,7 @@ final class RedirectWaiter: Sendable {
         var deadlineTimer: Task<Void, Never>?
     }
 
-    private let progress = Mutex(State())
+    private let progress = LockedState(State())
 
     init(redirectURI: URL, state: String, grace: Duration) {
         self.redirectURI = redirectURI
@@ -112,7 +111,7 @@ final class RedirectWaiter: Sendable {
 
 /// The manager's one slot for a pending custom-scheme authorization.
 final class RedirectSlot: Sendable {
-    private let waiter = Mutex<RedirectWaiter?>(nil)
+    private let waiter = LockedState<RedirectWaiter?>(nil)
 
     /// Installs `new` unless another waiter is still waiting; false then.
     func install(_ new: RedirectWaiter) -> Bool {

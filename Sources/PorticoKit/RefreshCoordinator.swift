@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Makes concurrent refreshes of one grant into one request.
 ///
 /// A refresh token is single use (Portico rotates it, and a reused one revokes the family), so
@@ -56,7 +54,7 @@ actor RefreshCoordinator {
 
     /// One caller's continuation, resumed by whichever comes first: the result or the cancel.
     private final class Waiter: Sendable {
-        private let state = Mutex<
+        private let state = LockedState<
             (
                 continuation: CheckedContinuation<StoredGrant, any Error>?, early: Result<StoredGrant, any Error>?,
                 done: Bool

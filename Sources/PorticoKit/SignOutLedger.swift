@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Counts sign-outs per grant, so that work begun before a sign-out (a refresh, a sign-in, a
 /// profile fetch) never writes the grant back after it.
 ///
@@ -9,7 +7,7 @@ import Synchronization
 final class SignOutLedger: Sendable {
     static let shared = SignOutLedger()
 
-    private let epochs = Mutex<[String: UInt64]>([:])
+    private let epochs = LockedState<[String: UInt64]>([:])
 
     /// The number of sign-outs of `key` so far; pass it to ``write(_:since:_:)`` later.
     func epoch(_ key: String) -> UInt64 {
@@ -40,15 +38,15 @@ final class SignOutLedger: Sendable {
 /// The interactive authorizations a manager is running, so that signing out ends them all:
 /// loopback, device, web session and custom scheme alike.
 final class InteractiveFlights: Sendable {
-    private let running = Mutex<[Int: Task<AuthorizationOutcome, any Error>]>([:])
-    private let counter = Atomic<Int>(0)
+    private let running = LockedState<[Int: Task<AuthorizationOutcome, any Error>]>([:])
+    private let counter = LockedState<Int>(0)
 
     /// Runs `operation` as a flight that ``cancelAll()`` can end; the caller's own
     /// cancellation ends it too.
     func run(
         _ operation: @escaping @Sendable () async throws -> AuthorizationOutcome
     ) async throws -> AuthorizationOutcome {
-        let id = counter.add(1, ordering: .relaxed).newValue
+        let id = counter.increment()
         let flight = Task { try await operation() }
         running.withLock { $0[id] = flight }
         defer { _ = running.withLock { $0.removeValue(forKey: id) } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Signs in through the person's own browser with a loopback redirect (RFC 8252): the way for
 /// desktop and command-line apps.
@@ -50,7 +49,7 @@ public struct SystemBrowserUserAgent: UserAgent {
         }
         // The browser may run until it is closed, so it is opened beside the wait: the callback
         // ends the wait, and so does a browser that fails to start (at once, not at the time-out).
-        let openFailure = Mutex<(any Error)?>(nil)
+        let openFailure = LockedState<(any Error)?>(nil)
         let opener = opener
         let authorizationURL = context.authorizationURL(redirectURI: redirectURI)
         let opening = Task {

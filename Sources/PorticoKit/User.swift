@@ -30,12 +30,13 @@ public struct User: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Reads a profile answer: LWA's `user_id` or OpenID Connect's `sub`, plus the usual fields.
     init?(profile: [String: ProfileValue]) {
-        guard let id = profile["user_id"]?.stringValue ?? profile["sub"]?.stringValue, !id.isEmpty else {
+        guard let id = profile[ProfileKey.userID]?.stringValue ?? profile[ProfileKey.subject]?.stringValue, !id.isEmpty
+        else {
             return nil
         }
         self.init(
-            userID: id, name: profile["name"]?.stringValue, email: profile["email"]?.stringValue,
-            postalCode: profile["postal_code"]?.stringValue, profileData: profile)
+            userID: id, name: profile[ProfileKey.name]?.stringValue, email: profile[ProfileKey.email]?.stringValue,
+            postalCode: profile[ProfileKey.postalCode]?.stringValue, profileData: profile)
     }
 
     /// The id only: names and addresses are personal data and stay out of logs.

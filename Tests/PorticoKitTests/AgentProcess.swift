@@ -6,6 +6,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The real `portico-agent` binary run as a child process with a home of its own (a temporary
@@ -135,7 +137,7 @@ final class AgentProcess: Sendable {
 
     func cleanUp() {
         for process in children.withLock({ $0 }) where process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
+            killProcess(process.processIdentifier)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: home)
@@ -196,7 +198,7 @@ final class RunningAgent: Sendable {
     func finish(within seconds: TimeInterval) -> (status: Int32, stdout: String, stderr: String) {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { killProcess(process.processIdentifier) }
         process.waitUntilExit()
         outputDone.wait()
         errorsDone.wait()
@@ -205,7 +207,7 @@ final class RunningAgent: Sendable {
 
     /// Kills it at once (SIGKILL) and waits for the exit.
     func kill() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { killProcess(process.processIdentifier) }
         process.waitUntilExit()
     }
 }

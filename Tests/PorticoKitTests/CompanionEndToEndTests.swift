@@ -8,6 +8,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The companion end to end: the real provider, the real `portico-agent` as a child process

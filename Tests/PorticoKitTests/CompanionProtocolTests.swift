@@ -5,6 +5,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The companion socket's message rules and the peer check, without an agent.
@@ -73,7 +75,7 @@ struct CompanionProtocolTests {
 
     @Test func theKernelNamesThePeerAndOnlyTheSameUserIsAdmitted() throws {
         var pair: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        #expect(socketpair(AF_UNIX, streamSocketType, 0, &pair) == 0)
         defer {
             close(pair[0])
             close(pair[1])

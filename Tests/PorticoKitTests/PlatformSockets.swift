@@ -26,3 +26,12 @@ func closeDescriptor(_ descriptor: Int32) {
         _ = Darwin.close(descriptor)
     #endif
 }
+
+/// Kills process `identifier` with SIGKILL through the C library, whatever its module is called.
+func killProcess(_ identifier: Int32) {
+    #if canImport(Glibc)
+        _ = Glibc.kill(identifier, SIGKILL)
+    #else
+        _ = Darwin.kill(identifier, SIGKILL)
+    #endif
+}

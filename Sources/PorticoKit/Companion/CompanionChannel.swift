@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,10 +15,10 @@ import Synchronization
 public final class CompanionChannel: Sendable {
     /// The connected socket.
     public let descriptor: Int32
-    private let buffer = Mutex<[UInt8]>([])
-    private let closed = Atomic<Bool>(false)
+    private let buffer = LockedState<[UInt8]>([])
+    private let closed = LockedState<Bool>(false)
     /// Whether the descriptor is still this channel's; shutDown and close agree under it.
-    private let lifetime = Mutex<Bool>(true)
+    private let lifetime = LockedState<Bool>(true)
 
     /// Takes ownership of a connected socket.
     public init(descriptor: Int32) {
@@ -99,7 +98,7 @@ public final class CompanionChannel: Sendable {
                 return line
             }
             guard buffer.withLock({ $0.count }) <= CompanionProtocol.maximumMessageBytes else { throw .tooLarge }
-            guard !closed.load(ordering: .acquiring) else { throw .closed }
+            guard !closed.value else { throw .closed }
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { throw .timedOut }
             let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 60_000))
@@ -125,7 +124,7 @@ public final class CompanionChannel: Sendable {
     /// Ends both directions, waking any read in progress; the descriptor stays open until
     /// ``close()``.
     public func shutDown() {
-        closed.store(true, ordering: .releasing)
+        closed.set()
         // Never after close(): the number may already name another socket of the process.
         lifetime.withLock { open in
             if open { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
@@ -134,7 +133,7 @@ public final class CompanionChannel: Sendable {
 
     /// Shuts down and closes the socket; idempotent.
     public func close() {
-        closed.store(true, ordering: .releasing)
+        closed.set()
         lifetime.withLock { open in
             guard open else { return }
             open = false

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Single sign-on through the platform's own signed-in app on this device, `portico-agent`:
 /// the app asks the agent over its Unix socket, the person answers a consent (or a one-click
@@ -79,7 +78,7 @@ public struct CompanionUserAgent: UserAgent {
             throw Self.unavailable("the Portico agent is not reachable: \(error)")
         }
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        let cancelledByApp = Atomic<Bool>(false)
+        let cancelledByApp = LockedState<Bool>(false)
         let sent = request
         let reply: CompanionReply
         do {
@@ -91,7 +90,7 @@ public struct CompanionUserAgent: UserAgent {
                     }
                 }
             } onCancel: {
-                cancelledByApp.store(true, ordering: .releasing)
+                cancelledByApp.set()
                 var cancel = CompanionRequest(.cancel)
                 cancel.requestID = sent.requestID
                 _ = try? client.send(cancel, timeout: .seconds(2))
@@ -99,7 +98,7 @@ public struct CompanionUserAgent: UserAgent {
             }
         } catch {
             channel.close()
-            if cancelledByApp.load(ordering: .acquiring) || Task.isCancelled { throw AuthorizationError.taskCancelled }
+            if cancelledByApp.value || Task.isCancelled { throw AuthorizationError.taskCancelled }
             switch error as? CompanionChannelError {
             case .timedOut?:
                 throw AuthorizationError(.timedOut, "the Portico agent did not answer in time")

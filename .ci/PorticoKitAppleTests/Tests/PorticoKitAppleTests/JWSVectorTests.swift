@@ -1,0 +1,1 @@
+../../../../Tests/PorticoKitTests/JWSVectorTests.swift

@@ -1,0 +1,92 @@
+// A type-checking stub of Apple's UIKit: only what PorticoKit uses, with the actor isolation and
+// extension availability of the iOS 18 SDK (developer.apple.com/documentation/uikit): UIKit's
+// classes are `@MainActor`, the notification names are `nonisolated`, and
+// `UIApplication.shared` is unavailable in app extensions. Nothing here runs: bodies trap.
+@_exported import Foundation
+
+@MainActor open class UIResponder: NSObject {}
+
+@MainActor open class UIView: UIResponder {}
+
+@MainActor open class UIWindow: UIView {
+    public override init() { super.init() }
+    public init(windowScene: UIWindowScene) { super.init() }
+    open var rootViewController: UIViewController?
+    open var windowScene: UIWindowScene? { fatalError("stub") }
+    open var isKeyWindow: Bool { fatalError("stub") }
+    open func makeKeyAndVisible() {}
+}
+
+@MainActor open class UIViewController: UIResponder {
+    open var presentedViewController: UIViewController? { fatalError("stub") }
+}
+
+@MainActor open class UIScene: UIResponder {
+    public enum ActivationState: Int, Sendable {
+        case unattached = -1
+        case foregroundActive = 0
+        case foregroundInactive = 1
+        case background = 2
+    }
+    open var activationState: UIScene.ActivationState { fatalError("stub") }
+    nonisolated public static let didActivateNotification = Notification.Name("UISceneDidActivateNotification")
+    nonisolated public static let willEnterForegroundNotification = Notification.Name(
+        "UISceneWillEnterForegroundNotification")
+}
+
+@MainActor open class UIWindowScene: UIScene {
+    open var windows: [UIWindow] { fatalError("stub") }
+    open var keyWindow: UIWindow? { fatalError("stub") }
+}
+
+@MainActor open class UIApplication: UIResponder {
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
+    open class var shared: UIApplication { fatalError("stub") }
+
+    public enum State: Int, Sendable {
+        case active = 0
+        case inactive = 1
+        case background = 2
+    }
+    open var applicationState: UIApplication.State { fatalError("stub") }
+    open var connectedScenes: Set<UIScene> { fatalError("stub") }
+
+    public struct OpenExternalURLOptionsKey: Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let universalLinksOnly = OpenExternalURLOptionsKey(
+            rawValue: "UIApplicationOpenURLOptionUniversalLinksOnly")
+    }
+
+    open func open(
+        _ url: URL, options: [UIApplication.OpenExternalURLOptionsKey: Any] = [:],
+        completionHandler completion: (@MainActor @Sendable (Bool) -> Void)? = nil
+    ) { fatalError("stub") }
+
+    open func canOpenURL(_ url: URL) -> Bool { fatalError("stub") }
+
+    nonisolated public static let didBecomeActiveNotification = Notification.Name(
+        "UIApplicationDidBecomeActiveNotification")
+    nonisolated public static let willEnterForegroundNotification = Notification.Name(
+        "UIApplicationWillEnterForegroundNotification")
+    nonisolated public static let didEnterBackgroundNotification = Notification.Name(
+        "UIApplicationDidEnterBackgroundNotification")
+    nonisolated public static let willResignActiveNotification = Notification.Name(
+        "UIApplicationWillResignActiveNotification")
+}
+
+// From the Objective-C runtime (the ObjectiveC module and Foundation, which UIKit re-exports):
+// selectors and NSObject's class-side `responds(to:)` / `perform(_:)`, which Linux's Foundation
+// lacks.
+public struct Selector: Hashable, Sendable {
+    public init(_ name: String) {}
+}
+
+public func NSSelectorFromString(_ aSelectorName: String) -> Selector { Selector(aSelectorName) }
+
+extension NSObject {
+    public class func responds(to aSelector: Selector!) -> Bool { fatalError("stub") }
+    public class func perform(_ aSelector: Selector!) -> Unmanaged<AnyObject>! { fatalError("stub") }
+}
