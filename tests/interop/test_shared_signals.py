@@ -322,6 +322,46 @@ def test_credential_change_by_password_reset_mail_link(transmitter, pushed):
     assert revoked["txn"] == change["txn"], "one action, one txn"
 
 
+def two_step_form(transmitter, person, action):
+    """The /account/two-step form whose hidden `action` is `action`, its fields filled as sent."""
+    page = person.session.get(transmitter.url + "/account/two-step", timeout=10)
+    assert page.status_code == 200, page.text[:300]
+    for form in forms_of(page.text):
+        fields = {f["name"]: f.get("value", "") for f in form["fields"] if f.get("name")}
+        if fields.get("action") == action:
+            return page, urllib.parse.urljoin(page.url, form["action"] or page.url), fields
+    raise AssertionError(f"no action={action} form on /account/two-step")
+
+
+def test_credential_change_when_two_step_is_turned_on_and_off(transmitter, pushed):
+    import hmac
+    import struct
+    receiver, endpoint = pushed
+    person = new_person(transmitter)
+    allow(transmitter, person, receiver)
+    sub = user_id(transmitter, person.email)
+    page, action, data = two_step_form(transmitter, person, "confirm")
+    secret = re.search(r'id="secret"[^>]*>([A-Z2-7 ]+)<', page.text).group(1).replace(" ", "")
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
+    mac = hmac.new(key, struct.pack(">Q", int(time.time()) // 30), hashlib.sha1).digest()
+    offset = mac[-1] & 0x0F
+    data.update(otp="%06d" % ((struct.unpack(">I", mac[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000),
+                confirm_password=PASSWORD)
+    reply = person.session.post(action, data=data, timeout=10)
+    assert reply.status_code == 200 and "recovery-codes" in reply.text, reply.text[:300]
+    on = wait_events(endpoint, sub, CAEP + "credential-change")[0]["events"][CAEP + "credential-change"]
+    assert (on["credential_type"], on["change_type"]) == ("app", "create")
+
+    _, action, data = two_step_form(transmitter, person, "remove")
+    data["remove_password"] = PASSWORD
+    reply = person.session.post(action, data=data, allow_redirects=False, timeout=10)
+    assert reply.status_code == 303, reply.text[:300]
+    changes = wait_events(endpoint, sub, CAEP + "credential-change", count=2)
+    off = changes[1]["events"][CAEP + "credential-change"]
+    assert (off["credential_type"], off["change_type"]) == ("app", "delete")
+    assert changes[0]["txn"] != changes[1]["txn"]
+
+
 def test_push_with_the_receiver_down_and_a_server_restart_loses_nothing(transmitter):
     receiver = Receiver(transmitter, "Restart Shop")
     endpoint = PushReceiver(receiver.verifier)

@@ -294,6 +294,9 @@ struct PasskeyEndpoint: Sendable {
             guard try transaction.deletePasskey(userID: user.id, credentialID: credentialID) else { return .missing }
             try transaction.append(
                 AuditEvent(occurredAt: now, actor: user.id, action: "user.passkey_removed", subject: user.id))
+            try SignalAnnouncement.announce(
+                [.credentialChange(credentialType: credential.caepCredentialType, changeType: "delete")],
+                userID: user.id, now: now, in: transaction)
             return .removed(credential.name)
         }
         switch outcome {
@@ -351,6 +354,9 @@ struct PasskeyEndpoint: Sendable {
                 try $0.insert(credential)
                 try $0.append(
                     AuditEvent(occurredAt: now, actor: user.id, action: "user.passkey_added", subject: user.id))
+                try SignalAnnouncement.announce(
+                    [.credentialChange(credentialType: credential.caepCredentialType, changeType: "create")],
+                    userID: user.id, now: now, in: $0)
             }
         } catch StoreError.duplicate {
             throw PageProblem.malformedRequest(appName: nil)
@@ -358,4 +364,11 @@ struct PasskeyEndpoint: Sendable {
         PasskeyNotice.send(to: user, added: true, name: name, at: now, language: language, environment: environment)
         return PageLayout.redirect(to: Self.backToPasskeys, status: .seeOther)
     }
+}
+
+extension PasskeyCredential {
+    /// The CAEP `credential_type` announced when this passkey is added or removed. WebAuthn does
+    /// not record where a credential lives, so backup eligibility stands in: a synced passkey
+    /// belongs to a platform's keychain, a device-bound one is most often a security key.
+    var caepCredentialType: String { backupEligible ? "fido2-platform" : "fido2-roaming" }
 }
