@@ -46,6 +46,9 @@ public protocol OutboxStorage {
     func outboxMessage(id: String) throws -> OutboxMessage?
     /// The pending messages of `topic`, oldest first (for tests and operators).
     func pendingOutboxMessages(topic: String, limit: Int) throws -> [OutboxMessage]
+    /// Up to `limit` messages of `topic` the provider gave up on, the latest first, with why
+    /// (for operators: what a receiver refused, say).
+    func failedOutboxMessages(topic: String, limit: Int) throws -> [OutboxMessage]
     /// How many messages are pending (leased ones included).
     func pendingOutboxMessageCount() throws -> Int
     /// Deletes up to `limit` delivered or given-up messages that finished before `before`;

@@ -89,6 +89,9 @@ struct OutboxTests: ConformanceChecks {
                 #expect(failed?.failedAt == now + 91)
                 #expect(failed?.failedAttempts == 2)
                 #expect(try transaction.pendingOutboxMessageCount() == 1)
+                let givenUp = try transaction.failedOutboxMessages(topic: "test", limit: 10)
+                #expect(givenUp.map(\.id) == ["b"] && givenUp.first?.lastError == "gone")
+                #expect(try transaction.failedOutboxMessages(topic: "other", limit: 10).isEmpty)
             }
             // Finished messages are deleted after their retention; pending ones never.
             try store.transaction { transaction throws in

@@ -147,6 +147,16 @@ extension SQLTransaction {
             [.text(topic), .int(max(0, limit))], Self.decodeOutboxMessage)
     }
 
+    /// ``OutboxStorage/failedOutboxMessages(topic:limit:)``, for every SQL backend.
+    @inlinable public func failedOutboxMessages(topic: String, limit: Int) throws -> [OutboxMessage] {
+        try all(
+            """
+            SELECT \(outboxColumns) FROM outbox_messages
+            WHERE topic = ? AND failed_at IS NOT NULL ORDER BY failed_at DESC, id DESC LIMIT ?
+            """,
+            [.text(topic), .int(max(0, limit))], Self.decodeOutboxMessage)
+    }
+
     /// ``OutboxStorage/pendingOutboxMessageCount()``, for every SQL backend.
     @inlinable public func pendingOutboxMessageCount() throws -> Int {
         try first(

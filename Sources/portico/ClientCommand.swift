@@ -2,7 +2,8 @@ import Foundation
 import PorticoServer
 import PorticoStore
 
-/// `portico client add | list | remove`: registers, lists and removes third-party apps.
+/// `portico client add | list | remove | signals`: registers, lists and removes third-party
+/// apps, and shows a Shared Signals receiver's stream.
 enum ClientCommand {
     static let summary = "register, list and remove apps (OAuth clients)"
     static let usage = """
@@ -18,6 +19,7 @@ enum ClientCommand {
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
+               portico client signals ID [--json] [--database URL]
 
         add     registers an app and prints its client_id and, for a confidential app, its
                 client secret, which is shown only this once (only a hash is stored).
@@ -71,6 +73,9 @@ enum ClientCommand {
                 listed under it
         remove  removes an app and everything issued to it; a host's mini-programs are
                 disabled (their tokens stop working)
+        signals shows an --ssf app's Shared Signals stream: delivery, status, events
+                waiting, and the latest events given up on with the receiver's reason
+                (its RFC 8935 err and description)
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
@@ -85,9 +90,10 @@ enum ClientCommand {
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
-        switch try Subcommand.action(&arguments, command: "client", actions: ["add", "list", "remove"]) {
+        switch try Subcommand.action(&arguments, command: "client", actions: ["add", "list", "remove", "signals"]) {
         case "add": try add(&arguments, database: url)
         case "list": try list(&arguments, database: url)
+        case "signals": try signals(&arguments, database: url)
         default: try remove(&arguments, database: url)
         }
     }
@@ -216,6 +222,48 @@ enum ClientCommand {
                 let state = miniPrograms[mini.id]?.isEnabled == false ? "  (disabled)" : ""
                 print("    mini-program \(mini.id)  \(mini.name)\(state)")
             }
+        }
+    }
+
+    private static func signals(_ arguments: inout Arguments, database url: String) throws {
+        guard let id = arguments.positional() else { throw CommandLineError.usage("client signals needs a client ID") }
+        let json = arguments.flag("json")
+        try arguments.finish()
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        let report: SignalStreamReport?
+        do {
+            report = try SignalStreamReport.read(clientID: id, from: store)
+        } catch {
+            throw CommandLineError.failure("cannot read the stream of client \(id): \(error)")
+        }
+        guard let report else {
+            throw CommandLineError.failure("client \(id) has no Shared Signals stream")
+        }
+        let time = ISO8601DateFormatter()
+        if json {
+            let refusals = report.refusals.map { refusal in
+                "{\"jti\": \(JSONLine.quoted(refusal.jti)), \"event\": \(JSONLine.quoted(refusal.event)), "
+                    + "\"user_id\": \(refusal.userID.map(JSONLine.quoted) ?? "null"), "
+                    + "\"failed_at\": \(JSONLine.quoted(time.string(from: refusal.failedAt))), "
+                    + "\"reason\": \(JSONLine.quoted(refusal.reason))}"
+            }
+            print(
+                "{\"client_id\": \(JSONLine.quoted(report.clientID)), "
+                    + "\"delivery_method\": \(JSONLine.quoted(report.deliveryMethod)), "
+                    + "\"endpoint_url\": \(report.endpointURL.map(JSONLine.quoted) ?? "null"), "
+                    + "\"status\": \(JSONLine.quoted(report.status)), \"pending\": \(report.pending), "
+                    + "\"given_up\": [\(refusals.joined(separator: ", "))]}")
+            return
+        }
+        let method = report.isPush ? "push" : "poll"
+        print("\(report.clientID)  \(method)\(report.endpointURL.map { " to \($0)" } ?? "")")
+        print("    status \(report.status)\(report.statusReason.map { " (\($0))" } ?? "")")
+        print("    \(report.pending) event\(report.pending == 1 ? "" : "s") waiting")
+        if report.refusals.isEmpty { print("    no event given up on") }
+        for refusal in report.refusals {
+            print("    given up \(time.string(from: refusal.failedAt))  \(refusal.event)  \(refusal.jti)")
+            print("        \(refusal.reason)")
         }
     }
 

@@ -207,6 +207,20 @@ import Testing
             let failed = try #require(try provider.store.read { try $0.outboxMessage(id: id) })
             #expect(failed.lastError?.contains("invalid_key: kid unknown") == true, "\(failed.lastError ?? "")")
             #expect(failed.failedAttempts == 1)
+            // Shown to the operator: `portico client signals` names the event and the receiver's words.
+            let shown = try provider.portico(["client", "signals", shop.id, "--json"])
+            #expect(shown.status == 0, "\(shown.stderr)")
+            let report = try #require(cliJSON(shown.stdout)?.objectValue)
+            #expect(report["status"] == "enabled" && report["pending"] == 0)
+            let entries = try #require(report["given_up"]?.arrayValue)
+            let givenUp = entries.compactMap(\.objectValue)
+            #expect(givenUp.count == 1)
+            #expect(givenUp.first?["jti"]?.stringValue == id && givenUp.first?["event"] == "account-enabled")
+            #expect(givenUp.first?["reason"]?.stringValue?.contains("invalid_key: kid unknown") == true)
+            let text = try provider.portico(["client", "signals", shop.id])
+            #expect(text.stdout.contains("given up") && text.stdout.contains("invalid_key: kid unknown"))
+            let none = try provider.portico(["client", "signals", "no-such-app"])
+            #expect(none.status == 1 && none.stderr.contains("has no Shared Signals stream"))
             // Per stream in /metrics: one delivered, one given up.
             try await waitUntil("the metrics") {
                 let metrics = try await provider.get("/metrics").text
