@@ -1,8 +1,9 @@
 """Your Account's "Download your data" and "Close your account" in a real browser, by keyboard
 where a person would type: the JSON file downloaded by the button (and read here), then closing
 the account: a wrong password refused with an alert, the right one, the confirmation, and the
-signed-out goodbye page; afterwards the account no longer signs in. Every page state is
-screenshotted at phone (390 px) and desktop (1280 px) width, in English and Simplified Chinese."""
+signed-out goodbye page; afterwards the account is gone. Every page state is checked with axe
+(WCAG 2.1 A/AA) and screenshotted at phone (390 px) and desktop (1280 px) width, in English and
+Simplified Chinese."""
 
 import glob
 import json
@@ -13,6 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from test_accessibility import assert_accessible
 from test_accounts import gone, wait_for
 from test_two_step import keyboard_submit, language_browser, sign_in_with_password  # noqa: F401 (fixture)
 
@@ -48,6 +50,7 @@ def test_download_data_and_close_account(demo_server, language_browser, screensh
     assert button.text == words["download"]
     driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    assert_accessible(driver, "account-data")
     screenshot(driver, f"account-data-{shot}")
     button.send_keys(Keys.ENTER)
     with open(downloaded(str(tmp_path)), encoding="utf-8") as file:
@@ -70,17 +73,20 @@ def test_download_data_and_close_account(demo_server, language_browser, screensh
     assert field.get_attribute("type") == "password"
     assert field.get_attribute("autocomplete") == "current-password"
     assert driver.find_element(By.CSS_SELECTOR, "label[for=current_password]").text
+    assert_accessible(driver, "account-close-password")
     screenshot(driver, f"account-close-password-{shot}")
     keyboard_submit(driver, "current_password", "not-the-password")
     alert = wait_for(driver, (By.CSS_SELECTOR, "[role=alert]#account-close-error"))
     assert alert.is_displayed()
     assert words["wrong"] in driver.page_source
     assert driver.find_elements(By.ID, "account-close-confirm") == []
+    assert_accessible(driver, "account-close-wrong")
     screenshot(driver, f"account-close-wrong-{shot}")
 
     # The right password: the confirmation, then the goodbye page, signed out.
     keyboard_submit(driver, "current_password", password)
     confirm = wait_for(driver, (By.ID, "account-close-confirm"))
+    assert_accessible(driver, "account-close-confirm")
     screenshot(driver, f"account-close-confirm-{shot}")
     page = driver.find_element(By.TAG_NAME, "html")
     confirm.send_keys(Keys.ENTER)
@@ -88,6 +94,7 @@ def test_download_data_and_close_account(demo_server, language_browser, screensh
     wait_for(driver, (By.ID, "account-closed"))
     assert words["closed"] in driver.page_source
     assert email not in driver.page_source
+    assert_accessible(driver, "account-closed")
     screenshot(driver, f"account-closed-{shot}")
 
     # Signed out, and the account is gone: Your Account asks to sign in, and signing in fails.
