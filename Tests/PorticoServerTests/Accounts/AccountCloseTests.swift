@@ -219,6 +219,58 @@ import Testing
         }
     }
 
+    /// Without a password, a passkey sign-in at most five minutes old stands in for it (as for
+    /// adding a passkey); an older one, or a password session, gets no confirmation.
+    @Test func aFreshPasskeySignInStandsInForThePassword() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let rp = try #require(PasskeyRelyingParty(issuer: harness.issuer))
+            var phone = try SoftwareAuthenticator(rpID: rp.rpID, origin: rp.origin)
+            let flows = PasskeyFlowTests()
+            let (browser, csrf) = try await flows.signedIn(harness)
+            try await flows.add(&phone, browser: browser, csrf: csrf)
+            var passwordless = try #require(try harness.store.read { try $0.user(id: user.id) })
+            passwordless.passwordHash = ""
+            try harness.store.transaction { try $0.update(passwordless) }
+
+            // Signed in with the password (even just now): no password to ask, no confirmation,
+            // only the way to sign in again with the passkey.
+            let first = try await browser.get(AccountCloseEndpoint.path)
+            #expect(first.status == 200)
+            #expect(first.text.contains(#"id="account-close-passkey""#))
+            #expect(!first.text.contains(#"name="current_password""#))
+            #expect(!first.text.contains(#"id="account-close-confirm""#))
+
+            func passkeySignIn(_ other: TestBrowser) async throws {
+                let login = try await other.get(ReturnPath.signInLocation(returningTo: AccountCloseEndpoint.path))
+                let assertion = phone.assert(challenge: try await flows.challenge(other))
+                var fields = try flows.signInFields(
+                    login, assertion, credentialID: phone.credentialID, userHandle: phone.userHandle)
+                fields.append((ReturnPath.field, try #require(login.hiddenField(ReturnPath.field))))
+                let reply = try await other.post(PasskeyEndpoint.signInPath, fields)
+                #expect(reply.location == AccountCloseEndpoint.path, "\(reply.status) \(reply.text)")
+            }
+            let other = harness.browser()
+            try await passkeySignIn(other)
+            let fresh = try await other.get(AccountCloseEndpoint.path)
+            #expect(fresh.text.contains(#"id="account-close-confirm""#))
+
+            // Six minutes on: that sign-in no longer counts, and its confirmation has run out.
+            harness.clock.advance(by: PasskeyEndpoint.reauthenticationWindow + 60)
+            let later = try await other.get(AccountCloseEndpoint.path)
+            #expect(!later.text.contains(#"id="account-close-confirm""#))
+            #expect(try await other.post(AccountCloseEndpoint.path, try confirmation(fresh)).status == 400)
+            #expect(try harness.store.read { try $0.user(id: user.id) } != nil)
+
+            // Signed in with the passkey again: closed.
+            try await passkeySignIn(other)
+            let again = try await other.get(AccountCloseEndpoint.path)
+            let closed = try await other.post(AccountCloseEndpoint.path, try confirmation(again))
+            #expect(closed.status == 303 && closed.location == AccountCloseEndpoint.closedPath)
+            #expect(try harness.store.read { try $0.user(id: user.id) } == nil)
+        }
+    }
+
     @Test func closingPagesSpeakChinese() async throws {
         try await ProviderHarness.with { harness in
             try harness.addUser()
