@@ -68,7 +68,8 @@ struct DataDownloadEndpoint: Sendable {
         throws -> JSONValue
     {
         let user = try transaction.user(id: signedIn.user.id) ?? signedIn.user
-        func time(_ date: Date) -> JSONValue { .string(ISO8601DateFormatter().string(from: date)) }
+        let iso = ISO8601DateFormatter()
+        func time(_ date: Date) -> JSONValue { .string(iso.string(from: date)) }
         func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
 
         var apps: [JSONValue] = []
