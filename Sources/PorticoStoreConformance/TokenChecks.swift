@@ -115,6 +115,25 @@ struct AuditLogTests: ConformanceChecks {
             #expect(try store.recentAuditEvents(limit: -1).isEmpty)
         }
     }
+
+    func eventsInvolvingOnePartyNewestFirst() throws {
+        try withStore { store throws in
+            let events = [
+                ("ann", "user.signup", "ann"), ("cli", "user.update", "ann"), ("bob", "user.signup", "bob"),
+                ("ann", "consent.revoke", "client-1"), ("cli", "client.add", "ann-client"),
+            ]
+            for (actor, action, subject) in events {
+                try store.transaction {
+                    try $0.append(AuditEvent(occurredAt: referenceTime, actor: actor, action: action, subject: subject))
+                }
+            }
+            let ann = try store.read { try $0.auditEvents(involving: "ann", limit: 10) }
+            #expect(ann.map(\.action) == ["consent.revoke", "user.update", "user.signup"])
+            #expect(try store.read { try $0.auditEvents(involving: "ann", limit: 2) }.count == 2)
+            #expect(try store.read { try $0.auditEvents(involving: "ann", limit: -1) }.isEmpty)
+            #expect(try store.read { try $0.auditEvents(involving: "nobody", limit: 10) }.isEmpty)
+        }
+    }
 }
 
 /// The checks of this file, named as the tests they were.
@@ -132,6 +151,9 @@ enum TokenChecks {
             },
             .init("AccountLinkTests.createGetListDelete") { try AccountLinkTests(open: $0).createGetListDelete() },
             .init("AuditLogTests.appendAndListNewestFirst") { try AuditLogTests(open: $0).appendAndListNewestFirst() },
+            .init("AuditLogTests.eventsInvolvingOnePartyNewestFirst") {
+                try AuditLogTests(open: $0).eventsInvolvingOnePartyNewestFirst()
+            },
         ]
     }
 }

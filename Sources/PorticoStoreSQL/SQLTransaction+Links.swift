@@ -84,6 +84,21 @@ extension SQLTransaction {
             ])
     }
 
+    /// ``AuditLogStorage/auditEvents(involving:limit:)``, for every SQL backend.
+    @inlinable public func auditEvents(involving party: String, limit: Int) throws -> [AuditEvent] {
+        try all(
+            """
+            SELECT id, occurred_at, actor, action, subject, details FROM audit_log
+            WHERE actor = ? OR subject = ? ORDER BY sequence DESC LIMIT ?
+            """,
+            [.text(party), .text(party), .int(max(0, limit))]
+        ) { row in
+            AuditEvent(
+                id: try row.text("id"), occurredAt: try row.date("occurred_at"), actor: try row.text("actor"),
+                action: try row.text("action"), subject: try row.text("subject"), details: try row.text("details"))
+        }
+    }
+
     /// ``AuditLogStorage/recentAuditEvents(limit:)``, for every SQL backend.
     @inlinable public func recentAuditEvents(limit: Int) throws -> [AuditEvent] {
         try all(

@@ -96,35 +96,25 @@ public enum UserAdministration {
         }
     }
 
-    /// Removes the account named by `reference` and everything attached to it: the personal
-    /// data (name, address, postal code, password hash), sessions, consents, refresh-token
-    /// families (revoked first, then deleted with the account), codes, pending device logins
-    /// and account links. Access tokens already issued stop working at userinfo and
-    /// introspection at once, because both look the account up.
+    /// Removes the account named by `reference` and everything attached to it, as a person's
+    /// own "Close your account" does (``AccountClosure``): the personal data, sessions,
+    /// consents, refresh-token families (revoked first, then deleted with the account), codes,
+    /// pending device logins, account links, two-step verification and passkeys. Access tokens
+    /// already issued stop working at userinfo and introspection at once, because both look
+    /// the account up.
     public static func remove(_ reference: String, in store: any Store, now: Date = Date()) throws(AdminError)
         -> Removal
     {
         let found = try find(reference, in: store)
         do {
             return try store.transaction { transaction in
-                let sessions = try transaction.sessions(userID: found.id).count
-                let consents = try transaction.consents(userID: found.id).count
-                let families = try transaction.refreshFamilies(userID: found.id, includeRevoked: false)
-                try BackChannelLogout.enqueueForEveryClient(userID: found.id, now: now, in: transaction)
-                // The account closes for good: RISC account-purged, before its consents go.
-                try SignalAnnouncement.announce([.accountPurged()], userID: found.id, now: now, in: transaction)
-                for family in families { try transaction.revokeRefreshFamily(id: family.id, now: now) }
-                guard try transaction.deleteUser(id: found.id) else {
-                    throw AdminError.notFound("no user with id or e-mail address \(reference)")
-                }
-                try transaction.append(
-                    AuditEvent(
-                        occurredAt: now, actor: "cli", action: "user.remove", subject: found.id,
-                        details:
-                            #"{"sessions":\#(sessions),"refresh_families":\#(families.count),"consents":\#(consents)}"#
-                    ))
+                guard
+                    let closed = try AccountClosure.close(
+                        userID: found.id, actor: "cli", action: "user.remove", now: now, in: transaction)
+                else { throw AdminError.notFound("no user with id or e-mail address \(reference)") }
                 return Removal(
-                    userID: found.id, sessions: sessions, refreshFamilies: families.count, consents: consents)
+                    userID: found.id, sessions: closed.sessions, refreshFamilies: closed.refreshFamilies,
+                    consents: closed.consents)
             }
         } catch {
             throw AdminError.wrapping(error)

@@ -107,6 +107,7 @@ struct AccountPage {
         html += "\(PasswordChangeText.link[language])</a></p>\n"
         html += twoStep.html(language: language)
         html += passkeys.html(csrfToken: csrfToken, language: language)
+        html += dataSection()
         html += form(
             button: "sign_out", value: "1", label: AccountText.signOut[language], style: "secondary", id: "sign-out")
         let account = """
@@ -114,6 +115,22 @@ struct AccountPage {
             <span class="who">\(HTML.escape(user.name))</span></span></div>
             """
         return PageLayout.page(title: AccountText.title[language], content: html, account: account, language: language)
+    }
+
+    /// "Download your data" (a form posting the page's CSRF token) and the way to "Close your
+    /// account".
+    private func dataSection() -> String {
+        let text = AccountCloseText.self
+        return """
+            <h2 id="your-data">\(text.sectionHeading[language])</h2>
+            <p class="small">\(text.downloadHint[language])</p>
+            <form method="post" action="\(DataDownloadEndpoint.path)">\
+            \(HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken))\
+            <button type="submit" class="button secondary" id="data-download">\(text.download[language])</button></form>
+            <p class="small">\(text.closeHint[language])</p>
+            <p><a href="\(AccountCloseEndpoint.path)" id="account-close">\(text.close[language])</a></p>
+
+            """
     }
 
     private func entry(for app: App) -> String {

@@ -25,6 +25,8 @@ enum PageRoutes {
         TwoStepSignInEndpoint(environment: environment).register(on: router)
         TwoStepUndoEndpoint(environment: environment).register(on: router)
         PasskeyEndpoint(environment: environment).register(on: router)
+        AccountCloseEndpoint(environment: environment).register(on: router)
+        DataDownloadEndpoint(environment: environment).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
         OverloadPage.register(on: router, environment: environment)

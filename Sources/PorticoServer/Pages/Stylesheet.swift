@@ -69,6 +69,7 @@ enum Stylesheet {
         .button.primary { background: var(--accent); border-color: var(--accent-line); }
         .button.primary:hover { background: var(--accent-hover); }
         .button.secondary:hover { background: #f0f2f2; }
+        .button.danger { background: var(--danger); border-color: var(--danger); color: #fff; }
         .actions { display: flex; flex-direction: column; gap: 0; }
         .alert {
           border: 1px solid var(--danger); background: var(--danger-bg); color: var(--danger);
