@@ -5,6 +5,12 @@ import Testing
 
 @testable import PorticoKit
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `accessToken(for:)`: tokens for one resource server (RFC 8707) from the grant's refresh
 /// token, cached beside the grant's own, through the single refresh, against a real provider.
 @Suite(.serialized)
@@ -94,6 +100,46 @@ struct ResourceTokenTests {
             // other, it is older than that and the provider no longer knows it.
             #expect(try harness.store.read { try RefreshTokenPolicy.token(initial, in: $0) } == nil)
             #expect(try await manager.forceRefresh() != results.first { !$0.0 }?.1)
+        }
+    }
+
+    @Test func aPlainCallerThatJoinsAResourceRefreshGetsAFreshToken() async throws {
+        try await KitHarness.with { harness in
+            let person = try harness.addUser()
+            let client = try harness.addPublicClient(resources: [Self.api])
+            let directory = harness.directory.appendingPathComponent("kit-tokens-\(UUID().uuidString.prefix(8))")
+            let tokenStore = FileTokenStore(directory: directory)
+            let robot = SignInRobot(email: person.email, password: harness.password)
+            let manager = try await harness.manager(
+                for: client, store: tokenStore,
+                userAgent: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener))
+            _ = try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile]))
+            var grant = try #require(try tokenStore.grant(for: manager.storeKey))
+            grant.expiresAt = Date().addingTimeInterval(-10)
+            try tokenStore.save(grant, for: manager.storeKey)
+
+            // Holding the store's refresh lock keeps the resource's flight waiting until the
+            // plain caller has joined it.
+            let lockPath = directory.appendingPathComponent(".\(manager.storeKey.storageName).lock").path
+            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+            var locked = true
+            defer { if locked { closeDescriptor(lock) } }
+            let resource = Task { try await manager.accessToken(for: URL(string: Self.api)!) }
+            #expect(
+                await eventually(seconds: 10) { await RefreshCoordinator.shared.callers(of: manager.grantKey) == 1 })
+            let plain = Task { try await manager.validAccessToken() }
+            #expect(
+                await eventually(seconds: 10) { await RefreshCoordinator.shared.callers(of: manager.grantKey) == 2 })
+            closeDescriptor(lock)
+            locked = false
+
+            #expect(try audience(try await resource.value) == [Self.api])
+            // The resource's refresh left the grant's own token expired: the plain caller ran a
+            // refresh of its own instead of taking it.
+            let token = try await plain.value
+            #expect(token != grant.accessToken)
+            #expect(try tokenStore.grant(for: manager.storeKey)?.accessToken == token)
         }
     }
 
