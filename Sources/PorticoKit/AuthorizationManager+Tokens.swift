@@ -20,19 +20,38 @@ extension AuthorizationManager {
         guard let grant = try loadGrant() else {
             throw AuthorizationError(.authorizationRequired, "nobody is signed in")
         }
-        if grant.hasFreshAccessToken(at: now(), margin: minimumLifetime) { return grant.accessToken }
-        return try await refreshedGrant(minimumLifetime: minimumLifetime).accessToken
+        let need = RefreshNeed(minimumLifetime: minimumLifetime)
+        if need.isMet(by: grant, at: now()) { return grant.accessToken }
+        return try await refreshedGrant(need).accessToken
     }
 
-    /// Refreshes now, even if the access token is still fresh (after the backend refused it,
-    /// or when the granted scopes changed at the provider), and returns the new access token.
-    /// Concurrent calls share one refresh, as every refresh does.
+    /// Refreshes now, even if the access token is still fresh (the scopes changed at the
+    /// provider), and returns the new access token: the stored one is taken as refused.
+    ///
+    /// After a backend refused a token, prefer ``forceRefresh(replacing:)`` with that token:
+    /// ten requests refused at once then share one refresh, and a call made after someone
+    /// else's refresh gets that fresh token instead of starting another.
     @discardableResult
     public func forceRefresh() async throws(AuthorizationError) -> String {
-        guard try loadGrant() != nil else {
+        guard let grant = try loadGrant() else {
             throw AuthorizationError(.authorizationRequired, "nobody is signed in")
         }
-        return try await refreshedGrant(minimumLifetime: .infinity).accessToken
+        return try await forceRefresh(replacing: grant.accessToken)
+    }
+
+    /// An access token other than `refusedAccessToken`, which the backend has just refused:
+    /// the stored one if someone already replaced it, else a new one from a refresh.
+    ///
+    /// Never hands back `refusedAccessToken`, even when the call joins a refresh that others
+    /// started for other reasons (that one may have found the refused token still fresh).
+    @discardableResult
+    public func forceRefresh(replacing refusedAccessToken: String) async throws(AuthorizationError) -> String {
+        guard let grant = try loadGrant() else {
+            throw AuthorizationError(.authorizationRequired, "nobody is signed in")
+        }
+        let need = RefreshNeed(minimumLifetime: Self.expiryMargin, refused: refusedAccessToken)
+        if need.isMet(by: grant, at: now()) { return grant.accessToken }
+        return try await refreshedGrant(need).accessToken
     }
 
     /// Whether a grant is stored: a quick local check for the first screen, with no network
@@ -65,16 +84,25 @@ extension AuthorizationManager {
         GrantChangeHub.shared.stream(for: grantKey)
     }
 
-    /// The grant after a shared refresh (or after someone else's that just finished).
-    func refreshedGrant(minimumLifetime: TimeInterval = expiryMargin) async throws(AuthorizationError) -> StoredGrant {
+    /// The grant after a shared refresh (or after someone else's that just finished) that
+    /// answers `need`.
+    ///
+    /// The caller waits at most ``refreshTimeout``; the refresh itself (the flight) stays the
+    /// one refresh of this grant until its request ends, bounded by the same timeout per
+    /// request, so no caller ever sends the refresh token while an earlier request with it may
+    /// still reach the provider. A joined flight started for another need (a fresh token
+    /// found, another resource) is followed by one of this caller's own.
+    func refreshedGrant(_ need: RefreshNeed = RefreshNeed()) async throws(AuthorizationError) -> StoredGrant {
         let key = grantKey
         do {
-            return try await RefreshCoordinator.shared.run(key: key) { [self] in
-                try await withDeadline(refreshTimeout, "the token refresh") { [self] in
-                    try await store.whileRefreshing(storeKey) { [self] in
-                        try await refreshNow(minimumLifetime: minimumLifetime)
+            return try await withDeadline(refreshTimeout, "the token refresh") { [self] in
+                for _ in 0..<3 {
+                    let grant = try await RefreshCoordinator.shared.run(key: key) { [self] in
+                        try await refreshFlight(need)
                     }
+                    if need.isAnswered(by: grant, at: now()) { return grant }
                 }
+                throw AuthorizationError(.invalidResponse, "the provider did not replace the refused access token")
             }
         } catch {
             let failure = AuthorizationError.wrap(error, as: .network, "the token refresh failed")
@@ -83,37 +111,70 @@ extension AuthorizationManager {
         }
     }
 
+    /// One flight: waits for the store's cross-process refresh lease (at most
+    /// ``refreshTimeout``: the only part of a flight that is abandoned), then refreshes.
+    private func refreshFlight(_ need: RefreshNeed) async throws -> StoredGrant {
+        let gate = FlightGate()
+        let timeout = refreshTimeout
+        let work = Task { [self] in
+            try await store.whileRefreshing(storeKey) { [self] in
+                guard gate.begin() else {
+                    throw AuthorizationError(.timedOut, "another process held the refresh for too long")
+                }
+                return try await refreshNow(need)
+            }
+        }
+        let watchdog = Task {
+            try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+            if gate.abandon() { work.cancel() }
+        }
+        defer { watchdog.cancel() }
+        return try await work.value
+    }
+
     /// One refresh: re-reads the store first, since a refresh may have finished meanwhile.
-    private func refreshNow(minimumLifetime: TimeInterval) async throws(AuthorizationError) -> StoredGrant {
+    private func refreshNow(_ need: RefreshNeed) async throws(AuthorizationError) -> StoredGrant {
         let epoch = SignOutLedger.shared.epoch(grantKey)
         guard let grant = try loadGrant() else {
             throw AuthorizationError(.authorizationRequired, "nobody is signed in")
         }
-        if minimumLifetime.isFinite, grant.hasFreshAccessToken(at: now(), margin: minimumLifetime) { return grant }
+        if need.isMet(by: grant, at: now()) { return grant }
         guard let refreshToken = grant.refreshToken else {
             throw AuthorizationError(.authorizationRequired, "the access token expired and there is no refresh token")
         }
-        let reply = try await http.postForm(
-            provider.tokenEndpoint,
-            [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID)])
+        var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID)]
+        if let resource = need.resource { fields.append(("resource", resource)) }
+        let reply = try await HTTPClient.timingOut(after: refreshTimeout).postForm(provider.tokenEndpoint, fields)
         let tokens: TokenResponse
         do {
             tokens = try TokenResponse(reply: reply)
         } catch  where error.oauthError == "invalid_grant" {
-            // The provider no longer honours this grant (revoked, expired, reused): forget it.
-            try removeGrant()
-            GrantChangeHub.shared.publish(.signedOut, for: grantKey)
+            // The provider no longer honours this grant (revoked, expired, reused): forget it,
+            // unless a sign-in stored another one meanwhile.
+            try SignOutLedger.shared.withLock(grantKey) { () throws(AuthorizationError) in
+                guard try loadGrant()?.refreshToken == refreshToken else { return }
+                try removeGrant()
+                GrantChangeHub.shared.publish(.signedOut, for: grantKey)
+            }
             PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): signed out")
             PorticoKitLog.log(.error, "\(clientID) at \(provider.identifier): the refresh was refused, signed out")
             throw AuthorizationError(
                 .authorizationRequired, "the provider no longer accepts the stored grant; sign in again",
                 oauthError: error.oauthError, oauthErrorDescription: error.oauthErrorDescription)
         }
-        let refreshed = try await makeGrant(from: tokens, requested: grant.scopes, nonce: nil, previous: grant)
-        guard try saveGrant(refreshed, since: epoch) else {
+        var refreshed: StoredGrant
+        if let resource = need.resource {
+            // A token for one resource server: the grant's own access token stays as it is.
+            refreshed = grant
+            refreshed.refreshToken = tokens.refreshToken ?? grant.refreshToken
+            refreshed.resourceTokens[resource] = ResourceToken(
+                accessToken: tokens.accessToken, expiresAt: tokens.expiresIn.map { now().addingTimeInterval($0) })
+        } else {
+            refreshed = try await makeGrant(from: tokens, requested: grant.scopes, nonce: nil, previous: grant)
+        }
+        guard try saveGrant(refreshed, since: epoch, announcing: .refreshed) else {
             throw AuthorizationError(.authorizationRequired, "the app signed out during the token refresh")
         }
-        GrantChangeHub.shared.publish(.refreshed, for: grantKey)
         PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): refreshed the access token")
         return refreshed
     }
@@ -141,6 +202,7 @@ extension AuthorizationManager {
             var tokens: [(String, String)] = []
             if let refreshToken = grant.refreshToken { tokens.append((refreshToken, "refresh_token")) }
             tokens.append((grant.accessToken, "access_token"))
+            for token in grant.resourceTokens.values { tokens.append((token.accessToken, "access_token")) }
             let http = http
             let clientID = clientID
             let revocations = tokens
@@ -151,9 +213,11 @@ extension AuthorizationManager {
                 }
             }
         }
-        try SignOutLedger.shared.signOut(grantKey) { () throws(AuthorizationError) in try removeGrant() }
+        try SignOutLedger.shared.signOut(grantKey) { () throws(AuthorizationError) in
+            try removeGrant()
+            GrantChangeHub.shared.publish(.signedOut, for: grantKey)
+        }
         flights.cancelAll()
-        GrantChangeHub.shared.publish(.signedOut, for: grantKey)
         PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): signed out")
         if endingProviderSession, let url = endSessionURL(idToken: grant?.idToken) {
             try? await userAgent.endSession(at: url, redirectURI: redirectURI)

@@ -23,7 +23,8 @@ public final class AuthorizationManager: Sendable {
     public let store: any TokenStore
     /// How the provider's pages reach the person.
     public let userAgent: any UserAgent
-    /// How long a refresh may take before callers get ``AuthorizationError/Code/timedOut``.
+    /// How long a caller waits for a refresh before it gets ``AuthorizationError/Code/timedOut``,
+    /// and how long a refresh request may go unanswered before it ends.
     public let refreshTimeout: TimeInterval
     /// How long a fetched profile is served from the store before it is fetched again.
     public let profileLifetime: TimeInterval
@@ -50,14 +51,16 @@ public final class AuthorizationManager: Sendable {
     ///   - store: where the grant lives; by default the Keychain on Apple platforms and a
     ///     `0600` file under `$XDG_CONFIG_HOME/portico-kit` elsewhere.
     ///   - userAgent: how pages are shown; by default ``AutomaticUserAgent``.
-    ///   - refreshTimeout: the longest a refresh may hang (30 s).
+    ///   - refreshTimeout: the longest a caller waits for a refresh, and a refresh request's
+    ///     own timeout (10 s: well under the provider's 30 s reuse grace, so a retry after a
+    ///     lost answer is still taken for one).
     ///   - profileLifetime: how long a cached profile is fresh (one hour).
     ///   - idTokenLeeway: the clock skew allowed when checking ID-token times (60 s).
     ///   - clock: the time the manager goes by (token expiry, ID-token times); the system's by
     ///     default, a fixed one in an app's own tests.
     public convenience init(
         provider: Provider, clientID: String, redirectURI: URL? = nil, store: (any TokenStore)? = nil,
-        userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 30, profileLifetime: TimeInterval = 3600,
+        userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 10, profileLifetime: TimeInterval = 3600,
         idTokenLeeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
@@ -218,8 +221,7 @@ public final class AuthorizationManager: Sendable {
         }
         let grant = try await makeGrant(
             from: tokens, requested: pending.scopes, nonce: nonce, maxAge: request.maxAge, previous: nil)
-        guard try saveGrant(grant, since: epoch) else { throw Self.signedOutMeanwhile }
-        GrantChangeHub.shared.publish(.signedIn, for: grantKey)
+        guard try saveGrant(grant, since: epoch, announcing: .signedIn) else { throw Self.signedOutMeanwhile }
         PorticoKitLog.log(.info, "\(clientID) at \(provider.identifier): signed in")
         return await result(from: grant)
     }
@@ -249,11 +251,14 @@ public final class AuthorizationManager: Sendable {
             claims = try await idTokens.verify(
                 idToken, .init(nonce: nonce, maxAge: maxAge, subject: previous?.idTokenClaims?["sub"]?.stringValue))
         }
-        return StoredGrant(
+        var grant = StoredGrant(
             accessToken: tokens.accessToken, expiresAt: tokens.expiresIn.map { now().addingTimeInterval($0) },
             refreshToken: tokens.refreshToken ?? previous?.refreshToken, scopes: tokens.scopes ?? requested,
             idTokenClaims: claims, user: previous?.user, userFetchedAt: previous?.userFetchedAt,
             idToken: tokens.idToken ?? previous?.idToken)
+        // Resource servers' tokens outlive a rotation of the refresh token they came from.
+        grant.resourceTokens = previous?.resourceTokens ?? [:]
+        return grant
     }
 
     func loadGrant() throws(AuthorizationError) -> StoredGrant? {
@@ -269,9 +274,16 @@ public final class AuthorizationManager: Sendable {
     /// The error of work that a sign-out overtook.
     static let signedOutMeanwhile = AuthorizationError(.cancelled, "the app signed out during the authorization")
 
-    /// Saves `grant` unless the app signed out since `epoch`; false when it did.
-    func saveGrant(_ grant: StoredGrant, since epoch: UInt64) throws(AuthorizationError) -> Bool {
-        try SignOutLedger.shared.write(grantKey, since: epoch) { () throws(AuthorizationError) in try saveGrant(grant) }
+    /// Saves `grant` unless the app signed out since `epoch`; false when it did. With a
+    /// `change`, announces it under the same lock as the write, so observers see changes in
+    /// the order the store went through them (never a refresh after the sign-out that followed it).
+    func saveGrant(
+        _ grant: StoredGrant, since epoch: UInt64, announcing change: GrantChange? = nil
+    ) throws(AuthorizationError) -> Bool {
+        try SignOutLedger.shared.write(grantKey, since: epoch) { () throws(AuthorizationError) in
+            try saveGrant(grant)
+            if let change { GrantChangeHub.shared.publish(change, for: grantKey) }
+        }
     }
 
     func saveGrant(_ grant: StoredGrant) throws(AuthorizationError) {

@@ -52,6 +52,21 @@ struct HTTPClient: Sendable {
 
     static let shared = HTTPClient(timeout: 30)
 
+    private static let bounded = LockedState<[TimeInterval: HTTPClient]>([:])
+
+    /// A client whose requests end after `seconds` without an answer, rounded up to a whole
+    /// second (Linux's `URLSession` counts its request timeout in whole seconds). One session
+    /// per distinct timeout, made once: apps use one or two.
+    static func timingOut(after seconds: TimeInterval) -> HTTPClient {
+        let whole = max(1, seconds.rounded(.up))
+        return bounded.withLock { clients in
+            if let client = clients[whole] { return client }
+            let client = HTTPClient(timeout: whole)
+            clients[whole] = client
+            return client
+        }
+    }
+
     init(timeout: TimeInterval) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
@@ -102,6 +117,11 @@ struct HTTPClient: Sendable {
             return HTTPReply(status: http.statusCode, headers: headers, body: data)
         } catch {
             if Task.isCancelled { throw AuthorizationError.taskCancelled }
+            let failure = error as NSError
+            if failure.domain == NSURLErrorDomain, failure.code == NSURLErrorTimedOut {
+                let limit = String(format: "%g", timeout)
+                throw AuthorizationError(.timedOut, "\(what) did not answer within \(limit) s", underlyingError: error)
+            }
             throw AuthorizationError.wrap(error, as: .network, "cannot reach \(what)")
         }
     }

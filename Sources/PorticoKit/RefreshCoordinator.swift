@@ -3,16 +3,17 @@
 /// A refresh token is single use (Portico rotates it, and a reused one revokes the family), so
 /// a hundred callers seeing an expired access token must share one refresh. The key is the
 /// store's coordination key, the provider and the client, so managers that share one store
-/// share its refresh too. Each refresh carries its own deadline, so a hanging one ends and the
-/// next caller starts afresh.
+/// share its refresh too.
 ///
-/// A caller that is cancelled stops waiting at once with ``AuthorizationError/Code/cancelled``;
-/// the shared refresh goes on for the others (cancelling it could lose a rotated token), and it
-/// stays the one refresh of its key until it ends, whoever started it.
+/// A refresh stays the one refresh of its key until its request has ended, whoever started it
+/// and however long its callers waited: its request is bounded by its own timeout, well under
+/// the provider's reuse grace, so a refresh after it never races it with the same token.
+/// A caller that is cancelled (or whose own deadline passes) stops waiting at once; the shared
+/// refresh goes on for the others (cancelling it could lose a rotated token).
 actor RefreshCoordinator {
     static let shared = RefreshCoordinator()
 
-    private var inFlight: [String: (id: Int, task: Task<StoredGrant, any Error>)] = [:]
+    private var inFlight: [String: (id: Int, task: Task<StoredGrant, any Error>, callers: Int)] = [:]
     private var nextID = 0
 
     /// The result of the refresh running under `key`, starting `operation` if none runs.
@@ -20,6 +21,7 @@ actor RefreshCoordinator {
         let task: Task<StoredGrant, any Error>
         if let running = inFlight[key] {
             task = running.task
+            inFlight[key]?.callers += 1
         } else {
             nextID += 1
             let id = nextID
@@ -29,9 +31,14 @@ actor RefreshCoordinator {
                 self.finished(key: key, id: id)
                 return try result.get()
             }
-            inFlight[key] = (id, task)
+            inFlight[key] = (id, task, 1)
         }
         return try await Self.value(of: task)
+    }
+
+    /// How many callers have waited on the refresh running under `key` (0 when none runs).
+    func callers(of key: String) -> Int {
+        inFlight[key]?.callers ?? 0
     }
 
     private func finished(key: String, id: Int) {

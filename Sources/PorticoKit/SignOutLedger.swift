@@ -26,6 +26,12 @@ final class SignOutLedger: Sendable {
         }
     }
 
+    /// Runs `body` under the lock without counting a sign-out: a change of the stored grant
+    /// (and its announcement) that must not interleave with a write or a sign-out.
+    func withLock(_ key: String, _ body: () throws(AuthorizationError) -> Void) throws(AuthorizationError) {
+        try epochs.withLock { (_) throws(AuthorizationError) -> Void in try body() }
+    }
+
     /// Records a sign-out of `key` and runs `remove` under the same lock.
     func signOut(_ key: String, remove: () throws(AuthorizationError) -> Void) throws(AuthorizationError) {
         try epochs.withLock { (epochs) throws(AuthorizationError) -> Void in

@@ -22,6 +22,16 @@ public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible 
     public var user: User?
     /// When ``user`` was fetched; the profile is fetched again when this is old.
     public var userFetchedAt: Date?
+    /// Access tokens for resource servers, by resource URI (optional so that grants stored
+    /// before there were any still decode).
+    var resourceTokenTable: [String: ResourceToken]?
+
+    /// Access tokens for resource servers, by resource URI
+    /// (``AuthorizationManager/accessToken(for:minimumLifetime:)``).
+    var resourceTokens: [String: ResourceToken] {
+        get { resourceTokenTable ?? [:] }
+        set { resourceTokenTable = newValue.isEmpty ? nil : newValue }
+    }
 
     /// A grant with these values.
     public init(

@@ -39,6 +39,16 @@ struct KitHarness: Sendable {
         try provider.addPublicClient(name: "Kit Test App", redirectURIs: redirectURIs, grants: grants)
     }
 
+    /// A public native app that may ask for tokens meant for `resources` (RFC 8707).
+    func addPublicClient(resources: [String]) throws -> Client {
+        var client = Client(
+            name: "Kit Resource App", type: .public, redirectURIs: ["http://127.0.0.1/callback"],
+            allowedScopes: ProviderHarness.allScopes)
+        client.resources = resources
+        try store.insert(client)
+        return client
+    }
+
     /// A confidential client (secret `secret`), used only to introspect tokens.
     func addResourceServer() throws -> Client {
         try provider.addClient(

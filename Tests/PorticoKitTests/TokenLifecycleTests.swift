@@ -201,10 +201,11 @@ struct TokenLifecycleTests {
         }
         #expect(errors == Array(repeating: AuthorizationError.Code.timedOut, count: 5))
         #expect(try tokenStore.grant(for: manager.storeKey) == stale)
-        // The slot is free again: a later caller starts a new refresh (and times out on its own).
+        // A later caller joins the refresh while its request runs (bounded by its own 1 s
+        // timeout), or starts one after it: either way it times out, the grant kept.
         let again = await #expect(throws: AuthorizationError.self) { try await manager.validAccessToken() }
         #expect(again?.code == .timedOut)
-        #expect(again?.message == "the token refresh did not finish within 0.5 s")
+        #expect(try tokenStore.grant(for: manager.storeKey) == stale)
     }
 }
 

@@ -8,6 +8,47 @@
 
 @MainActor open class UIView: UIResponder {}
 
+// The UIAccessibility informal protocol: properties UIKit adds to NSObject (main-actor
+// isolated in the iOS 18 SDK).
+extension NSObject {
+    @MainActor public var accessibilityLabel: String? {
+        get { fatalError("stub") }
+        set { fatalError("stub") }
+    }
+    @MainActor public var accessibilityHint: String? {
+        get { fatalError("stub") }
+        set { fatalError("stub") }
+    }
+}
+
+@MainActor open class UIColor: NSObject, @unchecked Sendable {
+    public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) { super.init() }
+    open class var white: UIColor { fatalError("stub") }
+}
+
+@MainActor open class UIMenuElement: NSObject {}
+
+/// `typealias UIActionHandler = (UIAction) -> Void` (not main-actor isolated in its type).
+public typealias UIActionHandler = (UIAction) -> Void
+
+@MainActor open class UIAction: UIMenuElement {
+    public convenience init(handler: @escaping UIActionHandler) { fatalError("stub") }
+}
+
+@MainActor open class UIControl: UIView {}
+
+@MainActor open class UIButton: UIControl {
+    /// iOS 15: the button's appearance as a value.
+    public struct Configuration: Hashable {
+        public static func filled() -> UIButton.Configuration { fatalError("stub") }
+        public var title: String?
+        public var baseForegroundColor: UIColor?
+        public var baseBackgroundColor: UIColor?
+    }
+
+    public convenience init(configuration: UIButton.Configuration, primaryAction: UIAction?) { fatalError("stub") }
+}
+
 @MainActor open class UIWindow: UIView {
     public override init() { super.init() }
     public init(windowScene: UIWindowScene) { super.init() }
