@@ -20,8 +20,11 @@ final class AccountLinkAttempt: Sendable {
 
     private let state = LockedState(State())
     private let grace: Duration
+    /// Where running web sessions are counted: the process's, or a test's own.
+    private let presence: WebSessionPresence
 
-    init(grace: Duration) {
+    init(grace: Duration, presence: WebSessionPresence = .shared) {
+        self.presence = presence
         self.grace = grace
     }
 
@@ -69,7 +72,7 @@ final class AccountLinkAttempt: Sendable {
     /// While an in-app web session's sheet is up the activation is not a return: UIKit posts it
     /// when the sheet's system alert closes, and the person is still signing in.
     func becameActive() {
-        guard !WebSessionPresence.shared.isPresenting else { return }
+        guard !presence.isPresenting else { return }
         let grace = grace
         let timer = Task {
             guard (try? await Task.sleep(for: grace)) != nil else { return }

@@ -29,15 +29,17 @@ final class WebSessionRun: Sendable {
 
     /// A run that ends by itself after `timeout`; `isSheetShowing` is asked after a return to
     /// the foreground; `onEnd` runs once when the outcome is known (the agent dismisses the
-    /// session there).
+    /// session there); the run counts in `presence` (the process's, or a test's own) until it
+    /// ends.
     init(
         timeout: Duration, foregroundSettle: Duration = .seconds(1),
-        isSheetShowing: @escaping @Sendable () async -> Bool, onEnd: @escaping @Sendable () -> Void = {}
+        isSheetShowing: @escaping @Sendable () async -> Bool, onEnd: @escaping @Sendable () -> Void = {},
+        presence: WebSessionPresence = .shared
     ) {
         self.foregroundSettle = foregroundSettle
         self.isSheetShowing = isSheetShowing
         self.onEnd = onEnd
-        presence = WebSessionPresence.shared.begin()
+        self.presence = presence.begin()
         let deadline = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self?.finish(.failure(AuthorizationError(.timedOut, "the sign-in sheet did not answer within \(timeout)")))

@@ -8,6 +8,9 @@ import Testing
 @Suite(.serialized)
 struct WebSessionRunTests {
     private static let callback = URL(string: "com.example.app:/callback?code=c&state=s")!
+    /// This suite's own count of running sessions, so that other suites running at the same
+    /// time (an account link waiting for its grace) never see these runs.
+    private let presence = WebSessionPresence()
 
     /// Counts `onEnd` calls.
     final class EndCounter: Sendable {
@@ -28,31 +31,34 @@ struct WebSessionRunTests {
 
     @Test func theCallbackEndsTheRunOnceAndTheSheetIsNoLongerCounted() async throws {
         let ends = EndCounter()
-        let run = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true }, onEnd: { ends.end() })
-        #expect(WebSessionPresence.shared.isPresenting)
+        let run = WebSessionRun(
+            timeout: .seconds(30), isSheetShowing: { true }, onEnd: { ends.end() }, presence: presence)
+        #expect(presence.isPresenting)
         run.completed(callback: Self.callback, error: nil, isCanceledLogin: false)
         run.completed(callback: nil, error: nil, isCanceledLogin: true)
         #expect(try await run.wait() == Self.callback)
         #expect(ends.count.withLock { $0 } == 1)
-        #expect(!WebSessionPresence.shared.isPresenting)
+        #expect(!presence.isPresenting)
     }
 
     /// A completion the system never delivers (the device locked during its alert) ends at the
     /// deadline rather than never.
     @Test func aLostCompletionEndsAtTheDeadline() async {
-        let run = WebSessionRun(timeout: .milliseconds(200), isSheetShowing: { true })
+        let run = WebSessionRun(timeout: .milliseconds(200), isSheetShowing: { true }, presence: presence)
         #expect(await code { try await run.wait() } == .timedOut)
-        #expect(!WebSessionPresence.shared.isPresenting)
+        #expect(!presence.isPresenting)
     }
 
     @Test func backInTheForegroundWithNoSheetTheRunEndsAsTheLossItIs() async {
-        let run = WebSessionRun(timeout: .seconds(30), foregroundSettle: .milliseconds(100), isSheetShowing: { false })
+        let run = WebSessionRun(
+            timeout: .seconds(30), foregroundSettle: .milliseconds(100), isSheetShowing: { false }, presence: presence)
         run.returnedToForeground()
         #expect(await code { try await run.wait() } == .userCancelled)
     }
 
     @Test func backInTheForegroundWithTheSheetUpTheRunWaitsForTheCallback() async throws {
-        let run = WebSessionRun(timeout: .seconds(30), foregroundSettle: .milliseconds(50), isSheetShowing: { true })
+        let run = WebSessionRun(
+            timeout: .seconds(30), foregroundSettle: .milliseconds(50), isSheetShowing: { true }, presence: presence)
         run.returnedToForeground()
         try await Task.sleep(for: .milliseconds(300))
         #expect(!run.hasEnded)
@@ -62,7 +68,8 @@ struct WebSessionRunTests {
 
     /// The system delivers the completion just after the app came back: it still wins.
     @Test func aLateCallbackDuringTheSettleTimeWins() async throws {
-        let run = WebSessionRun(timeout: .seconds(30), foregroundSettle: .milliseconds(400), isSheetShowing: { false })
+        let run = WebSessionRun(
+            timeout: .seconds(30), foregroundSettle: .milliseconds(400), isSheetShowing: { false }, presence: presence)
         run.returnedToForeground()
         try await Task.sleep(for: .milliseconds(100))
         run.completed(callback: Self.callback, error: nil, isCanceledLogin: false)
@@ -71,11 +78,11 @@ struct WebSessionRunTests {
     }
 
     @Test func theAppsCancelIsToldFromThePersons() async {
-        let person = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true })
+        let person = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true }, presence: presence)
         person.completed(callback: nil, error: nil, isCanceledLogin: true)
         #expect(await code { try await person.wait() } == .userCancelled)
 
-        let app = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true })
+        let app = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true }, presence: presence)
         let waiting = Task {
             await code {
                 try await withTaskCancellationHandler {
@@ -92,7 +99,7 @@ struct WebSessionRunTests {
         app.completed(callback: nil, error: nil, isCanceledLogin: true)
         #expect(await code { try await app.wait() } == .cancelled)
 
-        let broken = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true })
+        let broken = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true }, presence: presence)
         broken.failedToStart()
         #expect(await code { try await broken.wait() } == .invalidInput)
     }
@@ -100,12 +107,12 @@ struct WebSessionRunTests {
     /// UIKit reports "active" when the sheet's system alert closes: while a web session runs,
     /// the account link's "returned without acting" grace does not start.
     @Test func theAccountLinkGraceWaitsForTheSheet() async throws {
-        let attempt = AccountLinkAttempt(grace: .milliseconds(100))
+        let attempt = AccountLinkAttempt(grace: .milliseconds(100), presence: presence)
         attempt.start(deadline: .seconds(30)) { _ in
             try await Task.sleep(for: .seconds(30))
             throw AuthorizationError.taskCancelled
         }
-        let run = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true })
+        let run = WebSessionRun(timeout: .seconds(30), isSheetShowing: { true }, presence: presence)
         attempt.becameActive()
         let ended = LockedState(false)
         let outcome = Task { () -> AccountLinkError.Code? in
