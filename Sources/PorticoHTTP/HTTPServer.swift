@@ -168,11 +168,8 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(storage)),
             ]
-            if configuration.maxConnectionsPerClient > 0 {
-                options.append(
-                    MHD_OptionItem(
-                        option: .PER_IP_CONNECTION_LIMIT, value: configuration.maxConnectionsPerClient, ptr_value: nil))
-            }
+            // No `PER_IP_CONNECTION_LIMIT`: it would count a trusted proxy like any client, so
+            // the accept policy below keeps the per-client cap instead (``ClientLimits``).
             if configuration.threads > 1 {
                 options.append(
                     MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
@@ -180,12 +177,11 @@ public final class HTTPServer: Sendable {
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return portico_mhd_start_daemon_with_callbacks(
                 flags, configuration.port,
-                { cls, _, _ in
+                { cls, address, _ in
                     // Once draining, a new connection is closed at once: this is how the server
-                    // stops accepting (see `shutdown`).
+                    // stops accepting (see `shutdown`); so is one past the per-client cap.
                     guard let cls else { return .NO }
-                    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().isDraining.load(
-                        ordering: .relaxed) ? .NO : .YES
+                    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().admits(address) ? .YES : .NO
                 },
                 { cls, connection, _, method, _, uploadData, uploadSize, slot in
                     guard let cls, let connection else { return .NO }

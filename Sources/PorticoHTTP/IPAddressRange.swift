@@ -42,6 +42,12 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
         return Self.masked(address, prefixLength) == network
     }
 
+    /// Whether an address given as its 16 bytes (IPv4 mapped into IPv6, as ``bytes(of:)``
+    /// gives) lies in this range; for socket addresses, which need no formatting then.
+    func contains(bytes address: [UInt8]) -> Bool {
+        address.count == 16 && Self.masked(address, prefixLength) == network
+    }
+
     /// The 16 bytes of an IPv6 address, or of an IPv4 address mapped into IPv6; nil for text
     /// that is neither (host names are never resolved here).
     static func bytes(of text: String) -> [UInt8]? {

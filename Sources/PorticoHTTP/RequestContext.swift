@@ -49,6 +49,8 @@ final class RequestContext {
     /// The series of the route that answers, once routed (metrics only; nil counts as
     /// unmatched).
     var route: RouteMetrics?
+    /// The client behind a trusted proxy this request counts for (``ClientLimits``), if any.
+    var countedClient: String?
 
     init(target: String, startNanoseconds: UInt64) {
         self.target = target

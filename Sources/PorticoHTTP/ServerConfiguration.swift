@@ -32,10 +32,11 @@ public struct ServerConfiguration: Sendable {
     /// consent and token requests are a few hundred bytes, a subject token 16 KiB at most, so a
     /// form body the size of `maxBodySize` is only ever an attack on the parser's memory.
     public var maxFormBodySize: Int
-    /// The most connections one client address may hold open at once (libmicrohttpd's
-    /// `MHD_OPTION_PER_IP_CONNECTION_LIMIT`; 0 for no limit). 128 by default: a browser opens
-    /// six per host, so only a flood from one address meets it. Behind a proxy every client
-    /// shares the proxy's address: raise it there (or set 0) and let the proxy limit clients.
+    /// The most connections one client address may hold open at once (0 for no limit). 128 by
+    /// default: a browser opens six per host, so only a flood from one address meets it.
+    /// Connections from ``trustedProxies`` are not counted, since every client behind a proxy
+    /// shares its address; for them the same number bounds the requests in flight per client
+    /// the proxy names, and past it that client gets 503 with `Retry-After` (see ``ClientLimits``).
     public var maxConnectionsPerClient: Int
     /// The most async requests (sign-ins, pages that wait) waiting for or running on the worker
     /// threads at once; the next gets 503 with `Retry-After: 1` instead of queueing without

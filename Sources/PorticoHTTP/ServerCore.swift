@@ -28,6 +28,8 @@ final class ServerCore: Sendable {
     /// Peers whose forwarding headers name the client.
     let trustedProxies: [IPAddressRange]
     let clientAddressHeader: ClientAddressHeader
+    /// The per-client cap, per direct peer or per client behind a trusted proxy; nil for none.
+    let limits: ClientLimits?
     /// Whether a request's start time is taken (for the log line or the duration histogram).
     private let measuresDuration: Bool
     /// Where async handlers run (see ``WorkerPool``).
@@ -57,6 +59,7 @@ final class ServerCore: Sendable {
         self.allowedHosts = configuration.allowedHosts
         self.trustedProxies = configuration.trustedProxies
         self.clientAddressHeader = configuration.clientAddressHeader
+        self.limits = ClientLimits(limit: configuration.maxConnectionsPerClient, proxies: configuration.trustedProxies)
         self.measuresDuration = configuration.logRequests || metrics != nil
         self.workers = WorkerPool(
             threadCount: configuration.workerThreads, niceness: configuration.workerNiceness)
@@ -64,6 +67,13 @@ final class ServerCore: Sendable {
     }
 
     // MARK: - libmicrohttpd callbacks
+
+    /// Whether to keep a new connection from `address` (accept-policy callback): none once
+    /// draining (this is how the server stops accepting), and none past the per-client cap.
+    func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
+        guard !isDraining.load(ordering: .relaxed) else { return false }
+        return limits?.admits(address) ?? true
+    }
 
     /// Creates the request's context from the raw target (URI-log callback).
     func beginRequest(target: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer {
@@ -79,7 +89,10 @@ final class ServerCore: Sendable {
         if let connection { deadlines?.answered(connection) }
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
-        Unmanaged<RequestContext>.fromOpaque(raw).release()
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        if let client = context.countedClient {
+            limits?.endRequest(from: client)
+        }
         activeRequests.wrappingSubtract(1, ordering: .releasing)
     }
 
@@ -88,6 +101,10 @@ final class ServerCore: Sendable {
     func connectionNotice(
         _ connection: OpaquePointer, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>, isOpening: Bool
     ) {
+        if let limits {
+            let address = portico_mhd_client_address(connection)
+            if isOpening { limits.opened(address) } else { limits.closed(address) }
+        }
         guard let deadlines else { return }
         if isOpening {
             context.pointee = deadlines.opened(connection)
@@ -242,6 +259,9 @@ final class ServerCore: Sendable {
                 case .failure(let error):
                     return send(.text(error.message, status: error.status), on: connection, for: context)
                 }
+                guard admit(request, context, on: connection) else {
+                    return send(overloadedAnswer(to: request), on: connection, for: context)
+                }
                 return send(Self.respond(to: request) { try run(request) }, on: connection, for: context)
             case .offloaded(let run):
                 return offload(context, on: connection, parameters: parameters, first: nil, run: run)
@@ -262,6 +282,9 @@ final class ServerCore: Sendable {
         case .success(let made): request = made
         case .failure(let error):
             return send(.text(error.message, status: error.status), on: connection, for: context)
+        }
+        guard admit(request, context, on: connection) else {
+            return send(overloadedAnswer(to: request), on: connection, for: context)
         }
         if let first, let response = first(request) {
             return send(response, on: connection, for: context)
@@ -288,6 +311,20 @@ final class ServerCore: Sendable {
             self.resume(exchange, with: response)
         }
         return .YES
+    }
+
+    /// Counts `request` against its client's share when a trusted proxy relayed it (its
+    /// connection is not counted, see ``ClientLimits``); false when that client already has
+    /// `maxConnectionsPerClient` requests in flight. Constant routes (health, discovery, keys)
+    /// are never counted: they cost less than the counting.
+    private func admit(_ request: Request, _ context: RequestContext, on connection: OpaquePointer) -> Bool {
+        guard let limits, !trustedProxies.isEmpty, limits.isProxy(portico_mhd_client_address(connection)) else {
+            return true
+        }
+        let client = request.remoteAddress
+        guard limits.beginRequest(from: client) else { return false }
+        context.countedClient = client
+        return true
     }
 
     /// The request a handler sees: query parsed, headers and body taken over from `context`;

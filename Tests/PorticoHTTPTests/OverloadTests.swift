@@ -147,6 +147,66 @@ import Testing
         #expect(again.readAll().hasPrefix("HTTP/1.1 200"))
     }
 
+    /// A trusted proxy's connections are not capped (behind it, every client shares its
+    /// address), while any other peer still is.
+    @Test func trustedProxyConnectionsAreNotCapped() async throws {
+        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false)
+        configuration.maxConnectionsPerClient = 4
+        configuration.trustedProxies = [try #require(IPAddressRange("127.0.0.1/32"))]
+        let server = try startServer(configuration: configuration)
+        defer { server.shutdown() }
+        let proxyHeld = (0..<6).map { _ in LoopbackSocket(port: server.port, from: "127.0.0.1") }
+        for socket in proxyHeld { socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
+        #expect(await eventually { (server.connectionCount ?? 0) >= 6 })
+        let seventh = LoopbackSocket(port: server.port, from: "127.0.0.1")
+        seventh.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(seventh.readAll().hasPrefix("HTTP/1.1 200"))
+
+        let clientHeld = (0..<4).map { _ in LoopbackSocket(port: server.port, from: "127.0.0.2") }
+        for socket in clientHeld { socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
+        #expect(await eventually { (server.connectionCount ?? 0) >= 10 })
+        let fifth = LoopbackSocket(port: server.port, from: "127.0.0.2")
+        fifth.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(fifth.readAll() == "")  // accepted and closed at once, unanswered
+    }
+
+    /// Behind a trusted proxy the cap bounds each forwarded client's requests in flight: past
+    /// it that client gets 503 with `Retry-After` while another client behind the same proxy is
+    /// served, and its share comes back as its requests end.
+    @Test func forwardedClientPastItsShareGets503WithRetryAfter() async throws {
+        let gate = Gate()
+        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false, workerThreads: 1)
+        configuration.maxConnectionsPerClient = 2
+        configuration.trustedProxies = [try #require(IPAddressRange("127.0.0.1/32"))]
+        let server = try startServer(configuration: configuration) { router in
+            router.postAsync("/park") { _ in
+                await gate.wait()
+                return .text("parked")
+            }
+            router.get("/who") { request in .text(request.remoteAddress) }
+            router.get("/keys", constant: .text("keys"))
+        }
+        defer { server.shutdown() }
+        let first = ["X-Forwarded-For": "192.0.2.1"]
+        let parked = (0..<2).map { _ in Task { try await fetch(server, "/park", method: "POST", headers: first) } }
+        #expect(await eventually { gate.arrivals == 2 })
+
+        let refused = try await fetch(server, "/who", headers: first)
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+        let other = try await fetch(server, "/who", headers: ["X-Forwarded-For": "192.0.2.2"])
+        #expect(other.status == 200)
+        #expect(other.text == "192.0.2.2")
+        #expect(try await fetch(server, "/keys", headers: first).status == 200)  // constant routes are free
+
+        gate.open()
+        for task in parked {
+            #expect(try await task.value.status == 200)
+        }
+        #expect(await eventually { server.activeRequestCount == 0 })
+        #expect(try await fetch(server, "/who", headers: first).text == "192.0.2.1")
+    }
+
     /// A form body over `maxFormBodySize` gets 413 though it is far below `maxBodySize`; other
     /// bodies keep the large limit; a route's own limit replaces both.
     @Test func formAndRouteBodyLimits() async throws {

@@ -6,6 +6,13 @@
 #   postgres-1  one node on PostgreSQL
 #   postgres-3  three nodes on PostgreSQL behind nginx (deploy/ as it is, through
 #               tests/support/portico_cluster.py, as `make cluster` runs them)
+#   postgres-3-standby
+#               the same three nodes on a primary with a synchronous standby attached
+#               (tests/support/portico_replication.py, as `make cluster` runs it:
+#               synchronous_commit=on, synchronous_standby_names, fsync off like the others);
+#               besides the nodes' and the backends' CPU it counts the replication's (the
+#               primary's walsender and every process of the standby) and the write
+#               transactions per request, each of which waits one round trip for the standby
 #
 # each on a freshly seeded database (portico-bench-seed, SCALE users and refresh families and
 # the single-use codes and tokens the scenarios spend), with wrk over loopback: client
@@ -41,7 +48,7 @@ codes_per_second="${CODES_PER_SECOND:-8000}"
 refresh_per_second="${REFRESH_PER_SECOND:-16000}"
 scratch="${SCRATCH:-.build}"
 out_dir="${OUT_DIR:-$root/bench/out/idp-cluster-$scale}"
-all_configs="sqlite-1 postgres-1 postgres-3"
+all_configs="sqlite-1 postgres-1 postgres-3 postgres-3-standby"
 all_scenarios="client-credentials refresh-rotation code-redemption-rs256 code-redemption-es256 userinfo sign-in"
 read -r -a configs <<<"${CONFIGS:-$all_configs}"
 read -r -a scenarios <<<"${SCENARIOS:-$all_scenarios}"
@@ -131,7 +138,22 @@ cpu_ticks() {
 # The PostgreSQL backends serving database URL $1 (none for SQLite).
 backends() {
     [[ "$1" == postgres* ]] || return 0
-    pgrep -f "^postgres: .* ${1##*/} " || true
+    local name="${1##*/}"
+    pgrep -f "^postgres: .* ${name%%\?*} " || true
+}
+# With the standby attached: the replication's processes (the primary's walsender, the standby's
+# postmaster and all its children: walreceiver, startup, checkpointer ...); none otherwise.
+replication() {
+    [[ -n "${REPLICATED_STANDBY_PID:-}" ]] || return 0
+    pgrep -f "^postgres: walsender" || true
+    echo "$REPLICATED_STANDBY_PID"
+    pgrep -P "$REPLICATED_STANDBY_PID" || true
+}
+# The next transaction id of the database at URL $1 (with the standby attached; 0 otherwise):
+# its growth over a run is the transactions that wrote, each of which waits for the standby.
+next_xid() {
+    [[ -n "${REPLICATED_STANDBY_PID:-}" ]] || { echo 0; return; }
+    "$psql_bin" -X -At "$1" -c "SELECT txid_snapshot_xmax(txid_current_snapshot())"
 }
 # CPU microseconds per successful request of one run, from its .cpu file: field $2 (1 = the
 # nodes, 2 = PostgreSQL's backends).
@@ -209,11 +231,14 @@ run_config() {
             echo "  $name: $1" >&2
             shift_name="$1"
             shift
-            local node_before pg_before
+            local node_before pg_before repl_before xid_before
             node_before="$(cpu_ticks "${node_pids[@]}")"
             pg_before="$(cpu_ticks $(backends "$database"))"
+            repl_before="$(cpu_ticks $(replication))"
+            xid_before="$(next_xid "$database")"
             wrk "$@" >"$out_dir/$name-$shift_name.txt"
             echo "$(($(cpu_ticks "${node_pids[@]}") - node_before)) $(($(cpu_ticks $(backends "$database")) - pg_before))" \
+                "$(($(cpu_ticks $(replication)) - repl_before)) $(($(next_xid "$database") - xid_before))" \
                 >"$out_dir/$name-$shift_name.cpu"
         }
         PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
@@ -259,6 +284,32 @@ run_selected() {
             postgres-3)
                 create_database bench_cluster
                 run_config "postgres-3$suffix" "$server_url/bench_cluster" cluster "$binary"
+                ;;
+            postgres-3-standby)
+                local info="$tmp/replicated$suffix.info"
+                python3 tests/support/portico_replication.py serve "$info" >"$out_dir/replicated$suffix.log" 2>&1 &
+                local replicated_pid="$!"
+                for _ in $(seq 1 1200); do [[ -f "$info" ]] && break; sleep 0.1; done
+                [[ -f "$info" ]] || { echo "bench/idp/cluster: the replicated PostgreSQL did not start" >&2; cat "$out_dir/replicated$suffix.log" >&2; exit 1; }
+                # shellcheck disable=SC1090
+                . "$info"
+                run_config "postgres-3-standby$suffix" "$REPLICATED_URL" cluster "$binary"
+                # One round trip to the standby, in time: one client's one-row UPDATE commits
+                # waiting for the standby, then on the same server with synchronous_commit=local,
+                # in turns, 5 times 2 s each (the summary takes each one's median latency).
+                pgbench -q -i -s 1 "$REPLICATED_URL" >/dev/null 2>&1
+                printf '\\set aid random(1, 100000)\nUPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n' \
+                    >"$tmp/update-standby.sql"
+                : >"$out_dir/pgbench-standby$suffix-sync.txt"
+                : >"$out_dir/pgbench-standby$suffix-local.txt"
+                for _ in 1 2 3 4 5; do
+                    pgbench -n -c 1 -T 2 -f "$tmp/update-standby.sql" "$REPLICATED_URL" >>"$out_dir/pgbench-standby$suffix-sync.txt" 2>&1
+                    PGOPTIONS="-c synchronous_commit=local" pgbench -n -c 1 -T 2 -f "$tmp/update-standby.sql" "$REPLICATED_URL" \
+                        >>"$out_dir/pgbench-standby$suffix-local.txt" 2>&1
+                done
+                kill -TERM "$replicated_pid" 2>/dev/null || true
+                wait "$replicated_pid" 2>/dev/null || true
+                unset REPLICATED_STANDBY_PID
                 ;;
         esac
     done
@@ -319,6 +370,35 @@ has() { [[ -f "$out_dir/$1-$2.txt" ]]; }
         done
         printf "\n"
     done
+    standby=()
+    for config in "${reported[@]}"; do [[ "$config" == postgres-3-standby* ]] && standby+=("$config"); done
+    if [[ ${#standby[@]} -gt 0 ]]; then
+        echo
+        echo "With the synchronous standby attached, per ok request: replication CPU us (the primary's walsender"
+        echo "and the standby's processes) / write transactions, each one round trip to the standby before its answer"
+        printf "%-24s" ""
+        printf " %16s" "${standby[@]}"
+        printf "\n"
+        for scenario in "${scenarios[@]}"; do
+            printf "%-24s" "$scenario"
+            for config in "${standby[@]}"; do
+                file="$out_dir/$config-$scenario.txt"
+                if [[ -f "${file%.txt}.cpu" ]]; then
+                    ok=$(($(awk '/ requests in / { print $1 }' "$file") - $(awk '/Non-2xx or 3xx responses:/ { print $NF }' "$file" | grep . || echo 0)))
+                    printf " %16s" "$(cpu_per_request "$file" 3) / $(awk -v x="$(awk '{ print $4 }' "${file%.txt}.cpu")" -v ok="$ok" 'BEGIN { printf "%.2f", (ok > 0) ? x / ok : 0 }')"
+                else
+                    printf " %16s" "-"
+                fi
+            done
+            printf "\n"
+        done
+        for config in "${standby[@]}"; do
+            sync_ms="$(awk '/^latency average/ { print $4 }' "$out_dir/pgbench-${config#postgres-3-}-sync.txt" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+            local_ms="$(awk '/^latency average/ { print $4 }' "$out_dir/pgbench-${config#postgres-3-}-local.txt" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+            echo "$config: one commit, one client (pgbench one-row UPDATE, median of 5 x 2 s): ${sync_ms} ms waiting for the standby," \
+                "${local_ms} ms with synchronous_commit=local: $(awk -v a="$sync_ms" -v b="$local_ms" 'BEGIN { printf "%.0f", (a - b) * 1000 }') us per round trip"
+        done
+    fi
     echo
     echo "pgbench one-row UPDATE ceiling: $pgbench_tps tps (-c$connections -j$wrk_threads -T$seconds)"
     echo "Argon2id ceiling: $cores x 1000 / $hash_ms ms = $ceiling sign-ins/s"

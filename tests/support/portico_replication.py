@@ -371,8 +371,34 @@ def failover(path):
     save_state(database, path, nodes, proxy)
 
 
+def serve(info_file):
+    """bench/idp/cluster.sh: the primary and its synchronous standby until SIGTERM; writes the
+    nodes' URL, the standby's postmaster pid and PostgreSQL's programs' folder as shell
+    assignments to `info_file`."""
+    import threading
+
+    stopping = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: stopping.set())
+    database = ReplicatedPostgres()
+    try:
+        database.start()
+        with open(info_file + ".tmp", "w") as file:
+            file.write(f"REPLICATED_URL='{database.url}'\n"
+                       f"REPLICATED_STANDBY_PID={database.postmaster_pid(database.standby)}\n"
+                       f"REPLICATED_PRIMARY_PID={database.postmaster_pid(database.primary)}\n"
+                       f"REPLICATED_BINDIR='{database.bindir}'\n")
+        os.replace(info_file + ".tmp", info_file)
+        while not stopping.wait(1):
+            pass
+    finally:
+        database.stop()
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "failover":
         failover(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "serve":
+        serve(sys.argv[2])
     else:
-        sys.exit("usage: portico_replication.py failover STATE_FILE")
+        sys.exit("usage: portico_replication.py failover STATE_FILE | serve INFO_FILE")

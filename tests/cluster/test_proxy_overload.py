@@ -1,0 +1,112 @@
+"""Overload through the proxy (issue 31): every connection a node gets comes from nginx, so the
+per-client connection cap (128) must not count the proxy, or a burst that makes nginx open more
+upstream connections than that gets refused connections and 502s. The nodes run with
+`--trusted-proxy 127.0.0.1/32` (deploy/systemd), exempt nginx's connections, and count the cap per
+forwarded client instead, answering 503 with Retry-After past it.
+
+wrk floods nginx from one address with 4x the cap in connections for a bounded time (10 s, to
+keep CI short; bench/idp/proxy-flood.sh runs it longer and reports the served fraction). No
+answer may be a 502 or another 5xx than 503, every 503 carries Retry-After, the nodes' memory
+stays flat, and they serve normally afterwards. No timing is asserted."""
+
+import base64
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import time
+import uuid
+
+import pytest
+import requests
+
+import portico_cluster
+
+HERE = pathlib.Path(__file__).resolve().parent
+CAP = 128
+CONNECTIONS = 4 * CAP
+SECONDS = int(os.environ.get("PORTICO_FLOOD_SECONDS", "10"))
+# Growth of a node's resident memory over the measured flood that still counts as flat: the
+# flood's own buffers are there before it (after the warm-up), so a leak per request or per
+# refused connection (hundreds of thousands here) would show as far more.
+FLAT_KIB = 32 * 1024
+
+
+@pytest.fixture(scope="module")
+def flooded(portico_binary):
+    """A cluster of its own, on a database of its own: a flood leaves the shared cluster's
+    nodes and nginx busy for a moment after it (queued work, upstream connections), and the
+    suites after this one must not meet that."""
+    name = "portico_flood_" + uuid.uuid4().hex[:12]
+    server = os.environ["PORTICO_TEST_POSTGRES_URL"].rsplit("/", 1)[0]
+    psql = os.path.join(os.environ["PORTICO_TEST_POSTGRES_BINDIR"], "psql")
+    subprocess.run([psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", server + "/postgres", "-c", f"CREATE DATABASE {name}"],
+                   check=True, capture_output=True)
+    instance = portico_cluster.Cluster(portico_binary, server + "/" + name, demo=False)
+    instance.start()
+    try:
+        yield instance
+    finally:
+        instance.stop()
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+def flood(url, authorization, seconds, out):
+    """wrk with CONNECTIONS connections for `seconds`; the counts tests/cluster/proxy_flood.lua wrote."""
+    environment = dict(os.environ, FLOOD_AUTH=authorization, FLOOD_OUT=str(out))
+    result = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "30s",
+                             "-s", str(HERE / "proxy_flood.lua"), url],
+                            env=environment, capture_output=True, text=True, timeout=seconds + 120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    counts = dict(line.split() for line in out.read_text().splitlines())
+    return {name: int(value) for name, value in counts.items()}, result.stdout
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (scripts/bootstrap installs it)")
+def test_flood_through_nginx_gets_no_502_only_503_with_retry_after_and_flat_memory(flooded, tmp_path):
+    cluster = flooded
+    made = cluster.command("client", "add", "--name", "Flood", "--grant", "client_credentials", "--json")
+    assert made.returncode == 0, made.stderr
+    client = json.loads(made.stdout)
+    basic = f"{client['client_id']}:{client['client_secret']}".encode()
+    authorization = "Basic " + base64.b64encode(basic).decode()
+    first = requests.post(cluster.url + "/oauth/token", data={"grant_type": "client_credentials"},
+                          headers={"Authorization": authorization}, timeout=30)
+    assert first.status_code == 200, first.text
+
+    # Warm-up: the flood's buffers, pools and caches are allocated before memory is measured.
+    warm, _ = flood(cluster.url, authorization, 3, tmp_path / "warm.txt")
+    time.sleep(1)
+    pids = [node.process.pid for node in cluster.nodes]
+    before = [rss_kib(pid) for pid in pids]
+
+    counts, report = flood(cluster.url, authorization, SECONDS, tmp_path / "flood.txt")
+    time.sleep(1)
+    after = [rss_kib(pid) for pid in pids]
+    print(f"flood of {CONNECTIONS} connections for {SECONDS} s through nginx: {counts}; "
+          f"RSS KiB before {before} after {after}\n{report}")
+
+    for name, total in (("warm-up", warm), ("flood", counts)):
+        assert total["s502"] == 0, f"{name}: 502s (nginx met refused upstream connections): {total}"
+        assert total["s5xx_other"] == 0, f"{name}: 5xx other than 503: {total}"
+        assert total["s503_bare"] == 0, f"{name}: 503 without Retry-After: {total}"
+        assert total["s4xx"] == 0 and total["other"] == 0, f"{name}: unexpected answers: {total}"
+    assert counts["ok"] > 0, counts
+    for node, was, now in zip(cluster.nodes, before, after):
+        assert node.process.poll() is None, f"{node.name} exited"
+        assert now - was < FLAT_KIB, f"{node.name}: RSS grew from {was} to {now} KiB over the flood"
+
+    # Afterwards every node answers normally, directly and through nginx.
+    for node in cluster.nodes:
+        assert requests.get(node.url + "/healthz", timeout=10).status_code == 200
+    again = requests.post(cluster.url + "/oauth/token", data={"grant_type": "client_credentials"},
+                          headers={"Authorization": authorization}, timeout=30)
+    assert again.status_code == 200, again.text
