@@ -6,7 +6,7 @@
 /// ``SQLValue/bytes(_:)``. What is left is here: how a boolean column is written in the SQL text
 /// (SQLite keeps booleans as the integers 0 and 1, PostgreSQL as `boolean`), a parameter whose
 /// type PostgreSQL cannot infer, the NULL-safe comparison, the larger of two values, and row
-/// locks, which only PostgreSQL takes. Values are never spelled here: they are bound as
+/// and key locks, which only PostgreSQL takes. Values are never spelled here: they are bound as
 /// ``SQLValue``s.
 public struct SQLDialect: Sendable {
     /// Whether boolean columns are integers (0 and 1) rather than a boolean type.
@@ -34,10 +34,16 @@ public struct SQLDialect: Sendable {
     /// writer already lets one claim run at a time.
     public let claimLock: String
 
+    /// A statement that holds a lock on one key (bound as a SHA-256 digest) until the
+    /// transaction ends, so that read-count-then-insert on that key is atomic across nodes:
+    /// PostgreSQL's transaction-scoped advisory lock on the digest's first 64 bits. Empty on
+    /// SQLite, whose single writer already runs one such transaction at a time.
+    public let keyLock: String
+
     /// Makes a dialect; a backend has one, as a constant.
     public init(
         keepsBooleansAsIntegers: Bool, booleanParameter: String, integerParameter: String, nullSafeEqual: String,
-        greatest: String, claimLock: String
+        greatest: String, claimLock: String, keyLock: String
     ) {
         self.keepsBooleansAsIntegers = keepsBooleansAsIntegers
         self.booleanParameter = booleanParameter
@@ -45,17 +51,22 @@ public struct SQLDialect: Sendable {
         self.nullSafeEqual = nullSafeEqual
         self.greatest = greatest
         self.claimLock = claimLock
+        self.keyLock = keyLock
     }
 
     /// SQLite's spelling.
     public static let sqlite = SQLDialect(
         keepsBooleansAsIntegers: true, booleanParameter: "?", integerParameter: "?", nullSafeEqual: "IS",
-        greatest: "max", claimLock: "")
+        greatest: "max", claimLock: "", keyLock: "")
 
     /// PostgreSQL's spelling.
     public static let postgres = SQLDialect(
         keepsBooleansAsIntegers: false, booleanParameter: "?::boolean", integerParameter: "?::bigint",
-        nullSafeEqual: "IS NOT DISTINCT FROM", greatest: "GREATEST", claimLock: " FOR UPDATE SKIP LOCKED")
+        nullSafeEqual: "IS NOT DISTINCT FROM", greatest: "GREATEST", claimLock: " FOR UPDATE SKIP LOCKED",
+        keyLock: """
+            SELECT count(*) AS held FROM (
+                SELECT pg_advisory_xact_lock(('x' || substr(encode(?, 'hex'), 1, 16))::bit(64)::bigint)) AS lock
+            """)
 
     /// The literal for true in the SQL text.
     public var trueLiteral: String { keepsBooleansAsIntegers ? "1" : "true" }

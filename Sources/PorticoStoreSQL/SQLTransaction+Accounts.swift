@@ -63,6 +63,13 @@ extension SQLTransaction {
             [.text(attempt.id), .digest(attempt.key), .date(attempt.attemptedAt), .date(attempt.expiresAt)])
     }
 
+    /// ``ThrottleStorage/lockThrottleKey(_:)``, for every SQL backend (a no-op where the
+    /// dialect has no key lock).
+    @inlinable public func lockThrottleKey(_ key: String) throws {
+        guard !dialect.keyLock.isEmpty else { return }
+        _ = try first(dialect.keyLock, [.digest(key)]) { try $0.int("held") }
+    }
+
     /// ``ThrottleStorage/throttleAttempts(key:since:)``, for every SQL backend.
     @inlinable public func throttleAttempts(key: String, since: Date) throws -> [Date] {
         try all(

@@ -125,6 +125,8 @@ struct AttemptThrottle: Sendable {
     func attempt(_ limits: [Limit]) throws -> Decision {
         let now = environment.now()
         return try environment.store.transaction { transaction in
+            // Counting and inserting are one step on every node: each key is held until commit.
+            for key in Set(limits.map(\.key)).sorted() { try transaction.lockThrottleKey(key) }
             var wait: TimeInterval = 0
             for limit in limits {
                 let times = try transaction.throttleAttempts(
