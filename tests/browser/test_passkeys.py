@@ -19,6 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import DemoPortico
+from test_accessibility import assert_accessible
 import portico_server
 
 
@@ -130,7 +131,7 @@ def test_passkey_added_then_signs_in_renamed_and_removed(localhost_server, scree
 def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
     """/signup's "with a passkey instead", the mailed link's page creating the passkey in the
     virtual authenticator, the account ready with no password; then that passkey signs a fresh
-    session in. Screenshots of the new states in English and Chinese."""
+    session in. Screenshots of the new states in English and Chinese, audited with axe."""
     server = localhost_server
     email = f"passkey-signup-{uuid.uuid4().hex[:8]}@example.com"
     driver = make_driver()
@@ -138,6 +139,7 @@ def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
         authenticator = add_authenticator(driver)
         driver.get(f"{server.url}/signup?ui_locales=zh-CN")
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey").is_displayed())
+        assert_accessible(driver, "sign-up with the passkey button (zh)")
         screenshot(driver, "passkeys-signup-desktop-zh")
         driver.get(f"{server.url}/signup")
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey").is_displayed())
@@ -152,9 +154,11 @@ def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
         driver.get(link + "&ui_locales=zh-CN")
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey-create").is_displayed())
         assert not driver.find_element(By.ID, "signup-passkey-unsupported").is_displayed()
+        assert_accessible(driver, "passkey sign-up link page (zh)")
         screenshot(driver, "passkeys-signup-create-desktop-zh")
         driver.get(link)
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey-create").is_displayed())
+        assert_accessible(driver, "passkey sign-up link page (en)")
         screenshot(driver, "passkeys-signup-create-desktop-en")
         driver.find_element(By.ID, "signup-passkey-create").click()
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "account-ready"))
