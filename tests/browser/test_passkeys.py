@@ -128,6 +128,13 @@ def test_passkey_added_then_signs_in_renamed_and_removed(localhost_server, scree
         driver.quit()
 
 
+def phone_screenshot(driver, screenshot, name):
+    """The current page at 390 px wide, then back to 1280."""
+    driver.set_window_size(390, 844)
+    screenshot(driver, name)
+    driver.set_window_size(1280, 900)
+
+
 def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
     """/signup's "with a passkey instead", the mailed link's page creating the passkey in the
     virtual authenticator, the account ready with no password; then that passkey signs a fresh
@@ -144,6 +151,7 @@ def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
         driver.get(f"{server.url}/signup")
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey").is_displayed())
         screenshot(driver, "passkeys-signup-desktop-en")
+        phone_screenshot(driver, screenshot, "passkeys-signup-phone-en")
         driver.find_element(By.ID, "name").send_keys("Pat Passkey")
         driver.find_element(By.ID, "email").send_keys(email)
         driver.find_element(By.ID, "signup-passkey").click()
@@ -160,6 +168,7 @@ def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey-create").is_displayed())
         assert_accessible(driver, "passkey sign-up link page (en)")
         screenshot(driver, "passkeys-signup-create-desktop-en")
+        phone_screenshot(driver, screenshot, "passkeys-signup-create-phone-en")
         driver.find_element(By.ID, "signup-passkey-create").click()
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "account-ready"))
         screenshot(driver, "passkeys-signup-ready-desktop-en")
