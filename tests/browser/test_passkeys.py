@@ -1,11 +1,15 @@
 """Passkeys in real chromium with its virtual authenticator (CDP `WebAuthn`: CTAP2, internal
 transport, resident keys, user verification): a passkey added from Your Account, then signing
 in a fresh session (the page's conditional request, or the "Sign in with a passkey" button),
-renamed and removed (that a removed passkey is then refused is checked over HTTP in
-PasskeyManagementTests: here, the conditional request racing the button made it flaky). The server runs on `localhost` (an IP
-address cannot be a WebAuthn RP ID). Screenshots at 1280 px of each new page state."""
+renamed and removed; and an account created at sign-up with a passkey and no password, whose
+passkey then signs in. (That a removed passkey is then refused is checked over HTTP in
+PasskeyManagementTests: here, the conditional request racing the button made it flaky.) The
+server runs on `localhost` (an IP address cannot be a WebAuthn RP ID). Screenshots at 1280 px
+of each new page state."""
 
+import re
 import shutil
+import uuid
 
 import pytest
 from selenium import webdriver
@@ -15,6 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import DemoPortico
+from test_accessibility import assert_accessible
 import portico_server
 
 
@@ -119,5 +124,60 @@ def test_passkey_added_then_signs_in_renamed_and_removed(localhost_server, scree
         driver.find_element(By.CSS_SELECTOR, "#passkey-list button[name=passkey_remove]").click()
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "no-passkeys"))
 
+    finally:
+        driver.quit()
+
+
+def phone_screenshot(driver, screenshot, name):
+    """The current page at 390 px wide, then back to 1280."""
+    driver.set_window_size(390, 844)
+    screenshot(driver, name)
+    driver.set_window_size(1280, 900)
+
+
+def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
+    """/signup's "with a passkey instead", the mailed link's page creating the passkey in the
+    virtual authenticator, the account ready with no password; then that passkey signs a fresh
+    session in. Screenshots of the new states in English and Chinese, audited with axe."""
+    server = localhost_server
+    email = f"passkey-signup-{uuid.uuid4().hex[:8]}@example.com"
+    driver = make_driver()
+    try:
+        authenticator = add_authenticator(driver)
+        driver.get(f"{server.url}/signup?ui_locales=zh-CN")
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey").is_displayed())
+        assert_accessible(driver, "sign-up with the passkey button (zh)")
+        screenshot(driver, "passkeys-signup-desktop-zh")
+        driver.get(f"{server.url}/signup")
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey").is_displayed())
+        screenshot(driver, "passkeys-signup-desktop-en")
+        phone_screenshot(driver, screenshot, "passkeys-signup-phone-en")
+        driver.find_element(By.ID, "name").send_keys("Pat Passkey")
+        driver.find_element(By.ID, "email").send_keys(email)
+        driver.find_element(By.ID, "signup-passkey").click()
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "signup-sent"))
+        mail = server.mail_to(email)
+        link = re.search(r"http://\S+/signup/verify\?token=\S+", mail).group(0)
+
+        driver.get(link + "&ui_locales=zh-CN")
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey-create").is_displayed())
+        assert not driver.find_element(By.ID, "signup-passkey-unsupported").is_displayed()
+        assert_accessible(driver, "passkey sign-up link page (zh)")
+        screenshot(driver, "passkeys-signup-create-desktop-zh")
+        driver.get(link)
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey-create").is_displayed())
+        assert_accessible(driver, "passkey sign-up link page (en)")
+        screenshot(driver, "passkeys-signup-create-desktop-en")
+        phone_screenshot(driver, screenshot, "passkeys-signup-create-phone-en")
+        driver.find_element(By.ID, "signup-passkey-create").click()
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "account-ready"))
+        screenshot(driver, "passkeys-signup-ready-desktop-en")
+        credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})
+        assert len(credentials["credentials"]) == 1 and credentials["credentials"][0]["isResidentCredential"]
+
+        # A fresh session: the passkey made at sign-up signs in.
+        driver.delete_all_cookies()
+        passkey_sign_in(driver, server, lambda d: d.current_url.rstrip("/").endswith("/account"))
+        assert email in driver.find_element(By.TAG_NAME, "body").text
     finally:
         driver.quit()

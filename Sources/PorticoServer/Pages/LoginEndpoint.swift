@@ -153,6 +153,12 @@ struct LoginEndpoint: Sendable {
             _ = environment.passwords.verify(acceptable ? password : "", against: dummyHash)
             return nil
         }
+        guard !user.passwordHash.isEmpty else {
+            // Passkeys only (signed up without a password): the same Argon2id work, so the
+            // answer's timing does not tell such accounts apart.
+            _ = environment.passwords.verify(acceptable ? password : "", against: dummyHash)
+            return nil
+        }
         guard acceptable, environment.passwords.verify(password, against: user.passwordHash) else { return nil }
         if !user.isDisabled, environment.passwords.needsRehash(user.passwordHash),
             let upgraded = try? environment.passwords.hash(password)

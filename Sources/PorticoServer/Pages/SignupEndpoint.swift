@@ -16,6 +16,8 @@ import PorticoStore
 struct SignupEndpoint: Sendable {
     /// The page's path.
     static let path = "/signup"
+    /// The second submit button's name: an account with a passkey and no password.
+    static let passkeyField = "use_passkey"
 
     /// The provider's store, hasher, keys and clock.
     let environment: PageEnvironment
@@ -64,6 +66,8 @@ struct SignupEndpoint: Sendable {
             email: String((form["email"] ?? "").trimmingSpaces.prefix(254)),
             postalCode: String((form["postal_code"] ?? "").trimmingSpaces.prefix(20)))
         let password = form["password"] ?? ""
+        // A passkey instead of a password: created on the mailed link's page (``PasskeySignup``).
+        let usesPasskey = form[Self.passkeyField] != nil
         let language = request.pageLanguage(pending: pending?.request.language)
         let carried = pending == nil ? nil : seal
         func again(_ errors: [String: Localized]) -> Response {
@@ -84,7 +88,7 @@ struct SignupEndpoint: Sendable {
         if let response = try refused(AttemptThrottle.signUpLimits(address: request.remoteAddress)) {
             return response
         }
-        let errors = Self.problems(values: values, password: password, form: form)
+        let errors = Self.problems(values: values, password: usesPasskey ? nil : password, form: form)
         guard errors.isEmpty else {
             metrics.record(.invalid)
             return again(errors)
@@ -97,17 +101,22 @@ struct SignupEndpoint: Sendable {
 
         // The hash waits for a turn at the sign-in gate like a password check: a sign-up flood
         // is shed with 503 and Retry-After instead of taking every core from the other pages.
-        let hashed: String?
-        do {
-            hashed = try environment.passwordChecks.admit { try environment.passwords.hash(password) }
-        } catch {
-            throw PageProblem.serverFailure
+        // No password, no hash: the empty hash marks the sign-up that finishes with a passkey.
+        var hash = ""
+        if !usesPasskey {
+            let hashed: String?
+            do {
+                hashed = try environment.passwordChecks.admit { try environment.passwords.hash(password) }
+            } catch {
+                throw PageProblem.serverFailure
+            }
+            guard let value = hashed else {
+                metrics.record(.shed)
+                throw PageProblem.busy
+            }
+            hash = value
+            metrics.recordHash()
         }
-        guard let hash = hashed else {
-            metrics.record(.shed)
-            throw PageProblem.busy
-        }
-        metrics.recordHash()
         let now = environment.now()
         let token = SecureRandom.token()
         let signup = PendingSignup(
@@ -135,7 +144,8 @@ struct SignupEndpoint: Sendable {
     }
 
     /// The problem with each field, by field name; empty when the account can be created.
-    static func problems(values: SignupPage.Values, password: String, form: FormParameters) -> [String: Localized] {
+    /// `password` is nil for a sign-up with a passkey, which has none to check.
+    static func problems(values: SignupPage.Values, password: String?, form: FormParameters) -> [String: Localized] {
         let text = SignupText.self
         var errors: [String: Localized] = [:]
         if values.name.isEmpty {
@@ -158,6 +168,7 @@ struct SignupEndpoint: Sendable {
                 errors["postal_code"] = text.postalInvalid
             }
         }
+        guard let password else { return errors }
         if password.isEmpty {
             errors["password"] = text.passwordMissing
         } else if let problem = PasswordPolicy.problem(with: password, email: values.email, name: values.name) {

@@ -4,7 +4,9 @@ import PorticoHTTP
 /// code, naming the app when the person came from an authorization; and the pages around it
 /// ("check your e-mail", "your account is ready").
 ///
-/// Field names: `name`, `email`, `password`, `postal_code`. After a refused attempt the page
+/// Field names: `name`, `email`, `password`, `postal_code`; where the browser has passkeys, a
+/// second button `name="use_passkey"` (`#signup-passkey`) asks for an account with a passkey and
+/// no password (the password is then left empty). After a refused attempt the page
 /// shows each problem next to its field and keeps everything typed except the password.
 struct SignupPage {
     /// What the person typed (kept after a refused attempt; the password never is).
@@ -80,11 +82,17 @@ struct SignupPage {
             ).html
         html += """
             <button type="submit" class="button primary">\(text.submit[lang])</button>
+            <div class="needs-passkeys" id="signup-passkey-option" hidden>
+            <div class="divider">\(PasskeyText.or[lang])</div>
+            <button type="submit" class="button secondary" name="\(SignupEndpoint.passkeyField)" value="1" \
+            id="signup-passkey">\(PasskeyText.signUpInstead[lang])</button>
+            <p class="small">\(PasskeyText.signUpHint[lang])</p>
+            </div>
             </form>
             <div class="divider">\(text.haveAccount[lang])</div>
             <a class="button secondary" href="\(HTML.escape(loginLink))">\(text.signIn[lang])</a>
             <p class="small">\(text.agreement[lang])</p>
-
+            \(PasskeyScript.tag)
             """
         return PageLayout.page(title: text.title[lang], content: html, language: lang)
     }

@@ -4,7 +4,8 @@ import PorticoHTTP
 import PorticoStore
 
 /// `GET /signup/verify?token=…` (the mailed link) asks "create this account?"; `POST` takes the
-/// pending sign-up away (single use), creates the account with its address verified, signs the
+/// pending sign-up away (single use), creates the account with its address verified (and, for
+/// a sign-up without a password, its passkey, made on this page: ``PasskeySignup``), signs the
 /// person in, and goes on with the authorization the sign-up started from (consent, then back
 /// to the app), or shows "your account is ready".
 ///
@@ -36,12 +37,13 @@ struct SignupVerifyEndpoint: Sendable {
         let language = request.pageLanguage()
         guard let signup = try liveSignup(for: token) else { return SignupVerifyPage.dead(language: language) }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
-        let page = SignupVerifyPage(
+        var page = SignupVerifyPage(
             token: token,
             sealedRequest: AuthorizationFlow.liveSeal(
                 request.query[AuthorizationFlow.requestField], environment: environment),
             csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(token: token)),
             name: signup.name, email: signup.email, language: language)
+        page.withPasskey = signup.passwordHash.isEmpty
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -52,6 +54,9 @@ struct SignupVerifyEndpoint: Sendable {
         case dead
         case taken(String)
     }
+
+    /// Thrown inside the transaction to undo it: the passkey's credential id is registered.
+    private struct PasskeyTaken: Error {}
 
     private func confirm(_ request: Request) throws -> Response {
         let form = try request.pageForm()
@@ -65,6 +70,15 @@ struct SignupVerifyEndpoint: Sendable {
         let language = request.pageLanguage()
         let seal = AuthorizationFlow.liveSeal(form[AuthorizationFlow.requestField], environment: environment)
         guard SignInSession.isWellFormed(token) else { return SignupVerifyPage.dead(language: language) }
+        // A sign-up without a password finishes only with a passkey that passes every check;
+        // one refused leaves the sign-up as it was, to try again.
+        var passkey: PasskeySignup.Verified?
+        if let waiting = try liveSignup(for: token), waiting.passwordHash.isEmpty {
+            guard let verified = try PasskeySignup(environment: environment).verify(form, token: token) else {
+                return passkeyRefused(waiting, token: token, form: form, seal: seal, language: language)
+            }
+            passkey = verified
+        }
         let now = environment.now()
         let outcome: Outcome
         do {
@@ -74,14 +88,23 @@ struct SignupVerifyEndpoint: Sendable {
                 }
                 // Made meanwhile (`portico user add`, a sign-up confirmed first): used up, no second account.
                 if try transaction.user(email: signup.email) != nil { return .taken(signup.email) }
+                // Never an account without a way to sign in.
+                guard signup.passwordHash.isEmpty == (passkey != nil) else { throw PasskeyTaken() }
                 let user = UserRecord(
                     email: signup.email, name: signup.name, postalCode: signup.postalCode,
                     passwordHash: signup.passwordHash, isEmailVerified: true, createdAt: now)
                 try transaction.insert(user)
                 try transaction.append(
                     AuditEvent(occurredAt: now, actor: user.id, action: "user.signup", subject: user.id))
+                if let passkey {
+                    try addPasskey(passkey, for: user, now: now, language: language, in: transaction)
+                }
                 return .created(user)
             }
+        } catch is PasskeyTaken {
+            let waiting = try liveSignup(for: token)
+            guard let waiting else { return SignupVerifyPage.dead(language: language) }
+            return passkeyRefused(waiting, token: token, form: form, seal: seal, language: language)
         } catch StoreError.duplicate {
             // The address was taken between the check and the insert; the transaction rolled back.
             let email = try environment.store.read { try $0.pendingSignup(token: token)?.email }
@@ -97,6 +120,14 @@ struct SignupVerifyEndpoint: Sendable {
         let (signedIn, cookie) = try SignInSession.start(
             for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(environment)],
             request: request, environment: environment)
+        if let passkey {
+            // The passkey was just used with user verification: the session's `amr` says so.
+            let methods =
+                passkey.registration.backupEligible ? PasskeyEndpoint.syncedMethods : PasskeyEndpoint.deviceBoundMethods
+            try environment.store.transaction {
+                try $0.recordAuthenticationMethods(methods, forSessionHashedID: signedIn.session.hashedID)
+            }
+        }
         var response: Response
         if let seal, let pending = try? AuthorizationFlow.pendingRequest(seal, environment: environment) {
             response = try AuthorizationFlow.next(
@@ -107,6 +138,39 @@ struct SignupVerifyEndpoint: Sendable {
         }
         response.setCookie(cookie)
         return response
+    }
+
+    /// Writes a new account's passkey and user handle; a credential id registered to anyone
+    /// undoes the whole transaction (account included).
+    private func addPasskey(
+        _ passkey: PasskeySignup.Verified, for user: UserRecord, now: Date, language: PageLanguage,
+        in transaction: any StoreTransaction
+    ) throws {
+        let registration = passkey.registration
+        guard try transaction.passkeyCredential(id: registration.credentialID) == nil else { throw PasskeyTaken() }
+        guard try transaction.assignPasskeyUserHandle(userID: user.id, handle: passkey.handle) == passkey.handle else {
+            throw PasskeyTaken()
+        }
+        try transaction.insert(
+            PasskeyCredential(
+                credentialID: registration.credentialID, userID: user.id, publicKey: registration.publicKey,
+                algorithm: registration.algorithm.rawValue, signCount: Int64(registration.signCount),
+                backupEligible: registration.backupEligible, backedUp: registration.backedUp,
+                name: PasskeyText.defaultName[language], createdAt: now))
+        try transaction.append(
+            AuditEvent(occurredAt: now, actor: user.id, action: "user.passkey_added", subject: user.id))
+    }
+
+    /// The passkey page of the link again, saying the passkey was refused; nothing changed.
+    private func passkeyRefused(
+        _ signup: PendingSignup, token: String, form: FormParameters, seal: String?, language: PageLanguage
+    ) -> Response {
+        var page = SignupVerifyPage(
+            token: token, sealedRequest: seal, csrfToken: form[CSRFProtection.fieldName] ?? "", name: signup.name,
+            email: signup.email, language: language)
+        page.withPasskey = true
+        page.passkeyRefused = true
+        return page.response()
     }
 
     /// The pending sign-up a live (present, unexpired) token confirms, or nil.

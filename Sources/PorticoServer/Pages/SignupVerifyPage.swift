@@ -16,8 +16,12 @@ struct SignupVerifyPage {
     var email: String
     /// The page's language.
     var language: PageLanguage
+    /// Whether the account is to sign in with a passkey (made here) instead of a password.
+    var withPasskey = false
+    /// Shown when a passkey posted here was refused.
+    var passkeyRefused = false
 
-    /// The confirmation form as a response.
+    /// The confirmation form as a response (400 after a refused passkey).
     func response() -> Response {
         let text = SignupVerifyText.self
         let lang = language
@@ -26,18 +30,57 @@ struct SignupVerifyPage {
         var html = "<h1>\(text.confirmTitle[lang])</h1>\n"
         html += "<p class=\"lead\" id=\"signup-confirm\">"
         html += "\(text.confirmLead(name: HTML.escape(name), email: HTML.escape(email))[lang])</p>\n"
-        html += "<form method=\"post\" action=\"\(action)\">\n"
-        html += HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken) + "\n"
-        html += HTML.hiddenField(name: "token", value: token) + "\n"
-        if let sealedRequest {
-            html += HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest) + "\n"
+        if withPasskey {
+            html += passkeyForm(action: action)
+            return PageLayout.page(
+                title: text.confirmTitle[lang], content: html, status: passkeyRefused ? .badRequest : .ok,
+                language: lang)
         }
+        html += "<form method=\"post\" action=\"\(action)\">\n"
+        html += hiddenFields
         html += """
             <button type="submit" class="button primary">\(text.confirm[lang])</button>
             </form>
 
             """
         return PageLayout.page(title: text.confirmTitle[lang], content: html, language: lang)
+    }
+
+    private var hiddenFields: String {
+        var html = HTML.hiddenField(name: CSRFProtection.fieldName, value: csrfToken) + "\n"
+        html += HTML.hiddenField(name: "token", value: token) + "\n"
+        if let sealedRequest {
+            html += HTML.hiddenField(name: AuthorizationFlow.requestField, value: sealedRequest) + "\n"
+        }
+        return html
+    }
+
+    /// The passkey ceremony's form: shown by the script only where the browser has passkeys;
+    /// elsewhere a way out (another browser, or a sign-up with a password).
+    private func passkeyForm(action: String) -> String {
+        let lang = language
+        var html = "<p>\(PasskeyText.signUpLead[lang])</p>\n"
+        if passkeyRefused {
+            html += "<div class=\"alert\" role=\"alert\" id=\"signup-passkey-refused\">"
+            html += "<p>\(PasskeyText.signUpRefused[lang])</p></div>\n"
+        }
+        html += """
+            <form method="post" action="\(action)" id="signup-passkey-form" class="needs-passkeys" \
+            data-options="\(PasskeySignup.optionsPath)" hidden>
+
+            """
+        html += hiddenFields
+        html += HTML.hiddenField(name: PasskeySignup.handleField, value: "") + "\n"
+        html += HTML.hiddenField(name: PasskeyEndpoint.credentialField, value: "") + "\n"
+        html += """
+            <button type="button" class="button primary" id="signup-passkey-create">\(PasskeyText.create[lang])</button>
+            <div class="alert" role="alert" id="passkey-error" hidden>\(PasskeyText.signUpRefused[lang])</div>
+            </form>
+            <div class="notice without-passkeys" id="signup-passkey-unsupported"><p>\(PasskeyText.unsupported[lang])</p>
+            <a class="button secondary" href="\(SignupEndpoint.path)">\(SignupVerifyText.startAgain[lang])</a></div>
+            \(PasskeyScript.tag)
+            """
+        return html
     }
 
     /// The page for a link that was used, replaced, has expired, or never existed (one for all).

@@ -46,6 +46,7 @@ struct PasskeyEndpoint: Sendable {
         router.get(PasskeyScript.path) { PasskeyScript.asset.response(to: $0) }
         json(Self.signInOptionsPath, on: router) { try signInOptions($0) }
         json(Self.registrationOptionsPath, on: router) { try registrationOptions($0) }
+        json(PasskeySignup.optionsPath, on: router) { try PasskeySignup(environment: environment).options($0) }
         router.page(
             Self.signInPath, environment: environment,
             show: { _ in PageLayout.redirect(to: AuthorizationFlow.loginPath, status: .found) },
@@ -116,16 +117,23 @@ struct PasskeyEndpoint: Sendable {
         }
         // The per-address limit of password sign-ins; there is no address to count by account.
         let limits = Array(AttemptThrottle.signInLimits(email: "", address: request.remoteAddress).suffix(1))
-        if case .refused(let wait) = try AttemptThrottle(environment: environment).attempt(limits) {
+        let throttle = AttemptThrottle(environment: environment)
+        let counted: [ThrottleAttempt]
+        switch try throttle.attempt(limits) {
+        case .refused(let wait):
             environment.metrics.recordSignIn(.throttled)
             var response = refused(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
             response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
             return response
+        case .allowed(let attempts):
+            counted = attempts
         }
         guard let (user, methods) = try verifiedSignIn(form[Self.credentialField]) else {
             environment.metrics.recordSignIn(.failure)
             return refused()
         }
+        // A passkey that signed in was no guess: taken back, as after a right password.
+        try throttle.forgive(counted)
         let returnPath = pending == nil ? form[ReturnPath.field] : nil
         let response = try SignInCompletion.finish(
             user: user, persistent: remember, methods: methods, pending: pending, returnPath: returnPath,

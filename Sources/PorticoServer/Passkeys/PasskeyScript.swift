@@ -3,7 +3,9 @@
 /// Progressive enhancement: the passkey forms are `hidden` in the markup and shown only where
 /// `PublicKeyCredential` exists, so the password path is all that browsers without it see. On
 /// the sign-in page it starts conditional mediation (passkeys offered in the e-mail field's
-/// autofill) where the browser supports it, and a modal request from `#passkey-sign-in`.
+/// autofill) where the browser supports it, and a modal request from `#passkey-sign-in`. On the
+/// page behind a passkey sign-up's mailed link, `#signup-passkey-create` creates the passkey the
+/// new account signs in with (`.without-passkeys` explains the way out where it cannot).
 enum PasskeyScript {
     static let path = "/assets/passkeys.js"
     static let asset = Assets.Asset(text: text, contentType: "text/javascript; charset=utf-8")
@@ -86,14 +88,41 @@ enum PasskeyScript {
               }).catch(function () { error.hidden = false; });
             });
           }
+          function signUp(form) {
+            var error = document.getElementById("passkey-error");
+            document.getElementById("signup-passkey-create").addEventListener("click", function () {
+              error.hidden = true;
+              var handle = null;
+              options(form.getAttribute("data-options"), new URLSearchParams(new FormData(form))).then(function (o) {
+                if (o.error) { throw new Error(o.error); }
+                handle = o.user.id;
+                return navigator.credentials.create({ publicKey: { rp: o.rp,
+                  user: { id: decode(o.user.id), name: o.user.name, displayName: o.user.displayName },
+                  challenge: decode(o.challenge), pubKeyCredParams: o.pubKeyCredParams, timeout: o.timeout,
+                  excludeCredentials: [], authenticatorSelection: o.authenticatorSelection,
+                  attestation: o.attestation } });
+              }).then(function (credential) {
+                if (!credential) { return; }
+                form.querySelector("[name=passkey_user]").value = handle;
+                form.querySelector("[name=passkey_credential]").value = JSON.stringify({ id: encode(credential.rawId),
+                  clientDataJSON: encode(credential.response.clientDataJSON),
+                  attestationObject: encode(credential.response.attestationObject) });
+                form.submit();
+              }).catch(function () { error.hidden = false; });
+            });
+          }
           document.addEventListener("DOMContentLoaded", function () {
             if (!window.PublicKeyCredential || !navigator.credentials) { return; }
-            var forms = document.querySelectorAll("form.needs-passkeys");
-            for (var i = 0; i < forms.length; i++) { forms[i].hidden = false; }
+            var shown = document.querySelectorAll(".needs-passkeys");
+            for (var i = 0; i < shown.length; i++) { shown[i].hidden = false; }
+            var others = document.querySelectorAll(".without-passkeys");
+            for (var j = 0; j < others.length; j++) { others[j].hidden = true; }
             var login = document.getElementById("passkey-form");
             if (login) { signIn(login); }
             var account = document.getElementById("passkey-add-form");
             if (account) { add(account); }
+            var signup = document.getElementById("signup-passkey-form");
+            if (signup) { signUp(signup); }
           });
         })();
 

@@ -69,3 +69,21 @@ extension PasskeyText {
                 """)
     }
 }
+
+/// The texts of signing up with a passkey and no password.
+extension PasskeyText {
+    static let signUpInstead = Localized(
+        "Create the account with a passkey instead", zh: "改用通行密钥创建账户")
+    static let signUpHint = Localized(
+        "No password: you will sign in with your fingerprint, face or screen lock. Leave the password empty.",
+        zh: "无需密码：您将使用指纹、面容或屏幕锁定登录。请将密码留空。")
+    static let signUpLead = Localized(
+        "You chose to sign in with a passkey instead of a password. Create it now to finish.",
+        zh: "您选择了使用通行密钥代替密码登录。现在创建通行密钥即可完成。")
+    static let create = Localized("Create my passkey and account", zh: "创建通行密钥和账户")
+    static let unsupported = Localized(
+        "This browser cannot create passkeys. Open the link in a browser that can, or start again and choose a password.",
+        zh: "此浏览器无法创建通行密钥。请在支持通行密钥的浏览器中打开此链接，或重新开始并设置密码。")
+    static let signUpRefused = Localized(
+        "The passkey could not be created. Try again.", zh: "无法创建该通行密钥。请重试。")
+}

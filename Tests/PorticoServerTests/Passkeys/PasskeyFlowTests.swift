@@ -207,4 +207,26 @@ import Testing
             #expect(try await attempt().status == 303)
         }
     }
+
+    /// Passkey sign-ins count against the per-address throttle, but one that succeeds takes its
+    /// attempt back (as a right password does): a household or an office behind one address
+    /// signs in more than the limit's 20 times in 15 minutes.
+    @Test func successfulPasskeySignInsDoNotUseUpTheAddressLimit() async throws {
+        try await ProviderHarness.with { harness in
+            try harness.addUser()
+            let rp = try #require(PasskeyRelyingParty(issuer: harness.issuer))
+            var device = try SoftwareAuthenticator(rpID: rp.rpID, origin: rp.origin)
+            let (browser, csrf) = try await signedIn(harness)
+            try await add(&device, browser: browser, csrf: csrf)
+            for round in 0..<(AttemptThrottle.addressLimit + 3) {
+                let other = harness.browser()
+                let page = try await other.get(AuthorizationFlow.loginPath)
+                let assertion = device.assert(challenge: try await challenge(other))
+                let fields = try signInFields(
+                    page, assertion, credentialID: device.credentialID, userHandle: device.userHandle)
+                let reply = try await other.post(PasskeyEndpoint.signInPath, fields)
+                #expect(reply.status == 303, "sign-in \(round + 1): \(reply.status)")
+            }
+        }
+    }
 }
