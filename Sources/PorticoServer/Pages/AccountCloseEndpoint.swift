@@ -92,12 +92,7 @@ struct AccountCloseEndpoint: Sendable {
 
     /// Whether this browser signed in with a passkey within the re-authentication window.
     private func recentPasskeySignIn(_ signedIn: SignInSession) throws -> Bool {
-        guard environment.now().timeIntervalSince(signedIn.session.authTime) <= PasskeyEndpoint.reauthenticationWindow
-        else { return false }
-        let methods = try environment.store.read {
-            try $0.authenticationMethods(sessionHashedID: signedIn.session.hashedID)
-        }
-        return methods?.contains { $0 == "hwk" || $0 == "swk" } ?? false
+        try PasskeyReauthentication.isRecent(signedIn, environment: environment)
     }
 
     private func submit(_ request: Request) throws -> Response {

@@ -104,7 +104,8 @@ struct AccountPage {
         html += AccountCompanions.section(companions, csrfToken: csrfToken, language: language)
         html += "<h2 id=\"security\">\(AccountText.securityHeading[language])</h2>\n"
         html += "<p><a href=\"\(PasswordChangeEndpoint.path)\" id=\"change-password\">"
-        html += "\(PasswordChangeText.link[language])</a></p>\n"
+        html +=
+            "\((user.passwordHash.isEmpty ? PasswordChangeText.setTitle : PasswordChangeText.link)[language])</a></p>\n"
         html += twoStep.html(language: language)
         html += passkeys.html(csrfToken: csrfToken, language: language)
         html += dataSection()

@@ -7,7 +7,8 @@ import PorticoStore
 /// password of the signed-in person.
 ///
 /// The current password is required (ASVS V2.1.5), so a browser left signed in, or a stolen
-/// session cookie, is not enough to take the account over; wrong guesses are throttled per
+/// session cookie, is not enough to take the account over (an account made with a passkey
+/// alone has none: a passkey sign-in of the last five minutes stands in for it); wrong guesses are throttled per
 /// account with the sign-in's growing delays. The new password follows ``PasswordPolicy``
 /// and is hashed off the HTTP threads (the page handlers are async).
 ///
@@ -47,9 +48,12 @@ struct PasswordChangeEndpoint: Sendable {
             return PageLayout.redirect(to: Self.signInLocation, status: .found)
         }
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
-        let page = PasswordChangePage(
+        var page = PasswordChangePage(
             user: signedIn.user, csrfToken: CSRFProtection.token(secret: secret, purpose: Self.purpose(signedIn)),
             language: request.pageLanguage())
+        if page.setsFirstPassword {
+            page.recentPasskeySignIn = try PasskeyReauthentication.isRecent(signedIn, environment: environment)
+        }
         var response = page.response()
         if let cookie { response.setCookie(cookie) }
         return response
@@ -69,10 +73,19 @@ struct PasswordChangeEndpoint: Sendable {
         let user = signedIn.user
         var page = PasswordChangePage(
             user: user, csrfToken: form[CSRFProtection.fieldName] ?? "", language: request.pageLanguage())
-        let current = form["current_password"] ?? ""
+        let setsFirst = page.setsFirstPassword
+        if setsFirst {
+            page.recentPasskeySignIn = try PasskeyReauthentication.isRecent(signedIn, environment: environment)
+            // Without a recent passkey sign-in nothing stands in for the missing password.
+            guard page.recentPasskeySignIn else {
+                page.status = .forbidden
+                return page.response()
+            }
+        }
+        let current = setsFirst ? "" : form["current_password"] ?? ""
         let password = form["password"] ?? ""
         let confirmation = form["password_confirmation"] ?? ""
-        if current.isEmpty { page.errors["current_password"] = PasswordChangeText.currentMissing }
+        if current.isEmpty && !setsFirst { page.errors["current_password"] = PasswordChangeText.currentMissing }
         if password.isEmpty {
             page.errors["password"] = SignupText.passwordMissing
         } else if let problem = PasswordPolicy.problem(with: password, email: user.email, name: user.name) {
@@ -81,7 +94,7 @@ struct PasswordChangeEndpoint: Sendable {
             page.errors["password_confirmation"] = PasswordResetText.confirm
         } else if !ConstantTime.equals(password, confirmation) {
             page.errors["password_confirmation"] = PasswordResetText.mismatch
-        } else if ConstantTime.equals(password, current) {
+        } else if !setsFirst, ConstantTime.equals(password, current) {
             page.errors["password"] = PasswordChangeText.unchanged
         }
         guard page.errors.isEmpty else {
@@ -101,9 +114,12 @@ struct PasswordChangeEndpoint: Sendable {
         case .allowed(let counted):
             attempts = counted
         }
-        let checked = environment.passwordChecks.admit {
-            environment.passwords.verify(current, against: user.passwordHash)
-        }
+        let checked =
+            setsFirst
+            ? true
+            : environment.passwordChecks.admit {
+                environment.passwords.verify(current, against: user.passwordHash)
+            }
         guard let matches = checked else { throw PageProblem.busy }
         guard matches else {
             page.errors["current_password"] = PasswordChangeText.currentWrong
@@ -129,11 +145,12 @@ struct PasswordChangeEndpoint: Sendable {
                 userID: account.id, keeping: signedIn.session.hashedID, now: now, in: transaction)
             try transaction.deletePasswordResets(userID: account.id)
             try SignalAnnouncement.announce(
-                [.credentialChange(credentialType: "password", changeType: "update")], userID: account.id, now: now,
-                in: transaction)
+                [.credentialChange(credentialType: "password", changeType: setsFirst ? "create" : "update")],
+                userID: account.id, now: now, in: transaction)
             try transaction.append(
                 AuditEvent(
-                    occurredAt: now, actor: account.id, action: "user.password_change", subject: account.id,
+                    occurredAt: now, actor: account.id,
+                    action: setsFirst ? "user.password_set" : "user.password_change", subject: account.id,
                     details: (["sessions_ended": .integer(Int64(ended))] as JSONValue).jsonString))
             return true
         }

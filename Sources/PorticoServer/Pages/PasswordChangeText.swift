@@ -14,6 +14,16 @@ enum PasswordChangeText {
     }
     /// The current password's label.
     static let currentPassword = Localized("Current password", zh: "当前密码")
+    /// The title for an account made with a passkey alone.
+    static let setTitle = Localized("Set a password", zh: "设置密码")
+    /// Its button.
+    static let setSave = Localized("Set the password", zh: "设置密码")
+    /// When its passkey sign-in is not recent.
+    static let setNeedsSignIn = Localized(
+        "Your account has no password yet. To set one, sign in again with your passkey first.",
+        zh: "您的账户尚未设置密码。如需设置，请先使用您的通行密钥重新登录。")
+    /// The link to sign in again.
+    static let signInAgain = Localized("Sign in again", zh: "重新登录")
     /// What happens on saving.
     static let effect = Localized(
         "Saving signs you out in every other browser. Apps you allowed keep working; you can remove them in Your Account.",
