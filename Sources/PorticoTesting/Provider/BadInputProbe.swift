@@ -125,11 +125,25 @@ public enum BadInputProbe {
                 "DELETE /oauth/account-links", value,
                 try await harness.request(
                     "DELETE", "/oauth/account-links/\(ProviderHarness.formEncode(value))", client: credentials))
-            record(
-                "POST /oauth/companion/consent", value,
-                try await harness.request(
-                    "POST", "/oauth/companion/consent", form: [("ticket", value), ("decision", "allow")],
-                    headers: ["Authorization": "Bearer \(value)"]))
+            // A header past the server's limit is refused (414/431) and the connection closed
+            // before the body is read, so a client still sending that body sees a broken pipe:
+            // an oversized header goes without a body, a body with a header that fits.
+            let bearer = ["Authorization": "Bearer \(value)"]
+            if value.utf8.count < 16 * 1_024 {
+                record(
+                    "POST /oauth/companion/consent", value,
+                    try await harness.request(
+                        "POST", "/oauth/companion/consent", form: [("ticket", value), ("decision", "allow")],
+                        headers: bearer))
+            } else {
+                record(
+                    "POST /oauth/companion/consent", value,
+                    try await harness.request(
+                        "POST", "/oauth/companion/consent", form: [("ticket", value), ("decision", "allow")]))
+                record(
+                    "POST /oauth/companion/consent bearer", value,
+                    try await harness.request("POST", "/oauth/companion/consent", headers: bearer))
+            }
             // Pages: what a browser sends, CSRF token and all.
             let browser = harness.browser()
             for path in [
