@@ -148,6 +148,7 @@ def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey").is_displayed())
         assert_accessible(driver, "sign-up with the passkey button (zh)")
         screenshot(driver, "passkeys-signup-desktop-zh")
+        phone_screenshot(driver, screenshot, "passkeys-signup-phone-zh")
         driver.get(f"{server.url}/signup")
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey").is_displayed())
         screenshot(driver, "passkeys-signup-desktop-en")
@@ -164,6 +165,7 @@ def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
         assert not driver.find_element(By.ID, "signup-passkey-unsupported").is_displayed()
         assert_accessible(driver, "passkey sign-up link page (zh)")
         screenshot(driver, "passkeys-signup-create-desktop-zh")
+        phone_screenshot(driver, screenshot, "passkeys-signup-create-phone-zh")
         driver.get(link)
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "signup-passkey-create").is_displayed())
         assert_accessible(driver, "passkey sign-up link page (en)")
@@ -179,5 +181,19 @@ def test_sign_up_with_a_passkey_and_no_password(localhost_server, screenshot):
         driver.delete_all_cookies()
         passkey_sign_in(driver, server, lambda d: d.current_url.rstrip("/").endswith("/account"))
         assert email in driver.find_element(By.TAG_NAME, "body").text
+
+        # No password yet: Your Account offers to set one, and the passkey sign-in of a moment
+        # ago stands in for the current password the form cannot ask for.
+        driver.find_element(By.ID, "change-password").click()
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.NAME, "password"))
+        assert not driver.find_elements(By.NAME, "current_password")
+        assert_accessible(driver, "set a first password")
+        screenshot(driver, "passkeys-set-password-desktop-en")
+        phone_screenshot(driver, screenshot, "passkeys-set-password-phone-en")
+        for name in ("password", "password_confirmation"):
+            driver.find_element(By.NAME, name).send_keys("a first password for Pat")
+        driver.find_element(By.CSS_SELECTOR, "form[action^='/account/password'] button[type=submit]").click()
+        WebDriverWait(driver, 20).until(lambda d: d.current_url.split("?")[0].rstrip("/").endswith("/account"))
+        assert "/account/password" not in driver.current_url
     finally:
         driver.quit()
