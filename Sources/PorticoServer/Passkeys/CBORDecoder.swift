@@ -142,7 +142,16 @@ final class CBORDecoder {
         c.indef_break = { context in from(context)?.fail(.indefiniteLength) }
         c.array_start = { context, size in from(context)?.startArray(size) }
         c.map_start = { context, size in from(context)?.startMap(size) }
-        c.tag = { context, value in from(context)?.open(.tag(value), declaring: 1) }
+        c.tag = { context, value in
+            // libcbor's streaming decoder refuses the one-byte heads of tags 6...20 (0xc6-0xd4)
+            // but writes those tags in that form: refused in every form, so whatever is
+            // accepted is also read back after libcbor writes it.
+            guard !(6...20).contains(value) else {
+                from(context)?.fail(.malformed)
+                return
+            }
+            from(context)?.open(.tag(value), declaring: 1)
+        }
         c.float2 = { context, value in from(context)?.emit(.float(Double(value))) }
         c.float4 = { context, value in from(context)?.emit(.float(Double(value))) }
         c.float8 = { context, value in from(context)?.emit(.float(value)) }
