@@ -1,4 +1,5 @@
 import Foundation
+import PorticoHTTP
 import PorticoStore
 
 /// Rate limits on guessing: sign-in attempts per account and per address, password-reset
@@ -150,6 +151,22 @@ struct AttemptThrottle: Sendable {
             }
             for attempt in attempts { try transaction.insert(attempt) }
             return .allowed(attempts)
+        }
+    }
+
+    /// Counts an attempt as ``attempt(_:)`` does, or makes the refusal: the page `render`
+    /// draws with the "try again in N minutes" text, with `Retry-After`. Returns the refusal to
+    /// answer with, or nil and the attempts counted (to forgive when the guess was right).
+    func attempt(
+        _ limits: [Limit], refusal render: (Localized) throws -> Response
+    ) throws -> (refusal: Response?, attempts: [ThrottleAttempt]) {
+        switch try attempt(limits) {
+        case .refused(let wait):
+            var response = try render(Self.refusal(retryAfter: wait))
+            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
+            return (response, [])
+        case .allowed(let attempts):
+            return (nil, attempts)
         }
     }
 

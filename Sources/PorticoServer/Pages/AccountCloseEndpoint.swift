@@ -132,17 +132,12 @@ struct AccountCloseEndpoint: Sendable {
         }
         // Count the guess before the hash is computed, so guessing costs the guesser.
         let throttle = AttemptThrottle(environment: environment)
-        let attempts: [ThrottleAttempt]
-        switch try throttle.attempt(Self.limits(userID: user.id)) {
-        case .refused(let wait):
-            page.alert = AttemptThrottle.refusal(retryAfter: wait)
+        let (refusal, attempts) = try throttle.attempt(Self.limits(userID: user.id)) { text in
+            page.alert = text
             page.status = .tooManyRequests
-            var response = page.response()
-            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
-            return response
-        case .allowed(let counted):
-            attempts = counted
+            return page.response()
         }
+        if let refusal { return refusal }
         let checked = environment.passwordChecks.admit {
             environment.passwords.verify(password, against: user.passwordHash)
         }

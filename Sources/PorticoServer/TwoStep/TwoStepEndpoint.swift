@@ -115,20 +115,6 @@ struct TwoStepEndpoint: Sendable {
         }
     }
 
-    /// The refusal page when the throttle says no, or nil and the attempts counted.
-    private func throttled(
-        _ signedIn: SignInSession, render: (Localized) throws -> Response
-    ) throws -> (Response?, [ThrottleAttempt]) {
-        switch try AttemptThrottle(environment: environment).attempt(Self.limits(userID: signedIn.user.id)) {
-        case .refused(let wait):
-            var response = try render(AttemptThrottle.refusal(retryAfter: wait))
-            response.headers["Retry-After"] = String(Int(wait.rounded(.up)))
-            return (response, [])
-        case .allowed(let attempts):
-            return (nil, attempts)
-        }
-    }
-
     /// Whether `password` is `user`'s, checked through the sign-in gate like every other
     /// password check, so a flood of this page is shed with the busy page instead of queueing
     /// Argon2id hashes without limit.
@@ -156,7 +142,9 @@ struct TwoStepEndpoint: Sendable {
                 for: signedIn, csrfToken: csrfToken, language: language, error: PasswordChangeText.currentMissing,
                 status: .badRequest)
         }
-        let (refusal, attempts) = try throttled(signedIn) {
+        let (refusal, attempts) = try AttemptThrottle(environment: environment).attempt(
+            Self.limits(userID: signedIn.user.id)
+        ) {
             try page(for: signedIn, csrfToken: csrfToken, language: language, error: $0, status: .tooManyRequests)
         }
         if let refusal { return refusal }
@@ -216,7 +204,9 @@ struct TwoStepEndpoint: Sendable {
                 alert: alert ? message : nil, language: language, status: status)
         }
         guard !password.isEmpty else { return try again(PasswordChangeText.currentMissing, status: .badRequest) }
-        let (refusal, attempts) = try throttled(signedIn) { try again($0, alert: true, status: .tooManyRequests) }
+        let (refusal, attempts) = try AttemptThrottle(environment: environment).attempt(
+            Self.limits(userID: signedIn.user.id)
+        ) { try again($0, alert: true, status: .tooManyRequests) }
         if let refusal { return refusal }
         guard try isPassword(password, of: user) else {
             return try again(PasswordChangeText.currentWrong, status: .badRequest)

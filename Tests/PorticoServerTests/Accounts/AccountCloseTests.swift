@@ -140,6 +140,28 @@ import Testing
         }
     }
 
+    /// Wrong passwords on the close page count like sign-in's: past the account's limit even
+    /// the right one waits (429 with `Retry-After`), so a stolen session cannot guess its way
+    /// to closing the account.
+    @Test func guessingThePasswordIsThrottled() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let (browser, _) = try await PasskeyFlowTests().signedIn(harness)
+            let (_, csrf) = try await closePage(browser)
+            for _ in 0..<AttemptThrottle.accountLimit {
+                let wrong = try await browser.post(
+                    AccountCloseEndpoint.path, [("csrf_token", csrf), ("current_password", "not the password")])
+                #expect(wrong.status == 400)
+            }
+            let held = try await browser.post(
+                AccountCloseEndpoint.path,
+                [("csrf_token", csrf), ("current_password", ProviderHarness.defaultPassword)])
+            #expect(held.status == 429 && held.header("Retry-After") != nil)
+            #expect(held.text.contains(#"role="alert""#) && !held.text.contains(#"id="account-close-confirm""#))
+            #expect(try harness.store.read { try $0.user(id: user.id) } != nil)
+        }
+    }
+
     @Test func closingTellsTheAppsAndRemovesEverything() async throws {
         try await ProviderHarness.with(configuration: backChannelConfiguration()) { harness in
             let user = try harness.addUser()
