@@ -10,6 +10,14 @@ import Synchronization
 /// libmicrohttpd's `MHD_OPTION_PER_IP_CONNECTION_LIMIT`, which counts every TCP peer and cannot
 /// exempt any.
 ///
+/// A direct peer's first `limit` connections are served. The next ones, up to
+/// `waitingLimit` more, are accepted but *wait*: a request on a waiting connection is held,
+/// costing nothing, until one of the peer's served connections closes (the oldest waiting one
+/// then takes its place) or the hold ends, when it gets 503 with `Retry-After` on a connection
+/// kept open. Closing them at once instead, as libmicrohttpd's option does, makes a flood
+/// churn: the client reconnects at once, and accepting and closing thousands of connections a
+/// second costs more than serving. Only past `limit + waitingLimit` are connections closed.
+///
 /// Behind a reverse proxy every connection comes from the proxy, so a per-peer cap on it
 /// refuses the proxy's upstream connections in a burst, and the proxy turns each refusal into
 /// a 502 for some client. So connections from a trusted proxy (``ServerConfiguration/trustedProxies``)
@@ -25,42 +33,85 @@ final class ClientLimits: Sendable {
     /// The most connections (direct peers) or requests in flight (clients behind a proxy) per
     /// client.
     let limit: Int
+    /// The most connections past `limit` a direct peer may keep waiting.
+    let waitingLimit: Int
     private let proxies: [IPAddressRange]
     /// Open connections per direct peer address (16 bytes, IPv4 mapped into IPv6).
-    private let connections = Mutex<[[UInt8]: Int]>([:])
+    private let peers = Mutex<[[UInt8]: Peer]>([:])
+    /// How many connections wait, over every peer: while none do (nearly always), a request
+    /// learns that without the lock.
+    private let waitingCount = Atomic<Int>(0)
+
+    /// One direct peer's connections: how many are served, and the waiting ones, oldest first.
+    private struct Peer {
+        var served = 0
+        var waiting: [UInt] = []
+
+        var total: Int { served + waiting.count }
+    }
     /// Requests in flight per client a proxy named.
     private let requests = Mutex<[String: Int]>([:])
 
-    /// Limits of `limit` per client, with `proxies` exempt from the connection count; nil when
-    /// `limit` is 0 or less (no cap).
-    init?(limit: Int, proxies: [IPAddressRange]) {
+    /// Limits of `limit` per client, plus `waitingLimit` waiting connections per direct peer,
+    /// with `proxies` exempt from the connection count; nil when `limit` is 0 or less (no cap).
+    init?(limit: Int, waitingLimit: Int = 0, proxies: [IPAddressRange]) {
         guard limit > 0 else { return nil }
         self.limit = limit
+        self.waitingLimit = max(0, waitingLimit)
         self.proxies = proxies
     }
 
     // MARK: - Connections
 
-    /// Whether a new connection from `address` may be accepted (accept-policy callback).
+    /// Whether a new connection from `address` may be accepted (accept-policy callback): one
+    /// past the served and the waiting connections is closed.
     func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
         guard let key = counted(address) else { return true }
-        return connections.withLock { ($0[key] ?? 0) < limit }
+        return peers.withLock { ($0[key]?.total ?? 0) < limit + waitingLimit }
     }
 
-    /// A connection from `address` was set up (connection notice).
-    func opened(_ address: UnsafePointer<sockaddr>?) {
+    /// `connection` from `address` was set up (connection notice): served if its peer has a
+    /// slot, else waiting.
+    func opened(_ connection: OpaquePointer, from address: UnsafePointer<sockaddr>?) {
         guard let key = counted(address) else { return }
-        connections.withLock { $0[key, default: 0] += 1 }
-    }
-
-    /// A connection from `address` closed (connection notice; libmicrohttpd sends one for every
-    /// connection it announced as started).
-    func closed(_ address: UnsafePointer<sockaddr>?) {
-        guard let key = counted(address) else { return }
-        connections.withLock { counts in
-            guard let count = counts[key] else { return }
-            counts[key] = count > 1 ? count - 1 : nil
+        peers.withLock { peers in
+            var peer = peers[key] ?? Peer()
+            if peer.served < limit {
+                peer.served += 1
+            } else {
+                peer.waiting.append(UInt(bitPattern: connection))
+                waitingCount.wrappingAdd(1, ordering: .relaxed)
+            }
+            peers[key] = peer
         }
+    }
+
+    /// `connection` from `address` closed (connection notice; libmicrohttpd sends one for every
+    /// connection it announced as started). When a served one closes, the peer's oldest waiting
+    /// connection is served instead and returned, so that a request held on it can go on.
+    func closed(_ connection: OpaquePointer, from address: UnsafePointer<sockaddr>?) -> OpaquePointer? {
+        guard let key = counted(address) else { return nil }
+        return peers.withLock { peers -> OpaquePointer? in
+            guard var peer = peers[key] else { return nil }
+            var promoted: OpaquePointer?
+            if let index = peer.waiting.firstIndex(of: UInt(bitPattern: connection)) {
+                peer.waiting.remove(at: index)
+                waitingCount.wrappingSubtract(1, ordering: .relaxed)
+            } else if !peer.waiting.isEmpty {
+                promoted = OpaquePointer(bitPattern: peer.waiting.removeFirst())
+                waitingCount.wrappingSubtract(1, ordering: .relaxed)
+            } else {
+                peer.served -= 1
+            }
+            peers[key] = peer.total > 0 ? peer : nil
+            return promoted
+        }
+    }
+
+    /// Whether `connection` from `address` is waiting for one of its peer's slots.
+    func isWaiting(_ connection: OpaquePointer, from address: UnsafePointer<sockaddr>?) -> Bool {
+        guard waitingCount.load(ordering: .relaxed) > 0, let key = counted(address) else { return false }
+        return peers.withLock { $0[key]?.waiting.contains(UInt(bitPattern: connection)) ?? false }
     }
 
     /// Whether a connection from `address` counts (a direct peer); its key if so.

@@ -250,7 +250,7 @@ public final class HTTPServer: Sendable {
         }
         // Closes the listening socket too.
         MHD_stop_daemon(daemon.pointer)
-        core.deadlines?.stop()
+        core.stopTimers()
         // Handlers answered 503 above still run; what they use (the store, keys) must outlive
         // them, and so must the process, so they get another `timeout` (10 s at least) to end:
         // the caller closes the store only after this returns.

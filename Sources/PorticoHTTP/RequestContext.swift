@@ -34,6 +34,9 @@ final class RequestContext {
         case tooLarge
         /// An async handler runs; the connection is suspended.
         case suspended(AsyncExchange)
+        /// Whole, and held because its connection waits for one of its client's slots
+        /// (``ClientLimits``); dispatched again when resumed.
+        case held(AsyncExchange)
         /// A response was queued.
         case answered
     }

@@ -9,8 +9,9 @@
 /// Every limit has a clear answer for the client: a body over `maxBodySize` (or a form body
 /// over `maxFormBodySize`, or a route's own limit) gets 413, a request line or headers over
 /// `maxHeaderSize` get libmicrohttpd's 414/431, an idle connection is closed after
-/// `idleTimeout`, one still sending its request after `requestDeadline` is closed, connections beyond `maxConnections` (or `maxConnectionsPerClient` from one
-/// address) are refused, and when `maxPendingAsyncRequests` async handlers are already waiting
+/// `idleTimeout`, one still sending its request after `requestDeadline` is closed, connections beyond `maxConnections` are
+/// refused, those from one address beyond `maxConnectionsPerClient` wait (up to
+/// `maxWaitingConnectionsPerClient` of them; more are refused), and when `maxPendingAsyncRequests` async handlers are already waiting
 /// or running, the next request for one gets 503 with `Retry-After` at once.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on: an IPv4 or IPv6 literal, or `localhost`.
@@ -38,6 +39,17 @@ public struct ServerConfiguration: Sendable {
     /// shares its address; for them the same number bounds the requests in flight per client
     /// the proxy names, and past it that client gets 503 with `Retry-After` (see ``ClientLimits``).
     public var maxConnectionsPerClient: Int
+    /// How many connections past ``maxConnectionsPerClient`` one address may open and keep
+    /// waiting for a slot (512 by default, four times the cap); only past that are they
+    /// refused. A request on a waiting connection is held until one of the client's served
+    /// connections closes, or for ``waitingRequestHold``, after which it gets 503 with
+    /// `Retry-After` and the connection stays open. Holding instead of refusing is what keeps
+    /// a flood from one address cheap: a refused connection is reopened at once, and the
+    /// accepting and closing would cost the server more than serving does.
+    public var maxWaitingConnectionsPerClient: Int = 512
+    /// How long a request on a waiting connection is held before its 503 (1 s by default, the
+    /// `Retry-After` it carries).
+    public var waitingRequestHold: Duration = .seconds(1)
     /// The most async requests (sign-ins, pages that wait) waiting for or running on the worker
     /// threads at once; the next gets 503 with `Retry-After: 1` instead of queueing without
     /// limit, so an overload sheds at once what it cannot serve within seconds. 64 per core

@@ -44,6 +44,8 @@ final class ServerCore: Sendable {
     private let suspended = Mutex(SuspendedRegistry())
     /// The whole-request deadline's clocks; nil when the configuration has none.
     let deadlines: RequestDeadlines?
+    /// Requests on connections waiting for a slot of their client; nil without a per-client cap.
+    private let held: HeldRequests?
 
     init(table: RouteTable, configuration: ServerConfiguration, metrics: HTTPMetrics? = nil) {
         var table = table
@@ -59,11 +61,22 @@ final class ServerCore: Sendable {
         self.allowedHosts = configuration.allowedHosts
         self.trustedProxies = configuration.trustedProxies
         self.clientAddressHeader = configuration.clientAddressHeader
-        self.limits = ClientLimits(limit: configuration.maxConnectionsPerClient, proxies: configuration.trustedProxies)
+        let limits = ClientLimits(
+            limit: configuration.maxConnectionsPerClient, waitingLimit: configuration.maxWaitingConnectionsPerClient,
+            proxies: configuration.trustedProxies)
+        self.limits = limits
         self.measuresDuration = configuration.logRequests || metrics != nil
         self.workers = WorkerPool(
             threadCount: configuration.workerThreads, niceness: configuration.workerNiceness)
         self.deadlines = configuration.requestDeadline.map(RequestDeadlines.init(limit:))
+        self.held = (limits?.waitingLimit ?? 0) > 0 ? HeldRequests(hold: configuration.waitingRequestHold) : nil
+        held?.start { [weak self] exchange in self?.resume(exchange, with: nil) }
+    }
+
+    /// Stops the timers of deadlines and holds (shutdown, after the daemon stopped).
+    func stopTimers() {
+        deadlines?.stop()
+        held?.stop()
     }
 
     // MARK: - libmicrohttpd callbacks
@@ -103,7 +116,11 @@ final class ServerCore: Sendable {
     ) {
         if let limits {
             let address = portico_mhd_client_address(connection)
-            if isOpening { limits.opened(address) } else { limits.closed(address) }
+            if isOpening {
+                limits.opened(connection, from: address)
+            } else if let promoted = limits.closed(connection, from: address) {
+                held?.releaseNow(promoted)
+            }
         }
         guard let deadlines else { return }
         if isOpening {
@@ -178,6 +195,13 @@ final class ServerCore: Sendable {
             context.phase = .answered
             let response = exchange.response.withLock { $0.take() } ?? Self.internalError
             return send(response, on: connection, for: context)
+        case .held(let exchange):
+            if let response = exchange.response.withLock({ $0.take() }) {
+                // Shutdown's answer to everything still suspended.
+                context.phase = .answered
+                return send(response, on: connection, for: context)
+            }
+            return dispatch(context, on: connection)
         case .answered:
             uploadSize?.pointee = 0
             return .YES
@@ -225,6 +249,15 @@ final class ServerCore: Sendable {
     }
 
     private func dispatch(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        if let limits, limits.isWaiting(connection, from: portico_mhd_client_address(connection)) {
+            if case .held = context.phase {
+                // Held its while and still no slot: the client is told to come back, on a
+                // connection kept open, so that it has no reason to open another.
+                context.phase = .answered
+                return send(Self.overloaded, on: connection, for: context)
+            }
+            return hold(context, on: connection)
+        }
         context.phase = .answered
         deadlines?.answering(connection)
         if let allowedHosts, !allowedHosts.allows(host: Self.header("Host", of: connection)) {
@@ -451,6 +484,24 @@ final class ServerCore: Sendable {
 
     // MARK: - Suspension
 
+    /// Suspends a whole request whose connection waits for a slot of its client, until the
+    /// connection is served or the hold ends (``HeldRequests``); then it is dispatched again.
+    private func hold(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        deadlines?.answering(connection)
+        let exchange = AsyncExchange(connection: ConnectionHandle(pointer: connection))
+        guard let held, suspend(exchange) else {
+            context.phase = .answered
+            return send(Self.overloaded, on: connection, for: context)
+        }
+        context.phase = .held(exchange)
+        held.hold(exchange)
+        // Served meanwhile (between the check and the hold): go on at once.
+        if let limits, !limits.isWaiting(connection, from: portico_mhd_client_address(connection)) {
+            held.releaseNow(connection)
+        }
+        return .YES
+    }
+
     /// Registers `exchange` and suspends its connection, unless shutdown has closed the
     /// registry. Both happen under the registry lock so that shutdown cannot miss it.
     private func suspend(_ exchange: AsyncExchange) -> Bool {
@@ -463,7 +514,7 @@ final class ServerCore: Sendable {
     }
 
     /// Hands `response` over and resumes the connection, unless shutdown already did.
-    private func resume(_ exchange: AsyncExchange, with response: Response) {
+    private func resume(_ exchange: AsyncExchange, with response: Response?) {
         suspended.withLock { registry in
             guard registry.exchanges.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return }
             exchange.response.withLock { $0 = response }

@@ -119,32 +119,78 @@ import Testing
         #expect(try await parked.value.status == 200)
     }
 
-    /// One address holding `maxConnectionsPerClient` connections gets no more, while another
-    /// address is still served.
-    @Test func perClientConnectionCapRefusesOnlyThatClient() async throws {
+    /// One address holding `maxConnectionsPerClient` connections gets no more served: the next
+    /// `maxWaitingConnectionsPerClient` wait, with their requests held, and any past those are
+    /// closed at once; another address is still served, and a freed slot goes to the oldest
+    /// waiting connection, whose held request is then answered.
+    @Test func perClientCapHoldsTheNextConnectionsAndRefusesThePastThem() async throws {
         var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false)
         configuration.maxConnectionsPerClient = 4
+        configuration.maxWaitingConnectionsPerClient = 2
+        configuration.waitingRequestHold = .seconds(30)
         let server = try startServer(configuration: configuration)
         defer { server.shutdown() }
         // Four half-sent requests from 127.0.0.1 hold their connections.
-        let held = (0..<4).map { _ in LoopbackSocket(port: server.port, from: "127.0.0.1") }
-        for socket in held { socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
+        let served = (0..<4).map { _ in LoopbackSocket(port: server.port, from: "127.0.0.1") }
+        for socket in served { socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
         #expect(await eventually { (server.connectionCount ?? 0) >= 4 })
 
-        let fifth = LoopbackSocket(port: server.port, from: "127.0.0.1")
-        fifth.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(fifth.readAll() == "")  // accepted and closed at once, unanswered
+        let waiting = (0..<2).map { _ in LoopbackSocket(port: server.port, from: "127.0.0.1") }
+        for socket in waiting { socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
+        #expect(await eventually { (server.connectionCount ?? 0) >= 6 })
+        #expect(waiting[0].readResponse(within: .milliseconds(300)) == nil)  // held, unanswered
+
+        let seventh = LoopbackSocket(port: server.port, from: "127.0.0.1")
+        seventh.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(seventh.readAll() == "")  // accepted and closed at once, unanswered
 
         let other = LoopbackSocket(port: server.port, from: "127.0.0.2")
         other.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(other.readAll().hasPrefix("HTTP/1.1 200"))
 
+        // A served connection closes: the oldest waiting one is served at once, long before
+        // its hold would end; the other still waits.
+        served[0].close()
+        #expect(waiting[0].readResponse(within: .seconds(5))?.hasPrefix("HTTP/1.1 200") == true)
+        #expect(waiting[1].readResponse(within: .milliseconds(300)) == nil)
+        // Its connection stays served.
+        waiting[0].send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(waiting[0].readResponse(within: .seconds(5))?.hasPrefix("HTTP/1.1 200") == true)
+
         // Freed slots can be used again.
-        for socket in held { socket.close() }
+        for socket in served + waiting { socket.close() }
         #expect(await eventually { (server.connectionCount ?? 99) == 0 })
         let again = LoopbackSocket(port: server.port, from: "127.0.0.1")
         again.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(again.readAll().hasPrefix("HTTP/1.1 200"))
+    }
+
+    /// A request held on a waiting connection for its whole hold gets 503 with `Retry-After`,
+    /// and the connection stays open (a client told to wait has no reason to reconnect); once
+    /// a slot frees, the same connection is served.
+    @Test func aRequestHeldPastItsHoldGets503OnAConnectionKeptOpen() async throws {
+        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false)
+        configuration.maxConnectionsPerClient = 1
+        configuration.maxWaitingConnectionsPerClient = 1
+        configuration.waitingRequestHold = .milliseconds(200)
+        let server = try startServer(configuration: configuration)
+        defer { server.shutdown() }
+        let served = LoopbackSocket(port: server.port, from: "127.0.0.1")
+        served.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        #expect(await eventually { (server.connectionCount ?? 0) >= 1 })
+
+        let waiting = LoopbackSocket(port: server.port, from: "127.0.0.1")
+        for _ in 0..<2 {
+            waiting.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = try #require(waiting.readResponse(within: .seconds(5)))
+            #expect(answer.hasPrefix("HTTP/1.1 503"))
+            #expect(answer.lowercased().contains("retry-after: 1\r\n"))
+            #expect(!answer.lowercased().contains("connection: close"))
+        }
+        served.close()
+        #expect(await eventually { (server.connectionCount ?? 99) == 1 })
+        waiting.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(waiting.readResponse(within: .seconds(5))?.hasPrefix("HTTP/1.1 200") == true)
     }
 
     /// A trusted proxy's connections are not capped (behind it, every client shares its
@@ -152,6 +198,7 @@ import Testing
     @Test func trustedProxyConnectionsAreNotCapped() async throws {
         var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false)
         configuration.maxConnectionsPerClient = 4
+        configuration.maxWaitingConnectionsPerClient = 0
         configuration.trustedProxies = [try #require(IPAddressRange("127.0.0.1/32"))]
         let server = try startServer(configuration: configuration)
         defer { server.shutdown() }
@@ -163,6 +210,7 @@ import Testing
         #expect(seventh.readAll().hasPrefix("HTTP/1.1 200"))
 
         let clientHeld = (0..<4).map { _ in LoopbackSocket(port: server.port, from: "127.0.0.2") }
+        // (with no connections allowed to wait, the next is refused at once)
         for socket in clientHeld { socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
         #expect(await eventually { (server.connectionCount ?? 0) >= 10 })
         let fifth = LoopbackSocket(port: server.port, from: "127.0.0.2")
@@ -272,6 +320,29 @@ final class LoopbackSocket {
     func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// One response, headers and a `Content-Length` body, if it starts arriving `within` (nil if
+    /// nothing does; "" if the server closed instead); the connection stays open.
+    func readResponse(within wait: Duration) -> String? {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return nil }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(socket, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            received.append(contentsOf: chunk[0..<count])
+            let text = String(decoding: received, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n") else { continue }
+            let length =
+                text[..<end.lowerBound].split(separator: "\r\n")
+                .first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+            if text.utf8.count - text[..<end.upperBound].utf8.count >= length { break }
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// Everything until the server closes (or the timeout).
