@@ -40,9 +40,14 @@ struct SignInSession: Sendable {
 
     /// Starts a session for `user`, ending the browser's previous one, and returns it with the
     /// cookie to set.
+    ///
+    /// One transaction writes the session, its `amr` when more than a password was used
+    /// (`methods`), and the `session.start` audit row that is the person's sign-in history
+    /// (Download your data); it carries the methods, never the address or the browser, which
+    /// the session row holds and loses when the session ends.
     static func start(
-        for user: UserRecord, persistent: Bool, replacing previousToken: String?, request: Request,
-        environment: PageEnvironment
+        for user: UserRecord, persistent: Bool, methods: [String] = AuthenticationMethods.password,
+        replacing previousToken: String?, request: Request, environment: PageEnvironment
     ) throws -> (SignInSession, Cookie) {
         let now = environment.now()
         let token = SecureRandom.token()
@@ -52,15 +57,22 @@ struct SignInSession: Sendable {
             lastSeenAt: now, authTime: now, isPersistent: persistent,
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
             ipAddress: request.remoteAddress.isEmpty ? nil : request.remoteAddress)
-        try environment.store.transaction { transaction in
+        let stored = try environment.store.transaction { transaction -> BrowserSession in
             if let previousToken, isWellFormed(previousToken) {
                 // Signing in again (another person, say) signs the previous session out.
                 try BackChannelLogout.enqueueSessionEnd(browserSessionToken: previousToken, now: now, in: transaction)
                 try transaction.deleteSession(token: previousToken)
             }
             try transaction.insert(session)
+            if methods != AuthenticationMethods.password {
+                try transaction.recordAuthenticationMethods(methods, forSessionHashedID: session.hashedID)
+            }
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: now, actor: user.id, action: "session.start", subject: user.id,
+                    details: JSONValue.object(["methods": .array(methods.map(JSONValue.string))]).jsonString))
+            return try transaction.session(token: token, now: now) ?? session
         }
-        let stored = try environment.store.read { try $0.session(token: token, now: now) } ?? session
         let cookie =
             persistent
             ? persistentCookie(token: token, expiresAt: expiresAt, now: now, environment: environment)

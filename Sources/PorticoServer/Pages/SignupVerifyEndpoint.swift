@@ -117,17 +117,15 @@ struct SignupVerifyEndpoint: Sendable {
         case .created(let created): user = created
         }
         metrics.record(.confirmed)
+        // A passkey was just used with user verification: the session's `amr` says so.
+        let methods =
+            passkey.map {
+                $0.registration.backupEligible ? PasskeyEndpoint.syncedMethods : PasskeyEndpoint.deviceBoundMethods
+            } ?? AuthenticationMethods.password
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: false, replacing: request.cookies[SignInSession.cookieName(environment)],
-            request: request, environment: environment)
-        if let passkey {
-            // The passkey was just used with user verification: the session's `amr` says so.
-            let methods =
-                passkey.registration.backupEligible ? PasskeyEndpoint.syncedMethods : PasskeyEndpoint.deviceBoundMethods
-            try environment.store.transaction {
-                try $0.recordAuthenticationMethods(methods, forSessionHashedID: signedIn.session.hashedID)
-            }
-        }
+            for: user, persistent: false, methods: methods,
+            replacing: request.cookies[SignInSession.cookieName(environment)], request: request,
+            environment: environment)
         var response: Response
         if let seal, let pending = try? AuthorizationFlow.pendingRequest(seal, environment: environment) {
             response = try AuthorizationFlow.next(

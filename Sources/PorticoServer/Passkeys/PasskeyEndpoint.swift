@@ -151,18 +151,20 @@ struct PasskeyEndpoint: Sendable {
         else { return nil }
         let now = environment.now()
         let store = environment.store
-        // Single use, whatever follows: a replayed assertion finds no challenge.
-        guard
-            try store.transaction({
-                try $0.consumePasskeyChallenge(
-                    hash: Digest.sha256.hash(clientData.challenge), purpose: .signIn, now: now)
-            }) != nil
-        else { return nil }
-        // Step 6: the credential is the one registered, and it is the user handle's person's.
-        guard let credential = try store.read({ try $0.passkeyCredential(id: id) }),
-            let owner = try store.read({ try $0.userID(passkeyUserHandle: handle) }), owner == credential.userID,
-            let user = try store.read({ try $0.user(id: owner) }), !user.isDisabled
-        else { return nil }
+        // One transaction: the challenge is used up (single use, whatever follows: a replayed
+        // assertion finds none), and step 6, the credential is the one registered and it is the
+        // user handle's person's.
+        let found = try store.transaction { transaction -> (PasskeyCredential, UserRecord)? in
+            guard
+                try transaction.consumePasskeyChallenge(
+                    hash: Digest.sha256.hash(clientData.challenge), purpose: .signIn, now: now) != nil,
+                let credential = try transaction.passkeyCredential(id: id),
+                let owner = try transaction.userID(passkeyUserHandle: handle), owner == credential.userID,
+                let user = try transaction.user(id: owner)
+            else { return nil }
+            return (credential, user)
+        }
+        guard let (credential, user) = found, !user.isDisabled else { return nil }
         let result: PasskeyAssertion
         do {
             result = try relyingParty.verifyAssertion(
@@ -178,15 +180,11 @@ struct PasskeyEndpoint: Sendable {
             }
             return nil
         }
-        let recorded = try store.transaction { transaction -> Bool in
-            guard
-                try transaction.recordPasskeyUse(
-                    credentialID: id, previousSignCount: credential.signCount, signCount: Int64(result.signCount),
-                    backedUp: result.backedUp, at: now)
-            else { return false }
-            try transaction.append(
-                AuditEvent(occurredAt: now, actor: user.id, action: "user.passkey_sign_in", subject: user.id))
-            return true
+        // The sign-in's audit row is the session's (``SignInSession/start``), written next.
+        let recorded = try store.transaction {
+            try $0.recordPasskeyUse(
+                credentialID: id, previousSignCount: credential.signCount, signCount: Int64(result.signCount),
+                backedUp: result.backedUp, at: now)
         }
         guard recorded else { return nil }
         return (user, credential.backupEligible ? Self.syncedMethods : Self.deviceBoundMethods)

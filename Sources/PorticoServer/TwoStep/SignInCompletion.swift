@@ -12,13 +12,9 @@ enum SignInCompletion {
         returnPath: String?, request: Request, environment: PageEnvironment
     ) throws -> Response {
         let (signedIn, cookie) = try SignInSession.start(
-            for: user, persistent: persistent, replacing: request.cookies[SignInSession.cookieName(environment)],
-            request: request, environment: environment)
-        if methods != AuthenticationMethods.password {
-            try environment.store.transaction {
-                try $0.recordAuthenticationMethods(methods, forSessionHashedID: signedIn.session.hashedID)
-            }
-        }
+            for: user, persistent: persistent, methods: methods,
+            replacing: request.cookies[SignInSession.cookieName(environment)], request: request,
+            environment: environment)
         var response: Response
         if let pending {
             response = try AuthorizationFlow.next(

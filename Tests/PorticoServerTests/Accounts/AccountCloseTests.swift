@@ -70,6 +70,12 @@ import Testing
                 $0.objectValue?["action"]?.stringValue
             }
             #expect(history.contains("user.passkey_added"))
+            // The password sign-in is in the history, with its method and nothing personal.
+            let signIns = try #require(data["history"]?.arrayValue).filter {
+                $0.objectValue?["action"]?.stringValue == "session.start"
+            }
+            #expect(signIns.count == 1)
+            #expect(signIns.first?.objectValue?["details"] == ["methods": ["pwd"]])
 
             // Nothing that opens the account or a grant: no password hash, session token or its
             // hash, refresh or access token, user handle or public key.

@@ -133,7 +133,7 @@ import Testing
 
     @Test func syncedPasskeyGivesSoftwareKeyAMR() async throws {
         try await ProviderHarness.with { harness in
-            try harness.addUser()
+            let user = try harness.addUser()
             let rp = try #require(PasskeyRelyingParty(issuer: harness.issuer))
             var device = try SoftwareAuthenticator(rpID: rp.rpID, origin: rp.origin, synced: true)
             let (browser, csrf) = try await signedIn(harness)
@@ -150,6 +150,11 @@ import Testing
                 try $0.authenticationMethods(sessionHashedID: SecretHash.reference(session))
             }
             #expect(methods == ["swk", "user", "mfa"])
+            // Each sign-in's audit row, written with its session, names its methods: the password
+            // one that added the passkey, then this one.
+            let signIns = try harness.store.read { try $0.auditEvents(involving: user.id, limit: 50) }
+                .filter { $0.action == "session.start" }.map(\.details).sorted()
+            #expect(signIns == [#"{"methods":["pwd"]}"#, #"{"methods":["swk","user","mfa"]}"#])
         }
     }
 
