@@ -9,9 +9,9 @@
 #             cluster serves when nobody floods it
 #   flood     FLOOD_CONNECTIONS (512, 4x the per-client cap of 128) connections through nginx
 #   direct    CAPACITY_CONNECTIONS, then FLOOD_CONNECTIONS connections straight to a fourth
-#             node on the same database that trusts no proxy (the cap refuses the connections
-#             past 128, and wrk reconnects each at once): its own capacity and fraction, and
-#             wrk's read errors; DIRECT=0 skips it
+#             node on the same database that trusts no proxy (the connections past the cap of
+#             128 wait, their requests held up to 1 s and then answered 503 with Retry-After):
+#             its own capacity and fraction, wrk's read errors and the 503s; DIRECT=0 skips it
 #
 # each for DURATION (10s), RUNS (3) times, and prints the answers served per second, the flood's
 # served fraction (flood / capacity, the issue's bar is >= 0.8), every answer's kind (a 502 or
@@ -99,7 +99,7 @@ load() {
 {
     echo "bench/idp/proxy-flood: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, binary $portico"
     echo "client credentials (POST /oauth/token) from one address; $duration per load; capacity $capacity_connections connections, flood $flood_connections"
-    printf '%-4s %10s %10s %7s %6s %6s %7s %6s %9s %10s %10s %8s %18s\n' run "capacity/s" "flood/s" fraction 502 503 "503-RA" "o5xx" "read-err" "direct c/f/s" "d-fraction" "d-r-err" "RSS MiB before→after"
+    printf '%-4s %10s %10s %7s %6s %6s %7s %6s %9s %10s %10s %8s %6s %18s\n' run "capacity/s" "flood/s" fraction 502 503 "503-RA" "o5xx" "read-err" "direct c/f/s" "d-fraction" "d-r-err" "d-503" "RSS MiB before→after"
 } | tee "$out_dir/summary.txt"
 FLOOD_OUT=/dev/null wrk -t2 -c"$capacity_connections" -d3s -s "$script" "$CLUSTER_URL" >/dev/null  # warm-up
 for run in $(seq 1 "$runs"); do
@@ -107,20 +107,21 @@ for run in $(seq 1 "$runs"); do
     capacity="$(load "capacity-$run" "$capacity_connections" "$CLUSTER_URL")"
     flood="$(load "flood-$run" "$flood_connections" "$CLUSTER_URL")"
     counts="$out_dir/flood-$run.counts"
-    direct_rate="-" direct_fraction="-" direct_errors="-"
+    direct_rate="-" direct_fraction="-" direct_errors="-" direct_503="-"
     if [[ "$direct" == 1 ]]; then
         direct_capacity="$(load "direct-capacity-$run" "$capacity_connections" "$node_url")"
         direct_rate="$(load "direct-$run" "$flood_connections" "$node_url")"
         direct_errors="$(value "$out_dir/direct-$run.counts" read_errors)"
+        direct_503="$(value "$out_dir/direct-$run.counts" s503)"
         direct_rate="$direct_capacity/$direct_rate"
         direct_fraction="$(awk -v d="${direct_rate#*/}" -v c="$direct_capacity" 'BEGIN { printf "%.2f", (c > 0) ? d / c : 0 }')"
     fi
     sleep 1
     after="$(rss)"
-    printf '%-4s %10s %10s %7s %6s %6s %7s %6s %9s %10s %10s %8s %18s\n' "$run" "$capacity" "$flood" \
+    printf '%-4s %10s %10s %7s %6s %6s %7s %6s %9s %10s %10s %8s %6s %18s\n' "$run" "$capacity" "$flood" \
         "$(awk -v f="$flood" -v c="$capacity" 'BEGIN { printf "%.2f", (c > 0) ? f / c : 0 }')" \
         "$(value "$counts" s502)" "$(value "$counts" s503)" "$(($(value "$counts" s503) - $(value "$counts" s503_bare)))" \
         "$(value "$counts" s5xx_other)" "$(value "$counts" read_errors)" "$direct_rate" "$direct_fraction" "$direct_errors" \
-        "${before% }→${after% }" | tee -a "$out_dir/summary.txt"
+        "$direct_503" "${before% }→${after% }" | tee -a "$out_dir/summary.txt"
 done
 echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out_dir/summary.txt"
