@@ -33,12 +33,29 @@ enum ErrorPage {
     static func guarding(_ request: Request, _ body: () async throws -> Response) async -> Response {
         do {
             return try await body()
-        } catch let problem as PageProblem {
+        } catch {
+            return response(for: error, request: request)
+        }
+    }
+
+    /// ``guarding(_:_:)`` for a handler that runs on the thread that read the request.
+    static func guarding(_ request: Request, _ body: () throws -> Response) -> Response {
+        do {
+            return try body()
+        } catch {
+            return response(for: error, request: request)
+        }
+    }
+
+    /// The page for an error a handler threw.
+    private static func response(for error: any Error, request: Request) -> Response {
+        switch error {
+        case let problem as PageProblem:
             return response(for: problem, language: request.pageLanguage())
-        } catch let error as StoreError where error.isTemporary {
+        case let error as StoreError where error.isTemporary:
             log(error, path: request.path)
             return response(for: .temporarilyUnavailable, language: request.pageLanguage())
-        } catch let error as StoreError {
+        case let error as StoreError:
             log(error, path: request.path)
             // A value the database cannot hold that a check before the store missed is the
             // request's fault, not the server's.
@@ -46,7 +63,7 @@ enum ErrorPage {
                 return response(for: .serverFailure, language: request.pageLanguage())
             }
             return response(for: .malformedRequest(appName: nil), language: request.pageLanguage())
-        } catch {
+        default:
             log(error, path: request.path)
             return response(for: .serverFailure, language: request.pageLanguage())
         }

@@ -44,31 +44,21 @@ struct PasskeyEndpoint: Sendable {
 
     func register(on router: Router) {
         router.get(PasskeyScript.path) { PasskeyScript.asset.response(to: $0) }
-        json(Self.signInOptionsPath, on: router) { try signInOptions($0) }
-        json(Self.registrationOptionsPath, on: router) { try registrationOptions($0) }
-        json(PasskeySignup.optionsPath, on: router) { try PasskeySignup(environment: environment).options($0) }
-        router.page(
-            Self.signInPath, environment: environment,
-            show: { _ in PageLayout.redirect(to: AuthorizationFlow.loginPath, status: .found) },
-            submit: { try signIn($0) })
+        // Sign-in is one ES256 verification and a few store writes, no password: its two
+        // posts run where the protocol endpoints run.
+        router.form(Self.signInOptionsPath, environment: environment) { try signInOptions($0) }
+        router.form(Self.registrationOptionsPath, environment: environment) { try registrationOptions($0) }
+        router.form(PasskeySignup.optionsPath, environment: environment) {
+            try PasskeySignup(environment: environment).options($0)
+        }
+        router.get(Self.signInPath) { _ in
+            Router.secured(PageLayout.redirect(to: AuthorizationFlow.loginPath, status: .found), environment: environment)
+        }
+        router.form(Self.signInPath, environment: environment) { try signIn($0) }
         router.page(
             Self.registrationPath, environment: environment,
             show: { _ in PageLayout.redirect(to: AccountEndpoint.path, status: .found) },
             submit: { try manage($0) })
-    }
-
-    /// A same-origin `POST` answered with JSON off the HTTP threads.
-    private func json(_ path: String, on router: Router, _ handler: @escaping @Sendable (Request) throws -> Response) {
-        router.postAsync(path) { request in
-            Router.secured(
-                await ErrorPage.guarding(request) {
-                    guard FormOrigin.isSameOrigin(request, issuer: environment.issuer) else {
-                        throw PageProblem.forgedForm(appName: nil)
-                    }
-                    return try handler(request)
-                }, environment: environment)
-        }
-        router.refuseHead(path)
     }
 
     private func issueChallenge(_ purpose: PasskeyChallenge.Purpose, userID: String?) throws -> [UInt8] {
