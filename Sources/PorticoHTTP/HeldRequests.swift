@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Requests held on waiting connections (see ``ClientLimits``): each until its connection is
@@ -17,41 +16,31 @@ final class HeldRequests: Sendable {
     /// Held requests by their connection (its pointer's bits).
     private let entries = Mutex<[UInt: Entry]>([:])
     private let release = Mutex<(@Sendable (AsyncExchange) -> Void)?>(nil)
-    private let timer: Timer
-
-    /// The timer. `@unchecked`: a dispatch source may be cancelled from any thread, and it is
-    /// only scheduled and resumed in `init`.
-    private struct Timer: @unchecked Sendable {
-        let source: any DispatchSourceTimer
-    }
+    private let timer = Mutex<RepeatingTimer?>(nil)
 
     /// Holds of `hold` (at least 10 ms).
     init(hold: Duration) {
-        let nanoseconds = max(
-            10_000_000, hold.components.seconds * 1_000_000_000 + hold.components.attoseconds / 1_000_000_000)
-        holdNanoseconds = UInt64(nanoseconds)
-        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "portico.held-requests"))
-        timer = Timer(source: source)
-        let interval = min(250_000_000, max(5_000_000, nanoseconds / 4))
-        source.schedule(deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)))
-        source.setEventHandler { [weak self] in self?.releaseExpired() }
+        holdNanoseconds = RepeatingTimer.nanoseconds(hold)
     }
 
     /// Starts the timer; `release` resumes a request whose hold ends. Given after the
     /// owner is whole, since it is what the owner does.
     func start(release: @escaping @Sendable (AsyncExchange) -> Void) {
         self.release.withLock { $0 = release }
-        timer.source.resume()
+        let timer = RepeatingTimer(
+            label: "portico.held-requests", quarterOf: holdNanoseconds, longest: 250_000_000
+        ) { [weak self] in self?.releaseExpired() }
+        self.timer.withLock { $0 = timer }
+        timer.start()
     }
 
     /// Stops the timer; what is still held is left to shutdown's resume of every suspension.
-    /// Called once, after ``start(release:)``.
     func stop() {
-        timer.source.cancel()
+        timer.withLock { $0?.cancel() }
     }
 
     deinit {
-        timer.source.cancel()
+        timer.withLock { $0?.cancel() }
     }
 
     /// Holds `exchange`, whose connection is already suspended.

@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -31,30 +30,21 @@ final class RequestDeadlines: Sendable {
     /// Open connections; an entry leaves before libmicrohttpd closes its socket (its close
     /// notice comes first), so under this lock a descriptor is never one reused by another.
     private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
-    private let timer: SweepTimer
-
-    /// The sweeper's timer. `@unchecked`: a dispatch source may be cancelled from any thread,
-    /// and it is only scheduled and resumed in `init`.
-    private struct SweepTimer: @unchecked Sendable {
-        let source: any DispatchSourceTimer
-    }
+    private let timer = Mutex<RepeatingTimer?>(nil)
 
     /// Deadlines of `limit` (at least 10 ms), checked a few times per `limit` (at most once a second).
     init(limit: Duration) {
-        let nanoseconds = max(
-            10_000_000, limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000)
-        limitNanoseconds = UInt64(nanoseconds)
-        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "portico.request-deadlines"))
-        timer = SweepTimer(source: source)
-        let interval = min(1_000_000_000, max(5_000_000, nanoseconds / 4))
-        source.schedule(deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)))
-        source.setEventHandler { [weak self] in self?.sweep() }
-        source.resume()
+        limitNanoseconds = RepeatingTimer.nanoseconds(limit)
+        let timer = RepeatingTimer(
+            label: "portico.request-deadlines", quarterOf: limitNanoseconds, longest: 1_000_000_000
+        ) { [weak self] in self?.sweep() }
+        self.timer.withLock { $0 = timer }
+        timer.start()
     }
 
     /// Stops the sweeper; connections are left to libmicrohttpd.
     func stop() {
-        timer.source.cancel()
+        timer.withLock { $0?.cancel() }
     }
 
     // MARK: - libmicrohttpd notices

@@ -62,6 +62,15 @@ def rss_kib(pid):
     raise AssertionError(f"no VmRSS for {pid}")
 
 
+def client_credentials_client(cluster, name):
+    """A client-credentials client made by the CLI; its HTTP Basic `Authorization` value."""
+    made = cluster.command("client", "add", "--name", name, "--grant", "client_credentials", "--json")
+    assert made.returncode == 0, made.stderr
+    client = json.loads(made.stdout)
+    basic = f"{client['client_id']}:{client['client_secret']}".encode()
+    return "Basic " + base64.b64encode(basic).decode()
+
+
 def flood(url, authorization, seconds, out):
     """wrk with CONNECTIONS connections for `seconds`; the counts tests/cluster/proxy_flood.lua wrote."""
     environment = dict(os.environ, FLOOD_AUTH=authorization, FLOOD_OUT=str(out))
@@ -76,11 +85,7 @@ def flood(url, authorization, seconds, out):
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (scripts/bootstrap installs it)")
 def test_flood_through_nginx_gets_no_502_only_503_with_retry_after_and_flat_memory(flooded, tmp_path):
     cluster = flooded
-    made = cluster.command("client", "add", "--name", "Flood", "--grant", "client_credentials", "--json")
-    assert made.returncode == 0, made.stderr
-    client = json.loads(made.stdout)
-    basic = f"{client['client_id']}:{client['client_secret']}".encode()
-    authorization = "Basic " + base64.b64encode(basic).decode()
+    authorization = client_credentials_client(cluster, "Flood")
     first = requests.post(cluster.url + "/oauth/token", data={"grant_type": "client_credentials"},
                           headers={"Authorization": authorization}, timeout=30)
     assert first.status_code == 200, first.text
@@ -130,11 +135,7 @@ def test_direct_flood_from_one_address_waits_instead_of_churning(flooded, tmp_pa
     answers). So: no 5xx but 503 with Retry-After, some 503s (the waiting connections were
     held, not served past the cap), and read errors only where wrk stops. No timing asserted."""
     cluster = flooded
-    made = cluster.command("client", "add", "--name", "Direct", "--grant", "client_credentials", "--json")
-    assert made.returncode == 0, made.stderr
-    client = json.loads(made.stdout)
-    basic = f"{client['client_id']}:{client['client_secret']}".encode()
-    authorization = "Basic " + base64.b64encode(basic).decode()
+    authorization = client_credentials_client(cluster, "Direct")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = open(tmp_path / "direct-node.log", "w")
