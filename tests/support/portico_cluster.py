@@ -225,7 +225,11 @@ class Cluster:
 {user}worker_processes auto;
 pid {self.nginx_dir}/nginx.pid;
 error_log {self.nginx_dir}/error.log warn;
-events {{ worker_connections 1024; }}
+# Each proxied request holds two connections (the client's and the node's), and up to 256 idle
+# ones to the nodes stay open per worker (keepalive in the site): 1,024, Debian's figure, runs
+# out under a 512-connection flood when one worker takes most of it ("worker_connections are
+# not enough"), and nginx then answers 500 or drops connections. The site's comment says so.
+events {{ worker_connections 4096; }}
 http {{
     access_log {self.nginx_dir}/access.log combined buffer=64k flush=1s;
     client_body_temp_path {temp}/client_body;
