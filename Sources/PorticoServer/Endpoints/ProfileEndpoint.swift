@@ -27,9 +27,9 @@ struct ProfileEndpoint {
     /// Answers one request.
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
-            let token = try ProtectedResource.bearerToken(in: request, formParameter: false)
-            return Self.profile(
-                try resource.admit(token, acceptedScopes: Self.acceptedScopes, challengeScope: "profile"))
+            Self.profile(
+                try resource.admit(
+                    request, formParameter: false, acceptedScopes: Self.acceptedScopes, challengeScope: "profile"))
         }
     }
 

@@ -22,8 +22,8 @@ struct UserInfoEndpoint {
     /// Answers one request.
     func handle(_ request: Request) -> Response {
         OAuthEndpoint.respond {
-            let token = try ProtectedResource.bearerToken(in: request, formParameter: true)
-            return Self.claims(try resource.admit(token, acceptedScopes: ["openid"], challengeScope: "openid"))
+            Self.claims(
+                try resource.admit(request, formParameter: true, acceptedScopes: ["openid"], challengeScope: "openid"))
         }
     }
 

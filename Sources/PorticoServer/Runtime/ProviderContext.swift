@@ -57,6 +57,14 @@ final class ProviderContext: Sendable {
         self.execution = RouteExecution(for: store)
     }
 
+    /// Checks DPoP proofs (RFC 9449) at the token endpoint and the resources, with nonces every
+    /// node on the same key file makes and checks alike.
+    var dpopProofChecker: DPoPProofChecker {
+        DPoPProofChecker(
+            issuer: issuerIdentifier, nonces: DPoPNonces(secret: keys.derivedSecret(purpose: "portico dpop nonces")),
+            requiresNonce: false, now: now)
+    }
+
     /// The issuer identifier (`iss`), without a trailing slash.
     var issuer: String {
         issuerIdentifier.current
