@@ -41,6 +41,12 @@ struct DPoPProofChecker: Sendable {
         nonces.current(at: now())
     }
 
+    /// Adds the current nonce to the answer to a request with a proof when nonces are required
+    /// (RFC 9449 §8.2), so that a client keeps a fresh one without a refusal first.
+    func supplyNonce(in response: inout Response) {
+        if requiresNonce { response.headers["DPoP-Nonce"] = currentNonce() }
+    }
+
     /// The proof `request` carries for a request to `path`, checked; nil when it has none.
     ///
     /// - Parameter accessToken: the access token presented with it at a resource, whose hash

@@ -57,6 +57,15 @@ struct ProtectedResource {
         return PresentedToken(token: token, proof: proof)
     }
 
+    /// `response` with the current DPoP nonce when `request` came with a proof and nonces are
+    /// required (RFC 9449 §8.2), so that the client keeps a fresh nonce without a refusal first.
+    func supplyingNonce(_ response: Response, to request: Request) -> Response {
+        guard let proofs, proofs.requiresNonce, Self.usesDPoPScheme(request) else { return response }
+        var response = response
+        proofs.supplyNonce(in: &response)
+        return response
+    }
+
     /// Whether `request` sends its token with the `DPoP` scheme, which the epoll thread leaves
     /// to the worker pool (the proof's use is recorded in the store).
     static func usesDPoPScheme(_ request: Request) -> Bool {

@@ -119,9 +119,15 @@ struct TokenEndpoint: Sendable {
         } catch {
             throw OAuthError.tokenEndpoint(error, nonce: proofs.currentNonce())
         }
+        // A client registered with --dpop gets bound tokens only: without a proof, nothing is decided.
+        if proof == nil && authenticated.client.requiresDPoP {
+            throw OAuthError.invalidDPoPProof("This client's tokens are bound to a key: send a DPoP proof.")
+        }
         // The grant decided and committed, its issuance steps included; what is left is signing.
         let issuance = try grant.exchange(
             TokenRequest(parameters: parameters, client: authenticated, grantType: grantType, proof: proof))
-        return (try tokens.response(for: issuance).response(), grant)
+        var response = try tokens.response(for: issuance).response()
+        if proof != nil { proofs.supplyNonce(in: &response) }
+        return (response, grant)
     }
 }

@@ -37,13 +37,17 @@ final class ProviderContext: Sendable {
     let issuerIdentifier: IssuerIdentifier
     /// Whether a route that touches the store runs on an epoll thread or the worker pool.
     let execution: RouteExecution
+    /// Whether DPoP proofs must carry a nonce of the provider's (``ProviderConfiguration/requiresDPoPNonce``).
+    let requiresDPoPNonce: Bool
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
         lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
-        metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate()
+        metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate(),
+        requiresDPoPNonce: Bool = false
     ) {
+        self.requiresDPoPNonce = requiresDPoPNonce
         self.issuerIdentifier = IssuerIdentifier(issuer)
         self.store = store
         self.keys = keys
@@ -62,7 +66,7 @@ final class ProviderContext: Sendable {
     var dpopProofChecker: DPoPProofChecker {
         DPoPProofChecker(
             issuer: issuerIdentifier, nonces: DPoPNonces(secret: keys.derivedSecret(purpose: "portico dpop nonces")),
-            requiresNonce: false, now: now)
+            requiresNonce: requiresDPoPNonce, now: now)
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.
