@@ -97,6 +97,12 @@ struct DPoPProofChecker: Sendable {
         return DPoPProof(keyThumbprint: thumbprint, jti: jti, acceptableUntil: issuedAt.addingTimeInterval(Self.window))
     }
 
+    /// Whether `text` can be a JWK SHA-256 thumbprint (RFC 7638) in base64url, as `dpop_jkt` is:
+    /// 43 characters of the base64url alphabet.
+    static func isThumbprint(_ text: String) -> Bool {
+        text.utf8.count == 43 && Base64URL.decode(Substring(text))?.count == 32
+    }
+
     /// `url` as RFC 9449 §4.3 compares it: scheme and host in lowercase, a default port left
     /// out, an empty path as `/`, no query or fragment (RFC 3986 §6.2.2, §6.2.3); nil when it
     /// is not an absolute http(s) URL.
