@@ -1,21 +1,22 @@
 import Foundation
 import PorticoCrypto
-import PorticoTesting
 
 /// A client's DPoP key in a test: makes proofs (RFC 9449 §4.2) the way a client would, and
 /// malformed ones the way an attacker or a careless client would.
-struct DPoPProver {
-    let key: SigningKey
+public struct DPoPProver: Sendable {
+    /// The private key.
+    public let key: SigningKey
 
-    init(_ algorithm: SignatureAlgorithm = .es256) throws {
+    /// A new key for `algorithm`.
+    public init(_ algorithm: SignatureAlgorithm = .es256) throws {
         key = try SigningKey.generate(algorithm)
     }
 
     /// The RFC 7638 thumbprint the server binds tokens to.
-    var thumbprint: String { get throws { try key.publicJWK.thumbprint() } }
+    public var thumbprint: String { get throws { try key.publicJWK.thumbprint() } }
 
     /// A proof for `method` `url`; the arguments after it bend one part of it.
-    func proof(
+    public func proof(
         _ method: String, _ url: String, accessToken: String? = nil, jti: String? = SecureRandom.token(),
         issuedAt: Date = Date(), nonce: String? = nil, type: String = "dpop+jwt", jwk: JSONValue? = nil
     ) -> String {
@@ -31,7 +32,9 @@ struct DPoPProver {
 
     /// A proof for `method` `url` with header `alg` `algorithm` that this key cannot have made:
     /// unsigned (`none`) or MACed with `secret` (`HS256`), as an attacker would try.
-    func forgedProof(_ method: String, _ url: String, algorithm: String, secret: [UInt8] = Array("k".utf8)) -> String {
+    public func forgedProof(_ method: String, _ url: String, algorithm: String, secret: [UInt8] = Array("k".utf8))
+        -> String
+    {
         var claims = JWTClaims(issuedAt: Date(), jwtID: SecureRandom.token())
         claims["htm"] = .string(method)
         claims["htu"] = .string(url)
@@ -45,12 +48,14 @@ struct DPoPProver {
 
 extension ProviderHarness {
     /// A token request with a `DPoP` header.
-    func token(_ form: [(String, String)], client: ClientCredentials, proof: String) async throws -> TestReply {
+    public func token(_ form: [(String, String)], client: ClientCredentials, proof: String) async throws -> TestReply {
         try await request("POST", "/oauth/token", form: form, client: client, headers: ["DPoP": proof])
     }
 
     /// A resource request with the `DPoP` scheme (or `scheme`) and a proof.
-    func resource(_ path: String, token: String, scheme: String = "DPoP", proof: String?) async throws -> TestReply {
+    public func resource(_ path: String, token: String, scheme: String = "DPoP", proof: String?) async throws
+        -> TestReply
+    {
         var headers = ["Authorization": "\(scheme) \(token)"]
         if let proof { headers["DPoP"] = proof }
         return try await request("GET", path, headers: headers)
