@@ -23,6 +23,12 @@ public enum JOSEError: Error, Sendable, Equatable {
     case algorithmNotAllowed(SignatureAlgorithm)
     /// The header has no `kid`, so no key can be chosen without guessing.
     case missingKeyID
+    /// The header carries no `jwk` object, and the token must bring its own key (DPoP).
+    case missingEmbeddedKey
+    /// The header's `jwk` is not a usable public key (unknown type, bad members, weak RSA).
+    case invalidEmbeddedKey
+    /// The header's `jwk` has private members; a key sent to be trusted must be public.
+    case privateEmbeddedKey
     /// No key in the set has this `kid`.
     case unknownKeyID(String)
     /// The `kid` names a key for another algorithm (for example an ES256 key for an RS256 token).

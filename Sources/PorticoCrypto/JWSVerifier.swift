@@ -37,6 +37,45 @@ public struct JWSVerifier: Sendable {
     public func verify(
         _ token: String, algorithms: Set<SignatureAlgorithm>, type: String? = nil
     ) throws(JOSEError) -> VerifiedJWS {
+        try Self.verify(
+            token, algorithms: algorithms, type: type, understoodCriticalHeaders: understoodCriticalHeaders
+        ) { (members, algorithm) throws(JOSEError) -> VerificationKey in
+            guard let keyID = try Self.optionalString(members["kid"]) else { throw .missingKeyID }
+            guard let candidates = keysByID[keyID] else { throw .unknownKeyID(keyID) }
+            guard let key = candidates.first(where: { $0.algorithm == algorithm }) else {
+                throw .keyAlgorithmMismatch(token: algorithm, key: candidates[0].algorithm)
+            }
+            return key
+        }
+    }
+
+    /// Verifies `token` against the public key its own header carries in `jwk` (RFC 7515
+    /// §4.1.3), as a DPoP proof does (RFC 9449 §4.2): what the signature proves is possession
+    /// of that key, which the caller then judges by its thumbprint.
+    ///
+    /// The key must be public (a header with private members is refused, so a careless client
+    /// learns its mistake instead of having its key accepted) and of the type `alg` names; the
+    /// other header rules are ``verify(_:algorithms:type:)``'s.
+    public static func verifyWithEmbeddedKey(
+        _ token: String, algorithms: Set<SignatureAlgorithm>, type: String? = nil
+    ) throws(JOSEError) -> VerifiedJWS {
+        try verify(token, algorithms: algorithms, type: type, understoodCriticalHeaders: []) {
+            (members, algorithm) throws(JOSEError) -> VerificationKey in
+            guard let object = members["jwk"], object.objectValue != nil else { throw .missingEmbeddedKey }
+            guard let jwk = try? JWK(json: object.jsonString) else { throw .invalidEmbeddedKey }
+            guard jwk.publicKey == jwk else { throw .privateEmbeddedKey }
+            let key: VerificationKey
+            do { key = try VerificationKey(jwk: jwk) } catch { throw .invalidEmbeddedKey }
+            guard key.algorithm == algorithm else { throw .keyAlgorithmMismatch(token: algorithm, key: key.algorithm) }
+            return key
+        }
+    }
+
+    /// The checks both kinds of verification share; `key` picks the key once `alg` is known.
+    private static func verify(
+        _ token: String, algorithms: Set<SignatureAlgorithm>, type: String?, understoodCriticalHeaders: Set<String>,
+        key chooseKey: ([String: JSONValue], SignatureAlgorithm) throws(JOSEError) -> VerificationKey
+    ) throws(JOSEError) -> VerifiedJWS {
         let bytes = token.utf8
         guard bytes.count <= Self.maximumTokenLength else { throw .tokenTooLarge }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -53,7 +92,7 @@ public struct JWSVerifier: Sendable {
         }
         guard algorithms.contains(algorithm) else { throw .algorithmNotAllowed(algorithm) }
 
-        let critical = try checkCritical(members)
+        let critical = try checkCritical(members, understood: understoodCriticalHeaders)
         let headerType = try optionalString(members["typ"])
         let contentType = try optionalString(members["cty"])
         if let type {
@@ -62,11 +101,7 @@ public struct JWSVerifier: Sendable {
             }
         }
 
-        guard let keyID = try optionalString(members["kid"]) else { throw .missingKeyID }
-        guard let candidates = keysByID[keyID] else { throw .unknownKeyID(keyID) }
-        guard let key = candidates.first(where: { $0.algorithm == algorithm }) else {
-            throw .keyAlgorithmMismatch(token: algorithm, key: candidates[0].algorithm)
-        }
+        let key = try chooseKey(members, algorithm)
 
         guard let payload = Base64URL.decode(Substring(parts[1])) else { throw .invalidPayloadEncoding }
         guard let signature = Base64URL.decode(Substring(parts[2])) else { throw .invalidSignatureEncoding }
@@ -78,7 +113,8 @@ public struct JWSVerifier: Sendable {
         guard verified else { throw .invalidSignature }
 
         let header = JWSHeader(
-            algorithm: algorithm, keyID: keyID, type: headerType, contentType: contentType, critical: critical,
+            algorithm: algorithm, keyID: try optionalString(members["kid"]), type: headerType, contentType: contentType,
+            critical: critical,
             parameters: members)
         return VerifiedJWS(header: header, payload: payload, key: key)
     }
@@ -93,7 +129,7 @@ public struct JWSVerifier: Sendable {
         return claims
     }
 
-    private func optionalString(_ value: JSONValue?) throws(JOSEError) -> String? {
+    private static func optionalString(_ value: JSONValue?) throws(JOSEError) -> String? {
         guard let value else { return nil }
         guard let string = value.stringValue else { throw .invalidHeader }
         return string
@@ -101,7 +137,9 @@ public struct JWSVerifier: Sendable {
 
     /// Checks `crit` (RFC 7515 §4.1.11): a non-empty array of distinct extension names, each
     /// present in the header and understood by the caller.
-    private func checkCritical(_ members: [String: JSONValue]) throws(JOSEError) -> [String] {
+    private static func checkCritical(_ members: [String: JSONValue], understood understoodCriticalHeaders: Set<String>)
+        throws(JOSEError) -> [String]
+    {
         guard let value = members["crit"] else { return [] }
         guard let elements = value.arrayValue, !elements.isEmpty else { throw .invalidHeader }
         var names: [String] = []

@@ -74,6 +74,12 @@ public struct ProviderConfiguration: Sendable {
     /// development, whose app backends run on 127.0.0.1; private and link-local addresses are
     /// refused either way (``OutboundAddressPolicy``).
     public var allowsLoopbackCallbacks = false
+    /// Whether every DPoP proof must carry a nonce of this provider's (`--dpop-nonce`, RFC 9449
+    /// §8, §9): a proof without a current one is answered `use_dpop_nonce` with the nonce in
+    /// `DPoP-Nonce`, which also comes with every answer to a request with a proof. The nonce is
+    /// stateless (a keyed hash of the time window, from the key file), so every node on one
+    /// key file checks another's without a store read.
+    public var requiresDPoPNonce = false
 
     /// How often (seconds) a node re-reads the signing keys unless told otherwise; part of how
     /// long a rotated key waits before it signs.

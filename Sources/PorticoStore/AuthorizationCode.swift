@@ -39,6 +39,9 @@ public struct AuthorizationCode: Sendable, Hashable {
     /// The resource server (RFC 8707) the authorization request named: the access token's
     /// `aud`; nil for tokens meant for the provider.
     public var resource: String? = nil
+    /// The thumbprint of the DPoP key the authorization request named with `dpop_jkt` (RFC 9449
+    /// §10): the code is redeemed only with a proof made with that key. Nil for an unbound code.
+    public var dpopKeyThumbprint: String? = nil
 
     /// A code ready to insert for the plain `code`; only its hash is kept.
     public init(

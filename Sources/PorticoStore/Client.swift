@@ -51,6 +51,10 @@ public struct Client: Sendable, Hashable {
     /// Whether it is a resource server that may ask `/oauth/introspect` about tokens
     /// (`client add --introspection`); other clients must not learn whose a token is.
     public var mayIntrospect = false
+    /// Whether its access tokens must be bound to a key (`client add --dpop`, RFC 9449 §5.2's
+    /// `dpop_bound_access_tokens`): the token endpoint refuses its requests without a DPoP
+    /// proof, so none of its tokens is usable as a bearer token.
+    public var requiresDPoP = false
 
     /// A client ready to insert; pass the plain `secret` of a confidential client and only its
     /// hash is kept.

@@ -26,6 +26,8 @@ public struct PurgeReport: Sendable, Hashable {
     public var companionTickets: Int = 0
     /// Sign-ups whose confirmation link expired unused.
     public var pendingSignups: Int = 0
+    /// DPoP proofs whose window has passed (their `iat` would refuse them anyway).
+    public var dpopProofs: Int = 0
 
     /// A report with the given counts.
     public init(
@@ -48,6 +50,6 @@ public struct PurgeReport: Sendable, Hashable {
     public var total: Int {
         authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
             + refreshFamilies + passwordResets + throttleAttempts + grantRevocations + companionTickets + deviceSessions
-            + pendingSignups
+            + pendingSignups + dpopProofs
     }
 }

@@ -16,7 +16,9 @@ public protocol RefreshRotationStorage {
     /// ``RefreshTokenStorage/swapRefreshToken(familyID:from:to:issuedAt:expiresAt:)``: if
     /// family `familyID` is live, its current token hash is still `expected`, that token is
     /// unexpired at `now` (whole seconds, as ``StoredTime/isExpired(_:now:)``), the family was
-    /// issued to `clientID`, and its person exists and is not disabled, then `successor` becomes
+    /// issued to `clientID`, its person exists and is not disabled, and it is not bound to a DPoP
+    /// key (``DPoPStorage/bindRefreshFamily(_:toKey:)``: the proof is checked before any
+    /// rotation, in a transaction), then `successor` becomes
     /// current (issued at `now`, usable until `expiresAt`) and `expected` is kept as the one
     /// replaced, rotated at `now` — exactly what that primitive writes — and the family, its
     /// person and the rows that hang off the family are returned. Nil when any condition failed:

@@ -67,6 +67,7 @@ public enum StoreConformance {
             + TwoStepChecks.all
             + StandingFeedChecks.all
             + RefreshRotationChecks.all
+            + DPoPChecks.all
     }
 }
 

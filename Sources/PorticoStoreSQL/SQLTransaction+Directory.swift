@@ -8,7 +8,7 @@ import PorticoStore
 @usableFromInline let clientColumns = """
     id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-    sector_identifier, backchannel_logout_uri, jwks, introspection
+    sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop
     """
 
 @usableFromInline let keyColumns =
@@ -126,6 +126,7 @@ extension SQLTransaction {
         client.backchannelLogoutURI = try row.optionalText("backchannel_logout_uri")
         client.jwks = try row.optionalText("jwks")
         client.mayIntrospect = try row.bool("introspection")
+        client.requiresDPoP = try row.bool("requires_dpop")
         return client
     }
 
@@ -137,7 +138,7 @@ extension SQLTransaction {
             .text(client.logoURL), .text(client.privacyURL), .text(client.idTokenSigningAlgorithm),
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
             .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
-            .text(client.jwks), .bool(client.mayIntrospect),
+            .text(client.jwks), .bool(client.mayIntrospect), .bool(client.requiresDPoP),
         ]
     }
 
@@ -147,8 +148,8 @@ extension SQLTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, backchannel_logout_uri, jwks, introspection, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
     }
@@ -170,7 +171,7 @@ extension SQLTransaction {
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
-                backchannel_logout_uri = ?, jwks = ?, introspection = ?
+                backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])

@@ -37,6 +37,7 @@ extension SQLTransaction where Self: SQLPurging {
         report.grantRevocations = try write("DELETE FROM grant_revocations WHERE expires_at <= ?", [.date(now)])
         report.companionTickets = try write("DELETE FROM companion_tickets WHERE expires_at <= ?", [.date(now)])
         report.pendingSignups = try write("DELETE FROM pending_signups WHERE expires_at <= ?", [.date(now)])
+        report.dpopProofs = try write("DELETE FROM dpop_proofs WHERE expires_at <= ?", [.date(now)])
         return report
     }
 }

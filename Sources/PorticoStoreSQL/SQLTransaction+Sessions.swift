@@ -9,7 +9,7 @@ import PorticoStore
 @usableFromInline let codeColumns = """
     code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, nonce, auth_time, session_hash,
     created_at, expires_at, consumed_at, issued_family_id, issued_access_token_id, issued_access_token_expires_at,
-    resource
+    resource, dpop_jkt
     """
 
 extension SQLTransaction {
@@ -85,19 +85,20 @@ extension SQLTransaction {
             issuedAccessTokenID: try row.optionalText("issued_access_token_id"),
             issuedAccessTokenExpiresAt: try row.optionalDate("issued_access_token_expires_at"))
         code.resource = try row.optionalText("resource")
+        code.dpopKeyThumbprint = try row.optionalText("dpop_jkt")
         return code
     }
 
     /// ``AuthorizationCodeStorage/insert(_:)``, for every SQL backend.
     @inlinable public func insert(_ code: AuthorizationCode) throws {
         try write(
-            "INSERT INTO authorization_codes (\(codeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO authorization_codes (\(codeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .hash(reference: code.hashedCode), .text(code.clientID), .text(code.userID), .text(code.redirectURI),
                 .list(code.scopes), .text(code.codeChallenge), .text(code.nonce), .date(code.authTime),
                 .hash(reference: code.sessionHashedID), .date(code.createdAt), .date(code.expiresAt),
                 .date(code.consumedAt), .text(code.issuedRefreshFamilyID), .text(code.issuedAccessTokenID),
-                .date(code.issuedAccessTokenExpiresAt), .text(code.resource),
+                .date(code.issuedAccessTokenExpiresAt), .text(code.resource), .text(code.dpopKeyThumbprint),
             ], referring: "client or user")
     }
 

@@ -18,13 +18,15 @@ extension SQLiteTransaction {
         expiresAt: Date
     ) throws -> RefreshRotationRecord? {
         // The whole condition is in the WHERE, so the write is the compare-and-swap; the read
-        // that follows sees this transaction's own write.
+        // that follows sees this transaction's own write. A family bound to a DPoP key is left to
+        // the transaction, which checks the proof before it rotates.
         let changed = try write(
             """
             UPDATE refresh_families SET previous_token_hash = token_hash, rotated_at = ?, token_hash = ?,
                 token_issued_at = ?, token_expires_at = ?
             WHERE id = ? AND token_hash = ? AND revoked_at IS NULL AND token_expires_at > ? AND client_id = ?
                 AND EXISTS (SELECT 1 FROM users AS u WHERE u.id = refresh_families.user_id AND NOT u.disabled)
+                AND NOT EXISTS (SELECT 1 FROM refresh_family_keys AS k WHERE k.family_id = refresh_families.id)
             """,
             [
                 .date(now), .bytes(successor), .date(now), .date(expiresAt), .text(familyID), .bytes(expected),

@@ -14,7 +14,7 @@ enum ClientCommand {
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
                                   [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
-                                  [--jwks FILE] [--introspection] [--ssf]
+                                  [--jwks FILE] [--introspection] [--ssf] [--dpop]
                                   [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
@@ -60,6 +60,9 @@ enum ClientCommand {
                                        private_key_jwt assertions (RFC 7523) and gets no secret
                   --introspection      a resource server: it may ask /oauth/introspect about
                                        tokens (other apps may not)
+                  --dpop               its tokens are bound to a key (DPoP, RFC 9449): the
+                                       token endpoint wants a DPoP proof from it, and its
+                                       access tokens are refused as Bearer tokens
                   --ssf                a Shared Signals receiver: with --grant
                                        client_credentials it gets tokens of scope ssf.manage
                                        to manage its stream (/.well-known/ssf-configuration)
@@ -120,6 +123,7 @@ enum ClientCommand {
         registration.allowsLoopbackCallbacks = arguments.flag("allow-loopback-callbacks")
         if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
         registration.mayIntrospect = arguments.flag("introspection")
+        registration.requiresDPoP = arguments.flag("dpop")
         registration.isCompanion = arguments.flag("companion")
         registration.isSignalReceiver = arguments.flag("ssf")
         let json = arguments.flag("json")
@@ -189,7 +193,8 @@ enum ClientCommand {
                     + "\"redirect_uris\": \(JSONLine.array(client.redirectURIs)), "
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
                     + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes)), "
-                    + "\"companion\": \(companions.contains(client.id))"
+                    + "\"companion\": \(companions.contains(client.id)), "
+                    + "\"dpop_bound_access_tokens\": \(client.requiresDPoP)"
                     + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
                 if let miniProgram = miniPrograms[client.id] {
                     object +=
@@ -210,7 +215,8 @@ enum ClientCommand {
             // Mini-programs are listed under their host; those whose host is gone stand alone.
             if let miniProgram = miniPrograms[client.id], ids.contains(miniProgram.hostClientID) { continue }
             let companion = companions.contains(client.id) ? "  (companion)" : ""
-            print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)")
+            let dpop = client.requiresDPoP ? "  (dpop)" : ""
+            print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)\(dpop)")
             if let miniProgram = miniPrograms[client.id] {
                 print(
                     "    mini-program of \(miniProgram.hostClientID) (removed)\(miniProgram.isEnabled ? "" : ", disabled")"

@@ -13,7 +13,7 @@ enum ServeCommand {
                              [--metrics] [--key-file PATH] [--allowed-host HOST ...]
                              [--trusted-proxy CIDR ...] [--client-address-header NAME]
                              [--session-lifetime DURATION] [--remembered-session-lifetime DURATION]
-                             [--allow-loopback-callbacks]
+                             [--allow-loopback-callbacks] [--dpop-nonce]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -68,6 +68,10 @@ enum ServeCommand {
                             addresses (10/8, 192.168/16, 169.254/16, fc00::/7, …) are
                             refused either way, checked on the resolved address before
                             each request
+          --dpop-nonce      every DPoP proof must carry a nonce of the server's (RFC 9449
+                            §8): a proof without a current one is answered use_dpop_nonce
+                            with the nonce in the DPoP-Nonce header. Any node on the same
+                            --key-file checks another's nonces without the database
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -125,6 +129,7 @@ enum ServeCommand {
         }
         try SessionLifetimeOption.apply(&arguments, to: &configuration.lifetimes)
         configuration.allowsLoopbackCallbacks = arguments.flag("allow-loopback-callbacks")
+        configuration.requiresDPoPNonce = arguments.flag("dpop-nonce")
         try arguments.finish()
         try requireIssuerOffLoopback(configuration)
 

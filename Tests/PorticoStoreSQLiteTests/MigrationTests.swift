@@ -207,7 +207,13 @@ private let newer = SQLiteStore.supportedSchemaVersion + 1
             let store14 = try SQLiteStore(path: path, migrate: false)
             defer { store14.close() }
             try store14.insert(user)
-            try store14.insert(client)
+            // The app as version 14 wrote it: the store's own statement names later columns.
+            try connection.run(
+                """
+                INSERT INTO clients (id, name, type, redirect_uris, allowed_scopes, allowed_grant_types,
+                    post_logout_redirect_uris, created_at)
+                VALUES (?, ?, 'public', '[]', '[]', '[]', '[]', ?)
+                """, [.text(client.id), .text(client.name), .integer(Int64(now.timeIntervalSince1970))])
             try store14.transaction { transaction throws in
                 try transaction.insert(session)
                 try transaction.insert(linked, token: "refresh-a", expiresAt: now.addingTimeInterval(60))

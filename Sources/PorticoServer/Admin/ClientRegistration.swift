@@ -59,6 +59,8 @@ public struct ClientRegistration: Sendable {
     public var jwks: String? = nil
     /// Whether it is a resource server allowed to introspect tokens (`--introspection`).
     public var mayIntrospect = false
+    /// Whether its tokens must be bound to a key by DPoP (`--dpop`): bearer use is refused.
+    public var requiresDPoP = false
     /// Whether it is the platform's own companion app (`--companion`, see
     /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
     public var isCompanion = false
@@ -253,6 +255,7 @@ public struct ClientRegistration: Sendable {
             client.jwks = try ClientKeySet(json: jwks).jsonString
         }
         client.mayIntrospect = mayIntrospect
+        client.requiresDPoP = requiresDPoP
         return client
     }
 

@@ -91,6 +91,7 @@ enum AuthorizationFlow {
             sessionHashedID: signedIn.session.hashedID, createdAt: now,
             expiresAt: now.addingTimeInterval(environment.lifetimes.authorizationCode))
         stored.resource = request.resource
+        stored.dpopKeyThumbprint = request.dpopKeyThumbprint
         try environment.store.transaction { transaction in try transaction.insert(stored) }
         return AuthorizationResponse.success(code: code, request: request, issuer: environment.issuer, status: status)
     }

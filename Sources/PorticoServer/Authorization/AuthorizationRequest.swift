@@ -38,6 +38,8 @@ struct AuthorizationRequest: Sendable, Equatable {
     var expiresAt: Date
     /// The resource server (RFC 8707) the access token is meant for, if the app named one.
     var resource: String? = nil
+    /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key the code is bound to.
+    var dpopKeyThumbprint: String? = nil
     /// Set when the sign-in serves a device login (RFC 8628) instead of a redirect: the
     /// normalized user code being approved. Sign-in then returns to `/device` for the device's
     /// own consent page, and no authorization code can be issued for the request.

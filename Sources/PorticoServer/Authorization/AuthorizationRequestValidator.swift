@@ -23,6 +23,7 @@ struct AuthorizationRequestValidator {
         "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge",
         "code_challenge_method", "nonce", "prompt", "max_age", "login_hint", "response_mode", "request",
         "request_uri", "display", "ui_locales", "id_token_hint", "acr_values", "claims", "resource",
+        "dpop_jkt",
     ]
 
     /// Longest `state` echoed back; longer ones are refused rather than truncated.
@@ -127,6 +128,10 @@ struct AuthorizationRequestValidator {
                 return fail(AuthorizationRedirectError(code: error.code, description: error.description))
             }
         }
+        let dpopKeyThumbprint = single("dpop_jkt")
+        if let dpopKeyThumbprint, !DPoPProofChecker.isThumbprint(dpopKeyThumbprint) {
+            return fail(.invalidRequest("dpop_jkt must be a JWK SHA-256 thumbprint (43 base64url characters)."))
+        }
         var prompts = Set<Prompt>()
         for value in (single("prompt") ?? "").split(separator: " ") {
             guard let prompt = Prompt(rawValue: String(value)) else {
@@ -156,12 +161,13 @@ struct AuthorizationRequestValidator {
         var since: Date?
         if let maximumAge { since = arrival.addingTimeInterval(-TimeInterval(maximumAge)) }
         if prompts.contains(.login) || prompts.contains(.selectAccount) { since = arrival }
-        let request = AuthorizationRequest(
+        var request = AuthorizationRequest(
             id: SecureRandom.token(bits: 128), clientID: client.id, redirectURI: redirectURI, scopes: scopes,
             state: state.flatMap { $0.isEmpty ? nil : $0 }, nonce: nonce, codeChallenge: challenge, prompts: prompts,
             loginHint: loginHint, authenticatedSince: since,
             language: PageLanguage.preferred(uiLocales: single("ui_locales")), issuedAt: arrival,
             expiresAt: arrival.addingTimeInterval(PendingRequestSeal.lifetime), resource: resource)
+        request.dpopKeyThumbprint = dpopKeyThumbprint
         return .valid(request, client)
     }
 }

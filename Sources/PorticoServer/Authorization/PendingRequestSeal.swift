@@ -47,6 +47,7 @@ enum PendingRequestSeal {
         }
         if let userCode = request.deviceUserCode { claims["device_user_code"] = .string(userCode) }
         if let resource = request.resource { claims["resource"] = .string(resource) }
+        if let thumbprint = request.dpopKeyThumbprint { claims["dpop_jkt"] = .string(thumbprint) }
         if let since = request.authenticatedSince {
             claims["auth_since"] = .integer(Int64(since.timeIntervalSince1970.rounded(.down)))
         }
@@ -77,12 +78,14 @@ enum PendingRequestSeal {
                 Prompt(rawValue: String($0))
             })
         let since = claims["auth_since"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
-        return AuthorizationRequest(
+        var request = AuthorizationRequest(
             id: id, clientID: clientID, redirectURI: redirectURI, scopes: ScopeCatalog.parse(scope),
             state: claims["state"]?.stringValue, nonce: claims["nonce"]?.stringValue, codeChallenge: challenge,
             prompts: prompts, loginHint: claims["login_hint"]?.stringValue, authenticatedSince: since,
             language: claims["ui_locales"]?.stringValue.flatMap(PageLanguage.init(rawValue:)), issuedAt: issuedAt,
             expiresAt: expiresAt, resource: claims["resource"]?.stringValue,
             deviceUserCode: claims["device_user_code"]?.stringValue)
+        request.dpopKeyThumbprint = claims["dpop_jkt"]?.stringValue
+        return request
     }
 }

@@ -79,6 +79,7 @@ struct AuthorizationCodeGrant: TokenGrant {
                     of: try issue(
                         code, to: client, redirectURI: redirectURI, verifier: verifier, issuer: issuer,
                         in: transaction, now: now), for: client)
+                issuance.requiredProofKey = code.dpopKeyThumbprint
                 try pipeline.shape(&issuance, for: request, in: transaction)
                 return .issue(issuance)
             }

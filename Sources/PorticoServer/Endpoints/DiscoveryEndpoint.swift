@@ -87,6 +87,7 @@ final class DiscoveryEndpoint: Sendable {
             "response_modes_supported": ["query"],
             "grant_types_supported": .array(TokenGrantRegistry.grantTypes.map(JSONValue.string)),
             "code_challenge_methods_supported": ["S256"],
+            "dpop_signing_alg_values_supported": .array(DPoPProofChecker.algorithms.map { .string($0.rawValue) }),
             "token_endpoint_auth_methods_supported": .array(clientAuthentication),
             "revocation_endpoint_auth_methods_supported": .array(clientAuthentication),
             "introspection_endpoint_auth_methods_supported": .array(confidentialAuthentication),

@@ -72,7 +72,7 @@ struct IntrospectionEndpoint {
             return !user.isDisabled
         }
         guard active else { return nil }
-        return [
+        var members: [String: JSONValue] = [
             "active": true, "scope": .string(verified.scopes.joined(separator: " ")),
             "client_id": .string(verified.clientID), "sub": .string(verified.subject),
             "exp": .integer(TokenIssuer.seconds(verified.expiresAt)),
@@ -80,6 +80,12 @@ struct IntrospectionEndpoint {
             "iss": .string(issuer.current), "aud": .array(verified.audience.map(JSONValue.string)),
             "jti": .string(verified.tokenID),
         ]
+        // A resource server checks the proof against the key itself (RFC 9449 §6.2).
+        if let key = verified.confirmationKey {
+            members["token_type"] = "DPoP"
+            members["cnf"] = ["jkt": .string(key)]
+        }
+        return members
     }
 
     /// A Native SSO device secret, active while its session lives; shown only to apps of the

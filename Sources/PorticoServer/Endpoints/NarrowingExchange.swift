@@ -72,7 +72,11 @@ struct NarrowingExchange {
             expiresAt: min(now.addingTimeInterval(lifetimes.accessToken), subject.expiresAt))
         accessToken.audience = audience == [issuer] ? nil : audience
         if let sessionID = subject.sessionID { accessToken.additionalClaims["sid"] = .string(sessionID) }
-        return TokenIssuance(accessToken: accessToken, identity: nil, refreshToken: nil)
+        var issuance = TokenIssuance(accessToken: accessToken, identity: nil, refreshToken: nil)
+        // A token bound to a key is exchanged only with a proof of that key, so that a copy of it
+        // cannot be turned into a bearer token (``SenderConstraintStep``).
+        issuance.requiredProofKey = subject.confirmationKey
+        return issuance
     }
 
     /// The `aud` of the new token: the `resource` (or `audience`) asked for, which the client

@@ -26,11 +26,12 @@ struct ProfileEndpoint {
 
     /// Answers one request.
     func handle(_ request: Request) -> Response {
-        OAuthEndpoint.respond {
-            let token = try ProtectedResource.bearerToken(in: request, formParameter: false)
-            return Self.profile(
-                try resource.admit(token, acceptedScopes: Self.acceptedScopes, challengeScope: "profile"))
-        }
+        resource.supplyingNonce(
+            OAuthEndpoint.respond {
+                Self.profile(
+                    try resource.admit(
+                        request, formParameter: false, acceptedScopes: Self.acceptedScopes, challengeScope: "profile"))
+            }, to: request)
     }
 
     /// The answer when it needs no store; nil hands the request to ``handle(_:)``.

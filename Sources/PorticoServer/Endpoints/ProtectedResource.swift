@@ -20,6 +20,66 @@ struct ProtectedResource {
     /// Standings kept in memory, when the store reports its changes (PostgreSQL); used by the
     /// usual token's read alone.
     var standings: StandingCache? = nil
+    /// Checks the DPoP proofs of tokens sent with the `DPoP` scheme (RFC 9449 §7); without it
+    /// only bearer tokens are accepted.
+    var proofs: DPoPProofChecker? = nil
+
+    /// An access token as a request presented it: as a bearer token, or with the `DPoP` scheme
+    /// and a checked proof of possession (not yet recorded as used).
+    struct PresentedToken {
+        /// The access token.
+        let token: String
+        /// The proof sent with it under the `DPoP` scheme; nil for a bearer token.
+        let proof: DPoPProof?
+    }
+
+    /// The token `request` presents, under either scheme; a `DPoP` one with its proof checked
+    /// against `path` and the token (`ath`).
+    func presentedToken(in request: Request, path: String, formParameter: Bool) throws -> PresentedToken {
+        guard let authorization = request.headers["Authorization"],
+            let token = Self.credentials(in: authorization, scheme: "dpop")
+        else {
+            return PresentedToken(token: try Self.bearerToken(in: request, formParameter: formParameter), proof: nil)
+        }
+        guard let proofs else { throw OAuthError.invalidToken("The Authorization header must carry a Bearer token.") }
+        guard !token.isEmpty else {
+            throw OAuthError.dpopChallenge(code: "invalid_token", description: "An access token is required.")
+        }
+        let proof: DPoPProof?
+        do {
+            proof = try proofs.proof(of: request, path: path, accessToken: token)
+        } catch {
+            throw OAuthError.resource(error, nonce: proofs.currentNonce())
+        }
+        guard let proof else {
+            throw OAuthError.resource(.invalid("A token sent with the DPoP scheme needs a DPoP proof."), nonce: "")
+        }
+        return PresentedToken(token: token, proof: proof)
+    }
+
+    /// `response` with the current DPoP nonce when `request` came with a proof and nonces are
+    /// required (RFC 9449 §8.2), so that the client keeps a fresh nonce without a refusal first.
+    func supplyingNonce(_ response: Response, to request: Request) -> Response {
+        guard let proofs, proofs.requiresNonce, Self.usesDPoPScheme(request) else { return response }
+        var response = response
+        proofs.supplyNonce(in: &response)
+        return response
+    }
+
+    /// Whether `request` sends its token with the `DPoP` scheme, which the epoll thread leaves
+    /// to the worker pool (the proof's use is recorded in the store).
+    static func usesDPoPScheme(_ request: Request) -> Bool {
+        request.headers["Authorization"].map { credentials(in: $0, scheme: "dpop") != nil } ?? false
+    }
+
+    /// Admits the token `request` presents (``presentedToken(in:path:formParameter:)``), as
+    /// ``admit(_:acceptedScopes:challengeScope:)`` does.
+    func admit(_ request: Request, formParameter: Bool, acceptedScopes: Set<String>, challengeScope: String) throws
+        -> (VerifiedAccessToken, UserRecord)
+    {
+        let presented = try presentedToken(in: request, path: request.path, formParameter: formParameter)
+        return try admit(try verify(presented), acceptedScopes: acceptedScopes, challengeScope: challengeScope)
+    }
 
     /// The token sent in `Authorization: Bearer`, or (when `formParameter` is set, for POSTed
     /// userinfo) in the form body; sending both is an error (RFC 6750 §2).
@@ -76,11 +136,37 @@ struct ProtectedResource {
     /// ``admit(_:acceptedScopes:challengeScope:)``, for a caller with checks of its own on the
     /// token (whose client it was issued to) before the store is read.
     func verify(_ token: String) throws -> VerifiedAccessToken {
-        let verified = try verifier.verify(token)
+        try verify(PresentedToken(token: token, proof: nil))
+    }
+
+    /// ``verify(_:)`` for a token under either scheme: a token bound to a key (`cnf.jkt`) only
+    /// with a proof made with that key, recorded as used once on every node, and an unbound one
+    /// only as a bearer token (RFC 9449 §7.1, §7.2).
+    func verify(_ presented: PresentedToken) throws -> VerifiedAccessToken {
+        let verified = try verifier.verify(presented.token)
         if let issuer, !verified.audience.contains(issuer.current) {
             throw OAuthError.invalidToken("The access token is meant for another resource server.")
         }
-        return verified
+        switch (verified.confirmationKey, presented.proof) {
+        case (nil, nil):
+            return verified
+        case (.some, nil):
+            throw OAuthError.dpopChallenge(
+                code: "invalid_token",
+                description: "The access token is bound to a key: send it with the DPoP scheme and a proof.")
+        case (nil, .some):
+            throw OAuthError.dpopChallenge(
+                code: "invalid_token", description: "The access token is not bound to a key: send it as Bearer.")
+        case (.some(let key), .some(let proof)):
+            guard key == proof.keyThumbprint else {
+                throw OAuthError.resource(
+                    .invalid("The DPoP proof is made with another key than the token is bound to."), nonce: "")
+            }
+            guard try store.writeOne({ try proof.recordFirstUse(in: $0) }) else {
+                throw OAuthError.resource(DPoPProof.replayed, nonce: "")
+            }
+            return verified
+        }
     }
 
     /// Admits `verified` (from ``verify(_:)``): unrevoked, granting one of `acceptedScopes`, for
@@ -113,7 +199,7 @@ struct ProtectedResource {
     func admitFromMemory(_ token: String, acceptedScopes: Set<String>, challengeScope: String) -> Result<
         (VerifiedAccessToken, UserRecord), any Error
     >? {
-        guard let standings, let verified = verifier.verifiedFromMemory(token),
+        guard let standings, let verified = verifier.verifiedFromMemory(token), verified.confirmationKey == nil,
             issuer.map({ verified.audience.contains($0.current) }) ?? true,
             verified.hasUser, verifier.revocationListsDecide(verified),
             subjects?.hasPublicSubjectsInMemory(clientID: verified.clientID) ?? true,
@@ -134,7 +220,7 @@ struct ProtectedResource {
         _ request: Request, formParameter: Bool, acceptedScopes: Set<String>, challengeScope: String,
         render: ((VerifiedAccessToken, UserRecord)) -> Response
     ) -> Response? {
-        guard standings != nil else { return nil }
+        guard standings != nil, !Self.usesDPoPScheme(request) else { return nil }
         let token: String
         do {
             token = try Self.bearerToken(in: request, formParameter: formParameter)

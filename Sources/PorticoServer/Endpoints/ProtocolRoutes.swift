@@ -23,15 +23,17 @@ enum ProtocolRoutes {
                 now: context.now, metrics: context.metrics, subjects: subjects, clients: context.clients,
                 verifiedIDTokens: context.verifiedIDTokens,
                 pipeline: .standard(store: context.store, subjects: subjects, now: context.now)))
-        TokenEndpoint(grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics)
-            .register(on: router, execution: execution)
+        let proofs = context.dpopProofChecker
+        TokenEndpoint(
+            grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics, proofs: proofs
+        ).register(on: router, execution: execution)
         DeviceAuthorizationEndpoint(
             store: context.store, authenticator: authenticator, lifetimes: context.lifetimes, now: context.now,
             issuer: context.issuerIdentifier
         ).register(on: router, execution: execution)
         let resource = ProtectedResource(
             store: context.store, verifier: verifier, subjects: subjects, issuer: context.issuerIdentifier,
-            standings: StandingCache.following(context.store, registry: context.metrics.registry))
+            standings: StandingCache.following(context.store, registry: context.metrics.registry), proofs: proofs)
         UserInfoEndpoint(resource: resource).register(on: router, execution: execution)
         CompanionRoutes.register(
             on: router,

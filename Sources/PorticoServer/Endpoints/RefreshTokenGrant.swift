@@ -89,6 +89,7 @@ struct RefreshTokenGrant: TokenGrant {
             var issuance = issuance(
                 of: try oneStepIssue(record, successor: successor, client: client.client), for: client)
             issuance.knownGrantRevocation = record.grantRevokedAt.map(KnownGrantRevocation.at) ?? .never
+            issuance.refreshFamilyKey = .unbound
             try pipeline.shape(&issuance, for: request)
             return issuance
         }
@@ -151,6 +152,7 @@ struct RefreshTokenGrant: TokenGrant {
                 methods: try transaction.authenticationMethods(refreshFamilyID: family.id)
                     ?? AuthenticationMethods.password)
             var issuance = issuance(of: issue, for: client)
+            issuance.refreshFamilyKey = .unknown
             try pipeline.shape(&issuance, for: request, in: transaction)
             return .issue(issuance)
         }

@@ -24,9 +24,14 @@ struct TokenEndpoint: Sendable {
     private let tokens: TokenIssuer
     /// Counts issued tokens and errors.
     private let metrics: ProviderMetrics
+    /// Checks DPoP proofs (RFC 9449); what a proof binds is ``SenderConstraintStep``'s.
+    private let proofs: DPoPProofChecker
 
     /// A token endpoint for `grants`.
-    init(grants: [any TokenGrant], authenticator: ClientAuthenticator, tokens: TokenIssuer, metrics: ProviderMetrics) {
+    init(
+        grants: [any TokenGrant], authenticator: ClientAuthenticator, tokens: TokenIssuer, metrics: ProviderMetrics,
+        proofs: DPoPProofChecker
+    ) {
         var byType: [String: any TokenGrant] = [:]
         for grant in grants {
             let kind = type(of: grant)
@@ -36,6 +41,7 @@ struct TokenEndpoint: Sendable {
         self.authenticator = authenticator
         self.tokens = tokens
         self.metrics = metrics
+        self.proofs = proofs
     }
 
     /// Registers the route.
@@ -58,7 +64,8 @@ struct TokenEndpoint: Sendable {
     /// `resource` to check, an assertion, or a client not in the cache.
     func answerFromMemory(_ request: Request) -> Response? {
         guard let parameters = try? OAuthParameters(formOf: request), let grantType = parameters["grant_type"],
-            let grant = grants[grantType], type(of: grant).answersFromMemory, parameters["resource"] == nil
+            let grant = grants[grantType], type(of: grant).answersFromMemory, parameters["resource"] == nil,
+            !request.headers.contains("DPoP")
         else { return nil }
         return handle(request, authenticator: authenticator.fromMemory)
     }
@@ -106,9 +113,21 @@ struct TokenEndpoint: Sendable {
                 "Only \(clientType == .public ? "confidential" : "public") clients may use the \(kind.grantType) grant."
             )
         }
+        let proof: DPoPProof?
+        do {
+            proof = try proofs.proof(of: request, path: request.path)
+        } catch {
+            throw OAuthError.tokenEndpoint(error, nonce: proofs.currentNonce())
+        }
+        // A client registered with --dpop gets bound tokens only: without a proof, nothing is decided.
+        if proof == nil && authenticated.client.requiresDPoP {
+            throw OAuthError.invalidDPoPProof("This client's tokens are bound to a key: send a DPoP proof.")
+        }
         // The grant decided and committed, its issuance steps included; what is left is signing.
         let issuance = try grant.exchange(
-            TokenRequest(parameters: parameters, client: authenticated, grantType: grantType))
-        return (try tokens.response(for: issuance).response(), grant)
+            TokenRequest(parameters: parameters, client: authenticated, grantType: grantType, proof: proof))
+        var response = try tokens.response(for: issuance).response()
+        if proof != nil { proofs.supplyNonce(in: &response) }
+        return (response, grant)
     }
 }

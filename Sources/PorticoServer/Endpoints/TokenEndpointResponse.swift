@@ -15,6 +15,8 @@ struct TokenEndpointResponse: Sendable {
     let refreshToken: String?
     /// An ID token, when `openid` was granted.
     let idToken: String?
+    /// `Bearer`, or `DPoP` for an access token bound to a key (RFC 9449 §5).
+    var tokenType = "Bearer"
     /// Members a grant adds (RFC 8693's `issued_token_type`, Native SSO's `device_secret`); they
     /// never replace the standard ones.
     var additionalMembers: [String: JSONValue] = [:]
@@ -23,7 +25,7 @@ struct TokenEndpointResponse: Sendable {
     func response() -> Response {
         var members = additionalMembers
         members["access_token"] = .string(accessToken)
-        members["token_type"] = "Bearer"
+        members["token_type"] = .string(tokenType)
         members["expires_in"] = .integer(Int64(expiresIn))
         if !scopes.isEmpty { members["scope"] = .string(scopes.joined(separator: " ")) }
         if let refreshToken { members["refresh_token"] = .string(refreshToken) }

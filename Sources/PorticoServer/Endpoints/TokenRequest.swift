@@ -7,4 +7,7 @@ struct TokenRequest: Sendable {
     let client: AuthenticatedClient
     /// The `grant_type` as sent: the standard one or one of the grant's dialects.
     let grantType: String
+    /// The DPoP proof (RFC 9449) the request came with, checked but for replay
+    /// (``SenderConstraintStep`` records it); nil for a bearer request.
+    var proof: DPoPProof? = nil
 }

@@ -21,10 +21,12 @@ struct UserInfoEndpoint {
 
     /// Answers one request.
     func handle(_ request: Request) -> Response {
-        OAuthEndpoint.respond {
-            let token = try ProtectedResource.bearerToken(in: request, formParameter: true)
-            return Self.claims(try resource.admit(token, acceptedScopes: ["openid"], challengeScope: "openid"))
-        }
+        resource.supplyingNonce(
+            OAuthEndpoint.respond {
+                Self.claims(
+                    try resource.admit(
+                        request, formParameter: true, acceptedScopes: ["openid"], challengeScope: "openid"))
+            }, to: request)
     }
 
     /// The answer when it needs no store (the token's standing in memory, or a token that fails

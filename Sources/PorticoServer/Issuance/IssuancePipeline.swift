@@ -26,6 +26,7 @@ struct IssuancePipeline: Sendable {
                 RevocationOrderStep(),
                 CompanionSessionStep(now: now),
                 PairwiseSubjectStep(subjects: subjects),
+                SenderConstraintStep(),
             ], store: store)
     }
 

@@ -37,13 +37,17 @@ final class ProviderContext: Sendable {
     let issuerIdentifier: IssuerIdentifier
     /// Whether a route that touches the store runs on an epoll thread or the worker pool.
     let execution: RouteExecution
+    /// Whether DPoP proofs must carry a nonce of the provider's (``ProviderConfiguration/requiresDPoPNonce``).
+    let requiresDPoPNonce: Bool
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
         lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
-        metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate()
+        metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate(),
+        requiresDPoPNonce: Bool = false
     ) {
+        self.requiresDPoPNonce = requiresDPoPNonce
         self.issuerIdentifier = IssuerIdentifier(issuer)
         self.store = store
         self.keys = keys
@@ -55,6 +59,14 @@ final class ProviderContext: Sendable {
         self.clients = ClientCache(store: store)
         self.metrics = metrics
         self.execution = RouteExecution(for: store)
+    }
+
+    /// Checks DPoP proofs (RFC 9449) at the token endpoint and the resources, with nonces every
+    /// node on the same key file makes and checks alike.
+    var dpopProofChecker: DPoPProofChecker {
+        DPoPProofChecker(
+            issuer: issuerIdentifier, nonces: DPoPNonces(secret: keys.derivedSecret(purpose: "portico dpop nonces")),
+            requiresNonce: requiresDPoPNonce, now: now)
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

@@ -26,6 +26,8 @@ struct VerifiedAccessToken: Sendable {
     var actorClientID: String? = nil
     /// `companion_session`: the companion session it was issued in, if any (``CompanionSessions``).
     var companionSessionID: String? = nil
+    /// `cnf.jkt`: the thumbprint of the key it is bound to (DPoP, RFC 9449 §6); nil for a bearer token.
+    var confirmationKey: String? = nil
 
     /// Whether the token speaks for a person (it was issued through a user's authorization).
     var hasUser: Bool { authTime != nil }
@@ -175,6 +177,10 @@ final class AccessTokenVerifier: Sendable {
         if let value = claims["act"] {
             guard let actor = value.objectValue?["sub"]?.stringValue else { return nil }
             verified.actorClientID = actor
+        }
+        if let value = claims["cnf"] {
+            guard let key = value.objectValue?["jkt"]?.stringValue else { return nil }
+            verified.confirmationKey = key
         }
         if let value = claims[CompanionSessions.claim] {
             guard let companionSessionID = value.stringValue else { return nil }

@@ -38,6 +38,9 @@ struct TokenIssuer: Sendable {
         /// Claims a grant adds to the standard ones (say, `act` for a delegated token); they
         /// never replace one the issuer writes.
         var additionalClaims: [String: JSONValue] = [:]
+        /// `cnf.jkt`: the thumbprint of the key the token is bound to (DPoP), making it a
+        /// `DPoP` token; nil for a bearer token.
+        var confirmationKey: String? = nil
     }
 
     /// What an ID token needs besides the access token it accompanies.
@@ -91,6 +94,7 @@ struct TokenIssuer: Sendable {
         claims["client_id"] = .string(grant.clientID)
         claims["scope"] = .string(grant.scopes.joined(separator: " "))
         if let authTime = grant.authTime { claims["auth_time"] = .integer(Self.seconds(authTime)) }
+        if let key = grant.confirmationKey { claims["cnf"] = ["jkt": .string(key)] }
         return JWS.sign(claims: claims, key: key, type: Self.accessTokenType)
     }
 
@@ -128,7 +132,7 @@ struct TokenIssuer: Sendable {
         return TokenEndpointResponse(
             accessToken: accessToken, expiresIn: Int(grant.expiresAt.timeIntervalSince(grant.issuedAt).rounded()),
             scopes: grant.scopes, refreshToken: issuance.refreshToken, idToken: idToken,
-            additionalMembers: issuance.additionalMembers)
+            tokenType: grant.confirmationKey == nil ? "Bearer" : "DPoP", additionalMembers: issuance.additionalMembers)
     }
 
     /// `at_hash` (OIDC Core §3.1.3.6): the left half of the access token's hash, with the hash
