@@ -266,13 +266,21 @@ import Testing
         defer { server.shutdown() }
         let form = ["Content-Type": "application/x-www-form-urlencoded"]
         let bytes = Data(repeating: UInt8(ascii: "a"), count: 64 * 1_024 + 1)
-        #expect(try await fetch(server, "/echo", method: "POST", headers: form, body: bytes).status == 413)
+        // A body declared too large is answered from its `Content-Length`, before it is read,
+        // and the connection closed: only the head is sent, since a client still writing the
+        // body when the server closes meets a broken pipe instead of the answer.
+        func declared(_ type: String, _ length: Int) -> Int? {
+            let head =
+                "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: \(type)\r\n"
+                + "Content-Length: \(length)\r\n\r\n"
+            return RawHTTPClient.status(of: RawHTTPClient.exchange(port: server.port, head))
+        }
+        #expect(declared("application/x-www-form-urlencoded", bytes.count) == 413)
         let atLimit = bytes.dropLast()
         #expect(try await fetch(server, "/echo", method: "POST", headers: form, body: atLimit).text == "65536")
         let octets = ["Content-Type": "application/octet-stream"]
         #expect(try await fetch(server, "/echo", method: "POST", headers: octets, body: bytes).status == 200)
-        let upper = ["Content-Type": "Application/X-WWW-Form-Urlencoded; charset=utf-8"]
-        #expect(try await fetch(server, "/echo", method: "POST", headers: upper, body: bytes).status == 413)
+        #expect(declared("Application/X-WWW-Form-Urlencoded; charset=utf-8", bytes.count) == 413)
 
         #expect(try await fetch(server, "/small", method: "POST", body: Data(count: 101)).status == 413)
         #expect(try await fetch(server, "/small", method: "POST", body: Data(count: 100)).text == "100")
