@@ -74,6 +74,9 @@ public struct ProviderConfiguration: Sendable {
     /// development, whose app backends run on 127.0.0.1; private and link-local addresses are
     /// refused either way (``OutboundAddressPolicy``).
     public var allowsLoopbackCallbacks = false
+    /// Whether `POST /oauth/register` accepts registrations without an initial access token
+    /// (`serve --open-registration`); off by default, since anyone could then add apps.
+    public var allowsOpenRegistration = false
 
     /// How often (seconds) a node re-reads the signing keys unless told otherwise; part of how
     /// long a rotated key waits before it signs.

@@ -93,6 +93,12 @@ public struct Client: Sendable, Hashable {
         secretHash = secret.map(SecretHash.digest)
     }
 
+    /// Keeps the secret of `stored` (a replaced registration, RFC 7592 §2.2: the secret stays
+    /// unless the server issues a new one), without it ever being known in plain text.
+    public mutating func keepSecret(of stored: Client) {
+        secretHash = stored.secretHash
+    }
+
     /// Whether `presented` is this client's secret. Compares hashes in constant time, so the
     /// answer's timing says nothing about the stored value; always false without a secret.
     public func verifiesSecret(_ presented: String) -> Bool {

@@ -66,5 +66,6 @@ public protocol StoreTransaction:
     TwoStepStorage,
     RefreshRotationStorage,
     SignalStreamStorage,
-    PasskeyStorage
+    PasskeyStorage,
+    RegistrationStorage
 {}

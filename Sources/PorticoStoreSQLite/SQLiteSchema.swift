@@ -34,6 +34,7 @@ enum SQLiteSchema {
         Migration(version: 15, statements: version15),
         Migration(version: 16, statements: version16),
         Migration(version: 17, statements: version17),
+        Migration(version: 19, statements: version19),
     ]
 
     /// The newest version this build understands.

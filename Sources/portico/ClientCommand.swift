@@ -272,20 +272,14 @@ enum ClientCommand {
         try arguments.finish()
         let store = try DatabaseOption.open(url)
         defer { store.close() }
-        let removed: Bool
-        var disabled = 0
+        let outcome: ClientRemoval.Outcome
         do {
-            removed = try store.transaction { transaction in
-                let removed = try transaction.deleteClient(id: id)
-                if removed {
-                    try transaction.append(AuditEvent(actor: "cli", action: "client.remove", subject: id))
-                    disabled = try transaction.disableMiniPrograms(hostClientID: id, now: Date())
-                }
-                return removed
-            }
+            outcome = try ClientRemoval.remove(id: id, from: store)
         } catch {
             throw CommandLineError.failure("cannot remove client \(id): \(error)")
         }
+        let removed = outcome.removed
+        let disabled = outcome.disabledMiniPrograms
         guard removed else { throw CommandLineError.failure("no client with id \(id)") }
         print("removed client \(id)")
         if disabled > 0 { print("disabled its \(disabled) mini-program\(disabled == 1 ? "" : "s")") }

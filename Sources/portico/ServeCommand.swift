@@ -13,7 +13,7 @@ enum ServeCommand {
                              [--metrics] [--key-file PATH] [--allowed-host HOST ...]
                              [--trusted-proxy CIDR ...] [--client-address-header NAME]
                              [--session-lifetime DURATION] [--remembered-session-lifetime DURATION]
-                             [--allow-loopback-callbacks]
+                             [--allow-loopback-callbacks] [--open-registration]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -68,6 +68,11 @@ enum ServeCommand {
                             addresses (10/8, 192.168/16, 169.254/16, fc00::/7, …) are
                             refused either way, checked on the resolved address before
                             each request
+          --open-registration
+                            let anyone register an app at POST /oauth/register
+                            (RFC 7591) without an initial access token; off by
+                            default, when registration needs a token from
+                            'portico registration-token create'
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -125,6 +130,7 @@ enum ServeCommand {
         }
         try SessionLifetimeOption.apply(&arguments, to: &configuration.lifetimes)
         configuration.allowsLoopbackCallbacks = arguments.flag("allow-loopback-callbacks")
+        configuration.allowsOpenRegistration = arguments.flag("open-registration")
         try arguments.finish()
         try requireIssuerOffLoopback(configuration)
 

@@ -52,7 +52,8 @@ struct PasskeyEndpoint: Sendable {
             try PasskeySignup(environment: environment).options($0)
         }
         router.get(Self.signInPath) { _ in
-            Router.secured(PageLayout.redirect(to: AuthorizationFlow.loginPath, status: .found), environment: environment)
+            Router.secured(
+                PageLayout.redirect(to: AuthorizationFlow.loginPath, status: .found), environment: environment)
         }
         router.form(Self.signInPath, environment: environment) { try signIn($0) }
         router.page(

@@ -37,13 +37,20 @@ final class ProviderContext: Sendable {
     let issuerIdentifier: IssuerIdentifier
     /// Whether a route that touches the store runs on an epoll thread or the worker pool.
     let execution: RouteExecution
+    /// Whether dynamic registration needs no initial access token (`--open-registration`).
+    let allowsOpenRegistration: Bool
+    /// Whether URLs the provider sends to may name loopback (`--allow-loopback-callbacks`).
+    let allowsLoopbackCallbacks: Bool
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
         lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
-        metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate()
+        metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate(),
+        allowsOpenRegistration: Bool = false, allowsLoopbackCallbacks: Bool = false
     ) {
+        self.allowsOpenRegistration = allowsOpenRegistration
+        self.allowsLoopbackCallbacks = allowsLoopbackCallbacks
         self.issuerIdentifier = IssuerIdentifier(issuer)
         self.store = store
         self.keys = keys
