@@ -51,6 +51,12 @@ public struct Client: Sendable, Hashable {
     /// Whether it is a resource server that may ask `/oauth/introspect` about tokens
     /// (`client add --introspection`); other clients must not learn whose a token is.
     public var mayIntrospect = false
+    /// When the operator suspended the app (`portico client suspend`); nil while it may sign
+    /// people in. Its tokens are refused while it is suspended.
+    public var suspendedAt: Date? = nil
+    /// Whether the operator has verified the app: apps added by the operator are, apps
+    /// registered through `POST /oauth/register` are not until `portico client verify`.
+    public var isVerified = true
 
     /// A client ready to insert; pass the plain `secret` of a confidential client and only its
     /// hash is kept.

@@ -19,4 +19,10 @@ public protocol RegistrationStorage {
     /// The client whose registration access token has this hash, with its registered
     /// `token_endpoint_auth_method`; nil when no client has it.
     func registration(accessTokenHash hash: [UInt8]) throws -> (clientID: String, authMethod: String)?
+
+    /// Suspends the client (`at` a time) or lifts its suspension (nil); false when there is no
+    /// such client.
+    func setClientSuspended(id: String, at time: Date?) throws -> Bool
+    /// Marks the client verified by the operator; false when there is no such client.
+    func markClientVerified(id: String) throws -> Bool
 }

@@ -40,4 +40,14 @@ extension SQLTransaction {
             (try $0.text("client_id"), try $0.text("auth_method"))
         }
     }
+
+    /// ``RegistrationStorage/setClientSuspended(id:at:)``, for every SQL backend.
+    @inlinable public func setClientSuspended(id: String, at time: Date?) throws -> Bool {
+        try write("UPDATE clients SET suspended_at = ? WHERE id = ?", [.date(time), .text(id)]) > 0
+    }
+
+    /// ``RegistrationStorage/markClientVerified(id:)``, for every SQL backend.
+    @inlinable public func markClientVerified(id: String) throws -> Bool {
+        try write("UPDATE clients SET verified = ? WHERE id = ?", [.bool(true), .text(id)]) > 0
+    }
 }

@@ -66,6 +66,9 @@ public struct ClientRegistration: Sendable {
     /// its client-credentials tokens, with which it manages its stream (needs the
     /// `client_credentials` grant).
     public var isSignalReceiver = false
+    /// Whether the app starts verified: those the operator adds do, those registered through
+    /// `POST /oauth/register` do not (until `portico client verify`).
+    public var isVerified = true
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -285,6 +288,7 @@ public struct ClientRegistration: Sendable {
             client.jwks = try ClientKeySet(json: jwks).jsonString
         }
         client.mayIntrospect = mayIntrospect
+        client.isVerified = isVerified
         return client
     }
 

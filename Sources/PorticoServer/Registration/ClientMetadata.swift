@@ -61,6 +61,7 @@ struct ClientMetadata {
         registration.privacyURL = try Self.string(object, "policy_uri")
         registration.backchannelLogoutURI = try Self.string(object, "backchannel_logout_uri")
         registration.allowsLoopbackCallbacks = allowsLoopbackCallbacks
+        registration.isVerified = false
         registration.postLogoutRedirectURIs = try Self.strings(object, "post_logout_redirect_uris") ?? []
         if let subjectType = try Self.string(object, "subject_type") { registration.subjectType = subjectType }
         if let algorithm = try Self.string(object, "id_token_signed_response_alg") {
