@@ -87,6 +87,33 @@ import Testing
         }
     }
 
+    /// The consent page `client` gets for a person signing in afresh in `language`.
+    func consentPage(_ harness: ProviderHarness, _ client: Client, language: String? = nil) async throws -> String {
+        let browser = harness.browser(acceptLanguage: language)
+        let start = try await browser.get(TestBrowser.authorizePath(client: client, scope: "openid"))
+        let login = try await browser.signIn(at: try #require(start.location))
+        let page = try await browser.get(try #require(login.location))
+        #expect(page.status == 200)
+        return page.text
+    }
+
+    @Test func theConsentPageWarnsOfAnUnverifiedAppInBothLanguages() async throws {
+        try await ProviderHarness.with { harness in
+            _ = try harness.addUser()
+            let added = try harness.addConfidentialClient()
+            let token = try RegistrationTokenIssue().create(in: harness.store)
+            let reply = try await register(harness, #"{"redirect_uris": ["https://shop.example/cb"]}"#, token: token)
+            let id = try #require(reply.string("client_id"))
+            let registered = try #require(try harness.store.transaction { try $0.client(id: id) })
+            let english = "Portico has not verified this app."
+            #expect(try await consentPage(harness, registered).contains(english))
+            #expect(try await consentPage(harness, registered, language: "zh-CN").contains("Portico 尚未验证此应用。"))
+            #expect(try await !consentPage(harness, added).contains(english))
+            #expect(try harness.portico(["client", "verify", id]).status == 0)
+            #expect(try await !consentPage(harness, registered).contains("id=\"unverified-app\""))
+        }
+    }
+
     @Test func unknownClientsAreRefusedByEveryAction() throws {
         let database = try CLIDatabase()
         for action in ["suspend", "resume", "verify"] {
