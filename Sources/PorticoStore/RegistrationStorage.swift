@@ -25,4 +25,6 @@ public protocol RegistrationStorage {
     func setClientSuspended(id: String, at time: Date?) throws -> Bool
     /// Marks the client verified by the operator; false when there is no such client.
     func markClientVerified(id: String) throws -> Bool
+    /// How many people have allowed the client (have a consent for it).
+    func consentCount(clientID: String) throws -> Int
 }

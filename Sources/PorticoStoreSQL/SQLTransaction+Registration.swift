@@ -50,4 +50,12 @@ extension SQLTransaction {
     @inlinable public func markClientVerified(id: String) throws -> Bool {
         try write("UPDATE clients SET verified = ? WHERE id = ?", [.bool(true), .text(id)]) > 0
     }
+
+    /// ``RegistrationStorage/consentCount(clientID:)``, for every SQL backend.
+    @inlinable public func consentCount(clientID: String) throws -> Int {
+        Int(
+            try first("SELECT COUNT(*) AS n FROM consents WHERE client_id = ?", [.text(clientID)]) {
+                try $0.integer("n")
+            } ?? 0)
+    }
 }

@@ -93,7 +93,6 @@ import Testing
         let start = try await browser.get(TestBrowser.authorizePath(client: client, scope: "openid"))
         let login = try await browser.signIn(at: try #require(start.location))
         let page = try await browser.get(try #require(login.location))
-        #expect(page.status == 200)
         return page.text
     }
 
@@ -111,6 +110,37 @@ import Testing
             #expect(try await !consentPage(harness, added).contains(english))
             #expect(try harness.portico(["client", "verify", id]).status == 0)
             #expect(try await !consentPage(harness, registered).contains("id=\"unverified-app\""))
+        }
+    }
+
+    @Test func anUnverifiedAppSignsInAtMostAHundredPeople() async throws {
+        try await ProviderHarness.with { harness in
+            _ = try harness.addUser()
+            let token = try RegistrationTokenIssue().create(in: harness.store)
+            let reply = try await register(
+                harness, #"{"client_name": "Newcomer", "redirect_uris": ["https://n.example/cb"]}"#, token: token)
+            let id = try #require(reply.string("client_id"))
+            let registered = try #require(try harness.store.transaction { try $0.client(id: id) })
+            for index in 0..<99 {
+                let person = try harness.addUser(email: "p\(index)@example.com")
+                try harness.store.transaction {
+                    try $0.saveConsent(userID: person.id, clientID: id, scopes: ["openid"], now: harness.clock.now)
+                }
+            }
+            // The 100th person may still allow it.
+            #expect(try await consentPage(harness, registered).contains("name=\"decision\" value=\"allow\""))
+            let last = try harness.addUser(email: "p99@example.com")
+            try harness.store.transaction {
+                try $0.saveConsent(userID: last.id, clientID: id, scopes: ["openid"], now: harness.clock.now)
+            }
+            let refused = try await consentPage(harness, registered)
+            #expect(
+                refused.contains("Newcomer can&#39;t take new people yet")
+                    || refused.contains("Newcomer can't take new people yet"), "\(refused)")
+            #expect(!refused.contains("value=\"allow\""))
+            #expect(try await consentPage(harness, registered, language: "zh-CN").contains("Newcomer 暂时无法接受新用户"))
+            #expect(try harness.portico(["client", "verify", id]).status == 0)
+            #expect(try await consentPage(harness, registered).contains("name=\"decision\" value=\"allow\""))
         }
     }
 
