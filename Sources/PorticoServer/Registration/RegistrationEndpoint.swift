@@ -50,9 +50,7 @@ struct RegistrationEndpoint {
                 registered = try metadata.registration.register(
                     in: store, clientID: RecordIdentifier.random(), actor: "registration"
                 ) { transaction, client in
-                    if let initialToken,
-                        try !transaction.consumeInitialAccessToken(hash: SecretHash.digest(initialToken), now: now)
-                    {
+                    if let initialToken, try !consumes(initialToken, in: transaction, now: now) {
                         throw AdminError.notFound("initial access token")
                     }
                     try transaction.setRegistrationAccessToken(
@@ -140,6 +138,17 @@ struct RegistrationEndpoint {
         var response = OAuthEndpoint.json(members)
         response.status = status
         return response
+    }
+
+    /// Uses the initial access token `presented` once, if it is one. pyoidc (`oic`'s
+    /// `Client.register`) sends a token that is not a JWT base64-encoded, so the decoded form
+    /// is tried too; knowing it still takes knowing the token.
+    private func consumes(_ presented: String, in transaction: any StoreTransaction, now: Date) throws -> Bool {
+        if try transaction.consumeInitialAccessToken(hash: SecretHash.digest(presented), now: now) { return true }
+        guard let data = Data(base64Encoded: presented), let decoded = String(data: data, encoding: .utf8),
+            !decoded.isEmpty, decoded != presented
+        else { return false }
+        return try transaction.consumeInitialAccessToken(hash: SecretHash.digest(decoded), now: now)
     }
 
     /// The bearer token of `request`; nil when there is none and none is `required`.

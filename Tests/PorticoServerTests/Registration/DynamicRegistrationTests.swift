@@ -180,6 +180,17 @@ import Testing
         }
     }
 
+    @Test func aBase64EncodedTokenAsPyoidcSendsItIsAccepted() async throws {
+        try await ProviderHarness.with { harness in
+            let token = try RegistrationTokenIssue(uses: 1).create(in: harness.store)
+            let encoded = Data(token.utf8).base64EncodedString()
+            let wrong = Data("not-the-token".utf8).base64EncodedString()
+            #expect(try await register(harness, Self.webMetadata, token: wrong).status == 401)
+            #expect(try await register(harness, Self.webMetadata, token: encoded).status == 201)
+            #expect(try await register(harness, Self.webMetadata, token: token).status == 401)
+        }
+    }
+
     @Test func theCommandLineRefusesBadLimits() throws {
         let database = try CLIDatabase()
         for arguments in [["--uses", "0"], ["--uses", "x"], ["--expires", "soon"]] {
