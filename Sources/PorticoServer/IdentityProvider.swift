@@ -45,7 +45,9 @@ public final class IdentityProvider: Sendable {
             lifetimes: configuration.lifetimes, now: configuration.clock,
             mailer: configuration.mailer
                 ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory(beside: store.location)),
-            metrics: ProviderMetrics(registry: registry), requiresDPoPNonce: configuration.requiresDPoPNonce)
+            metrics: ProviderMetrics(registry: registry), requiresDPoPNonce: configuration.requiresDPoPNonce,
+            allowsOpenRegistration: configuration.allowsOpenRegistration,
+            allowsLoopbackCallbacks: configuration.allowsLoopbackCallbacks)
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
         try PageRoutes.register(on: router, environment: PageEnvironment(context), demo: configuration.demo)

@@ -80,6 +80,9 @@ public struct ProviderConfiguration: Sendable {
     /// stateless (a keyed hash of the time window, from the key file), so every node on one
     /// key file checks another's without a store read.
     public var requiresDPoPNonce = false
+    /// Whether `POST /oauth/register` accepts registrations without an initial access token
+    /// (`serve --open-registration`); off by default, since anyone could then add apps.
+    public var allowsOpenRegistration = false
 
     /// How often (seconds) a node re-reads the signing keys unless told otherwise; part of how
     /// long a rotated key waits before it signs.

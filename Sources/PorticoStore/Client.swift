@@ -55,6 +55,12 @@ public struct Client: Sendable, Hashable {
     /// `dpop_bound_access_tokens`): the token endpoint refuses its requests without a DPoP
     /// proof, so none of its tokens is usable as a bearer token.
     public var requiresDPoP = false
+    /// When the operator suspended the app (`portico client suspend`); nil while it may sign
+    /// people in. Its tokens are refused while it is suspended.
+    public var suspendedAt: Date? = nil
+    /// Whether the operator has verified the app: apps added by the operator are, apps
+    /// registered through `POST /oauth/register` are not until `portico client verify`.
+    public var isVerified = true
 
     /// A client ready to insert; pass the plain `secret` of a confidential client and only its
     /// hash is kept.
@@ -95,6 +101,12 @@ public struct Client: Sendable, Hashable {
     /// Replaces the secret (rotation) or removes it (nil); only the hash is kept.
     public mutating func setSecret(_ secret: String?) {
         secretHash = secret.map(SecretHash.digest)
+    }
+
+    /// Keeps the secret of `stored` (a replaced registration, RFC 7592 §2.2: the secret stays
+    /// unless the server issues a new one), without it ever being known in plain text.
+    public mutating func keepSecret(of stored: Client) {
+        secretHash = stored.secretHash
     }
 
     /// Whether `presented` is this client's secret. Compares hashes in constant time, so the

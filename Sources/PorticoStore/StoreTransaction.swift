@@ -67,5 +67,6 @@ public protocol StoreTransaction:
     RefreshRotationStorage,
     SignalStreamStorage,
     PasskeyStorage,
-    DPoPStorage
+    DPoPStorage,
+    RegistrationStorage
 {}

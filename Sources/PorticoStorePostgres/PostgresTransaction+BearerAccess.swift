@@ -17,11 +17,12 @@ extension PostgresTransaction {
             """
             SELECT \(columns.joined(separator: ", ")),
                 (EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
-                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?))
+                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?)
+                OR EXISTS (SELECT 1 FROM clients WHERE id = ? AND suspended_at IS NOT NULL))
                 AS revoked
             FROM (SELECT 1) AS one LEFT JOIN users AS u ON u.id = ?
             """,
-            [.text(id), .text(userID), .text(clientID), .date(issuedAt), .text(userID)]
+            [.text(id), .text(userID), .text(clientID), .date(issuedAt), .text(clientID), .text(userID)]
         ) { row in
             (isRevoked: try row.bool("revoked"), user: try row.isNull("id") ? nil : try Self.decodeUser(row))
         }

@@ -8,7 +8,7 @@ import PorticoStore
 @usableFromInline let clientColumns = """
     id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-    sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop
+    sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified
     """
 
 @usableFromInline let keyColumns =
@@ -127,6 +127,8 @@ extension SQLTransaction {
         client.jwks = try row.optionalText("jwks")
         client.mayIntrospect = try row.bool("introspection")
         client.requiresDPoP = try row.bool("requires_dpop")
+        client.suspendedAt = try row.optionalDate("suspended_at")
+        client.isVerified = try row.bool("verified")
         return client
     }
 
@@ -152,6 +154,11 @@ extension SQLTransaction {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
+        // Verified is the column's default; only an unverified app (dynamic registration,
+        // version 19) writes it, so the statement above still fits older schemas' tests.
+        if !client.isVerified {
+            try write("UPDATE clients SET verified = ? WHERE id = ?", [.bool(false), .text(client.id)])
+        }
     }
 
     /// ``ClientStorage/client(id:)``, for every SQL backend.

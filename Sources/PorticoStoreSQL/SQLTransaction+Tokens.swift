@@ -193,10 +193,11 @@ extension SQLTransaction {
         try first(
             """
             SELECT (EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
-                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?))
+                OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?)
+                OR EXISTS (SELECT 1 FROM clients WHERE id = ? AND suspended_at IS NOT NULL))
                 AS revoked
             """,
-            [.text(id), .text(userID), .text(clientID), .date(issuedAt)]
+            [.text(id), .text(userID), .text(clientID), .date(issuedAt), .text(clientID)]
         ) { try $0.bool("revoked") } ?? false
     }
 

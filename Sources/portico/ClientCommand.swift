@@ -2,8 +2,9 @@ import Foundation
 import PorticoServer
 import PorticoStore
 
-/// `portico client add | list | remove | signals`: registers, lists and removes third-party
-/// apps, and shows a Shared Signals receiver's stream.
+/// `portico client add | list | remove | signals | suspend | resume | verify`: registers, lists
+/// and removes third-party apps, shows a Shared Signals receiver's stream, and gives the
+/// operator the say over apps.
 enum ClientCommand {
     static let summary = "register, list and remove apps (OAuth clients)"
     static let usage = """
@@ -20,6 +21,7 @@ enum ClientCommand {
                portico client list [--json] [--database URL]
                portico client remove ID [--database URL]
                portico client signals ID [--json] [--database URL]
+               portico client suspend ID | resume ID | verify ID [--database URL]
 
         add     registers an app and prints its client_id and, for a confidential app, its
                 client secret, which is shown only this once (only a hash is stored).
@@ -73,12 +75,19 @@ enum ClientCommand {
                   --json               print {"client_id": "...", "client_secret": "..."}
         list    shows every app: id, name, type and redirect URIs (never secrets);
                 companion clients are marked, and each host app's mini-programs are
-                listed under it
+                listed under it; suspended and unverified apps are marked (--json:
+                "suspended" and "verified")
         remove  removes an app and everything issued to it; a host's mini-programs are
                 disabled (their tokens stop working)
         signals shows an --ssf app's Shared Signals stream: delivery, status, events
                 waiting, and the latest events given up on with the receiver's reason
                 (its RFC 8935 err and description)
+        suspend stops an app at once: its sign-in requests get a page saying it is
+                suspended, its token requests invalid_client, and its access tokens are
+                refused on every node (refresh tokens within seconds, with the client)
+        resume  lets a suspended app work again (its unexpired tokens work again)
+        verify  marks an app verified; apps registered through POST /oauth/register
+                start unverified
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
@@ -93,8 +102,11 @@ enum ClientCommand {
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
-        switch try Subcommand.action(&arguments, command: "client", actions: ["add", "list", "remove", "signals"]) {
+        let actions = ["add", "list", "remove", "signals", "suspend", "resume", "verify"]
+        switch try Subcommand.action(&arguments, command: "client", actions: actions) {
         case "add": try add(&arguments, database: url)
+        case let action where ClientStandingChange(rawValue: action) != nil:
+            try changeStanding(&arguments, database: url, change: ClientStandingChange(rawValue: action) ?? .verify)
         case "list": try list(&arguments, database: url)
         case "signals": try signals(&arguments, database: url)
         default: try remove(&arguments, database: url)
@@ -194,7 +206,8 @@ enum ClientCommand {
                     + "\"scopes\": \(JSONLine.array(client.allowedScopes)), "
                     + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes)), "
                     + "\"companion\": \(companions.contains(client.id)), "
-                    + "\"dpop_bound_access_tokens\": \(client.requiresDPoP)"
+                    + "\"dpop_bound_access_tokens\": \(client.requiresDPoP), "
+                    + "\"suspended\": \(client.suspendedAt != nil), \"verified\": \(client.isVerified)"
                     + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
                 if let miniProgram = miniPrograms[client.id] {
                     object +=
@@ -216,7 +229,9 @@ enum ClientCommand {
             if let miniProgram = miniPrograms[client.id], ids.contains(miniProgram.hostClientID) { continue }
             let companion = companions.contains(client.id) ? "  (companion)" : ""
             let dpop = client.requiresDPoP ? "  (dpop)" : ""
-            print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)\(dpop)")
+            let standing =
+                (client.suspendedAt != nil ? "  (suspended)" : "") + (client.isVerified ? "" : "  (unverified)")
+            print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)\(dpop)\(standing)")
             if let miniProgram = miniPrograms[client.id] {
                 print(
                     "    mini-program of \(miniProgram.hostClientID) (removed)\(miniProgram.isEnabled ? "" : ", disabled")"
@@ -273,25 +288,36 @@ enum ClientCommand {
         }
     }
 
+    private static func changeStanding(_ arguments: inout Arguments, database url: String, change: ClientStandingChange)
+        throws
+    {
+        guard let id = arguments.positional() else {
+            throw CommandLineError.usage("client \(change.rawValue) needs a client ID")
+        }
+        try arguments.finish()
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        try performing { () throws(AdminError) in try change.apply(toClient: id, in: store) }
+        switch change {
+        case .suspend: print("suspended client \(id): it signs nobody in and its tokens are refused")
+        case .resume: print("resumed client \(id)")
+        case .verify: print("verified client \(id)")
+        }
+    }
+
     private static func remove(_ arguments: inout Arguments, database url: String) throws {
         guard let id = arguments.positional() else { throw CommandLineError.usage("client remove needs a client ID") }
         try arguments.finish()
         let store = try DatabaseOption.open(url)
         defer { store.close() }
-        let removed: Bool
-        var disabled = 0
+        let outcome: ClientRemoval.Outcome
         do {
-            removed = try store.transaction { transaction in
-                let removed = try transaction.deleteClient(id: id)
-                if removed {
-                    try transaction.append(AuditEvent(actor: "cli", action: "client.remove", subject: id))
-                    disabled = try transaction.disableMiniPrograms(hostClientID: id, now: Date())
-                }
-                return removed
-            }
+            outcome = try ClientRemoval.remove(id: id, from: store)
         } catch {
             throw CommandLineError.failure("cannot remove client \(id): \(error)")
         }
+        let removed = outcome.removed
+        let disabled = outcome.disabledMiniPrograms
         guard removed else { throw CommandLineError.failure("no client with id \(id)") }
         print("removed client \(id)")
         if disabled > 0 { print("disabled its \(disabled) mini-program\(disabled == 1 ? "" : "s")") }

@@ -13,7 +13,7 @@ enum ServeCommand {
                              [--metrics] [--key-file PATH] [--allowed-host HOST ...]
                              [--trusted-proxy CIDR ...] [--client-address-header NAME]
                              [--session-lifetime DURATION] [--remembered-session-lifetime DURATION]
-                             [--allow-loopback-callbacks] [--dpop-nonce]
+                             [--allow-loopback-callbacks] [--dpop-nonce] [--open-registration]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -72,6 +72,11 @@ enum ServeCommand {
                             §8): a proof without a current one is answered use_dpop_nonce
                             with the nonce in the DPoP-Nonce header. Any node on the same
                             --key-file checks another's nonces without the database
+          --open-registration
+                            let anyone register an app at POST /oauth/register
+                            (RFC 7591) without an initial access token; off by
+                            default, when registration needs a token from
+                            'portico registration-token create'
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -130,6 +135,7 @@ enum ServeCommand {
         try SessionLifetimeOption.apply(&arguments, to: &configuration.lifetimes)
         configuration.allowsLoopbackCallbacks = arguments.flag("allow-loopback-callbacks")
         configuration.requiresDPoPNonce = arguments.flag("dpop-nonce")
+        configuration.allowsOpenRegistration = arguments.flag("open-registration")
         try arguments.finish()
         try requireIssuerOffLoopback(configuration)
 

@@ -17,6 +17,9 @@ let commands = [
     Command(name: "client", summary: ClientCommand.summary, usage: ClientCommand.usage, run: ClientCommand.run),
     Command(name: "user", summary: UserCommand.summary, usage: UserCommand.usage, run: UserCommand.run),
     Command(name: "scope", summary: ScopeCommand.summary, usage: ScopeCommand.usage, run: ScopeCommand.run),
+    Command(
+        name: "registration-token", summary: RegistrationTokenCommand.summary, usage: RegistrationTokenCommand.usage,
+        run: RegistrationTokenCommand.run),
     Command(name: "keys", summary: KeysCommand.summary, usage: KeysCommand.usage, run: KeysCommand.run),
     Command(name: "migrate", summary: MigrateCommand.summary, usage: MigrateCommand.usage, run: MigrateCommand.run),
     Command(name: "backup", summary: BackupCommand.summary, usage: BackupCommand.usage, run: BackupCommand.run),

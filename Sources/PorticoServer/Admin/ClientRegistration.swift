@@ -68,6 +68,9 @@ public struct ClientRegistration: Sendable {
     /// its client-credentials tokens, with which it manages its stream (needs the
     /// `client_credentials` grant).
     public var isSignalReceiver = false
+    /// Whether the app starts verified: those the operator adds do, those registered through
+    /// `POST /oauth/register` do not (until `portico client verify`).
+    public var isVerified = true
 
     /// A registration; only `name` and `redirectURIs` are required.
     public init(
@@ -128,7 +131,18 @@ public struct ClientRegistration: Sendable {
     public func register(in store: any Store, clientID: String = RecordIdentifier.random()) throws(AdminError)
         -> RegisteredClient
     {
-        let secret = isPublic || isCompanion || miniProgramOf != nil || jwks != nil ? nil : SecureRandom.token()
+        try register(in: store, clientID: clientID, actor: "cli", alongside: nil)
+    }
+
+    /// Validates and stores the client as ``register(in:clientID:)`` does, recording `actor`
+    /// in the audit log and running `alongside` in the same transaction after the insert
+    /// (dynamic registration uses its initial access token and stores its registration access
+    /// token there, so a refused registration changes nothing).
+    func register(
+        in store: any Store, clientID: String, actor: String,
+        alongside: ((any StoreTransaction, Client) throws -> Void)?
+    ) throws(AdminError) -> RegisteredClient {
+        let secret = needsSecret ? SecureRandom.token() : nil
         let client = try validatedClient(id: clientID, secret: secret, store: store)
         do {
             try store.transaction { transaction in
@@ -136,8 +150,9 @@ public struct ClientRegistration: Sendable {
                 try transaction.insert(client)
                 try attachMiniProgram(client, in: transaction)
                 if isCompanion { try transaction.markCompanionClient(id: client.id, at: client.createdAt) }
+                try alongside?(transaction, client)
                 try transaction.append(
-                    AuditEvent(actor: "cli", action: "client.add", subject: client.id, details: "{}"))
+                    AuditEvent(actor: actor, action: "client.add", subject: client.id, details: "{}"))
             }
         } catch let error as StoreError {
             if case .duplicate = error { throw .conflict("a client with id \(clientID) already exists") }
@@ -146,6 +161,26 @@ public struct ClientRegistration: Sendable {
             throw AdminError.wrapping(error)
         }
         return RegisteredClient(client: client, secret: secret)
+    }
+
+    /// Whether the client gets a secret: confidential, and not authenticating by its JWKS.
+    var needsSecret: Bool { !(isPublic || isCompanion || miniProgramOf != nil || jwks != nil) }
+
+    /// Validates a replacement of the stored client `id` (RFC 7592 §2.2) and stores it in
+    /// `transaction`: the same checks as a new registration; the secret kept when the client
+    /// stays one with a secret, a new one when it becomes one, none otherwise.
+    ///
+    /// - Returns: the stored client and a new secret when one was made.
+    func replace(
+        _ stored: Client, in transaction: any StoreTransaction, store: any Store
+    ) throws -> RegisteredClient {
+        let newSecret = needsSecret && stored.secretHash == nil ? SecureRandom.token() : nil
+        var client = try validatedClient(id: stored.id, secret: newSecret, store: store)
+        client.createdAt = stored.createdAt
+        if needsSecret && newSecret == nil { client.keepSecret(of: stored) }
+        try checkScopes(client.allowedScopes, in: transaction)
+        try transaction.update(client)
+        return RegisteredClient(client: client, secret: newSecret)
     }
 
     /// The client these values describe, or the first reason they are not acceptable.
@@ -256,6 +291,7 @@ public struct ClientRegistration: Sendable {
         }
         client.mayIntrospect = mayIntrospect
         client.requiresDPoP = requiresDPoP
+        client.isVerified = isVerified
         return client
     }
 

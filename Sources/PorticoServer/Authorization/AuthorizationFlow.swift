@@ -162,6 +162,7 @@ enum AuthorizationFlow {
         guard let client = try store.read({ try $0.client(id: request.clientID) }) else {
             throw PageProblem.unknownClient
         }
+        if client.suspendedAt != nil { throw PageProblem.suspendedClient(appName: client.name) }
         guard !request.isDeviceSignIn else { return PendingAuthorizationRequest(request: request, client: client) }
         do {
             _ = try RedirectURIPolicy.resolve(request.redirectURI, for: client)

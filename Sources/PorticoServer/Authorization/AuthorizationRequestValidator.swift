@@ -55,6 +55,8 @@ struct AuthorizationRequestValidator {
         guard let client = try store.read({ try $0.client(id: clientID) }) else {
             return .page(.unknownClient)
         }
+        // A page, never an error sent to the app: the person learns why, the app nothing new.
+        if client.suspendedAt != nil { return .page(.suspendedClient(appName: client.name)) }
         guard !isRepeated("redirect_uri") else { return .page(.malformedRequest(appName: client.name)) }
         let redirectURI: String
         do {

@@ -58,6 +58,17 @@ struct ClientAuthenticator {
     /// - Throws: `invalid_request` for two methods at once (or a body `client_id` that
     ///   contradicts Basic), `invalid_client` for anything that does not authenticate.
     func authenticate(_ request: Request, parameters: OAuthParameters) throws -> AuthenticatedClient {
+        let authenticated = try authenticateCredentials(request, parameters: parameters)
+        // After the credentials, so a suspension is told only to the app itself.
+        if authenticated.client.suspendedAt != nil {
+            throw OAuthError.invalidClient("This app is suspended by the platform's operator.")
+        }
+        return authenticated
+    }
+
+    private func authenticateCredentials(_ request: Request, parameters: OAuthParameters) throws
+        -> AuthenticatedClient
+    {
         if parameters["client_assertion"] != nil || parameters["client_assertion_type"] != nil {
             return try authenticateAssertion(request, parameters: parameters)
         }

@@ -77,6 +77,7 @@ final class DiscoveryEndpoint: Sendable {
             "jwks_uri": .string(issuer + "/oauth/jwks"),
             "revocation_endpoint": .string(issuer + "/oauth/revoke"),
             "introspection_endpoint": .string(issuer + "/oauth/introspect"),
+            "registration_endpoint": .string(issuer + RegistrationEndpoint.path),
             "device_authorization_endpoint": .string(issuer + DeviceAuthorizationEndpoint.path),
             "end_session_endpoint": .string(issuer + LogoutEndpoint.path),
             // Portico's own: where a companion (portico-agent) brokers apps' authorization requests.

@@ -48,6 +48,10 @@ enum ProtocolRoutes {
             store: context.store, authenticator: authenticator, verifier: verifier, issuer: context.issuerIdentifier,
             now: context.now, subjects: subjects
         ).register(on: router, execution: execution)
+        RegistrationEndpoint(
+            store: context.store, issuer: context.issuerIdentifier, isOpen: context.allowsOpenRegistration,
+            allowsLoopbackCallbacks: context.allowsLoopbackCallbacks, clients: context.clients, now: context.now
+        ).register(on: router, execution: execution)
         AccountLinkRoutes.register(
             on: router,
             parts: AccountLinkRoutes.Parts(

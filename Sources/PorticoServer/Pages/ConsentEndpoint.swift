@@ -37,6 +37,7 @@ struct ConsentEndpoint: Sendable {
         }
         let language = request.pageLanguage(pending: authorization.language)
         let (granted, lines) = try environment.store.read { transaction in
+            try UnverifiedAppLimit.check(client, userID: signedIn.user.id, in: transaction)
             let granted =
                 try transaction.consent(userID: signedIn.user.id, clientID: client.id).map {
                     try AccountLinkConsent.standingScopes(of: $0, for: client, in: transaction)
@@ -89,7 +90,8 @@ struct ConsentEndpoint: Sendable {
             }
             let now = environment.now()
             _ = try environment.store.transaction { transaction in
-                try ConsentPolicy().grant(
+                try UnverifiedAppLimit.check(client, userID: signedIn.user.id, in: transaction)
+                return try ConsentPolicy().grant(
                     userID: signedIn.user.id, clientID: client.id, scopes: Set(authorization.scopes), in: transaction,
                     now: now)
             }

@@ -38,6 +38,9 @@ struct ConsentPage {
             for line in alreadyGranted { html += "<li>\(HTML.escape(line))</li>\n" }
             html += "</ul></div>\n"
         }
+        if !client.isVerified {
+            html += "<div class=\"notice\" id=\"unverified-app\" role=\"note\"><p>\(text.unverified[lang])</p></div>\n"
+        }
         html += """
             <form method="post" action="/consent">
             \(hiddenFields)

@@ -22,6 +22,11 @@ enum ConsentText {
     static let removeAnyTime = Localized(
         #"You can remove this permission at any time in <a href="/account">Your Account</a>."#,
         zh: #"您可以随时在<a href="/account">您的账户</a>中移除此权限。"#)
+    /// The warning on an app the operator has not verified (registered through
+    /// `POST /oauth/register`, not yet `portico client verify`).
+    static let unverified = Localized(
+        "\(platform) has not verified this app. Allow it only if you know and trust who made it.",
+        zh: "\(platform) 尚未验证此应用。仅当您了解并信任其开发者时才允许。")
     /// The top corner's "Signed in as <name>".
     static func signedInAs(_ name: String) -> Localized {
         Localized(

@@ -104,6 +104,23 @@ enum ErrorPage {
                     "The app that sent you here is not registered with \(platform), so we can't sign you in to it.",
                     zh: "将您带到这里的应用未在 \(platform) 注册，因此我们无法让您登录。")
             )
+        case .suspendedClient(let app):
+            return (
+                Localized("\(app) is suspended", zh: "\(app) 已被暂停"),
+                Localized(
+                    "\(platform) has suspended \(app), so nobody can sign in to it for now. Nothing was shared with it.",
+                    zh: "\(platform) 已暂停 \(app)，目前任何人都无法登录该应用。没有任何信息被分享给它。")
+            )
+        case .unverifiedAppLimit(let app):
+            return (
+                Localized("\(app) can't take new people yet", zh: "\(app) 暂时无法接受新用户"),
+                Localized(
+                    "\(platform) has not verified \(app) yet, and until it does, only "
+                        + "\(UnverifiedAppLimit.maximumPeople) people can sign in to it. That many already have, "
+                        + "so we stopped here. Nothing was shared with it.",
+                    zh: "\(platform) 尚未验证 \(app)，在验证之前，最多只能有 \(UnverifiedAppLimit.maximumPeople) 人登录该应用。"
+                        + "这个人数已满，因此我们在此停止。没有任何信息被分享给它。")
+            )
         case .redirectNotRegistered(let app):
             return (
                 cannotReturn(app),
@@ -202,7 +219,9 @@ enum ErrorPage {
 
     private static func advice(for problem: PageProblem) -> Localized {
         switch problem {
-        case .unknownClient, .redirectNotRegistered, .redirectMissing, .redirectNotAllowed, .malformedRequest:
+        case .unknownClient, .suspendedClient, .unverifiedAppLimit, .redirectNotRegistered, .redirectMissing,
+            .redirectNotAllowed,
+            .malformedRequest:
             Localized(
                 "If you are the app's developer, check its client ID and redirect address. Otherwise, "
                     + "go back to the app and contact its support.",

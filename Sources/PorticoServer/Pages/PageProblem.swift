@@ -9,6 +9,10 @@ import PorticoHTTP
 enum PageProblem: Error, Equatable {
     /// No client with the given `client_id` (or none given).
     case unknownClient
+    /// The platform's operator has suspended the app (`portico client suspend`).
+    case suspendedClient(appName: String)
+    /// The app is not verified and has already signed in as many people as such apps may.
+    case unverifiedAppLimit(appName: String)
     /// The request's `redirect_uri` is not registered for the app.
     case redirectNotRegistered(appName: String)
     /// The request named no redirect URI and the app has several.

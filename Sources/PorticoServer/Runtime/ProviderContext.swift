@@ -39,15 +39,21 @@ final class ProviderContext: Sendable {
     let execution: RouteExecution
     /// Whether DPoP proofs must carry a nonce of the provider's (``ProviderConfiguration/requiresDPoPNonce``).
     let requiresDPoPNonce: Bool
+    /// Whether dynamic registration needs no initial access token (`--open-registration`).
+    let allowsOpenRegistration: Bool
+    /// Whether URLs the provider sends to may name loopback (`--allow-loopback-callbacks`).
+    let allowsLoopbackCallbacks: Bool
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
         lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
         metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate(),
-        requiresDPoPNonce: Bool = false
+        requiresDPoPNonce: Bool = false, allowsOpenRegistration: Bool = false, allowsLoopbackCallbacks: Bool = false
     ) {
         self.requiresDPoPNonce = requiresDPoPNonce
+        self.allowsOpenRegistration = allowsOpenRegistration
+        self.allowsLoopbackCallbacks = allowsLoopbackCallbacks
         self.issuerIdentifier = IssuerIdentifier(issuer)
         self.store = store
         self.keys = keys
