@@ -67,6 +67,13 @@ struct ClientMetadata {
         if let algorithm = try Self.string(object, "id_token_signed_response_alg") {
             registration.idTokenSigningAlgorithm = algorithm
         }
+        // RFC 9449 §5.2: the client will always bind its tokens, so bearer use is refused.
+        if let bound = object["dpop_bound_access_tokens"], bound != .null {
+            guard case .bool(let value) = bound else {
+                throw Self.invalid("dpop_bound_access_tokens must be a boolean.")
+            }
+            registration.requiresDPoP = value
+        }
         self.registration = registration
         self.authMethod = method
     }
@@ -84,6 +91,7 @@ struct ClientMetadata {
             "scope": .string(client.allowedScopes.joined(separator: " ")),
             "subject_type": .string(client.subjectType.rawValue),
             "id_token_signed_response_alg": .string(client.idTokenSigningAlgorithm),
+            "dpop_bound_access_tokens": .bool(client.requiresDPoP),
         ]
         if client.secretHash != nil { members["client_secret_expires_at"] = .integer(0) }
         if let logo = client.logoURL { members["logo_uri"] = .string(logo) }

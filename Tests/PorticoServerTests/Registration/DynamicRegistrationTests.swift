@@ -40,6 +40,7 @@ import Testing
             #expect(reply.string("id_token_signed_response_alg") == "ES256")
             #expect(reply.string("policy_uri") == "https://shop.example/privacy")
             #expect(reply.json["software_statement_of_the_future"] == nil)
+            #expect(reply.json["dpop_bound_access_tokens"] == .bool(false))
             #expect(reply.header("Cache-Control") == "no-store")
 
             let client = try #require(try harness.store.transaction { try $0.client(id: id) })
@@ -132,6 +133,10 @@ import Testing
                     "invalid_client_metadata"
                 ),
                 (#"{"redirect_uris": ["https://a.example/cb"], "client_name": 7}"#, "invalid_client_metadata"),
+                (
+                    #"{"redirect_uris": ["https://a.example/cb"], "dpop_bound_access_tokens": "yes"}"#,
+                    "invalid_client_metadata"
+                ),
                 (#"["https://a.example/cb"]"#, "invalid_client_metadata"),
                 ("not json", "invalid_client_metadata"),
             ]
@@ -155,6 +160,25 @@ import Testing
             // The refusals used nothing: the one-use token still registers.
             let good = try await register(harness, Self.webMetadata, token: token)
             #expect(good.status == 201, "\(good.text)")
+        }
+    }
+
+    /// RFC 9449 §5.2's `dpop_bound_access_tokens`: the app is registered as `client add --dpop`
+    /// makes it, so its token requests without a proof are refused.
+    @Test func dpopBoundAccessTokensMakesTheClientRequireProofs() async throws {
+        try await ProviderHarness.with { harness in
+            let made = try harness.portico(["registration-token", "create", "--json"])
+            let token = try #require(cliJSON(made.stdout)?.objectValue?["token"]?.stringValue)
+            let body = #"""
+                {"client_name": "Bound", "redirect_uris": ["https://bound.example/cb"],
+                 "grant_types": ["client_credentials"], "response_types": [], "dpop_bound_access_tokens": true}
+                """#
+            let reply = try await register(harness, body, token: token)
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.json["dpop_bound_access_tokens"] == .bool(true))
+            let id = try #require(reply.string("client_id"))
+            let client = try #require(try harness.store.transaction { try $0.client(id: id) })
+            #expect(client.requiresDPoP)
         }
     }
 
