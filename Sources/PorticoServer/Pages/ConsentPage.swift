@@ -39,7 +39,7 @@ struct ConsentPage {
             html += "</ul></div>\n"
         }
         if !client.isVerified {
-            html += "<div class=\"notice\" id=\"unverified-app\" role=\"note\"><p>\(text.unverified[lang])</p></div>\n"
+            html += "<div class=\"caution\" id=\"unverified-app\" role=\"note\"><p>\(text.unverified[lang])</p></div>\n"
         }
         html += """
             <form method="post" action="/consent">

@@ -121,6 +121,11 @@ enum Stylesheet {
           margin: 0 0 12px;
         }
         .notice strong { display: block; }
+        .caution {
+          border: 1px solid #b26a00; background: #fff8e6; color: #5a3600; border-radius: 8px; padding: 10px 12px;
+          margin: 0 0 12px;
+        }
+        .caution p { margin: 0; }
         h2 { font-size: 1.15rem; margin: 24px 0 8px; font-weight: 600; }
         .textlink {
           display: block; width: 100%; margin: 4px 0 0; padding: 10px 0; background: none; border: 0; font: inherit;
