@@ -124,11 +124,7 @@ import Testing
     /// closed at once; another address is still served, and a freed slot goes to the oldest
     /// waiting connection, whose held request is then answered.
     @Test func perClientCapHoldsTheNextConnectionsAndRefusesThePastThem() async throws {
-        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false)
-        configuration.maxConnectionsPerClient = 4
-        configuration.maxWaitingConnectionsPerClient = 2
-        configuration.waitingRequestHold = .seconds(30)
-        let server = try startServer(configuration: configuration)
+        let server = try startCapped(served: 4, waiting: 2, hold: .seconds(30))
         defer { server.shutdown() }
         // Four half-sent requests from 127.0.0.1 hold their connections.
         let served = (0..<4).map { _ in LoopbackSocket(port: server.port, from: "127.0.0.1") }
@@ -169,11 +165,7 @@ import Testing
     /// and the connection stays open (a client told to wait has no reason to reconnect); once
     /// a slot frees, the same connection is served.
     @Test func aRequestHeldPastItsHoldGets503OnAConnectionKeptOpen() async throws {
-        var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false)
-        configuration.maxConnectionsPerClient = 1
-        configuration.maxWaitingConnectionsPerClient = 1
-        configuration.waitingRequestHold = .milliseconds(200)
-        let server = try startServer(configuration: configuration)
+        let server = try startCapped(served: 1, waiting: 1, hold: .milliseconds(200))
         defer { server.shutdown() }
         let served = LoopbackSocket(port: server.port, from: "127.0.0.1")
         served.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
@@ -370,6 +362,16 @@ final class LoopbackSocket {
         Glibc.close(socket)
         socket = -1
     }
+}
+
+/// A server whose per-client cap serves `served` connections from one address and keeps
+/// `waiting` more waiting, their requests held for `hold`.
+private func startCapped(served: Int, waiting: Int, hold: Duration) throws -> HTTPServer {
+    var configuration = ServerConfiguration(port: 0, threads: 2, logRequests: false)
+    configuration.maxConnectionsPerClient = served
+    configuration.maxWaitingConnectionsPerClient = waiting
+    configuration.waitingRequestHold = hold
+    return try startServer(configuration: configuration)
 }
 
 /// A server with one worker and one pending async request allowed, whose `POST /park` waits at
