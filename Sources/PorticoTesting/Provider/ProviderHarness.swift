@@ -44,8 +44,16 @@ public final class ProviderHarness: Sendable {
         var configuration = configuration
         configuration.port = 0
         configuration.clock = { clock.now }
-        if case .postgres = database, configuration.keyFile == nil {
-            configuration.keyFile = directory.appendingPathComponent("signing.key").path
+        if case .postgres = database {
+            if configuration.keyFile == nil {
+                configuration.keyFile = directory.appendingPathComponent("signing.key").path
+            }
+            // A PostgreSQL store has no folder of its own, and the default outbox would be
+            // `./portico-data/outbox` of whoever runs the tests: mail of earlier runs there
+            // would answer this run's waits for a message.
+            if configuration.outboxDirectory == nil && configuration.mailer == nil {
+                configuration.outboxDirectory = directory.appendingPathComponent("outbox").path
+            }
         }
         self.configuration = configuration
         let provider: IdentityProvider
