@@ -74,9 +74,9 @@ enum ServeCommand {
                             --key-file checks another's nonces without the database
           --open-registration
                             let anyone register an app at POST /oauth/register
-                            (RFC 7591) without an initial access token; off by
-                            default, when registration needs a token from
-                            'portico registration-token create'
+                            (RFC 7591) without an initial access token, 10 an
+                            hour per address; off by default, when registration
+                            needs a token from 'portico registration-token create'
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
