@@ -1,9 +1,10 @@
 import Foundation
 import PorticoCrypto
-@testable import PorticoServer
 import PorticoStore
 import PorticoTesting
 import Testing
+
+@testable import PorticoServer
 
 /// RFC 7591 registration at `POST /oauth/register` over real HTTP on SQLite: the initial
 /// access token made by the real `portico registration-token create`, every refusal, and that a
@@ -207,7 +208,8 @@ import Testing
     @Test func openRegistrationIsThrottledPerAddressAndARefusalAddsNoClient() async throws {
         let configuration = ProviderConfiguration.testing { $0.allowsOpenRegistration = true }
         try await ProviderHarness.with(configuration: configuration) { harness in
-            let metadata = #"{"client_name": "Agent", "redirect_uris": ["http://127.0.0.1/cb"], "token_endpoint_auth_method": "none"}"#
+            let metadata =
+                #"{"client_name": "Agent", "redirect_uris": ["http://127.0.0.1/cb"], "token_endpoint_auth_method": "none"}"#
             // A refused registration counts as well: a flood of bad ones is still a flood.
             let bad = try await register(harness, #"{"redirect_uris": ["ftp://x.example/cb"]}"#, token: nil)
             #expect(bad.status == 400)
