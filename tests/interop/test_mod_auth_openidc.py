@@ -5,8 +5,11 @@ person in: its `OIDCMetadataDir` holds Portico's discovery document (`.provider`
 
 Apache runs from its own temporary ServerRoot on a free loopback port (as www-data when the
 test runs as root, since Apache will not serve as root); a CGI script behind
-`AuthType openid-connect` prints what the module hands the application. The test is skipped
-only when apache2 or the module is not installed (scripts/bootstrap installs both)."""
+`AuthType openid-connect` prints what the module hands the application. Portico runs with
+`--allow-loopback-callbacks`, since the module registers a back-channel logout URI at its own
+loopback address, and a sign-out at Portico is seen to end the Apache session through it.
+The tests are skipped only when apache2 or the module is not installed (scripts/bootstrap
+installs both)."""
 
 import json
 import os
@@ -26,7 +29,7 @@ import requests
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from conftest import Portico  # noqa: E402
+from conftest import Portico, forms_of  # noqa: E402
 
 MODULES = pathlib.Path("/usr/lib/apache2/modules")
 APACHE = shutil.which("apache2") or "/usr/sbin/apache2"
@@ -193,6 +196,11 @@ def apache(portico, registration_token):
         server.stop()
 
 
+def initiate_login(portico, apache, target):
+    """OpenID Connect third-party initiated login at the module: `iss` picks the provider."""
+    return apache.redirect_uri + "?" + urllib.parse.urlencode({"iss": portico.url, "target_link_uri": target})
+
+
 def clients(portico):
     """`portico client list`, by client id."""
     return {client["client_id"]: client for client in portico.json_command("client", "list")}
@@ -205,7 +213,7 @@ def test_mod_auth_openidc_registers_and_signs_in(portico, person, apache, regist
     # Third-party initiated login: mod_auth_openidc picks the provider named by `iss` from its
     # metadata directory, registers there, and sends the browser to the authorization endpoint.
     target = apache.url + "/protected/whoami"
-    start = apache.redirect_uri + "?" + urllib.parse.urlencode({"iss": portico.url, "target_link_uri": target})
+    start = initiate_login(portico, apache, target)
     back = person.authorize(start, apache.redirect_uri)
     # The person signed in and then allowed the new app.
     assert [page.url.split("?")[0] for page in person.pages] == [portico.url + "/login", portico.url + "/consent"], \
@@ -244,3 +252,34 @@ def test_mod_auth_openidc_registers_and_signs_in(portico, person, apache, regist
     anonymous = requests.get(target, allow_redirects=False, timeout=30)
     assert anonymous.headers.get("Content-Type", "").startswith("text/html"), anonymous.headers
     assert claims["sub"] not in anonymous.text
+
+
+def test_mod_auth_openidc_session_ends_with_portico_sign_out(portico, person, apache):
+    """Signing out at Portico ends the Apache session too: Portico POSTs a logout token (with the
+    ID token's `sid`) to the back-channel logout URI the module registered, and the module,
+    having checked it against the JWKS, drops that session."""
+    target = apache.url + "/protected/whoami"
+    start = initiate_login(portico, apache, target)
+    back = person.authorize(start, apache.redirect_uri)
+    assert person.session.get(back, allow_redirects=False, timeout=30).status_code == 302
+    page = person.session.get(target, allow_redirects=False, timeout=30)
+    assert page.status_code == 200 and page.json()["email"] == person.email, page.text[:500]
+
+    confirm = person.session.get(portico.url + "/oauth/logout", allow_redirects=False, timeout=30)
+    assert confirm.status_code == 200, confirm.text[:500]
+    form = next(form for form in forms_of(confirm.text) if ("decision", "logout") in form["buttons"])
+    data = {field["name"]: field.get("value", "") for field in form["fields"] if field.get("type") == "hidden"}
+    signed_out = person.session.post(urllib.parse.urljoin(confirm.url, form["action"]),
+                                     data={**data, "decision": "logout"}, allow_redirects=False, timeout=30)
+    assert signed_out.status_code in (200, 303), signed_out.text[:500]
+
+    # Delivery is from Portico's outbox, in the background: the page stops answering within 15 s.
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        page = person.session.get(target, allow_redirects=False, timeout=30)
+        if not page.headers.get("Content-Type", "").startswith("application/json"):
+            break
+        time.sleep(0.2)
+    assert not page.headers.get("Content-Type", "").startswith("application/json"), \
+        "the Apache session outlived the sign-out at Portico: " + page.text[:300]
+    assert person.email not in page.text
