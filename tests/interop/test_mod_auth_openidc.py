@@ -225,6 +225,7 @@ def test_mod_auth_openidc_registers_and_signs_in(portico, person, apache, regist
     assert client_id not in before
     listed = clients(portico)[client_id]
     assert listed["name"] == "mod_auth_openidc interop" and listed["type"] == "confidential"
+    assert listed["verified"] is False   # registered by itself: not verified by the operator
     assert listed["redirect_uris"] == registered["redirect_uris"] == [apache.redirect_uri]
     assert registered["registration_client_uri"] == portico.url + "/oauth/register/" + client_id
 
