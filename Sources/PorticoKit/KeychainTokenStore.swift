@@ -145,7 +145,8 @@
         /// item of service `<service>.dpop-key`), else a software key in that item; made on
         /// first use, readable after the first unlock so background refreshes can sign.
         public func dpopKey() throws -> DPoPKey {
-            let item = query(for: TokenStoreKey(provider: "dpop", clientID: "installation"), service: service + ".dpop-key")
+            let item = query(
+                for: TokenStoreKey(provider: "dpop", clientID: "installation"), service: service + ".dpop-key")
             var search = item
             search[kSecReturnData as String] = true
             search[kSecMatchLimit as String] = kSecMatchLimitOne

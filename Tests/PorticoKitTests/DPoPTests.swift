@@ -79,10 +79,25 @@ struct DPoPTests {
 
             // The profile (`/user/profile`) and userinfo take the token only with a proof.
             #expect(try await manager.fetchUser().userID == person.id)
-            let request = try await manager.authorizedRequest(
-                URLRequest(url: harness.issuer.appendingPathComponent("oauth/userinfo?x=1")))
+            var post = URLRequest(url: try #require(URL(string: "\(harness.issuer)/oauth/userinfo?page=2#top")))
+            post.httpMethod = "post"
+            let request = try await manager.authorizedRequest(post)
             #expect(request.value(forHTTPHeaderField: "Authorization") == "DPoP \(grant.accessToken)")
-            #expect(request.value(forHTTPHeaderField: "DPoP") != nil)
+            // The proof: its header carries the public key only, its claims name this request.
+            let parts = try #require(request.value(forHTTPHeaderField: "DPoP")).split(separator: ".").map(String.init)
+            #expect(parts.count == 3)
+            let header = try #require(
+                Base64URLCoding.decode(parts[0]).flatMap { ProfileValue(parsing: $0)?.objectValue })
+            #expect(header["typ"]?.stringValue == "dpop+jwt" && header["alg"]?.stringValue == "ES256")
+            #expect(header["jwk"]?.objectValue.map { Set($0.keys) } == ["kty", "crv", "x", "y"])
+            let claims = try #require(
+                Base64URLCoding.decode(parts[1]).flatMap { ProfileValue(parsing: $0)?.objectValue })
+            #expect(claims["htm"]?.stringValue == "POST")
+            #expect(claims["htu"]?.stringValue == "\(harness.issuer)/oauth/userinfo")
+            #expect(
+                claims["ath"]?.stringValue
+                    == Base64URLCoding.encode(PlatformCrypto.sha256(Array(grant.accessToken.utf8))))
+            #expect(claims["jti"]?.stringValue?.isEmpty == false && claims["iat"] != nil)
             let reply = try await userInfo(harness, manager)
             #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
             #expect(reply.jsonObject?["sub"]?.stringValue == person.id)
@@ -116,7 +131,8 @@ struct DPoPTests {
 
             // Someone who copied the refresh token, without the key or with another one.
             let bare = try await harness.post(
-                "oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", client.id)])
+                "oauth/token",
+                [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", client.id)])
             #expect(bare.status == 400)
             let thief = try DPoPProver()
             let stolen = try await harness.provider.token(
