@@ -24,9 +24,7 @@ final class AgentAccount: Sendable {
         store = FileTokenStore(directory: base.appendingPathComponent("portico-agent"))
         manager = AuthorizationManager(
             provider: provider, clientID: clientID, redirectURI: URL(string: "http://127.0.0.1/callback"),
-            store: store, userAgent: userAgent,
-            // The provider's companion endpoints take the agent's token as a bearer token only.
-            usesDPoP: false)
+            store: store, userAgent: userAgent)
     }
 
     /// Whether a grant is stored (it may still have been ended at the provider).
@@ -66,6 +64,13 @@ final class AgentAccount: Sendable {
     /// An access token for the companion endpoints, refreshed when near expiry.
     func accessToken() async throws(AuthorizationError) -> String {
         try await manager.validAccessToken()
+    }
+
+    /// Puts the agent's token on a request to the companion endpoints: with the `DPoP` scheme
+    /// and a proof of the agent's key when the grant is bound to it (the default where the
+    /// provider offers DPoP), else as a bearer token.
+    var authorizer: CompanionBroker.RequestAuthorizer {
+        { [manager] request in try await manager.authorizedRequest(request) }
     }
 
     /// A new access token, after the provider refused the current one.

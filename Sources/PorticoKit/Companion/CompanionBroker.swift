@@ -1,11 +1,15 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The companion's side of the provider's brokered authorization: it forwards an app's
 /// authorization request with its own access token and turns the answers into
 /// ``CompanionBrokerAnswer``s. Shared by every companion (the desktop agent here; a phone's
 /// companion app would use the same calls).
 ///
-/// `POST /oauth/companion/authorize` (Bearer; form: the app's request) answers the code, or a
+/// `POST /oauth/companion/authorize` (the companion's token; form: the app's request) answers the code, or a
 /// consent ticket with what to show; `POST /oauth/companion/consent` (`ticket`, `decision`)
 /// answers the code or `access_denied`. The code is bound to the app's client, redirect URI
 /// and PKCE challenge, so only the asking app can redeem it.
@@ -31,12 +35,28 @@ public struct CompanionBroker: Sendable {
         return base.appendingPathComponent("oauth/companion/\(name)")
     }
 
-    /// Forwards the app's `request` (an `authorize` message) with the companion's `accessToken`.
+    /// Puts the companion's credentials on one request to the companion endpoints, just before
+    /// it is sent: `Authorization: Bearer`, or for a DPoP-bound grant `Authorization: DPoP` and
+    /// a proof for that request (``AuthorizationManager/authorizedRequest(_:retrying:)`` is one).
+    /// Called again for a retry, since a proof names one request at one moment.
+    public typealias RequestAuthorizer = @Sendable (URLRequest) async throws(AuthorizationError) -> URLRequest
+
+    /// Forwards the app's `request` (an `authorize` message) with the companion's `accessToken`
+    /// as a bearer token; see ``authorize(_:authorizing:)``.
+    public func authorize(_ request: CompanionRequest, accessToken: String) async throws(AuthorizationError)
+        -> CompanionBrokerAnswer
+    {
+        try await authorize(request, authorizing: Self.bearer(accessToken))
+    }
+
+    /// Forwards the app's `request` (an `authorize` message) with the credentials `authorizing`
+    /// puts on it: the companion's manager's ``AuthorizationManager/authorizedRequest(_:retrying:)``,
+    /// so a DPoP-bound companion token goes with a proof of the companion's key.
     ///
     /// Throws ``AuthorizationError`` carrying the provider's OAuth error: `invalid_token` when
     /// the access token is no longer good (refresh and retry), `login_required`, and the
     /// request's own errors (`invalid_request`, `invalid_scope`, `unauthorized_client`, …).
-    public func authorize(_ request: CompanionRequest, accessToken: String) async throws(AuthorizationError)
+    public func authorize(_ request: CompanionRequest, authorizing: RequestAuthorizer) async throws(AuthorizationError)
         -> CompanionBrokerAnswer
     {
         var fields: [(String, String)] = [("response_type", "code")]
@@ -46,23 +66,57 @@ public struct CompanionBroker: Sendable {
             ("code_challenge_method", request.codeChallengeMethod ?? "S256"), ("prompt", request.prompt),
         ]
         for case (let name, let value?) in optional { fields.append((name, value)) }
-        let reply = try await http.postForm(try endpoint("authorize"), fields, headers: headers(accessToken))
+        let reply = try await post(try endpoint("authorize"), fields, authorizing: authorizing)
         return try Self.answer(reply, clientID: request.clientID ?? "")
     }
 
-    /// Sends the person's decision on `consent`; `.code` when allowed, throws
-    /// ``AuthorizationError/Code/accessDenied`` when declined.
+    /// Sends the person's decision on `consent` with `accessToken` as a bearer token; see
+    /// ``decide(_:allow:authorizing:)``.
     public func decide(_ consent: CompanionConsent, allow: Bool, accessToken: String) async throws(AuthorizationError)
         -> CompanionBrokerAnswer
     {
-        let reply = try await http.postForm(
+        try await decide(consent, allow: allow, authorizing: Self.bearer(accessToken))
+    }
+
+    /// Sends the person's decision on `consent` with the credentials `authorizing` puts on it;
+    /// `.code` when allowed, throws ``AuthorizationError/Code/accessDenied`` when declined.
+    public func decide(_ consent: CompanionConsent, allow: Bool, authorizing: RequestAuthorizer)
+        async throws(AuthorizationError) -> CompanionBrokerAnswer
+    {
+        let reply = try await post(
             try endpoint("consent"), [("ticket", consent.ticket), ("decision", allow ? "allow" : "deny")],
-            headers: headers(accessToken))
+            authorizing: authorizing)
         return try Self.answer(reply, clientID: consent.clientID)
     }
 
-    private func headers(_ accessToken: String) -> [String: String] {
-        ["Authorization": "Bearer \(accessToken)", "Accept-Language": language]
+    /// POSTs `fields` to `url` with the credentials `authorizing` adds. A `use_dpop_nonce`
+    /// refusal (401, RFC 9449 §9) is authorized again with the server's nonce and sent once
+    /// more.
+    private func post(_ url: URL, _ fields: [(String, String)], authorizing: RequestAuthorizer)
+        async throws(AuthorizationError) -> HTTPReply
+    {
+        var request = URLRequest(url: url, timeoutInterval: http.timeout)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(language, forHTTPHeaderField: "Accept-Language")
+        request.httpBody = Data(FormEncoding.encode(fields).utf8)
+        var reply = try await http.send(try await authorizing(request))
+        let asksForNonce = reply.status == 401 && reply.header("WWW-Authenticate")?.contains("use_dpop_nonce") == true
+        if DPoPNonceBook.remember(from: reply, of: url), asksForNonce {
+            reply = try await http.send(try await authorizing(request))
+            DPoPNonceBook.remember(from: reply, of: url)
+        }
+        return reply
+    }
+
+    /// Puts `accessToken` on a request as a bearer token.
+    static func bearer(_ accessToken: String) -> RequestAuthorizer {
+        { request in
+            var request = request
+            request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+            return request
+        }
     }
 
     /// The answer `reply` stands for.

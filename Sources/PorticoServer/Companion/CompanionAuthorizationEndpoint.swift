@@ -42,7 +42,7 @@ struct CompanionAuthorizationEndpoint: Sendable {
 
     /// Answers one request; every failure is JSON.
     func handle(_ request: Request) -> Response {
-        OAuthEndpoint.respond {
+        let response = OAuthEndpoint.respond {
             do {
                 let (response, outcome) = try answer(request)
                 metrics.record(outcome)
@@ -52,6 +52,8 @@ struct CompanionAuthorizationEndpoint: Sendable {
                 throw error
             }
         }
+        // A proof's nonce travels with every answer when nonces are required (RFC 9449 §8.2).
+        return parts.resource.supplyingNonce(response, to: request)
     }
 
     private func answer(_ request: Request) throws -> (Response, CompanionMetrics.Outcome) {

@@ -2,9 +2,10 @@ import Foundation
 import PorticoHTTP
 import PorticoStore
 
-/// The companion behind a request to the companion endpoints: its bearer access token, genuine
-/// and unrevoked, granting `companion`, issued to a companion client in a companion session
-/// that is still live, for a person whose account is usable.
+/// The companion behind a request to the companion endpoints: its access token, genuine and
+/// unrevoked, granting `companion`, issued to a companion client in a companion session that is
+/// still live, for a person whose account is usable. A token bound to the companion's key
+/// (DPoP, RFC 9449 §7) comes with the `DPoP` scheme and a proof, as at userinfo.
 ///
 /// Every failure is an RFC 6750 error with its `WWW-Authenticate` challenge: `invalid_token`
 /// (401) for a missing, bad, expired or revoked token or an ended session, so the agent can tell
@@ -23,8 +24,8 @@ struct CompanionCaller {
 
     /// The caller of `request`, checked through `resource` (the gate of the resource endpoints).
     static func authenticate(_ request: Request, resource: ProtectedResource) throws -> CompanionCaller {
-        let bearer = try ProtectedResource.bearerToken(in: request, formParameter: false)
-        let verified = try resource.verify(bearer)
+        let presented = try resource.presentedToken(in: request, path: request.path, formParameter: false)
+        let verified = try resource.verify(presented)
         // One read: the session comes from the revocation check, which reads it anyway.
         let (token, user, (isCompanion, session)) = try resource.admit(
             verified, acceptedScopes: [CompanionClients.scope], challengeScope: CompanionClients.scope

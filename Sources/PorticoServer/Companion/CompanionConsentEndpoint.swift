@@ -34,7 +34,7 @@ struct CompanionConsentEndpoint: Sendable {
 
     /// Answers one request; every failure is JSON.
     func handle(_ request: Request) -> Response {
-        OAuthEndpoint.respond {
+        let response = OAuthEndpoint.respond {
             do {
                 let (response, decision) = try answer(request)
                 metrics.record(decision)
@@ -44,6 +44,8 @@ struct CompanionConsentEndpoint: Sendable {
                 throw error
             }
         }
+        // A proof's nonce travels with every answer when nonces are required (RFC 9449 §8.2).
+        return parts.resource.supplyingNonce(response, to: request)
     }
 
     private func answer(_ request: Request) throws -> (Response, CompanionMetrics.Decision) {
