@@ -29,5 +29,12 @@ extension PostgresSchema {
         "CREATE INDEX developer_collaborators_user ON developer_collaborators (user_id)",
         "ALTER TABLE clients ADD COLUMN previous_secret_hash bytea",
         "ALTER TABLE clients ADD COLUMN previous_secret_expires_at bigint",
+        // A removed app's access tokens are refused (their standing asks whether the app still
+        // exists): nodes drop the standings they keep, as for a suspension (version 19).
+        """
+        CREATE TRIGGER portico_clients_removed_standing
+            AFTER DELETE ON clients
+            FOR EACH ROW EXECUTE FUNCTION portico_notify_standing()
+        """,
     ]
 }

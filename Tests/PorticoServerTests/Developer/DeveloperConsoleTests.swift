@@ -195,6 +195,8 @@ import Testing
             let credentials = ClientCredentials.basic(id: id, secret: secret)
             let tokens = try await provider.signIn(user, to: client, scopes: ["openid", "profile"], credentials: credentials)
             let refreshToken = try #require(tokens.string("refresh_token"))
+            let accessToken = try #require(tokens.string("access_token"))
+            #expect(try await provider.resource("/oauth/userinfo", token: accessToken).status == 200)
             #expect(try await provider.refresh(refreshToken, client: credentials).status == 200)
 
             // Someone else: no such app, for reading and for every action.
@@ -233,6 +235,7 @@ import Testing
             #expect(deleted.location == "/developer?done=deleted")
             #expect(try provider.store.client(id: id) == nil)
             #expect(try await provider.refresh(refreshToken, client: credentials).status != 200)
+            #expect(try await provider.resource("/oauth/userinfo", token: accessToken).status == 401)
             #expect(try await browser.get("/developer/apps/\(id)").status == 404)
         }
     }
