@@ -73,6 +73,37 @@ struct DeveloperApps: Sendable {
         return rotated ? secret : nil
     }
 
+    /// Makes the person with the e-mail address `email` a co-developer of `clientID`: they
+    /// must have an account and not be its owner.
+    func addCodeveloper(email: String, to app: DeveloperApp, by userID: String) throws -> Bool {
+        let time = now()
+        return try store.transaction { transaction in
+            let address = email.trimmingCharacters(in: .whitespaces)
+            guard !address.isEmpty, StoredText.canHold(address), let person = try transaction.user(email: address),
+                person.id != app.ownerID
+            else { return false }
+            try transaction.setDeveloperCollaborator(
+                clientID: app.clientID, userID: person.id, role: .developer, at: time)
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: time, actor: userID, action: "client.add_developer", subject: app.clientID,
+                    details: (["user_id": .string(person.id)] as JSONValue).jsonString))
+            return true
+        }
+    }
+
+    /// Removes the co-developer `developerID` from `clientID`.
+    func removeCodeveloper(_ developerID: String, from clientID: String, by userID: String) throws {
+        let time = now()
+        try store.transaction { transaction in
+            guard try transaction.removeDeveloperCollaborator(clientID: clientID, userID: developerID) else { return }
+            try transaction.append(
+                AuditEvent(
+                    occurredAt: time, actor: userID, action: "client.remove_developer", subject: clientID,
+                    details: (["user_id": .string(developerID)] as JSONValue).jsonString))
+        }
+    }
+
     /// Deletes `clientID` and revokes everything issued to it (``ClientRemoval``).
     func delete(clientID: String, by userID: String) throws {
         let time = now()

@@ -169,6 +169,8 @@ struct DeveloperEndpoint: Sendable {
         switch request.query["done"] {
         case "saved": notice = DeveloperText.saved
         case "rotated": notice = DeveloperText.rotated
+        case "developer_added": notice = DeveloperText.developerAdded
+        case "developer_removed": notice = DeveloperText.developerRemoved
         default: notice = nil
         }
         var response = try appPage(app, client, visitor: visitor, secret: secret, notice: notice)
@@ -181,14 +183,21 @@ struct DeveloperEndpoint: Sendable {
 
     private func appPage(
         _ app: DeveloperApp, _ client: Client, visitor: Visitor, secret: String? = nil, notice: Localized? = nil,
-        form: DeveloperAppForm? = nil, error: String? = nil
+        form: DeveloperAppForm? = nil, error: String? = nil, developerError: String? = nil
     ) throws -> Response {
-        let people = try environment.store.read { try $0.consentCount(clientID: client.id) }
+        let (people, developers) = try environment.store.read { transaction in
+            let people = try transaction.consentCount(clientID: client.id)
+            guard app.role == .owner else { return (people, [(id: String, email: String)]()) }
+            let developers = try transaction.developerCollaborators(clientID: client.id).compactMap { entry in
+                try transaction.user(id: entry.userID).map { (id: $0.id, email: $0.email) }
+            }
+            return (people, developers)
+        }
         return visitor.page.app(
             DeveloperPage.AppDetails(
                 client: client, app: app, people: people,
                 form: form ?? DeveloperAppForm(client: client, webOrigins: app.webOrigins), error: error,
-                secret: secret, notice: notice))
+                secret: secret, notice: notice, developers: developers, developerError: developerError))
     }
 
     private func act(_ request: Request) throws -> Response {
@@ -218,7 +227,18 @@ struct DeveloperEndpoint: Sendable {
             guard form["confirm"] == "yes" else { return finish(visitor.page.confirmDelete(client), visitor) }
             try apps.delete(clientID: client.id, by: userID)
             return PageLayout.redirect(to: Self.path + "?done=deleted", status: .seeOther)
-        case "rotate_secret", "delete":
+        case "add_developer" where app.role == .owner:
+            guard try apps.addCodeveloper(email: form["email"] ?? "", to: app, by: userID) else {
+                return finish(
+                    try appPage(
+                        app, client, visitor: visitor, developerError: DeveloperText.noSuchAccount[visitor.language]),
+                    visitor)
+            }
+            return PageLayout.redirect(to: Self.appPath(client.id) + "?done=developer_added", status: .seeOther)
+        case "remove_developer" where app.role == .owner:
+            try apps.removeCodeveloper(form["user_id"] ?? "", from: client.id, by: userID)
+            return PageLayout.redirect(to: Self.appPath(client.id) + "?done=developer_removed", status: .seeOther)
+        case "rotate_secret", "delete", "add_developer", "remove_developer":
             return finish(visitor.page.notFound(), visitor)
         default:
             throw PageProblem.malformedRequest(appName: nil)

@@ -87,6 +87,10 @@ struct DeveloperPage {
         var error: String?
         var secret: String?
         var notice: Localized?
+        /// Co-developers (id, e-mail address), for the owner's section.
+        var developers: [(id: String, email: String)] = []
+        /// What went wrong adding one.
+        var developerError: String?
     }
 
     /// An app's page.
@@ -141,11 +145,44 @@ struct DeveloperPage {
                 }
                 html += actionForm(path, action: "rotate_secret", label: text.rotate[lang], style: "secondary")
             }
+            html += developersSection(details, path: path)
             html += "<h2>\(text.dangerHeading[lang])</h2>\n<p class=\"hint\">\(text.deleteHint[lang])</p>\n"
             html += actionForm(path, action: "delete", label: text.delete[lang], style: "danger")
         }
         html += "<p><a href=\"\(DeveloperEndpoint.path)\">\(text.back[lang])</a></p>\n"
         return page(title: client.name, html, status: details.error == nil ? .ok : .badRequest)
+    }
+
+    /// The owner's list of co-developers with Remove buttons, and the form that adds one.
+    private func developersSection(_ details: AppDetails, path: String) -> String {
+        let lang = language
+        var html = "<h2>\(text.developersHeading[lang])</h2>\n<p class=\"hint\">\(text.developersHint[lang])</p>\n"
+        if details.developers.isEmpty {
+            html += "<p class=\"small\" id=\"no-developers\">\(text.noDevelopers[lang])</p>\n"
+        } else {
+            html += "<ul class=\"entries\" id=\"developers\">\n"
+            for developer in details.developers {
+                let email = HTML.escape(developer.email)
+                html += """
+                    <li class="entry"><span>\(email)</span><form method="post" action="\(path)">\(csrfField)\
+                    \(HTML.hiddenField(name: "user_id", value: developer.id))\
+                    <button type="submit" class="button secondary compact" name="action" value="remove_developer" \
+                    aria-label="\(text.removeDeveloper(email)[lang])">\(text.remove[lang])</button></form></li>
+
+                    """
+            }
+            html += "</ul>\n"
+        }
+        var field = FormField(
+            name: "email", label: text.developerEmail[lang], type: "email", autocomplete: "off")
+        field.error = details.developerError
+        html += """
+            <form method="post" action="\(path)" novalidate>\(csrfField)\(field.html)\
+            <button type="submit" class="button secondary" name="action" value="add_developer">\
+            \(text.addDeveloper[lang])</button></form>
+
+            """
+        return html
     }
 
     /// "Delete this app?" with the button that does it.

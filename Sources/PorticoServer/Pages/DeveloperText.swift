@@ -108,4 +108,17 @@ enum DeveloperText {
     static let back = Localized("All your apps", zh: "您的所有应用")
     static let notFound = Localized("There is no such app.", zh: "没有这个应用。")
     static let typeLabel = Localized("Kind", zh: "类型")
+    static let developersHeading = Localized("Co-developers", zh: "协作开发者")
+    static let developersHint = Localized(
+        "Co-developers can change the settings; only you can make a new secret or delete the app.",
+        zh: "协作开发者可以更改设置；只有您可以生成新密钥或删除应用。")
+    static let noDevelopers = Localized("No co-developers yet.", zh: "还没有协作开发者。")
+    static let developerEmail = Localized("E-mail address of their account", zh: "对方账户的电子邮件地址")
+    static let addDeveloper = Localized("Add co-developer", zh: "添加协作开发者")
+    static func removeDeveloper(_ who: String) -> Localized { Localized("Remove \(who)", zh: "移除 \(who)") }
+    static let remove = Localized("Remove", zh: "移除")
+    static let noSuchAccount = Localized(
+        "There is no other account with that e-mail address.", zh: "没有使用该电子邮件地址的其他账户。")
+    static let developerAdded = Localized("The co-developer was added.", zh: "已添加协作开发者。")
+    static let developerRemoved = Localized("The co-developer was removed.", zh: "已移除协作开发者。")
 }

@@ -277,4 +277,50 @@ import Testing
             #expect(chinese.text.contains("Renamed App"))
         }
     }
+
+    @Test func coDevelopersMayEditButNotRotateOrDelete() async throws {
+        try await ProviderHarness.with { provider in
+            try provider.addUser()
+            let bobRecord = try provider.addUser(email: "bob@example.com", name: "Bob Example")
+            let owner = try await Self.developer(provider)
+            let (id, secret) = try await Self.createWebApp(owner)
+            let page = try await owner.get("/developer/apps/\(id)")
+            let csrf = try #require(page.hiddenField("csrf_token"))
+            let unknown = try await owner.post(
+                "/developer/apps/\(id)", [("csrf_token", csrf), ("action", "add_developer"), ("email", "nobody@example.com")])
+            #expect(unknown.text.contains("There is no other account with that e-mail address."))
+            let added = try await owner.post(
+                "/developer/apps/\(id)", [("csrf_token", csrf), ("action", "add_developer"), ("email", "bob@example.com")])
+            #expect(added.status == 303)
+            #expect(try await owner.get("/developer/apps/\(id)").text.contains("bob@example.com"))
+
+            let bob = try await Self.developer(provider, email: "bob@example.com")
+            #expect(try await bob.get("/developer").text.contains("Console App"))
+            let bobPage = try await bob.get("/developer/apps/\(id)")
+            #expect(bobPage.status == 200)
+            #expect(!bobPage.text.contains(#"value="rotate_secret""#))
+            #expect(!bobPage.text.contains(#"value="delete""#))
+            let bobCSRF = try #require(bobPage.hiddenField("csrf_token"))
+            let saved = try await bob.post(
+                "/developer/apps/\(id)",
+                [
+                    ("csrf_token", bobCSRF), ("action", "save"), ("name", "Bob's Edit"),
+                    ("redirect_uri", "https://app.example/callback"),
+                ])
+            #expect(saved.status == 303)
+            #expect(try provider.store.client(id: id)?.name == "Bob's Edit")
+            for action in ["rotate_secret", "delete", "add_developer"] {
+                let refused = try await bob.post(
+                    "/developer/apps/\(id)",
+                    [("csrf_token", bobCSRF), ("action", action), ("confirm", "yes"), ("email", "ann@example.com")])
+                #expect(refused.status == 404, "\(action)")
+            }
+            #expect(try provider.store.client(id: id)?.secretHash == SecretHash.digest(secret))
+
+            let removed = try await owner.post(
+                "/developer/apps/\(id)", [("csrf_token", csrf), ("action", "remove_developer"), ("user_id", bobRecord.id)])
+            #expect(removed.status == 303)
+            #expect(try await bob.get("/developer/apps/\(id)").status == 404)
+        }
+    }
 }
