@@ -62,4 +62,8 @@ public protocol DeveloperStorage {
     /// Makes `newHash` the client's secret hash and keeps the one it replaces as the previous
     /// secret until `previousExpiresAt`; false when the client has no secret.
     func rotateClientSecret(id: String, newHash: [UInt8], previousExpiresAt: Date) throws -> Bool
+    /// Makes `userID` an operator (`on`, recording `time`) or not; false when nothing changed.
+    func setOperator(userID: String, on: Bool, at time: Date) throws -> Bool
+    /// Whether `userID` is an operator (`portico user admin ID --on`).
+    func isOperator(userID: String) throws -> Bool
 }

@@ -1,6 +1,6 @@
 extension PostgresSchema {
     /// Version 21, as SQLite's: developer-terms acceptance, console app ownership and
-    /// co-developers, and the previous secret's hash with its expiry (rotation overlap).
+    /// co-developers, operators, and the previous secret's hash with its expiry (rotation overlap).
     static let version21 = [
         """
         CREATE TABLE developer_terms (
@@ -27,6 +27,12 @@ extension PostgresSchema {
         )
         """,
         "CREATE INDEX developer_collaborators_user ON developer_collaborators (user_id)",
+        """
+        CREATE TABLE operators (
+            user_id text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+            granted_at bigint NOT NULL
+        )
+        """,
         "ALTER TABLE clients ADD COLUMN previous_secret_hash bytea",
         "ALTER TABLE clients ADD COLUMN previous_secret_expires_at bigint",
         // A removed app's access tokens are refused (their standing asks whether the app still

@@ -132,4 +132,19 @@ extension SQLTransaction {
             """,
             [.date(previousExpiresAt), .bytes(newHash), .text(id)]) > 0
     }
+
+    /// ``DeveloperStorage/setOperator(userID:on:at:)``, for every SQL backend.
+    @inlinable public func setOperator(userID: String, on: Bool, at time: Date) throws -> Bool {
+        if on {
+            return try write(
+                "INSERT INTO operators (user_id, granted_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
+                [.text(userID), .date(time)], referring: "user") > 0
+        }
+        return try write("DELETE FROM operators WHERE user_id = ?", [.text(userID)]) > 0
+    }
+
+    /// ``DeveloperStorage/isOperator(userID:)``, for every SQL backend.
+    @inlinable public func isOperator(userID: String) throws -> Bool {
+        try first("SELECT 1 AS found FROM operators WHERE user_id = ?", [.text(userID)]) { _ in true } ?? false
+    }
 }

@@ -2,7 +2,7 @@ extension SQLiteSchema {
     /// Version 21, the developer console (issue 28): when each person accepted the developer
     /// terms, who owns an app made in the console (and its web origins), the co-developers of
     /// such apps, and the hash of an app's previous secret with the instant it stops working
-    /// (a rotation's overlap). Hashes only.
+    /// (a rotation's overlap), and who may see the operator's list of apps. Hashes only.
     static let version21 = [
         """
         CREATE TABLE developer_terms (
@@ -29,6 +29,12 @@ extension SQLiteSchema {
         ) WITHOUT ROWID
         """,
         "CREATE INDEX developer_collaborators_user ON developer_collaborators (user_id)",
+        """
+        CREATE TABLE operators (
+            user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+            granted_at INTEGER NOT NULL
+        ) WITHOUT ROWID
+        """,
         "ALTER TABLE clients ADD COLUMN previous_secret_hash BLOB",
         "ALTER TABLE clients ADD COLUMN previous_secret_expires_at INTEGER",
         "PRAGMA user_version = 21",

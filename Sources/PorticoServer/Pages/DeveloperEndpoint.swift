@@ -17,6 +17,8 @@ import PorticoStore
 struct DeveloperEndpoint: Sendable {
     /// The console's path.
     static let path = "/developer"
+    /// The operator's list of every app.
+    static let operatorPath = "/developer/operator"
     /// The new-app form.
     static let newPath = "/developer/apps/new"
     /// An app's page.
@@ -38,6 +40,10 @@ struct DeveloperEndpoint: Sendable {
     /// Adds the console's routes.
     func register(on router: Router) {
         router.page(Self.path, environment: environment, show: { try showHome($0) }, submit: { try acceptTerms($0) })
+        router.getAsync(Self.operatorPath) { request in
+            PageLayout.secured(await ErrorPage.guarding(request) { try showOperator(request) })
+        }
+        router.refuseHead(Self.operatorPath, allowing: "GET")
         router.page(Self.newPath, environment: environment, show: { try showNew($0) }, submit: { try create($0) })
         router.page(
             "/developer/apps/:client_id", environment: environment, show: { try showApp($0) },
@@ -243,6 +249,25 @@ struct DeveloperEndpoint: Sendable {
         default:
             throw PageProblem.malformedRequest(appName: nil)
         }
+    }
+
+    /// Every app, newest first, for operators (`portico user admin --on`); 404 for others.
+    private func showOperator(_ request: Request) throws -> Response {
+        guard let visitor = try visitor(request) else { return signIn(returningTo: Self.operatorPath, status: .found) }
+        let rows = try environment.store.read { transaction -> [DeveloperPage.OperatorRow]? in
+            guard try transaction.isOperator(userID: visitor.signedIn.user.id) else { return nil }
+            var owners: [String: String] = [:]
+            for app in try transaction.allDeveloperApps() {
+                owners[app.clientID] = try transaction.user(id: app.ownerID)?.email
+            }
+            return try transaction.clients().sorted { $0.createdAt > $1.createdAt }.map { client in
+                DeveloperPage.OperatorRow(
+                    client: client, ownerEmail: owners[client.id],
+                    people: try transaction.consentCount(clientID: client.id))
+            }
+        }
+        guard let rows else { return finish(visitor.page.notFound(), visitor) }
+        return finish(visitor.page.operatorList(rows), visitor)
     }
 
     /// The app's consent page as people would see it, in the `lang` asked for.

@@ -185,6 +185,34 @@ struct DeveloperPage {
         return html
     }
 
+    /// An app as the operator's list shows it.
+    struct OperatorRow {
+        var client: Client
+        var ownerEmail: String?
+        var people: Int
+    }
+
+    /// The operator's list of every app, newest first.
+    func operatorList(_ rows: [OperatorRow]) -> Response {
+        let lang = language
+        var html = "<h1>\(text.operatorTitle[lang])</h1>\n<p class=\"hint\">\(text.operatorIntro[lang])</p>\n"
+        html += "<ul class=\"entries\" id=\"all-apps\">\n"
+        for row in rows {
+            let owner = row.ownerEmail.map(HTML.escape) ?? text.operatorAdded[lang]
+            let verified = row.client.isVerified ? text.yes : text.no
+            let suspended = row.client.suspendedAt == nil ? text.no : text.yes
+            html += """
+                <li class="entry" data-client-id="\(HTML.escape(row.client.id))"><strong>\(HTML.escape(row.client.name))</strong>
+                <div class="small">\(HTML.escape(row.client.id))</div>
+                <div class="small">\(text.ownerColumn[lang]): \(owner) · \(text.peopleColumn[lang]): \(row.people) · \
+                \(text.verifiedColumn[lang]): \(verified[lang]) · \(text.suspendedColumn[lang]): \(suspended[lang])</div></li>
+
+                """
+        }
+        html += "</ul>\n"
+        return page(title: text.operatorTitle[lang], html)
+    }
+
     /// "Delete this app?" with the button that does it.
     func confirmDelete(_ client: Client) -> Response {
         let lang = language

@@ -121,4 +121,16 @@ enum DeveloperText {
         "There is no other account with that e-mail address.", zh: "没有使用该电子邮件地址的其他账户。")
     static let developerAdded = Localized("The co-developer was added.", zh: "已添加协作开发者。")
     static let developerRemoved = Localized("The co-developer was removed.", zh: "已移除协作开发者。")
+    static let operatorTitle = Localized("Every app", zh: "所有应用")
+    static let operatorIntro = Localized(
+        "Newest first. Suspend, resume or verify an app with portico client suspend | resume | verify ID.",
+        zh: "最新的在前。使用 portico client suspend | resume | verify ID 暂停、恢复或验证应用。")
+    static let ownerColumn = Localized("Owner", zh: "所有者")
+    static let operatorAdded = Localized("added by the operator", zh: "由运营方添加")
+    static let peopleColumn = Localized("People", zh: "用户数")
+    static let verifiedColumn = Localized("Verified", zh: "已验证")
+    static let suspendedColumn = Localized("Suspended", zh: "已暂停")
+    static let appColumn = Localized("App", zh: "应用")
+    static let yes = Localized("yes", zh: "是")
+    static let no = Localized("no", zh: "否")
 }

@@ -323,4 +323,30 @@ import Testing
             #expect(try await bob.get("/developer/apps/\(id)").status == 404)
         }
     }
+
+    @Test func onlyOperatorsSeeEveryApp() async throws {
+        try await ProviderHarness.with { provider in
+            let ann = try provider.addUser()
+            let operatorAdded = Client(
+                name: "Operator's App", type: .public, redirectURIs: ["https://op.example/cb"],
+                createdAt: Date().addingTimeInterval(-60))
+            try provider.store.insert(operatorAdded)
+            let browser = try await Self.developer(provider)
+            let (id, _) = try await Self.createWebApp(browser)
+            #expect(try await browser.get("/developer/operator").status == 404)
+
+            #expect(try OperatorGrant.set(true, reference: "ann@example.com", in: provider.store).changed)
+            #expect(try !OperatorGrant.set(true, reference: ann.id, in: provider.store).changed)
+            let list = try await browser.get("/developer/operator")
+            #expect(list.status == 200)
+            let console = try #require(list.text.range(of: #"data-client-id="\#(id)""#))
+            let added = try #require(list.text.range(of: #"data-client-id="\#(operatorAdded.id)""#))
+            #expect(console.lowerBound < added.lowerBound)
+            #expect(list.text.contains("ann@example.com"))
+            #expect(list.text.contains("added by the operator"))
+
+            #expect(try OperatorGrant.set(false, reference: ann.id, in: provider.store).changed)
+            #expect(try await browser.get("/developer/operator").status == 404)
+        }
+    }
 }
