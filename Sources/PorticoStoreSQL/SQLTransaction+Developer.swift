@@ -28,12 +28,15 @@ extension SQLTransaction {
 
     /// ``DeveloperStorage/setDeveloperAppOrigins(clientID:webOrigins:)``, for every SQL backend.
     @inlinable public func setDeveloperAppOrigins(clientID: String, webOrigins: [String]) throws -> Bool {
-        try write("UPDATE developer_apps SET web_origins = ? WHERE client_id = ?", [.list(webOrigins), .text(clientID)])
+        try write(
+            "UPDATE developer_apps SET web_origins = ? WHERE client_id = ?", [.list(webOrigins), .text(clientID)])
             > 0
     }
 
     /// ``DeveloperStorage/setDeveloperCollaborator(clientID:userID:role:at:)``.
-    @inlinable public func setDeveloperCollaborator(clientID: String, userID: String, role: DeveloperRole, at time: Date)
+    @inlinable public func setDeveloperCollaborator(
+        clientID: String, userID: String, role: DeveloperRole, at time: Date
+    )
         throws
     {
         try write(
@@ -77,7 +80,8 @@ extension SQLTransaction {
             }
             found = collaborator
         }
-        return DeveloperApp(clientID: clientID, ownerID: ownerID, role: found, webOrigins: origins, createdAt: createdAt)
+        return DeveloperApp(
+            clientID: clientID, ownerID: ownerID, role: found, webOrigins: origins, createdAt: createdAt)
     }
 
     /// ``DeveloperStorage/developerApp(clientID:userID:)``, for every SQL backend.

@@ -118,7 +118,9 @@ struct ClientAuthenticator {
         if client.type == .public && credentials.password.isEmpty {
             return AuthenticatedClient(client: client, method: .none)
         }
-        guard client.type == .confidential, client.verifiesSecret(credentials.password, at: now()) else { throw failure }
+        guard client.type == .confidential, client.verifiesSecret(credentials.password, at: now()) else {
+            throw failure
+        }
         return AuthenticatedClient(client: client, method: .clientSecretBasic)
     }
 

@@ -116,7 +116,9 @@ struct DeveloperEndpoint: Sendable {
     }
 
     private func acceptTerms(_ request: Request) throws -> Response {
-        guard let (form, visitor) = try posted(request) else { return signIn(returningTo: Self.path, status: .seeOther) }
+        guard let (form, visitor) = try posted(request) else {
+            return signIn(returningTo: Self.path, status: .seeOther)
+        }
         guard form["accept_terms"] != nil else { return finish(visitor.page.terms(error: true), visitor) }
         let now = environment.now()
         try environment.store.transaction { transaction in
@@ -221,7 +223,8 @@ struct DeveloperEndpoint: Sendable {
                 values = try DeveloperAppForm(form: form)
                 try apps.save(values, to: client, by: userID)
             } catch {
-                return finish(try appPage(app, client, visitor: visitor, form: values, error: error.description), visitor)
+                return finish(
+                    try appPage(app, client, visitor: visitor, form: values, error: error.description), visitor)
             }
             return PageLayout.redirect(to: Self.appPath(client.id) + "?done=saved", status: .seeOther)
         case "rotate_secret" where app.role == .owner:

@@ -273,16 +273,19 @@ struct DeveloperPage {
         } else {
             html += "<p><strong>\(text.typeLabel[lang])</strong>: \(form.appType.label[lang])</p>\n"
         }
-        html += textarea("redirect_uri", label: text.redirectURIs[lang], hint: text.redirectHint[lang], form.redirectURIs)
+        html += textarea(
+            "redirect_uri", label: text.redirectURIs[lang], hint: text.redirectHint[lang], form.redirectURIs)
         html += textarea("web_origin", label: text.webOrigins[lang], hint: text.webOriginsHint[lang], form.webOrigins)
-        html += FormField(
-            name: "logo_url", label: text.logoURL[lang], value: form.logoURL, autocomplete: "off",
-            isRequired: false, attributes: "inputmode=\"url\""
-        ).html
-        html += FormField(
-            name: "privacy_url", label: text.privacyURL[lang], value: form.privacyURL,
-            autocomplete: "off", isRequired: false, attributes: "inputmode=\"url\""
-        ).html
+        html +=
+            FormField(
+                name: "logo_url", label: text.logoURL[lang], value: form.logoURL, autocomplete: "off",
+                isRequired: false, attributes: "inputmode=\"url\""
+            ).html
+        html +=
+            FormField(
+                name: "privacy_url", label: text.privacyURL[lang], value: form.privacyURL,
+                autocomplete: "off", isRequired: false, attributes: "inputmode=\"url\""
+            ).html
         return html
     }
 

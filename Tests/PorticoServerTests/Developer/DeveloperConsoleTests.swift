@@ -158,7 +158,8 @@ import Testing
             #expect(forged.status == 403)
             #expect(try provider.store.client(id: id)?.secretHash == SecretHash.digest(secret))
 
-            let rotated = try await browser.post("/developer/apps/\(id)", [("csrf_token", csrf), ("action", "rotate_secret")])
+            let rotated = try await browser.post(
+                "/developer/apps/\(id)", [("csrf_token", csrf), ("action", "rotate_secret")])
             #expect(rotated.status == 303)
             let shown = try await browser.get(try #require(rotated.location))
             let newSecret = try #require(Self.secret(on: shown))
@@ -193,7 +194,8 @@ import Testing
             let (id, secret) = try await Self.createWebApp(browser)
             let client = try #require(try provider.store.client(id: id))
             let credentials = ClientCredentials.basic(id: id, secret: secret)
-            let tokens = try await provider.signIn(user, to: client, scopes: ["openid", "profile"], credentials: credentials)
+            let tokens = try await provider.signIn(
+                user, to: client, scopes: ["openid", "profile"], credentials: credentials)
             let refreshToken = try #require(tokens.string("refresh_token"))
             let accessToken = try #require(tokens.string("access_token"))
             #expect(try await provider.resource("/oauth/userinfo", token: accessToken).status == 200)
@@ -287,10 +289,12 @@ import Testing
             let page = try await owner.get("/developer/apps/\(id)")
             let csrf = try #require(page.hiddenField("csrf_token"))
             let unknown = try await owner.post(
-                "/developer/apps/\(id)", [("csrf_token", csrf), ("action", "add_developer"), ("email", "nobody@example.com")])
+                "/developer/apps/\(id)",
+                [("csrf_token", csrf), ("action", "add_developer"), ("email", "nobody@example.com")])
             #expect(unknown.text.contains("There is no other account with that e-mail address."))
             let added = try await owner.post(
-                "/developer/apps/\(id)", [("csrf_token", csrf), ("action", "add_developer"), ("email", "bob@example.com")])
+                "/developer/apps/\(id)",
+                [("csrf_token", csrf), ("action", "add_developer"), ("email", "bob@example.com")])
             #expect(added.status == 303)
             #expect(try await owner.get("/developer/apps/\(id)").text.contains("bob@example.com"))
 
@@ -318,7 +322,8 @@ import Testing
             #expect(try provider.store.client(id: id)?.secretHash == SecretHash.digest(secret))
 
             let removed = try await owner.post(
-                "/developer/apps/\(id)", [("csrf_token", csrf), ("action", "remove_developer"), ("user_id", bobRecord.id)])
+                "/developer/apps/\(id)",
+                [("csrf_token", csrf), ("action", "remove_developer"), ("user_id", bobRecord.id)])
             #expect(removed.status == 303)
             #expect(try await bob.get("/developer/apps/\(id)").status == 404)
         }
