@@ -103,6 +103,17 @@ def test_developer_console(demo_server, sized_browser, screenshot, language):
     assert "Allow" in driver.page_source
     check("preview-en")
 
+    # The operator's list, once `portico user admin --on` made this person an operator.
+    driver.get(demo_server.url + "/developer/operator")
+    wait_for(driver, (By.TAG_NAME, "h1"))
+    assert "all-apps" not in driver.page_source
+    result = demo_server.command("user", "admin", email, "--on")
+    assert result.returncode == 0, result.stderr
+    driver.get(demo_server.url + "/developer/operator")
+    wait_for(driver, (By.ID, "all-apps"))
+    assert "Browser Console App" in driver.page_source and email in driver.page_source
+    check("operator")
+
     # Delete, after the confirmation.
     driver.get(app_url)
     wait_for(driver, (By.ID, "client-id"))
