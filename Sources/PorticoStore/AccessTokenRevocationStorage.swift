@@ -21,6 +21,8 @@ public protocol AccessTokenRevocationStorage {
     /// a removal in the same second as a new sign-in does not kill the sign-in's tokens.
     func grantRevocationTime(userID: String, clientID: String) throws -> Date?
     /// Whether the access token `id`, issued at `issuedAt` to `clientID` for `userID`, has been
-    /// revoked: by itself, or by a removal of the app at or after `issuedAt`. One lookup.
+    /// revoked: by itself, by a removal of the app at or after `issuedAt`, or because the client
+    /// is suspended or no longer exists (deleted in the console, `client remove`, RFC 7592).
+    /// One lookup.
     func isAccessTokenRevoked(id: String, userID: String, clientID: String, issuedAt: Date) throws -> Bool
 }

@@ -61,6 +61,11 @@ public struct Client: Sendable, Hashable {
     /// Whether the operator has verified the app: apps added by the operator are, apps
     /// registered through `POST /oauth/register` are not until `portico client verify`.
     public var isVerified = true
+    /// SHA-256 of the secret a rotation replaced (developer console), accepted until
+    /// ``previousSecretExpiresAt`` so the app's servers can change over; nil without one.
+    public var previousSecretHash: [UInt8]? = nil
+    /// When the previous secret stops working.
+    public var previousSecretExpiresAt: Date? = nil
 
     /// A client ready to insert; pass the plain `secret` of a confidential client and only its
     /// hash is kept.
@@ -114,5 +119,19 @@ public struct Client: Sendable, Hashable {
     public func verifiesSecret(_ presented: String) -> Bool {
         guard let secretHash else { return false }
         return ConstantTime.equals(SecretHash.digest(presented), secretHash)
+    }
+
+    /// Whether `presented` is this client's secret at `now`: the current one, or the one a
+    /// rotation replaced while its overlap lasts (until ``previousSecretExpiresAt``). Both
+    /// hashes are compared in constant time, whichever matches.
+    public func verifiesSecret(_ presented: String, at now: Date) -> Bool {
+        guard let secretHash else { return false }
+        let digest = SecretHash.digest(presented)
+        let current = ConstantTime.equals(digest, secretHash)
+        var previous = false
+        if let previousSecretHash, let previousSecretExpiresAt, now < previousSecretExpiresAt {
+            previous = ConstantTime.equals(digest, previousSecretHash)
+        }
+        return current || previous
     }
 }

@@ -36,8 +36,8 @@ extension Store {
         try transaction { try $0.deleteClient(id: id) }
     }
     /// Whether `secret` is the secret of client `clientID`; false for unknown or public clients.
-    public func verifyClientSecret(clientID: String, secret: String) throws -> Bool {
-        try client(id: clientID)?.verifiesSecret(secret) ?? false
+    public func verifyClientSecret(clientID: String, secret: String, now: Date = Date()) throws -> Bool {
+        try client(id: clientID)?.verifiesSecret(secret, at: now) ?? false
     }
 
     // MARK: Product scopes

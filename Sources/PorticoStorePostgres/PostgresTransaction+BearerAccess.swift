@@ -18,7 +18,7 @@ extension PostgresTransaction {
             SELECT \(columns.joined(separator: ", ")),
                 (EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
                 OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?)
-                OR EXISTS (SELECT 1 FROM clients WHERE id = ? AND suspended_at IS NOT NULL))
+                OR NOT EXISTS (SELECT 1 FROM clients WHERE id = ? AND suspended_at IS NULL))
                 AS revoked
             FROM (SELECT 1) AS one LEFT JOIN users AS u ON u.id = ?
             """,

@@ -8,7 +8,8 @@ import PorticoStore
 @usableFromInline let clientColumns = """
     id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-    sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified
+    sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified,
+    previous_secret_hash, previous_secret_expires_at
     """
 
 @usableFromInline let keyColumns =
@@ -129,6 +130,8 @@ extension SQLTransaction {
         client.requiresDPoP = try row.bool("requires_dpop")
         client.suspendedAt = try row.optionalDate("suspended_at")
         client.isVerified = try row.bool("verified")
+        client.previousSecretHash = try row.optionalBytes("previous_secret_hash")
+        client.previousSecretExpiresAt = try row.optionalDate("previous_secret_expires_at")
         return client
     }
 

@@ -194,7 +194,7 @@ extension SQLTransaction {
             """
             SELECT (EXISTS (SELECT 1 FROM access_token_revocations WHERE jti = ?)
                 OR EXISTS (SELECT 1 FROM grant_revocations WHERE user_id = ? AND client_id = ? AND revoked_at >= ?)
-                OR EXISTS (SELECT 1 FROM clients WHERE id = ? AND suspended_at IS NOT NULL))
+                OR NOT EXISTS (SELECT 1 FROM clients WHERE id = ? AND suspended_at IS NULL))
                 AS revoked
             """,
             [.text(id), .text(userID), .text(clientID), .date(issuedAt), .text(clientID)]

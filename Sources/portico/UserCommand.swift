@@ -15,6 +15,7 @@ enum UserCommand {
                portico user enable ID|EMAIL [--database URL]
                portico user update ID|EMAIL [--name N] [--email E] [--database URL]
                portico user remove ID|EMAIL [--database URL]
+               portico user admin ID|EMAIL --on|--off [--database URL]
 
         add      creates an account people sign in with. The password is the first line of
                  standard input, under the sign-up page's rules (15 to 128 characters, not
@@ -42,6 +43,8 @@ enum UserCommand {
                  identifier-changed for a new address)
         remove   deletes the account and its personal data, ends its sessions, revokes its
                  refresh tokens and consents; an audit event records the id only
+        admin    --on lets the person open the operator's list of every app in the
+                 developer console (/developer/operator); --off takes it away
 
           --database URL    sqlite:PATH or postgres://user@host:port/db
                             (PORTICO_DATABASE, default \(DatabaseOption.defaultURL))
@@ -50,13 +53,14 @@ enum UserCommand {
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
         let url = try DatabaseOption.url(&arguments, environment: environment)
         switch try Subcommand.action(
-            &arguments, command: "user", actions: ["add", "list", "disable", "enable", "update", "remove"])
+            &arguments, command: "user", actions: ["add", "list", "disable", "enable", "update", "remove", "admin"])
         {
         case "add": try add(&arguments, database: url)
         case "list": try list(&arguments, database: url)
         case "disable": try setDisabled(true, &arguments, database: url)
         case "enable": try setDisabled(false, &arguments, database: url)
         case "update": try update(&arguments, database: url)
+        case "admin": try setAdmin(&arguments, database: url)
         default: try remove(&arguments, database: url)
         }
     }
@@ -140,6 +144,27 @@ enum UserCommand {
             print("disabled user \(who); ended \(change.sessionsEnded) session(s)")
         } else {
             print("enabled user \(who)")
+        }
+    }
+
+    private static func setAdmin(_ arguments: inout Arguments, database url: String) throws {
+        guard let reference = arguments.positional() else {
+            throw CommandLineError.usage("user admin needs a user ID or e-mail address")
+        }
+        let on = arguments.flag("on")
+        let off = arguments.flag("off")
+        guard on != off else { throw CommandLineError.usage("user admin needs exactly one of --on and --off") }
+        try arguments.finish()
+        let store = try DatabaseOption.open(url)
+        defer { store.close() }
+        let outcome = try performing { () throws(AdminError) in
+            try OperatorGrant.set(on, reference: reference, in: store)
+        }
+        let who = "\(outcome.user.email) (\(outcome.user.id))"
+        if !outcome.changed {
+            print("user \(who) already was\(on ? "" : " not") an operator")
+        } else {
+            print(on ? "user \(who) is now an operator" : "user \(who) is no longer an operator")
         }
     }
 

@@ -46,6 +46,27 @@ public enum ClientURIRules {
         }
     }
 
+    /// Throws ``AdminError/invalid(_:)`` unless `text` is a web origin (RFC 6454): https (or
+    /// http on loopback), a host, an optional port, and nothing after it; returns it lowercased.
+    static func checkedWebOrigin(_ text: String, label: String = "web origin") throws(AdminError) -> String {
+        let (scheme, components) = try parse(text, label: label)
+        guard scheme == "https" || scheme == "http" else {
+            throw .invalid("\(label) '\(text)' must start with https://")
+        }
+        try requireHost(components, text: text, label: label)
+        if scheme == "http" && !isLoopback(components) {
+            throw .invalid("\(label) '\(text)' uses http on a host other than 127.0.0.1, [::1] or localhost; use https")
+        }
+        guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+            components.user == nil
+        else {
+            throw .invalid("\(label) '\(text)' must be only a scheme, a host and a port, such as https://app.example")
+        }
+        var origin = "\(scheme)://\((components.host ?? "").lowercased())"
+        if let port = components.port { origin += ":\(port)" }
+        return origin
+    }
+
     /// Throws ``AdminError/invalid(_:)`` unless `text` is an https URL (or http on loopback),
     /// for logos and privacy policies that the consent page links.
     public static func checkWebURL(_ text: String, label: String) throws(AdminError) {

@@ -65,6 +65,11 @@ enum CSRFProtection {
         "account:\(sessionHashedID)"
     }
 
+    /// The purpose of the developer console's forms: bound to the session that shows them.
+    static func developerPurpose(sessionHashedID: String) -> String {
+        "developer:\(sessionHashedID)"
+    }
+
     /// The purpose of the sign-out confirmation: bound to the session it would end.
     static func logoutPurpose(sessionHashedID: String) -> String {
         "logout:\(sessionHashedID)"

@@ -1,3 +1,4 @@
+import Foundation
 import PorticoHTTP
 import PorticoStore
 
@@ -42,6 +43,8 @@ struct ClientAuthenticator {
     /// Whether to read clients from the cache alone: a client not in memory, and any assertion
     /// (its `jti` is recorded in the store), throw ``NotInMemory`` instead of waiting on the store.
     var memoryOnly = false
+    /// The clock a rotated secret's overlap is judged by (the provider's, which tests move).
+    var now: @Sendable () -> Date = { Date() }
 
     /// What a ``memoryOnly`` authenticator throws when it would need the store.
     struct NotInMemory: Error {}
@@ -82,7 +85,7 @@ struct ClientAuthenticator {
             throw OAuthError.invalidClient("Client authentication failed.")
         }
         if let secret = parameters["client_secret"] {
-            guard client.type == .confidential, client.verifiesSecret(secret) else {
+            guard client.type == .confidential, client.verifiesSecret(secret, at: now()) else {
                 throw OAuthError.invalidClient("Client authentication failed.")
             }
             return AuthenticatedClient(client: client, method: .clientSecretPost)
@@ -115,7 +118,9 @@ struct ClientAuthenticator {
         if client.type == .public && credentials.password.isEmpty {
             return AuthenticatedClient(client: client, method: .none)
         }
-        guard client.type == .confidential, client.verifiesSecret(credentials.password) else { throw failure }
+        guard client.type == .confidential, client.verifiesSecret(credentials.password, at: now()) else {
+            throw failure
+        }
         return AuthenticatedClient(client: client, method: .clientSecretBasic)
     }
 

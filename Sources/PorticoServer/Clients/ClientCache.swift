@@ -75,6 +75,6 @@ extension ProviderContext {
             store: store, cache: clients,
             assertions: ClientAssertionVerifier(
                 store: store, issuer: { [issuerIdentifier] in issuerIdentifier.current }, now: now,
-                keySets: clientKeySets))
+                keySets: clientKeySets), now: now)
     }
 }

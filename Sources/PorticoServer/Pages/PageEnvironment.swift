@@ -29,6 +29,9 @@ struct PageEnvironment: Sendable {
     let metrics: ProviderMetrics
     /// The issuer identifier, set late when the server binds an ephemeral port.
     let issuerIdentifier: IssuerIdentifier
+    /// Drops an app this node changed or removed from the protocol endpoints' client cache (the
+    /// developer console), so its new secret works here at once; pages never read the cache.
+    let forgetClient: @Sendable (String) -> Void
 
     /// The pages' parts of `context`.
     init(_ context: ProviderContext) {
@@ -41,6 +44,7 @@ struct PageEnvironment: Sendable {
         mailer = context.mailer
         metrics = context.metrics
         issuerIdentifier = context.issuerIdentifier
+        forgetClient = { [clients = context.clients] in clients.forget(id: $0) }
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

@@ -19,6 +19,7 @@ enum PageRoutes {
         ContinueEndpoint(environment: environment).register(on: router)
         LogoutEndpoint(environment: environment).register(on: router)
         AccountEndpoint(environment: environment).register(on: router)
+        DeveloperEndpoint(environment: environment).register(on: router)
         UnlinkEndpoint(environment: environment).register(on: router)
         PasswordChangeEndpoint(environment: environment).register(on: router)
         TwoStepEndpoint(environment: environment).register(on: router)

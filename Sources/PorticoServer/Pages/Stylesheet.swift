@@ -58,6 +58,12 @@ enum Stylesheet {
         input[type=email]:focus, input[type=password]:focus, input[type=text]:focus {
           border-color: var(--focus); box-shadow: 0 0 0 3px rgba(31, 111, 235, .25); outline: none;
         }
+        textarea, select {
+          width: 100%; padding: 10px 12px; font: inherit; color: var(--ink); background: #fff;
+          border: 1px solid #888c8c; border-radius: 6px;
+        }
+        textarea:focus, select:focus { border-color: var(--focus); box-shadow: 0 0 0 3px rgba(31, 111, 235, .25); outline: none; }
+        .credential { font-family: ui-monospace, monospace; overflow-wrap: anywhere; background: #f0f2f2; padding: 6px 8px; border-radius: 6px; display: block; }
         .check { display: flex; align-items: center; gap: 8px; margin: 10px 0; font-weight: 400; }
         .check input { width: 20px; height: 20px; margin: 0; accent-color: var(--link); }
         .no-js .needs-js { display: none; }

@@ -110,7 +110,7 @@ struct RegistrationEndpoint {
             throw ClientMetadata.invalid("The body must carry the client's client_id (RFC 7592 §2.2).")
         }
         if let secret = object["client_secret"] {
-            guard let text = secret.stringValue, client.verifiesSecret(text) else {
+            guard let text = secret.stringValue, client.verifiesSecret(text, at: now()) else {
                 throw ClientMetadata.invalid("client_secret does not match the client's secret.")
             }
         }
