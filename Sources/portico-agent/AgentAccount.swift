@@ -1,6 +1,10 @@
 import Foundation
 import PorticoKit
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -13,7 +13,7 @@ extension AgentServer {
         let answer: CompanionBrokerAnswer
         do {
             answer = try BlockingBridge.run { [self] in
-                try await withSession { authorizing in try await broker.authorize(request, authorizing: authorizing) }
+                try await withSession { try await broker.authorize(request, authorizing: account.authorizer) }
             }
         } catch {
             return failure(for: error, clientID: request.clientID)
@@ -40,8 +40,8 @@ extension AgentServer {
                 let asked = consent
                 do {
                     let decided = try BlockingBridge.run { [self] in
-                        try await withSession { authorizing in
-                            try await broker.decide(asked, allow: allow, authorizing: authorizing)
+                        try await withSession {
+                            try await broker.decide(asked, allow: allow, authorizing: account.authorizer)
                         }
                     }
                     guard case .code(let code, let state, let issuer) = decided else {
@@ -63,12 +63,10 @@ extension AgentServer {
         return reply
     }
 
-    /// Runs `call` with the agent's credentials (its access token, with a DPoP proof when the
-    /// grant is bound); when the provider refuses them, once more after a refresh. A refused
-    /// refresh means the session was ended: forgotten here.
-    func withSession<Value: Sendable>(
-        _ call: @Sendable (CompanionBroker.RequestAuthorizer) async throws -> Value
-    ) async throws -> Value {
+    /// Runs `call` (a request with the agent's credentials, ``AgentAccount/authorizer``) with a
+    /// token good for a while; when the provider refuses it, once more after a refresh. A
+    /// refused refresh means the session was ended: forgotten here.
+    func withSession<Value: Sendable>(_ call: @Sendable () async throws -> Value) async throws -> Value {
         func ended(_ error: any Error) -> Bool { (error as? AuthorizationError)?.code == .authorizationRequired }
         func refused(_ error: any Error) -> Bool { (error as? AuthorizationError)?.oauthError == "invalid_token" }
         do { _ = try await account.accessToken() } catch  where ended(error) {
@@ -76,13 +74,13 @@ extension AgentServer {
             throw SessionEnded()
         }
         do {
-            return try await call(account.authorizer)
+            return try await call()
         } catch  where refused(error) {
             do { _ = try await account.refreshedAccessToken() } catch  where ended(error) {
                 account.forgetEndedSession()
                 throw SessionEnded()
             }
-            do { return try await call(account.authorizer) } catch  where refused(error) {
+            do { return try await call() } catch  where refused(error) {
                 account.forgetEndedSession()
                 throw SessionEnded()
             }

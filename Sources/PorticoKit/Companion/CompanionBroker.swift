@@ -39,7 +39,9 @@ public struct CompanionBroker: Sendable {
     /// it is sent: `Authorization: Bearer`, or for a DPoP-bound grant `Authorization: DPoP` and
     /// a proof for that request (``AuthorizationManager/authorizedRequest(_:retrying:)`` is one).
     /// Called again for a retry, since a proof names one request at one moment.
-    public typealias RequestAuthorizer = @Sendable (URLRequest) async throws(AuthorizationError) -> URLRequest
+    /// An error it throws that is not an ``AuthorizationError`` reaches the caller as one of
+    /// kind ``AuthorizationError/Code/storage`` (the credentials could not be read).
+    public typealias RequestAuthorizer = @Sendable (URLRequest) async throws -> URLRequest
 
     /// Forwards the app's `request` (an `authorize` message) with the companion's `accessToken`
     /// as a bearer token; see ``authorize(_:authorizing:)``.
@@ -101,13 +103,22 @@ public struct CompanionBroker: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue(language, forHTTPHeaderField: "Accept-Language")
         request.httpBody = Data(FormEncoding.encode(fields).utf8)
-        var reply = try await http.send(try await authorizing(request))
+        var reply = try await http.send(try await Self.authorize(request, with: authorizing))
         let asksForNonce = reply.status == 401 && reply.header("WWW-Authenticate")?.contains("use_dpop_nonce") == true
         if DPoPNonceBook.remember(from: reply, of: url), asksForNonce {
-            reply = try await http.send(try await authorizing(request))
+            reply = try await http.send(try await Self.authorize(request, with: authorizing))
             DPoPNonceBook.remember(from: reply, of: url)
         }
         return reply
+    }
+
+    /// `request` as `authorizing` makes it, its failure an ``AuthorizationError``.
+    private static func authorize(_ request: URLRequest, with authorizing: RequestAuthorizer)
+        async throws(AuthorizationError) -> URLRequest
+    {
+        do { return try await authorizing(request) } catch {
+            throw AuthorizationError.wrap(error, as: .storage, "the companion's credentials cannot be read")
+        }
     }
 
     /// Puts `accessToken` on a request as a bearer token.
