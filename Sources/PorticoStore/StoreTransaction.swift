@@ -68,5 +68,6 @@ public protocol StoreTransaction:
     SignalStreamStorage,
     PasskeyStorage,
     DPoPStorage,
-    RegistrationStorage
+    RegistrationStorage,
+    PushedRequestStorage
 {}

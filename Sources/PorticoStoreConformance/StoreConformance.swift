@@ -68,6 +68,7 @@ public enum StoreConformance {
             + StandingFeedChecks.all
             + RefreshRotationChecks.all
             + DPoPChecks.all
+            + PushedRequestChecks.all
     }
 }
 

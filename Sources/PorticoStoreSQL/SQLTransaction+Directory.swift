@@ -8,7 +8,8 @@ import PorticoStore
 @usableFromInline let clientColumns = """
     id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
-    sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified
+    sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified,
+    requires_par
     """
 
 @usableFromInline let keyColumns =
@@ -129,6 +130,7 @@ extension SQLTransaction {
         client.requiresDPoP = try row.bool("requires_dpop")
         client.suspendedAt = try row.optionalDate("suspended_at")
         client.isVerified = try row.bool("verified")
+        client.requiresPAR = try row.bool("requires_par")
         return client
     }
 
@@ -141,6 +143,7 @@ extension SQLTransaction {
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
             .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
             .text(client.jwks), .bool(client.mayIntrospect), .bool(client.requiresDPoP),
+            .bool(client.requiresPAR),
         ]
     }
 
@@ -150,8 +153,9 @@ extension SQLTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, requires_par, id,
+                created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
         // Verified is the column's default; only an unverified app (dynamic registration,
@@ -178,7 +182,7 @@ extension SQLTransaction {
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
-                backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?
+                backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?, requires_par = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])

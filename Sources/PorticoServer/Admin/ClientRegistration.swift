@@ -61,6 +61,8 @@ public struct ClientRegistration: Sendable {
     public var mayIntrospect = false
     /// Whether its tokens must be bound to a key by DPoP (`--dpop`): bearer use is refused.
     public var requiresDPoP = false
+    /// Whether it must push its authorization requests (`--require-par`, RFC 9126).
+    public var requiresPAR = false
     /// Whether it is the platform's own companion app (`--companion`, see
     /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
     public var isCompanion = false
@@ -291,6 +293,7 @@ public struct ClientRegistration: Sendable {
         }
         client.mayIntrospect = mayIntrospect
         client.requiresDPoP = requiresDPoP
+        client.requiresPAR = requiresPAR
         client.isVerified = isVerified
         return client
     }

@@ -105,8 +105,14 @@ final class DiscoveryEndpoint: Sendable {
             "claims_supported": .array(ScopeCatalog.claimsSupported.map(JSONValue.string)),
             "claims_parameter_supported": false,
             "ui_locales_supported": .array(PageLanguage.allCases.map { JSONValue.string($0.rawValue) }),
-            "request_parameter_supported": false,
+            // Signed request objects (RFC 9101) by value, at authorize and PAR; a request_uri is
+            // only ever one of this server's pushed requests (RFC 9126), never fetched.
+            "request_parameter_supported": true,
             "request_uri_parameter_supported": false,
+            "request_object_signing_alg_values_supported": assertionAlgorithms,
+            "pushed_authorization_request_endpoint": .string(issuer + PushedAuthorizationEndpoint.path),
+            // Per client (--require-par, shown as require_pushed_authorization_requests in its metadata).
+            "require_pushed_authorization_requests": false,
             "authorization_response_iss_parameter_supported": true,
         ]
     }

@@ -1,7 +1,7 @@
 import PorticoHTTP
 
-/// The protocol endpoints: discovery, JWKS, token, device authorization, userinfo, profile,
-/// revocation, introspection.
+/// The protocol endpoints: discovery, JWKS, token, pushed authorization requests, device
+/// authorization, userinfo, profile, revocation, introspection.
 ///
 /// This is where they are composed: each endpoint and grant is handed the few parts of the
 /// provider it uses, never the whole ``ProviderContext``, and ``RouteExecution`` places every
@@ -26,6 +26,10 @@ enum ProtocolRoutes {
         let proofs = context.dpopProofChecker
         TokenEndpoint(
             grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics, proofs: proofs
+        ).register(on: router, execution: execution)
+        PushedAuthorizationEndpoint(
+            store: context.store, authenticator: authenticator, requestObjects: context.requestObjectVerifier,
+            proofs: proofs, now: context.now
         ).register(on: router, execution: execution)
         DeviceAuthorizationEndpoint(
             store: context.store, authenticator: authenticator, lifetimes: context.lifetimes, now: context.now,

@@ -7,9 +7,10 @@ import PorticoStore
 /// Pages read and write the store, sign people in (passwords, sessions, their cookies' `Secure`
 /// flag from the issuer), seal pending requests and derive page secrets from the keys, mail
 /// people and count what happened. They never authenticate clients, sign tokens or verify
-/// client assertions: those parts of the context (the client cache, client key sets, the
-/// verified ID tokens, the route execution) stay with the protocol endpoints, so a page cannot
-/// reach them by accident.
+/// client assertions: those parts of the context (the client cache, the verified ID tokens,
+/// the route execution) stay with the protocol endpoints, so a page cannot reach them by
+/// accident. The one use of client keys is the authorization endpoint's: signed request
+/// objects (JAR), through ``requestObjects``.
 struct PageEnvironment: Sendable {
     /// The store every node shares.
     let store: any Store
@@ -29,6 +30,8 @@ struct PageEnvironment: Sendable {
     let metrics: ProviderMetrics
     /// The issuer identifier, set late when the server binds an ephemeral port.
     let issuerIdentifier: IssuerIdentifier
+    /// Verifies signed request objects (RFC 9101) at the authorization endpoint.
+    let requestObjects: RequestObjectVerifier
 
     /// The pages' parts of `context`.
     init(_ context: ProviderContext) {
@@ -41,6 +44,7 @@ struct PageEnvironment: Sendable {
         mailer = context.mailer
         metrics = context.metrics
         issuerIdentifier = context.issuerIdentifier
+        requestObjects = context.requestObjectVerifier
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

@@ -75,6 +75,11 @@ final class ProviderContext: Sendable {
             requiresNonce: requiresDPoPNonce, now: now)
     }
 
+    /// Verifies signed authorization requests (JAR, RFC 9101) with the clients' `--jwks` keys.
+    var requestObjectVerifier: RequestObjectVerifier {
+        RequestObjectVerifier(issuer: issuerIdentifier, now: now, keySets: clientKeySets)
+    }
+
     /// The issuer identifier (`iss`), without a trailing slash.
     var issuer: String {
         issuerIdentifier.current
