@@ -1,5 +1,6 @@
 import Foundation
 import PorticoCrypto
+import PorticoServer
 import PorticoStore
 import PorticoTesting
 import Testing
@@ -273,6 +274,27 @@ import Testing
             let tokens = try await harness.token(redeem, client: .id(client.id), proof: key.proof("POST", tokenURL))
             #expect(tokens.status == 200, "\(tokens.text)")
             #expect(tokens.string("token_type") == "DPoP")
+        }
+    }
+
+    /// RFC 9126 §6: dynamic registration takes `require_pushed_authorization_requests` into the
+    /// same column as `--require-par`, answers it, and refuses a value that is not a boolean.
+    @Test func registrationMetadataMayRequirePAR() async throws {
+        try await ProviderHarness.with { harness in
+            let token = try RegistrationTokenIssue(uses: 2).create(in: harness.store)
+            let refused = try await register(
+                harness, #"{"redirect_uris": ["https://reg.example/cb"], "require_pushed_authorization_requests": 1}"#,
+                token: token)
+            #expect(refused.status == 400)
+            #expect(refused.string("error") == "invalid_client_metadata")
+            let reply = try await register(
+                harness,
+                #"{"redirect_uris": ["https://reg.example/cb"], "require_pushed_authorization_requests": true}"#,
+                token: token)
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.json["require_pushed_authorization_requests"] == .bool(true))
+            let id = try #require(reply.string("client_id"))
+            #expect(try harness.store.client(id: id)?.requiresPAR == true)
         }
     }
 }
