@@ -9,7 +9,7 @@ import PorticoStore
     id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
     sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified,
-    requires_par
+    requires_par, security_profile
     """
 
 @usableFromInline let keyColumns =
@@ -131,6 +131,12 @@ extension SQLTransaction {
         client.suspendedAt = try row.optionalDate("suspended_at")
         client.isVerified = try row.bool("verified")
         client.requiresPAR = try row.bool("requires_par")
+        if let profile = try row.optionalText("security_profile") {
+            guard let known = SecurityProfile(rawValue: profile) else {
+                throw StoreError.corrupt("unknown security profile '\(profile)'")
+            }
+            client.securityProfile = known
+        }
         return client
     }
 
@@ -144,6 +150,7 @@ extension SQLTransaction {
             .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
             .text(client.jwks), .bool(client.mayIntrospect), .bool(client.requiresDPoP),
             .bool(client.requiresPAR),
+            .text(client.securityProfile?.rawValue),
         ]
     }
 
@@ -153,9 +160,9 @@ extension SQLTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, requires_par, id,
-                created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, requires_par,
+                security_profile, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
         // Verified is the column's default; only an unverified app (dynamic registration,
@@ -182,7 +189,8 @@ extension SQLTransaction {
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
-                backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?, requires_par = ?
+                backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?, requires_par = ?,
+                security_profile = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])

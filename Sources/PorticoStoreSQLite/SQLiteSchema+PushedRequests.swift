@@ -1,8 +1,9 @@
 extension SQLiteSchema {
     /// Version 20, pushed authorization requests (RFC 9126): each request a client pushed,
     /// under a hash of its `request_uri`'s random part, until `/oauth/authorize` takes it or it
-    /// expires; and the clients that must push theirs (`--require-par`). Existing clients keep
-    /// sending plain authorization requests.
+    /// expires; the clients that must push theirs (`--require-par`) and the security profile a
+    /// client is held to (`--profile fapi2`). Existing clients keep sending plain authorization
+    /// requests.
     static let version20 = [
         """
         CREATE TABLE pushed_requests (
@@ -14,6 +15,7 @@ extension SQLiteSchema {
         """,
         "CREATE INDEX pushed_requests_expiry ON pushed_requests (expires_at)",
         "ALTER TABLE clients ADD COLUMN requires_par INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE clients ADD COLUMN security_profile TEXT",
         "PRAGMA user_version = 20",
     ]
 }

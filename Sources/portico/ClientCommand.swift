@@ -16,6 +16,7 @@ enum ClientCommand {
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
                                   [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
                                   [--jwks FILE] [--introspection] [--ssf] [--dpop] [--require-par]
+                                  [--profile fapi2]
                                   [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
@@ -68,6 +69,9 @@ enum ClientCommand {
                   --require-par        it must push its authorization requests to
                                        /oauth/par (RFC 9126): /oauth/authorize refuses
                                        any request without a pushed request_uri
+                  --profile fapi2      the FAPI 2.0 Security Profile: needs --jwks (it
+                                       authenticates with private_key_jwt), implies
+                                       --require-par and --dpop; codes live at most 60 s
                   --ssf                a Shared Signals receiver: with --grant
                                        client_credentials it gets tokens of scope ssf.manage
                                        to manage its stream (/.well-known/ssf-configuration)
@@ -140,6 +144,7 @@ enum ClientCommand {
         registration.mayIntrospect = arguments.flag("introspection")
         registration.requiresDPoP = arguments.flag("dpop")
         registration.requiresPAR = arguments.flag("require-par")
+        registration.profile = try arguments.value("profile")
         registration.isCompanion = arguments.flag("companion")
         registration.isSignalReceiver = arguments.flag("ssf")
         let json = arguments.flag("json")
@@ -212,6 +217,7 @@ enum ClientCommand {
                     + "\"companion\": \(companions.contains(client.id)), "
                     + "\"dpop_bound_access_tokens\": \(client.requiresDPoP), "
                     + "\"require_pushed_authorization_requests\": \(client.requiresPAR), "
+                    + (client.securityProfile.map { "\"profile\": \(JSONLine.quoted($0.rawValue)), " } ?? "")
                     + "\"suspended\": \(client.suspendedAt != nil), \"verified\": \(client.isVerified)"
                     + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
                 if let miniProgram = miniPrograms[client.id] {
@@ -233,7 +239,9 @@ enum ClientCommand {
             // Mini-programs are listed under their host; those whose host is gone stand alone.
             if let miniProgram = miniPrograms[client.id], ids.contains(miniProgram.hostClientID) { continue }
             let companion = companions.contains(client.id) ? "  (companion)" : ""
-            let dpop = (client.requiresDPoP ? "  (dpop)" : "") + (client.requiresPAR ? "  (par)" : "")
+            let dpop =
+                (client.requiresDPoP ? "  (dpop)" : "") + (client.requiresPAR ? "  (par)" : "")
+                + (client.securityProfile.map { "  (\($0.rawValue))" } ?? "")
             let standing =
                 (client.suspendedAt != nil ? "  (suspended)" : "") + (client.isVerified ? "" : "  (unverified)")
             print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)\(dpop)\(standing)")

@@ -53,6 +53,10 @@ struct PushedAuthorizationEndpoint {
                 throw OAuthError.invalidRequest("A pushed request may not carry request_uri (RFC 9126 §2.1).")
             }
             var pushed = try authorizationParameters(of: request, parameters: parameters, client: client)
+            // FAPI 2.0 Security Profile §5.3.2.2: the redirect URI is always named, never implied.
+            if client.securityProfile == .fapi2 && pushed["redirect_uri"] == nil {
+                throw OAuthError.invalidRequest("This client's profile (FAPI 2.0) needs redirect_uri in every request.")
+            }
             let proof = try checkedProof(of: request)
             if let proof {
                 if let named = pushed["dpop_jkt"] {
