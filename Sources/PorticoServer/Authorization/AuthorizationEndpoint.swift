@@ -34,7 +34,8 @@ enum AuthorizationEndpoint {
     private static func respond(to incoming: FormParameters, request: Request, environment: PageEnvironment) throws
         -> Response
     {
-        let validator = AuthorizationRequestValidator(store: environment.store, now: environment.now)
+        let validator = AuthorizationRequestValidator(
+            store: environment.store, now: environment.now, requiresPAR: environment.requiresPAR)
         let source = AuthorizationRequestSource(
             store: environment.store, now: environment.now, requestObjects: environment.requestObjects)
         let parameters: FormParameters

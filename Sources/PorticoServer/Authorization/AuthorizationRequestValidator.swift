@@ -37,6 +37,9 @@ struct AuthorizationRequestValidator {
     let store: any Store
     /// The clock.
     let now: @Sendable () -> Date
+    /// Whether every client must push its requests (`serve --require-par`), not only those
+    /// registered with `--require-par`.
+    var requiresPAR = false
 
     /// Validates `parameters` (the query of a GET or the form of a POST, or what
     /// ``AuthorizationRequestSource`` made of a pushed request or a request object).
@@ -63,7 +66,7 @@ struct AuthorizationRequestValidator {
         if client.suspendedAt != nil { return .page(.suspendedClient(appName: client.name)) }
         // RFC 9126 §5: a page, as the redirect URI of an unpushed request was never checked
         // the way the client asked for.
-        if client.requiresPAR && !pushed { return .page(.malformedRequest(appName: client.name)) }
+        if (requiresPAR || client.requiresPAR) && !pushed { return .page(.malformedRequest(appName: client.name)) }
         guard !isRepeated("redirect_uri") else { return .page(.malformedRequest(appName: client.name)) }
         let redirectURI: String
         do {

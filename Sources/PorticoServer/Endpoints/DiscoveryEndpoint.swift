@@ -26,10 +26,13 @@ final class DiscoveryEndpoint: Sendable {
 
     private let store: any Store
     private let issuer: IssuerIdentifier
+    /// Whether every app must push its requests (`serve --require-par`).
+    private let requiresPAR: Bool
     private let built = Mutex<Built?>(nil)
 
     /// The discovery endpoint of `issuer`, reading product scopes from `store`.
-    init(store: any Store, issuer: IssuerIdentifier) {
+    init(store: any Store, issuer: IssuerIdentifier, requiresPAR: Bool = false) {
+        self.requiresPAR = requiresPAR
         self.store = store
         self.issuer = issuer
     }
@@ -111,8 +114,8 @@ final class DiscoveryEndpoint: Sendable {
             "request_uri_parameter_supported": false,
             "request_object_signing_alg_values_supported": assertionAlgorithms,
             "pushed_authorization_request_endpoint": .string(issuer + PushedAuthorizationEndpoint.path),
-            // Per client (--require-par, shown as require_pushed_authorization_requests in its metadata).
-            "require_pushed_authorization_requests": false,
+            // serve --require-par for every app; client add --require-par for one.
+            "require_pushed_authorization_requests": .bool(requiresPAR),
             "authorization_response_iss_parameter_supported": true,
         ]
     }

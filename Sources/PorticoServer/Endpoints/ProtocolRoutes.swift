@@ -13,7 +13,8 @@ enum ProtocolRoutes {
         let tokens = context.tokenIssuer
         let authenticator = context.clientAuthenticator
         HealthEndpoint.register(on: router, store: context.store)
-        DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier).register(on: router)
+        DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier, requiresPAR: context.requiresPAR)
+            .register(on: router)
         JWKSEndpoint.register(on: router, keys: context.keys)
         let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
         let subjects = PairwiseSubjects(store: context.store, clients: context.clients)

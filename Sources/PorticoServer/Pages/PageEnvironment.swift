@@ -32,6 +32,8 @@ struct PageEnvironment: Sendable {
     let issuerIdentifier: IssuerIdentifier
     /// Verifies signed request objects (RFC 9101) at the authorization endpoint.
     let requestObjects: RequestObjectVerifier
+    /// Whether every app must push its authorization requests (`serve --require-par`).
+    let requiresPAR: Bool
 
     /// The pages' parts of `context`.
     init(_ context: ProviderContext) {
@@ -45,6 +47,7 @@ struct PageEnvironment: Sendable {
         metrics = context.metrics
         issuerIdentifier = context.issuerIdentifier
         requestObjects = context.requestObjectVerifier
+        requiresPAR = context.requiresPAR
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

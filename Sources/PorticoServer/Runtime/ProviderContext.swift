@@ -43,14 +43,18 @@ final class ProviderContext: Sendable {
     let allowsOpenRegistration: Bool
     /// Whether URLs the provider sends to may name loopback (`--allow-loopback-callbacks`).
     let allowsLoopbackCallbacks: Bool
+    /// Whether every app must push its authorization requests (``ProviderConfiguration/requiresPAR``).
+    let requiresPAR: Bool
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
         lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
         metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate(),
-        requiresDPoPNonce: Bool = false, allowsOpenRegistration: Bool = false, allowsLoopbackCallbacks: Bool = false
+        requiresDPoPNonce: Bool = false, allowsOpenRegistration: Bool = false, allowsLoopbackCallbacks: Bool = false,
+        requiresPAR: Bool = false
     ) {
+        self.requiresPAR = requiresPAR
         self.requiresDPoPNonce = requiresDPoPNonce
         self.allowsOpenRegistration = allowsOpenRegistration
         self.allowsLoopbackCallbacks = allowsLoopbackCallbacks

@@ -297,4 +297,26 @@ import Testing
             #expect(try harness.store.client(id: id)?.requiresPAR == true)
         }
     }
+
+    /// `serve --require-par`: every app must push, and discovery says so.
+    @Test func theServerMayRequirePAROfEveryApp() async throws {
+        let configuration = ProviderConfiguration.testing { $0.requiresPAR = true }
+        try await ProviderHarness.with(configuration: configuration) { harness in
+            let document = try await harness.get("/.well-known/openid-configuration").json
+            #expect(document["require_pushed_authorization_requests"] == true)
+            let client = try harness.addConfidentialClient()
+            let pkce = PKCEPair()
+            let browser = harness.browser()
+            let unpushed = try await browser.get(TestBrowser.authorizePath(client: client, pkce: pkce))
+            #expect(unpushed.status == 400)
+            #expect(unpushed.location == nil)
+            let pushed = try await Self.push(
+                harness, Self.authorizationParameters(redirectURI: client.redirectURIs[0], pkce: pkce),
+                client: .of(client))
+            let requestURI = try #require(pushed.string("request_uri"), "\(pushed.text)")
+            let start = try await browser.get(Self.authorizePath(clientID: client.id, requestURI: requestURI))
+            #expect(start.status == 302, "\(start.text)")
+            #expect(start.location?.hasPrefix("/login") == true)
+        }
+    }
 }
