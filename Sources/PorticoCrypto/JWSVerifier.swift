@@ -56,16 +56,27 @@ public struct JWSVerifier: Sendable {
     /// The key must be public (a header with private members is refused, so a careless client
     /// learns its mistake instead of having its key accepted) and of the type `alg` names; the
     /// other header rules are ``verify(_:algorithms:type:)``'s.
+    ///
+    /// - Parameter keyCache: where the keys of headers seen before are kept, so that a client's
+    ///   every proof after its first skips turning the JWK into a key (``EmbeddedKeyCache``).
     public static func verifyWithEmbeddedKey(
-        _ token: String, algorithms: Set<SignatureAlgorithm>, type: String? = nil
+        _ token: String, algorithms: Set<SignatureAlgorithm>, type: String? = nil, keyCache: EmbeddedKeyCache? = nil
     ) throws(JOSEError) -> VerifiedJWS {
         try verify(token, algorithms: algorithms, type: type, understoodCriticalHeaders: []) {
             (members, algorithm) throws(JOSEError) -> VerificationKey in
-            guard let object = members["jwk"], object.objectValue != nil else { throw .missingEmbeddedKey }
-            guard let jwk = try? JWK(json: object.jsonString) else { throw .invalidEmbeddedKey }
-            guard jwk.publicKey == jwk else { throw .privateEmbeddedKey }
+            func make() throws(JOSEError) -> VerificationKey {
+                guard let object = members["jwk"], object.objectValue != nil else { throw .missingEmbeddedKey }
+                guard let jwk = try? JWK(json: object.jsonString) else { throw .invalidEmbeddedKey }
+                guard jwk.publicKey == jwk else { throw .privateEmbeddedKey }
+                do { return try VerificationKey(jwk: jwk) } catch { throw .invalidEmbeddedKey }
+            }
             let key: VerificationKey
-            do { key = try VerificationKey(jwk: jwk) } catch { throw .invalidEmbeddedKey }
+            // verify() has already found exactly three parts, so the header is the first.
+            if let keyCache, let end = token.firstIndex(of: ".") {
+                key = try keyCache.key(forHeader: token[..<end], orMake: make)
+            } else {
+                key = try make()
+            }
             guard key.algorithm == algorithm else { throw .keyAlgorithmMismatch(token: algorithm, key: key.algorithm) }
             return key
         }

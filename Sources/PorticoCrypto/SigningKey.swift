@@ -133,3 +133,11 @@ extension SigningKey {
         message.withUnsafeBytes { key.signEncoded($0) }
     }
 }
+
+extension SigningKey {
+    /// The JWS signature of `message` (RFC 7518 §3: ECDSA as raw R‖S), for a caller that builds
+    /// its own JWS, as the SDK's DPoP proofs do. Nil only if OpenSSL fails internally.
+    public func signature(of message: [UInt8]) -> [UInt8]? {
+        message.withUnsafeBytes { key.sign($0) }
+    }
+}

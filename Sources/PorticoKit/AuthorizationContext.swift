@@ -17,6 +17,8 @@ public struct AuthorizationContext: Sendable {
     let pending: PendingAuthorization
     let http: HTTPClient
     let redirects: RedirectSlot
+    /// The key that binds the tokens (DPoP), when the manager uses one with this provider.
+    var dpopKey: DPoPKey? = nil
 
     /// The authorization request URL that sends the code to `redirectURI` (the URI actually
     /// listened on, for example with the loopback port filled in).

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 extension AuthorizationManager {
     /// The signed-in person's profile (LWA's `AMZNUser fetch:`), served from the store while
     /// younger than ``profileLifetime`` and fetched again after.
@@ -16,15 +20,15 @@ extension AuthorizationManager {
         {
             return user
         }
-        let token = try await validAccessToken()
+        let current = try await validGrant()
         let scopes = Set(grant.scopes)
         let user: User
         if let endpoint = provider.profileEndpoint,
             !scopes.isDisjoint(with: ["profile", "profile:user_id", "postal_code"])
         {
-            user = try await profile(at: endpoint, token: token)
+            user = try await profile(at: endpoint, grant: current)
         } else if let endpoint = provider.userInfoEndpoint, scopes.contains(Scope.openID.name) {
-            user = try await profile(at: endpoint, token: token)
+            user = try await profile(at: endpoint, grant: current)
         } else if let claims = grant.idTokenClaims, let fromToken = User(profile: claims) {
             user = fromToken
         } else {
@@ -38,8 +42,19 @@ extension AuthorizationManager {
         return user
     }
 
-    private func profile(at endpoint: URL, token: String) async throws(AuthorizationError) -> User {
-        let reply = try await http.get(endpoint, bearer: token)
+    /// Reads the profile with `grant`'s token; a DPoP `use_dpop_nonce` refusal is retried once
+    /// with the server's nonce (RFC 9449 §9).
+    private func profile(at endpoint: URL, grant: StoredGrant) async throws(AuthorizationError) -> User {
+        var request = URLRequest(url: endpoint, timeoutInterval: http.timeout)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        var reply = try await http.send(try authorized(request, with: grant))
+        let asksForNonce =
+            reply.status == 401 && grant.isDPoPBound
+            && reply.header("WWW-Authenticate")?.contains("use_dpop_nonce") == true
+        if DPoPNonceBook.remember(from: reply, of: endpoint), asksForNonce {
+            reply = try await http.send(try authorized(request, with: grant))
+            DPoPNonceBook.remember(from: reply, of: endpoint)
+        }
         guard reply.status == 200 else {
             if reply.status == 401 {
                 throw AuthorizationError(.authorizationRequired, "the provider refused the access token")

@@ -11,6 +11,9 @@ extension AuthorizationManager {
     /// `resource` must be registered for the client at the provider, else the provider answers
     /// `invalid_target` and nothing changes.
     ///
+    /// When the grant is DPoP-bound (``StoredGrant/tokenType``), so is this token: send it
+    /// with the `DPoP` scheme and a proof of the installation's key, not as a bearer token.
+    ///
     /// - Parameters:
     ///   - resource: the resource server's URI, absolute and without a fragment, exactly as
     ///     registered.

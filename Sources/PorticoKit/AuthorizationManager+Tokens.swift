@@ -17,12 +17,17 @@ extension AuthorizationManager {
     ///
     /// A lifetime longer than the provider's tokens live makes every call refresh.
     public func validAccessToken(minimumLifetime: TimeInterval) async throws(AuthorizationError) -> String {
+        try await validGrant(minimumLifetime: minimumLifetime).accessToken
+    }
+
+    /// The grant, refreshed first when its access token has less than `minimumLifetime` left.
+    func validGrant(minimumLifetime: TimeInterval = expiryMargin) async throws(AuthorizationError) -> StoredGrant {
         guard let grant = try loadGrant() else {
             throw AuthorizationError(.authorizationRequired, "nobody is signed in")
         }
         let need = RefreshNeed(minimumLifetime: minimumLifetime)
-        if need.isMet(by: grant, at: now()) { return grant.accessToken }
-        return try await refreshedGrant(need).accessToken
+        if need.isMet(by: grant, at: now()) { return grant }
+        return try await refreshedGrant(need)
     }
 
     /// Refreshes now, even if the access token is still fresh (the scopes changed at the
@@ -144,7 +149,10 @@ extension AuthorizationManager {
         }
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID)]
         if let resource = need.resource { fields.append(("resource", resource)) }
-        let reply = try await HTTPClient.timingOut(after: refreshTimeout).postForm(provider.tokenEndpoint, fields)
+        // A bound refresh token is refused without a proof by the same key (RFC 9449 §5).
+        let key = grant.isDPoPBound ? try dpopKey() : try dpopKeyForNewGrant()
+        let tokenEndpoint = TokenEndpointClient(http: HTTPClient.timingOut(after: refreshTimeout), dpopKey: key)
+        let reply = try await tokenEndpoint.post(provider.tokenEndpoint, fields)
         let tokens: TokenResponse
         do {
             tokens = try TokenResponse(reply: reply)

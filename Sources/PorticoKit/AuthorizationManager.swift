@@ -31,6 +31,11 @@ public final class AuthorizationManager: Sendable {
     /// How far the device clock may be off from the provider's when ID-token times (`exp`,
     /// `iat`, `nbf`, `auth_time`) are checked.
     public let idTokenLeeway: TimeInterval
+    /// Whether tokens are bound to the installation's ``DPoPKey`` (RFC 9449) when the provider
+    /// supports it (``Provider/supportsDPoP``): on by default, since a bound token or refresh
+    /// token copied off the device is useless without the key. Grants already bound keep
+    /// using their key either way.
+    public let usesDPoP: Bool
 
     /// An access token this close to expiry is refreshed first, so a call made with it does
     /// not fail in flight.
@@ -58,23 +63,25 @@ public final class AuthorizationManager: Sendable {
     ///   - idTokenLeeway: the clock skew allowed when checking ID-token times (60 s).
     ///   - clock: the time the manager goes by (token expiry, ID-token times); the system's by
     ///     default, a fixed one in an app's own tests.
+    ///   - usesDPoP: whether to bind tokens with DPoP when the provider supports it (true).
     public convenience init(
         provider: Provider, clientID: String, redirectURI: URL? = nil, store: (any TokenStore)? = nil,
         userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 10, profileLifetime: TimeInterval = 3600,
-        idTokenLeeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }
+        idTokenLeeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }, usesDPoP: Bool = true
     ) {
         self.init(
             provider: provider, clientID: clientID, redirectURI: redirectURI,
             store: store ?? Self.defaultTokenStore(), userAgent: userAgent ?? AutomaticUserAgent(),
             refreshTimeout: refreshTimeout, profileLifetime: profileLifetime, idTokenLeeway: idTokenLeeway,
-            http: .shared, now: clock)
+            http: .shared, now: clock, usesDPoP: usesDPoP)
     }
 
     init(
         provider: Provider, clientID: String, redirectURI: URL?, store: any TokenStore, userAgent: any UserAgent,
         refreshTimeout: TimeInterval, profileLifetime: TimeInterval, idTokenLeeway: TimeInterval = 60,
-        http: HTTPClient, now: @escaping @Sendable () -> Date
+        http: HTTPClient, now: @escaping @Sendable () -> Date, usesDPoP: Bool = true
     ) {
+        self.usesDPoP = usesDPoP
         self.provider = provider
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -180,7 +187,8 @@ public final class AuthorizationManager: Sendable {
         let pending = PendingAuthorization(request: request)
         let context = AuthorizationContext(
             provider: provider, clientID: clientID, scopes: request.scopes, redirectURI: redirectURI,
-            grantType: request.grantType, pending: pending, http: http, redirects: redirects)
+            grantType: request.grantType, pending: pending, http: http, redirects: redirects,
+            dpopKey: try dpopKeyForNewGrant())
         let outcome: AuthorizationOutcome
         do {
             let userAgent = userAgent
@@ -204,8 +212,9 @@ public final class AuthorizationManager: Sendable {
             guard let verifier = pending.codeVerifier else {
                 throw AuthorizationError(.invalidInput, "a code challenge of the app's own needs `.authorizationCode`")
             }
+            let tokenEndpoint = TokenEndpointClient(http: http, dpopKey: context.dpopKey)
             tokens = try TokenResponse(
-                reply: try await http.postForm(
+                reply: try await tokenEndpoint.post(
                     provider.tokenEndpoint,
                     request.withTokenParameters([
                         ("grant_type", "authorization_code"), ("code", code),
@@ -255,7 +264,7 @@ public final class AuthorizationManager: Sendable {
             accessToken: tokens.accessToken, expiresAt: tokens.expiresIn.map { now().addingTimeInterval($0) },
             refreshToken: tokens.refreshToken ?? previous?.refreshToken, scopes: tokens.scopes ?? requested,
             idTokenClaims: claims, user: previous?.user, userFetchedAt: previous?.userFetchedAt,
-            idToken: tokens.idToken ?? previous?.idToken)
+            idToken: tokens.idToken ?? previous?.idToken, tokenType: tokens.tokenType)
         // Resource servers' tokens outlive a rotation of the refresh token they came from.
         grant.resourceTokens = previous?.resourceTokens ?? [:]
         return grant

@@ -63,10 +63,11 @@ public struct DeviceCodeUserAgent: UserAgent {
         poll = context.pending.request.withTokenParameters(poll)
         var schedule = DevicePollingSchedule(interval: json["interval"]?.doubleValue, expiresAt: expiresAt)
         var wait = schedule.interval
+        let tokenEndpoint = TokenEndpointClient(http: context.http, dpopKey: context.dpopKey)
         while true {
             do { try await sleep(wait) } catch { throw AuthorizationError.taskCancelled }
             try Task.checkCancellation()
-            let answer = try await context.http.postForm(provider.tokenEndpoint, poll)
+            let answer = try await tokenEndpoint.post(provider.tokenEndpoint, poll)
             if answer.status == 200 { return .tokens(try TokenResponse(reply: answer)) }
             let error = answer.jsonObject?["error"]?.stringValue ?? ""
             switch schedule.next(after: error, now: Date()) {

@@ -16,6 +16,7 @@ import Foundation
 public final class FileTokenStore: TokenStore {
     /// The directory holding the files.
     public let directory: URL
+    private let dpopKeyCache = LockedState<DPoPKey?>(nil)
 
     /// A store in `directory`, created (`0700`) on first write when missing.
     public init(directory: URL) {
@@ -27,23 +28,65 @@ public final class FileTokenStore: TokenStore {
         directory.appendingPathComponent(key.storageName + ".json")
     }
 
+    /// The file holding the installation's DPoP key: PKCS#8 PEM, `0600`, beside the grants.
+    public var dpopKeyFileURL: URL {
+        directory.appendingPathComponent("dpop-key.pem")
+    }
+
+    /// The DPoP key from ``dpopKeyFileURL``, made and written there (`0600`) on first use, so
+    /// tokens bound on one run can be used on the next. Held in memory once read.
+    public func dpopKey() throws -> DPoPKey {
+        try dpopKeyCache.withLock { (cached) throws -> DPoPKey in
+            if let cached { return cached }
+            var key: DPoPKey
+            if let pem = try contents(of: dpopKeyFileURL.path, what: "DPoP key") {
+                key = try DPoPKey.load(pem: String(decoding: pem, as: UTF8.self))
+            } else {
+                key = try DPoPKey.generate()
+                guard let pem = key.pemRepresentation else {
+                    throw AuthorizationError(.storage, "the DPoP key cannot be written to a file")
+                }
+                try createDirectory()
+                let path = dpopKeyFileURL.path
+                // Two processes starting at once: the first key written is the one both keep.
+                if try !replace(path, with: Array(pem.utf8), temporaryName: "dpop-key", keepingExisting: true),
+                    let pem = try contents(of: path, what: "DPoP key")
+                {
+                    key = try DPoPKey.load(pem: String(decoding: pem, as: UTF8.self))
+                }
+            }
+            cached = key
+            return key
+        }
+    }
+
     /// Reads the grant; nil when there is no file.
     public func grant(for key: TokenStoreKey) throws -> StoredGrant? {
         let path = fileURL(for: key).path
+        guard let data = try contents(of: path, what: "token") else { return nil }
+        do {
+            return try JSONDecoder().decode(StoredGrant.self, from: data)
+        } catch {
+            throw AuthorizationError(.storage, "the token file \(path) is not a stored grant", underlyingError: error)
+        }
+    }
+
+    /// The bytes of the owner-only file at `path` (a `what` file); nil when there is none.
+    private func contents(of path: String, what: String) throws -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
-            throw storageError("cannot open the token file \(path)")
+            throw storageError("cannot open the \(what) file \(path)")
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw storageError("cannot inspect the token file \(path)") }
+        guard fstat(descriptor, &status) == 0 else { throw storageError("cannot inspect the \(what) file \(path)") }
         guard status.st_mode & 0o077 == 0 else {
             throw AuthorizationError(
-                .storage, "the token file \(path) may be read by other users; remove it and sign in again")
+                .storage, "the \(what) file \(path) may be read by other users; remove it and sign in again")
         }
         guard status.st_uid == geteuid() else {
-            throw AuthorizationError(.storage, "the token file \(path) belongs to another user")
+            throw AuthorizationError(.storage, "the \(what) file \(path) belongs to another user")
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -51,17 +94,13 @@ public final class FileTokenStore: TokenStore {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw storageError("cannot read the token file \(path)")
+                throw storageError("cannot read the \(what) file \(path)")
             }
             if count == 0 { break }
             data.append(contentsOf: buffer[0..<count])
-            guard data.count <= 1024 * 1024 else { throw AuthorizationError(.storage, "the token file is too large") }
+            guard data.count <= 1024 * 1024 else { throw AuthorizationError(.storage, "the \(what) file is too large") }
         }
-        do {
-            return try JSONDecoder().decode(StoredGrant.self, from: data)
-        } catch {
-            throw AuthorizationError(.storage, "the token file \(path) is not a stored grant", underlyingError: error)
-        }
+        return data
     }
 
     /// Writes the grant to a temporary `0600` file and renames it over the old one.
@@ -75,12 +114,20 @@ public final class FileTokenStore: TokenStore {
         } catch {
             throw AuthorizationError(.storage, "cannot encode the grant", underlyingError: error)
         }
-        let target = fileURL(for: key).path
-        let temporary = directory.appendingPathComponent(".\(key.storageName).\(UUID().uuidString).tmp").path
+        try replace(fileURL(for: key).path, with: [UInt8](data), temporaryName: key.storageName)
+    }
+
+    /// Writes `bytes` to a temporary `0600` file, syncs it and renames it over `target`; with
+    /// `keepingExisting`, links it there instead and returns false when `target` already exists
+    /// (another process wrote it first).
+    @discardableResult
+    private func replace(
+        _ target: String, with bytes: [UInt8], temporaryName: String, keepingExisting: Bool = false
+    ) throws -> Bool {
+        let temporary = directory.appendingPathComponent(".\(temporaryName).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw storageError("cannot create \(temporary)") }
         var written = 0
-        let bytes = [UInt8](data)
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
@@ -95,10 +142,19 @@ public final class FileTokenStore: TokenStore {
         fchmod(descriptor, 0o600)
         let synced = fsync(descriptor) == 0
         close(descriptor)
+        if synced && keepingExisting {
+            let linked = link(temporary, target) == 0
+            let failure = errno
+            unlink(temporary)
+            if linked || failure == EEXIST { return linked }
+            errno = failure
+            throw storageError("cannot create \(target)")
+        }
         guard synced, rename(temporary, target) == 0 else {
             unlink(temporary)
             throw storageError("cannot replace the token file \(target)")
         }
+        return true
     }
 
     /// Deletes the grant's file.

@@ -99,7 +99,8 @@ struct HTTPClient: Sendable {
         return try await send(request)
     }
 
-    private func send(_ request: URLRequest) async throws(AuthorizationError) -> HTTPReply {
+    /// Sends `request` as it is, the answer bounded in size.
+    func send(_ request: URLRequest) async throws(AuthorizationError) -> HTTPReply {
         let what = request.url?.host ?? "the provider"
         do {
             try Task.checkCancellation()

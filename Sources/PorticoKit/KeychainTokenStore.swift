@@ -141,6 +141,33 @@
             guard status == errSecSuccess else { throw failure("written", status) }
         }
 
+        /// The DPoP key: a Secure Enclave key where there is one (its opaque handle kept in an
+        /// item of service `<service>.dpop-key`), else a software key in that item; made on
+        /// first use, readable after the first unlock so background refreshes can sign.
+        public func dpopKey() throws -> DPoPKey {
+            let item = query(
+                for: TokenStoreKey(provider: "dpop", clientID: "installation"), service: service + ".dpop-key")
+            var search = item
+            search[kSecReturnData as String] = true
+            search[kSecMatchLimit as String] = kSecMatchLimitOne
+            var found: CFTypeRef?
+            var status = SecItemCopyMatching(search as CFDictionary, &found)
+            if status == errSecSuccess, let data = found as? Data { return try DPoPKey.load(keychainItem: data) }
+            guard status == errSecItemNotFound else { throw failure("read", status) }
+            let made = try DPoPKey.generateForKeychain()
+            let attributes: [String: Any] = [
+                kSecValueData as String: made.item, kSecAttrAccessible as String: accessibility.attribute,
+            ]
+            status = SecItemAdd(item.merging(attributes) { _, new in new } as CFDictionary, nil)
+            if status == errSecDuplicateItem {
+                // Another process made one first: use theirs.
+                status = SecItemCopyMatching(search as CFDictionary, &found)
+                if status == errSecSuccess, let data = found as? Data { return try DPoPKey.load(keychainItem: data) }
+            }
+            guard status == errSecSuccess else { throw failure("written", status) }
+            return made.key
+        }
+
         /// Deletes the item.
         public func removeGrant(for key: TokenStoreKey) throws {
             let status = SecItemDelete(query(for: key) as CFDictionary)

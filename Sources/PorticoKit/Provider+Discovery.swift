@@ -60,6 +60,8 @@ extension Provider {
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?.boolValue
                 ?? false,
             scopesSupported: document["scopes_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-            endSessionEndpoint: try endpoint("end_session_endpoint"))
+            endSessionEndpoint: try endpoint("end_session_endpoint"),
+            dpopSigningAlgorithmsSupported: document["dpop_signing_alg_values_supported"]?.arrayValue?
+                .compactMap(\.stringValue) ?? [])
     }
 }

@@ -32,6 +32,10 @@ public struct Provider: Sendable, Hashable {
     /// Logout 1.0), where ``AuthorizationManager/signOut(endingProviderSession:)`` ends the
     /// person's session at the provider.
     public var endSessionEndpoint: URL?
+    /// The JWS algorithms the provider accepts in DPoP proofs (RFC 9449 §5.1,
+    /// `dpop_signing_alg_values_supported`); the SDK binds tokens with DPoP when `ES256` is
+    /// among them (see ``AuthorizationManager/usesDPoP``).
+    public var dpopSigningAlgorithmsSupported: [String]
 
     /// A provider with these endpoints.
     public init(
@@ -39,8 +43,9 @@ public struct Provider: Sendable, Hashable {
         profileEndpoint: URL? = nil, revocationEndpoint: URL? = nil, jwksURI: URL? = nil,
         deviceAuthorizationEndpoint: URL? = nil, deviceCodeDialect: DeviceCodeDialect = .standard,
         sendsIssuerInAuthorizationResponse: Bool = false, scopesSupported: [String] = [],
-        endSessionEndpoint: URL? = nil
+        endSessionEndpoint: URL? = nil, dpopSigningAlgorithmsSupported: [String] = []
     ) {
+        self.dpopSigningAlgorithmsSupported = dpopSigningAlgorithmsSupported
         self.endSessionEndpoint = endSessionEndpoint
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -54,6 +59,9 @@ public struct Provider: Sendable, Hashable {
         self.sendsIssuerInAuthorizationResponse = sendsIssuerInAuthorizationResponse
         self.scopesSupported = scopesSupported
     }
+
+    /// Whether the provider takes DPoP proofs the SDK can make (ES256).
+    public var supportsDPoP: Bool { dpopSigningAlgorithmsSupported.contains("ES256") }
 
     /// What grants are stored under: the issuer, or the authorization endpoint without one.
     public var identifier: String { issuer ?? authorizationEndpoint.absoluteString }

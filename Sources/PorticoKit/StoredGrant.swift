@@ -22,6 +22,10 @@ public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible 
     public var user: User?
     /// When ``user`` was fetched; the profile is fetched again when this is old.
     public var userFetchedAt: Date?
+    /// The access token's type: `DPoP` when the provider bound it (and the refresh token) to
+    /// the installation's ``DPoPKey`` (RFC 9449), so every use needs a proof; nil or `Bearer`
+    /// for a bearer token. Optional so that grants stored before DPoP still decode.
+    public var tokenType: String?
     /// Access tokens for resource servers, by resource URI (optional so that grants stored
     /// before there were any still decode).
     var resourceTokenTable: [String: ResourceToken]?
@@ -37,9 +41,10 @@ public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible 
     public init(
         accessToken: String, expiresAt: Date?, refreshToken: String?, scopes: [String],
         idTokenClaims: [String: ProfileValue]? = nil, user: User? = nil, userFetchedAt: Date? = nil,
-        idToken: String? = nil
+        idToken: String? = nil, tokenType: String? = nil
     ) {
         self.idToken = idToken
+        self.tokenType = tokenType
         self.accessToken = accessToken
         self.expiresAt = expiresAt
         self.refreshToken = refreshToken
@@ -53,6 +58,11 @@ public struct StoredGrant: Sendable, Hashable, Codable, CustomStringConvertible 
     func hasFreshAccessToken(at now: Date, margin: TimeInterval) -> Bool {
         guard let expiresAt else { return true }
         return now.addingTimeInterval(margin) < expiresAt
+    }
+
+    /// Whether the tokens are bound to the installation's DPoP key.
+    var isDPoPBound: Bool {
+        tokenType?.caseInsensitiveCompare("DPoP") == .orderedSame
     }
 
     /// Whether the grant covers every scope in `names`.

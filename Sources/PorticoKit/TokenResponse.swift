@@ -8,14 +8,18 @@ struct TokenResponse: Sendable {
     /// The granted scopes; RFC 6749 §5.1 says an absent `scope` means "as requested".
     let scopes: [String]?
     let idToken: String?
+    /// `DPoP` for a token bound to the installation's key (RFC 9449 §5), else `Bearer`.
+    let tokenType: String
 
     /// Parses `reply`, or throws the OAuth error it carries.
     init(reply: HTTPReply) throws(AuthorizationError) {
         guard reply.status == 200 else { throw reply.failure("the token endpoint") }
         guard let json = reply.jsonObject, let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty
         else { throw AuthorizationError(.invalidResponse, "the token endpoint's answer has no access_token") }
-        guard let type = json["token_type"]?.stringValue, type.lowercased() == "bearer" else {
-            throw AuthorizationError(.invalidResponse, "the token endpoint did not issue a bearer token")
+        switch json["token_type"]?.stringValue?.lowercased() {
+        case "bearer": tokenType = "Bearer"
+        case "dpop": tokenType = "DPoP"
+        default: throw AuthorizationError(.invalidResponse, "the token endpoint did not issue a bearer or DPoP token")
         }
         self.accessToken = accessToken
         expiresIn = json["expires_in"]?.doubleValue

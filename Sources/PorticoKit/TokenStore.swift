@@ -21,9 +21,20 @@ public protocol TokenStore: Sendable {
     func whileRefreshing<T: Sendable>(
         _ key: TokenStoreKey, _ refresh: @Sendable () async throws -> T
     ) async throws -> T
+
+    /// The installation's DPoP key (RFC 9449), made on first use and kept as long as the grants
+    /// it binds. The default keeps one key per ``coordinationKey`` in memory for the life of
+    /// the process; a store that outlives it keeps the key too (``FileTokenStore``: a `0600`
+    /// file; ``KeychainTokenStore``: the Secure Enclave or a Keychain item).
+    func dpopKey() throws -> DPoPKey
 }
 
 extension TokenStore {
+    /// One key per ``coordinationKey``, in memory until the process ends.
+    public func dpopKey() throws -> DPoPKey {
+        try EphemeralDPoPKeys.key(for: coordinationKey)
+    }
+
     /// Runs `refresh` at once: stores of one process need no lock of their own.
     public func whileRefreshing<T: Sendable>(
         _ key: TokenStoreKey, _ refresh: @Sendable () async throws -> T

@@ -24,7 +24,9 @@ final class AgentAccount: Sendable {
         store = FileTokenStore(directory: base.appendingPathComponent("portico-agent"))
         manager = AuthorizationManager(
             provider: provider, clientID: clientID, redirectURI: URL(string: "http://127.0.0.1/callback"),
-            store: store, userAgent: userAgent)
+            store: store, userAgent: userAgent,
+            // The provider's companion endpoints take the agent's token as a bearer token only.
+            usesDPoP: false)
     }
 
     /// Whether a grant is stored (it may still have been ended at the provider).

@@ -75,9 +75,9 @@ enum ServeCommand {
                             --key-file checks another's nonces without the database
           --open-registration
                             let anyone register an app at POST /oauth/register
-                            (RFC 7591) without an initial access token; off by
-                            default, when registration needs a token from
-                            'portico registration-token create'
+                            (RFC 7591) without an initial access token, 10 an
+                            hour per address; off by default, when registration
+                            needs a token from 'portico registration-token create'
           --require-par     every app must push its authorization requests to /oauth/par
                             (RFC 9126): /oauth/authorize refuses the others (client add
                             --require-par asks it of one app)

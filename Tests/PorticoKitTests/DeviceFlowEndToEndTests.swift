@@ -30,6 +30,8 @@ struct DeviceFlowEndToEndTests {
             let grant = try #require(try manager.store.grant(for: manager.storeKey))
             #expect(grant.refreshToken != nil)
             #expect(grant.idTokenClaims?["sub"]?.stringValue == person.id)
+            // The polls carried DPoP proofs, so the tokens are bound to the installation's key.
+            #expect(grant.tokenType == "DPoP")
         }
     }
 

@@ -20,8 +20,10 @@ struct KitHarness: Sendable {
     var issuer: URL { URL(string: provider.issuer)! }
 
     /// Runs `body` against a fresh provider and always stops it.
-    static func with(_ body: (KitHarness) async throws -> Void) async throws {
-        try await ProviderHarness.with { try await body(KitHarness(provider: $0)) }
+    static func with(
+        configuration: ProviderConfiguration = .testing(), _ body: (KitHarness) async throws -> Void
+    ) async throws {
+        try await ProviderHarness.with(configuration: configuration) { try await body(KitHarness(provider: $0)) }
     }
 
     /// A person who can sign in with ``password``, with an address of their own.
@@ -59,12 +61,12 @@ struct KitHarness: Sendable {
     /// A manager for `client` on the discovered provider.
     func manager(
         for client: Client, store tokenStore: any TokenStore = InMemoryTokenStore(), userAgent: any UserAgent,
-        refreshTimeout: TimeInterval = 30
+        refreshTimeout: TimeInterval = 30, usesDPoP: Bool = true
     ) async throws -> AuthorizationManager {
         let provider = try await Provider.discover(issuer: issuer)
         return AuthorizationManager(
             provider: provider, clientID: client.id, redirectURI: URL(string: client.redirectURIs[0]),
-            store: tokenStore, userAgent: userAgent, refreshTimeout: refreshTimeout)
+            store: tokenStore, userAgent: userAgent, refreshTimeout: refreshTimeout, usesDPoP: usesDPoP)
     }
 
     /// POSTs a form to the provider (`path` without a leading slash) without client

@@ -65,9 +65,11 @@ struct RefreshFlightTests {
             let directory = harness.directory.appendingPathComponent("kit-tokens-\(UUID().uuidString.prefix(8))")
             let tokenStore = FileTokenStore(directory: directory)
             let robot = SignInRobot(email: person.email, password: harness.password)
+            // Bearer tokens: the "other process" below refreshes with a plain form post, which a
+            // DPoP-bound refresh token would refuse (DPoPTests covers that).
             let manager = try await harness.manager(
                 for: client, store: tokenStore,
-                userAgent: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener))
+                userAgent: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener), usesDPoP: false)
             _ = try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile]))
             var grant = try #require(try tokenStore.grant(for: manager.storeKey))
             grant.expiresAt = Date().addingTimeInterval(-10)

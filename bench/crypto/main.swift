@@ -105,6 +105,34 @@ for algorithm in SignatureAlgorithm.allCases {
 }
 print("")
 
+// DPoP proofs (RFC 9449) carry their key in the header: verifying one without a cache makes
+// an OpenSSL key from the JWK every time; with EmbeddedKeyCache a key's second proof onwards
+// skips that, which is the server's case (one key per app installation).
+if let proofKey = try? SigningKey.generate(.es256),
+    let embedded = JSONValue(parsing: Array(proofKey.publicJWK.jsonString.utf8))
+{
+    var proofClaims = JWTClaims(issuedAt: Date(), jwtID: SecureRandom.token())
+    proofClaims["htm"] = "POST"
+    proofClaims["htu"] = "https://id.portico.example/oauth/token"
+    let proof = JWS.sign(
+        payload: proofClaims.jsonBytes(), key: proofKey, type: "dpop+jwt", additionalHeader: ["jwk": embedded])
+    let cache = EmbeddedKeyCache()
+    let fresh1 = throughput(threads: 1) {
+        _ = try? JWSVerifier.verifyWithEmbeddedKey(proof, algorithms: [.es256], type: "dpop+jwt")
+    }
+    let cached1 = throughput(threads: 1) {
+        _ = try? JWSVerifier.verifyWithEmbeddedKey(proof, algorithms: [.es256], type: "dpop+jwt", keyCache: cache)
+    }
+    let verifier = JWSVerifier(keys: [proofKey.verificationKey])
+    let known = JWS.sign(claims: proofClaims, key: proofKey, type: "dpop+jwt")
+    let bare1 = throughput(threads: 1) { _ = try? verifier.verify(known, algorithms: [.es256], type: "dpop+jwt") }
+    print("DPoP proof, ES256, key in the header (1 thread)")
+    print("  key made from the JWK   \(formatted(fresh1)) /s  (\(String(format: "%.1f", 1e6 / fresh1)) µs)")
+    print("  key from the cache      \(formatted(cached1)) /s  (\(String(format: "%.1f", 1e6 / cached1)) µs)")
+    print("  known key (kid)         \(formatted(bare1)) /s  (\(String(format: "%.1f", 1e6 / bare1)) µs)")
+    print("")
+}
+
 let hasher = PasswordHasher()
 var milliseconds: [Double] = []
 for index in 0..<21 {

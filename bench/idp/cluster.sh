@@ -46,16 +46,18 @@ connections="${CONNECTIONS:-32}"
 login_connections="${LOGIN_CONNECTIONS:-16}"
 codes_per_second="${CODES_PER_SECOND:-8000}"
 refresh_per_second="${REFRESH_PER_SECOND:-16000}"
+dpop_per_second="${DPOP_PER_SECOND:-16000}"
 scratch="${SCRATCH:-.build}"
 out_dir="${OUT_DIR:-$root/bench/out/idp-cluster-$scale}"
 all_configs="sqlite-1 postgres-1 postgres-3 postgres-3-standby"
-all_scenarios="client-credentials refresh-rotation code-redemption-rs256 code-redemption-es256 userinfo sign-in"
+all_scenarios="client-credentials refresh-rotation refresh-rotation-dpop code-redemption-rs256 code-redemption-es256 userinfo userinfo-dpop sign-in"
 read -r -a configs <<<"${CONFIGS:-$all_configs}"
 read -r -a scenarios <<<"${SCENARIOS:-$all_scenarios}"
 for item in "${configs[@]}"; do [[ " $all_configs " == *" $item "* ]] || { echo "bench/idp/cluster: unknown configuration $item (one of: $all_configs)" >&2; exit 2; }; done
 for item in "${scenarios[@]}"; do [[ " $all_scenarios " == *" $item "* ]] || { echo "bench/idp/cluster: unknown scenario $item (one of: $all_scenarios)" >&2; exit 2; }; done
 wants() { [[ " ${scenarios[*]} " == *" $1 "* ]]; }
 cores="$(nproc)"
+if wants refresh-rotation-dpop || wants userinfo-dpop; then venv="$(scripts/python-env)"; fi
 seconds="$(awk -v d="$duration" 'BEGIN { n = d + 0; if (d ~ /m$/) n *= 60; print int(n) }')"
 
 for tool in wrk curl python3 pgbench nginx; do
@@ -172,14 +174,26 @@ run_config() {
     local codes=0 es256_codes=0 refresh_tokens=0
     if wants code-redemption-rs256; then codes=$((codes_per_second * seconds)); fi
     if wants code-redemption-es256; then es256_codes=$((codes_per_second * seconds)); fi
-    if wants refresh-rotation; then refresh_tokens=$((refresh_per_second * seconds)); fi
+    local bearer_refresh=0 dpop_refresh=0 dpop_codes=0
+    if wants refresh-rotation; then bearer_refresh=$((refresh_per_second * seconds)); fi
+    if wants refresh-rotation-dpop; then dpop_refresh=$((refresh_per_second * seconds)); fi
+    if wants userinfo-dpop; then dpop_codes=50; fi
+    refresh_tokens=$((bearer_refresh + dpop_refresh))
     echo "== $name: seeding $scale users and $scale refresh families..." >&2
     local started=$SECONDS
     "$seed" --database "$database" --out "$seed_dir" --users "$scale" --families "$scale" \
-        --codes "$codes" --spare-codes 300 \
+        --codes "$codes" --spare-codes $((300 + dpop_codes)) \
         --refresh-tokens "$refresh_tokens" --openid-refresh-tokens 10 \
         --es256-codes "$es256_codes" --sso-codes 10 >&2
     echo "$name seeding: $((SECONDS - started)) s" >"$out_dir/$name-seed-time.txt"
+    # The DPoP scenarios spend tokens and codes of their own: the seed's last ones.
+    if [[ -f "$seed_dir/refresh.txt" ]]; then
+        tail -n +$((bearer_refresh + 1)) "$seed_dir/refresh.txt" >"$seed_dir/refresh-dpop.txt"
+        head -n "$bearer_refresh" "$seed_dir/refresh.txt" >"$seed_dir/refresh-bearer.txt"
+    fi
+    tail -n "$dpop_codes" "$seed_dir/spare-codes.txt" >"$seed_dir/spare-codes-dpop.txt"
+    head -n 300 "$seed_dir/spare-codes.txt" >"$seed_dir/spare-codes-bearer.txt"
+    mv "$seed_dir/spare-codes-bearer.txt" "$seed_dir/spare-codes.txt"
     case "$mode" in
         single)
             local port
@@ -243,8 +257,15 @@ run_config() {
         }
         PATH_=/oauth/token BODY="grant_type=client_credentials&scope=$PRODUCT_SCOPE" \
             one client-credentials "${load[@]}" -s "$here/post.lua" "$base"
-        ITEMS_FILE="$seed_dir/refresh.txt" BODY="grant_type=refresh_token&refresh_token={}" \
+        ITEMS_FILE="$seed_dir/refresh-bearer.txt" BODY="grant_type=refresh_token&refresh_token={}" \
             one refresh-rotation "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
+        # DPoP (issue 27): the same grant with a proof each, signed just before the run (the
+        # server takes proofs within 120 s of their iat); every proof's jti is a replay-cache row.
+        if wants refresh-rotation-dpop; then
+            "$venv/bin/python" "$here/dpop_proofs.py" refresh "$base" "$seed_dir/refresh-dpop.txt" "$tmp/$name-refresh-dpop.txt"
+            ITEMS_FILE="$tmp/$name-refresh-dpop.txt" PATH_=/oauth/token BODY="grant_type=refresh_token&refresh_token={}" \
+                one refresh-rotation-dpop "${load[@]}" -s "$here/dpop.lua" "$base" -- "$wrk_threads"
+        fi
         ITEMS_FILE="$seed_dir/codes.txt" \
             BODY="grant_type=authorization_code&code={}&redirect_uri=$redirect&code_verifier=$CODE_VERIFIER" \
             one code-redemption-rs256 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
@@ -253,6 +274,12 @@ run_config() {
             one code-redemption-es256 "${load[@]}" -s "$here/once.lua" "$base" -- "$wrk_threads"
         ITEMS_FILE="$tmp/$name-access.txt" BEARER=1 PATH_=/oauth/userinfo \
             one userinfo "${load[@]}" -s "$here/cycle.lua" "$base" -- "$wrk_threads"
+        if wants userinfo-dpop; then
+            "$venv/bin/python" "$here/dpop_proofs.py" userinfo "$base" "$seed_dir" $((dpop_per_second * seconds)) \
+                "$tmp/$name-userinfo-dpop.txt"
+            ITEMS_FILE="$tmp/$name-userinfo-dpop.txt" METHOD=GET PATH_=/oauth/userinfo DPOP_TOKEN=1 \
+                one userinfo-dpop "${load[@]}" -s "$here/dpop.lua" "$base" -- "$wrk_threads"
+        fi
         one sign-in -t"$wrk_threads" -c"$login_connections" -d"$duration" --latency --timeout 30s \
             -s "$here/login.lua" "$base" -- "$wrk_threads"
     )
@@ -407,6 +434,22 @@ has() { [[ -f "$out_dir/$1-$2.txt" ]]; }
     done
     echo
     echo "Targets:"
+    for config in "${reported[@]}"; do
+        if has "$config" userinfo-dpop && has "$config" userinfo; then
+            value="$(ratio "$(rate "$config" userinfo-dpop)" "$(rate "$config" userinfo)")"
+            echo "  $config userinfo with DPoP = $value x with a bearer token (>= 0.5: $(verdict "$value" 0.5))"
+        fi
+        if has "$config" refresh-rotation-dpop && has "$config" refresh-rotation; then
+            value="$(ratio "$(rate "$config" refresh-rotation-dpop)" "$(rate "$config" refresh-rotation)")"
+            echo "  $config refresh rotation with DPoP = $value x without (>= 0.8: $(verdict "$value" 0.8))"
+            if [[ "$config" == postgres-* ]]; then
+                with="$(cpu_per_request "$out_dir/$config-refresh-rotation-dpop.txt" 2)"
+                without="$(cpu_per_request "$out_dir/$config-refresh-rotation.txt" 2)"
+                echo "  $config PostgreSQL CPU per refresh: $with us with DPoP's replay check, $without us without" \
+                    "= $(ratio "$with" "$without") x (< 2: $(awk -v a="$with" -v b="$without" 'BEGIN { print (b > 0 && a < 2 * b) ? "met" : "MISSED" }'))"
+            fi
+        fi
+    done
     for config in "${reported[@]}"; do
         [[ "$config" == postgres-* ]] || continue
         sqlite="sqlite-1${config#postgres-[0-9]}"

@@ -50,8 +50,21 @@ struct AttemptThrottle: Sendable {
     /// The window all three are counted in.
     static let window: TimeInterval = 15 * 60
 
-    /// The provider's store and clock.
-    let environment: PageEnvironment
+    /// Where attempts are counted.
+    let store: any Store
+    /// The clock.
+    let now: @Sendable () -> Date
+
+    /// A throttle over `store` by the clock `now`.
+    init(store: any Store, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// A throttle over the pages' store and clock.
+    init(environment: PageEnvironment) {
+        self.init(store: environment.store, now: environment.now)
+    }
 
     /// The limits for a sign-in with `email` from `address`.
     ///
@@ -122,10 +135,26 @@ struct AttemptThrottle: Sendable {
         ]
     }
 
+    /// Open dynamic registration (`serve --open-registration`): 10 registrations from one
+    /// address within an hour. Without an initial access token anyone may add apps, so an
+    /// address gets enough for a developer's trials and not enough to fill the client table.
+    static let openRegistrationLimit = 10
+    /// How far back an address's open registrations count.
+    static let openRegistrationWindow: TimeInterval = 60 * 60
+
+    /// The limit on open registrations from `address`; refused registrations count too.
+    static func openRegistrationLimits(address: String) -> [Limit] {
+        [
+            Limit(
+                key: "registration:address:" + ThrottleAddress.bucket(address), maximum: openRegistrationLimit,
+                window: openRegistrationWindow)
+        ]
+    }
+
     /// Counts an attempt under every limit, or refuses it if any limit is reached.
     func attempt(_ limits: [Limit]) throws -> Decision {
-        let now = environment.now()
-        return try environment.store.transaction { transaction in
+        let now = now()
+        return try store.transaction { transaction in
             // Counting and inserting are one step on every node: each key is held until commit.
             for key in Set(limits.map(\.key)).sorted() { try transaction.lockThrottleKey(key) }
             var wait: TimeInterval = 0
@@ -172,7 +201,7 @@ struct AttemptThrottle: Sendable {
 
     /// Takes back `attempts` (they were no guesses) and clears every count under `clearing`.
     func forgive(_ attempts: [ThrottleAttempt], clearing keys: [String] = []) throws {
-        try environment.store.transaction { transaction in
+        try store.transaction { transaction in
             for attempt in attempts { try transaction.deleteThrottleAttempt(id: attempt.id) }
             for key in keys { try transaction.deleteThrottleAttempts(key: key) }
         }

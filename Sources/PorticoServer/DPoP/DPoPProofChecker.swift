@@ -13,6 +13,8 @@ struct DPoPProofChecker: Sendable {
     /// What proofs may be signed with, as `dpop_signing_alg_values_supported` says: asymmetric
     /// only, and only what Portico verifies.
     static let algorithms: [SignatureAlgorithm] = [.es256, .edDSA, .rs256]
+    /// ``algorithms`` as the verifier takes them, made once.
+    private static let acceptedAlgorithms = Set(algorithms)
     /// How far a proof's `iat` may lie from now, either way (RFC 9449 §11.1): long enough for
     /// a phone's clock, short enough that the replay cache stays small.
     static let window: TimeInterval = 120
@@ -35,6 +37,9 @@ struct DPoPProofChecker: Sendable {
     let requiresNonce: Bool
     /// The clock.
     let now: @Sendable () -> Date
+    /// The keys of the proof headers seen lately: one per app installation, the same in every
+    /// proof it signs.
+    let keyCache = EmbeddedKeyCache()
 
     /// The nonce to hand a client told `use_dpop_nonce`.
     func currentNonce() -> String {
@@ -62,7 +67,8 @@ struct DPoPProofChecker: Sendable {
     func check(_ jwt: String, method: String, path: String, accessToken: String?) throws(Problem) -> DPoPProof {
         let verified: VerifiedJWS
         do {
-            verified = try JWSVerifier.verifyWithEmbeddedKey(jwt, algorithms: Set(Self.algorithms), type: Self.type)
+            verified = try JWSVerifier.verifyWithEmbeddedKey(
+                jwt, algorithms: Self.acceptedAlgorithms, type: Self.type, keyCache: keyCache)
         } catch {
             throw .invalid(Self.words(for: error))
         }

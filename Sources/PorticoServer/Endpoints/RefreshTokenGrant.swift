@@ -82,15 +82,15 @@ struct RefreshTokenGrant: TokenGrant {
         // when every check below would pass, and changes nothing otherwise. A narrowed scope is
         // checked against the family's, which only the transaction below reads first; a request
         // an issuance step could refuse goes there too, so that nothing refuses after a commit.
-        if requestedScopes == nil, !pipeline.mayRefuse(request),
-            let (record, successor) = try refreshTokens.rotateInOneStep(
-                presented, clientID: client.client.id, in: store, now: now)
+        if requestedScopes == nil, let (record, successor, shaping) = try rotateInOneStep(presented, request, now: now)
         {
             var issuance = issuance(
                 of: try oneStepIssue(record, successor: successor, client: client.client), for: client)
             issuance.knownGrantRevocation = record.grantRevokedAt.map(KnownGrantRevocation.at) ?? .never
+            // The step rotates only families bound to no key (a bound one goes the long way).
             issuance.refreshFamilyKey = .unbound
-            try pipeline.shape(&issuance, for: request)
+            if let proof = request.proof { issuance.accessToken.confirmationKey = proof.keyThumbprint }
+            try pipeline.shape(&issuance, for: shaping)
             return issuance
         }
         let outcome = try store.transaction { transaction throws -> Outcome in
@@ -161,6 +161,46 @@ struct RefreshTokenGrant: TokenGrant {
             throw OAuthError.invalidGrant("The refresh token has already been used; its grant is now revoked.")
         }
         return issuance
+    }
+
+    /// Raised inside the one-step transaction to roll its proof back when the step rotated
+    /// nothing: the long way then decides, and records the proof in its own transaction.
+    private struct NotInOneStep: Error {}
+
+    /// The one-step rotation when no issuance step could refuse the request: the record, the
+    /// successor, and the request the steps shape from. With a DPoP proof that is the one step
+    /// and the proof's first use in one transaction (on PostgreSQL an insert and the update,
+    /// instead of the long way's reads and writes), the access token bound to the proof's key
+    /// here and the request handed on without the proof, so that it is not recorded twice.
+    private func rotateInOneStep(_ presented: String, _ request: TokenRequest, now: Date) throws -> (
+        record: RefreshRotationRecord, successor: String, shaping: TokenRequest
+    )? {
+        let clientID = request.client.client.id
+        guard let proof = request.proof else {
+            guard !pipeline.mayRefuse(request),
+                let (record, successor) = try refreshTokens.rotateInOneStep(
+                    presented, clientID: clientID, in: store, now: now)
+            else { return nil }
+            return (record, successor, request)
+        }
+        var unproved = request
+        unproved.proof = nil
+        guard !pipeline.mayRefuse(unproved) else { return nil }
+        do {
+            let (record, successor) = try store.transaction { transaction in
+                guard try proof.recordFirstUse(in: transaction) else {
+                    throw OAuthError.invalidDPoPProof("The DPoP proof has been used before.")
+                }
+                guard
+                    let rotated = try refreshTokens.rotateInOneStep(
+                        presented, clientID: clientID, in: transaction, now: now)
+                else { throw NotInOneStep() }
+                return rotated
+            }
+            return (record, successor, unproved)
+        } catch is NotInOneStep {
+            return nil
+        }
     }
 
     /// What the one-step rotation read, as the transaction below would have found it.

@@ -33,4 +33,18 @@ extension RefreshTokenPolicy {
         }
         return record.map { ($0, successor) }
     }
+
+    /// The same step as one write of `transaction`, beside others that must commit with it (a
+    /// DPoP proof's first use): nil when it changed nothing, as above.
+    public func rotateInOneStep(
+        _ presented: String, clientID: String, in transaction: any StoreTransaction, now: Date
+    ) throws -> (record: RefreshRotationRecord, successor: String)? {
+        guard let named = RefreshToken.familyID(of: presented) else { return nil }
+        let familyID = String(named)
+        let successor = RefreshToken.mint(familyID: familyID)
+        let record = try transaction.rotateRefreshToken(
+            familyID: familyID, from: SecretHash.digest(presented), to: SecretHash.digest(successor),
+            clientID: clientID, now: now, expiresAt: now.addingTimeInterval(tokenLifetime))
+        return record.map { ($0, successor) }
+    }
 }

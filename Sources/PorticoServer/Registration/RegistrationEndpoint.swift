@@ -42,6 +42,11 @@ struct RegistrationEndpoint {
     func handleRegistration(_ request: Request) -> Response {
         OAuthEndpoint.respond {
             let initialToken = try presentedToken(request, required: !isOpen)
+            if initialToken == nil {
+                let throttle = AttemptThrottle(store: store, now: now)
+                let limits = AttemptThrottle.openRegistrationLimits(address: request.remoteAddress)
+                if case .refused(let wait) = try throttle.attempt(limits) { throw Self.tooMany(retryAfter: wait) }
+            }
             let metadata = try ClientMetadata(json: request.body, allowsLoopbackCallbacks: allowsLoopbackCallbacks)
             let accessToken = SecureRandom.token()
             let now = now()
@@ -158,6 +163,19 @@ struct RegistrationEndpoint {
             let token = ProtectedResource.credentials(in: header, scheme: "bearer"), !token.isEmpty
         else { throw Self.badToken }
         return token
+    }
+
+    /// 429 to an address past its open registrations (``AttemptThrottle/openRegistrationLimits(address:)``),
+    /// with `Retry-After`; RFC 7591 names no error for it, so the code is RFC 6749's
+    /// `temporarily_unavailable`.
+    static func tooMany(retryAfter wait: TimeInterval) -> OAuthError {
+        let seconds = Int(wait.rounded(.up))
+        var error = OAuthError(
+            code: "temporarily_unavailable",
+            description: "Too many registrations from this address; try again in \(seconds) seconds.",
+            status: .tooManyRequests)
+        error.headers.append(("Retry-After", String(seconds)))
+        return error
     }
 
     /// The one answer to a missing, unknown, used-up, expired or another client's token.

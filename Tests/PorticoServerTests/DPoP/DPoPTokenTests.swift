@@ -96,6 +96,44 @@ import Testing
         }
     }
 
+    /// A confidential client's refresh with a proof takes the one-step rotation with the proof's
+    /// first use in the same transaction: the new access token is bound, and a replayed proof
+    /// rolls the rotation back, so the refresh token it came with still works.
+    @Test func aRefreshWithAProofIsBoundAndAReplayRotatesNothing() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let client = try harness.addConfidentialClient(introspection: true)
+            let credentials = ClientCredentials.of(client)
+            let key = try DPoPProver()
+            let url = harness.issuer + "/oauth/token"
+            let code = try harness.issueCode(for: client, user: user, scopes: ["openid", "offline_access"])
+            let first = try await harness.token(Self.codeForm(code), client: credentials)
+            let refresh = try #require(first.string("refresh_token"))
+
+            let proof = key.proof("POST", url)
+            let form = [("grant_type", "refresh_token"), ("refresh_token", refresh)]
+            let refreshed = try await harness.token(form, client: credentials, proof: proof)
+            #expect(refreshed.status == 200, "\(refreshed.text)")
+            #expect(refreshed.string("token_type") == "DPoP")
+            let access = try #require(refreshed.string("access_token"))
+            let introspected = try await harness.introspect(access, client: credentials).json
+            #expect(introspected["cnf"] == ["jkt": .string(try key.thumbprint)])
+            let next = try #require(refreshed.string("refresh_token"))
+
+            let replay = try await harness.token(
+                [("grant_type", "refresh_token"), ("refresh_token", next)], client: credentials, proof: proof)
+            #expect(replay.status == 400)
+            #expect(replay.string("error") == "invalid_dpop_proof", "\(replay.text)")
+            // Nothing rotated: `next` is still the family's current token, not a replaced one
+            // (which would revoke the family), and it works with a fresh proof.
+            let again = try await harness.token(
+                [("grant_type", "refresh_token"), ("refresh_token", next)], client: credentials,
+                proof: key.proof("POST", url))
+            #expect(again.status == 200, "\(again.text)")
+            #expect(again.string("token_type") == "DPoP")
+        }
+    }
+
     @Test func clientCredentialsWithAProofAreBound() async throws {
         try await ProviderHarness.with { harness in
             try harness.store.insert(ProductScope(name: "orders:read", description: "See your orders"))

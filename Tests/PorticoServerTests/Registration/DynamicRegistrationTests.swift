@@ -1,9 +1,10 @@
 import Foundation
 import PorticoCrypto
-import PorticoServer
 import PorticoStore
 import PorticoTesting
 import Testing
+
+@testable import PorticoServer
 
 /// RFC 7591 registration at `POST /oauth/register` over real HTTP on SQLite: the initial
 /// access token made by the real `portico registration-token create`, every refusal, and that a
@@ -201,6 +202,34 @@ import Testing
         try await ProviderHarness.with { harness in
             let closed = try await register(harness, Self.webMetadata, token: nil)
             #expect(closed.status == 401)
+        }
+    }
+
+    @Test func openRegistrationIsThrottledPerAddressAndARefusalAddsNoClient() async throws {
+        let configuration = ProviderConfiguration.testing { $0.allowsOpenRegistration = true }
+        try await ProviderHarness.with(configuration: configuration) { harness in
+            let metadata =
+                #"{"client_name": "Agent", "redirect_uris": ["http://127.0.0.1/cb"], "token_endpoint_auth_method": "none"}"#
+            // A refused registration counts as well: a flood of bad ones is still a flood.
+            let bad = try await register(harness, #"{"redirect_uris": ["ftp://x.example/cb"]}"#, token: nil)
+            #expect(bad.status == 400)
+            for _ in 1..<AttemptThrottle.openRegistrationLimit {
+                let reply = try await register(harness, metadata, token: nil)
+                #expect(reply.status == 201, "\(reply.text)")
+            }
+            let before = try harness.store.clients().count
+            let refused = try await register(harness, metadata, token: nil)
+            #expect(refused.status == 429)
+            #expect(refused.string("error") == "temporarily_unavailable")
+            let retryAfter = try #require(refused.header("Retry-After").flatMap { Int($0) })
+            #expect(retryAfter > 0 && retryAfter <= 3600)
+            #expect(try harness.store.clients().count == before)
+            // An initial access token is the operator's say: it is not throttled.
+            let token = try RegistrationTokenIssue(uses: 1).create(in: harness.store)
+            #expect(try await register(harness, metadata, token: token).status == 201)
+            // The window passes, and the address may register again.
+            harness.clock.advance(by: AttemptThrottle.openRegistrationWindow + 1)
+            #expect(try await register(harness, metadata, token: nil).status == 201)
         }
     }
 
