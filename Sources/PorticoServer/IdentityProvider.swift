@@ -47,7 +47,7 @@ public final class IdentityProvider: Sendable {
                 ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory(beside: store.location)),
             metrics: ProviderMetrics(registry: registry), requiresDPoPNonce: configuration.requiresDPoPNonce,
             allowsOpenRegistration: configuration.allowsOpenRegistration,
-            allowsLoopbackCallbacks: configuration.allowsLoopbackCallbacks)
+            allowsLoopbackCallbacks: configuration.allowsLoopbackCallbacks, requiresPAR: configuration.requiresPAR)
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
         try PageRoutes.register(on: router, environment: PageEnvironment(context), demo: configuration.demo)

@@ -83,6 +83,11 @@ public struct ProviderConfiguration: Sendable {
     /// Whether `POST /oauth/register` accepts registrations without an initial access token
     /// (`serve --open-registration`); off by default, since anyone could then add apps.
     public var allowsOpenRegistration = false
+    /// Whether every app must push its authorization requests (`serve --require-par`, RFC 9126
+    /// §5): `/oauth/authorize` takes only `request_uri`s from `POST /oauth/par`, and discovery
+    /// says `require_pushed_authorization_requests: true`. Off by default; `client add
+    /// --require-par` asks it of one app.
+    public var requiresPAR = false
 
     /// How often (seconds) a node re-reads the signing keys unless told otherwise; part of how
     /// long a rotated key waits before it signs.

@@ -55,6 +55,13 @@ public struct Client: Sendable, Hashable {
     /// `dpop_bound_access_tokens`): the token endpoint refuses its requests without a DPoP
     /// proof, so none of its tokens is usable as a bearer token.
     public var requiresDPoP = false
+    /// Whether it must push its authorization requests (`client add --require-par`, RFC 9126
+    /// §6's `require_pushed_authorization_requests`): `/oauth/authorize` refuses its requests
+    /// unless they name a `request_uri` from `POST /oauth/par`.
+    public var requiresPAR = false
+    /// The security profile it is held to (`client add --profile fapi2`), nil for none; its
+    /// flags (``requiresPAR``, ``requiresDPoP``, keys) are set to match when it is added.
+    public var securityProfile: SecurityProfile? = nil
     /// When the operator suspended the app (`portico client suspend`); nil while it may sign
     /// people in. Its tokens are refused while it is suspended.
     public var suspendedAt: Date? = nil

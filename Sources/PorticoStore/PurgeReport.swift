@@ -28,6 +28,8 @@ public struct PurgeReport: Sendable, Hashable {
     public var pendingSignups: Int = 0
     /// DPoP proofs whose window has passed (their `iat` would refuse them anyway).
     public var dpopProofs: Int = 0
+    /// Pushed authorization requests (RFC 9126) whose `request_uri` expired unused.
+    public var pushedRequests: Int = 0
 
     /// A report with the given counts.
     public init(
@@ -50,6 +52,6 @@ public struct PurgeReport: Sendable, Hashable {
     public var total: Int {
         authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
             + refreshFamilies + passwordResets + throttleAttempts + grantRevocations + companionTickets + deviceSessions
-            + pendingSignups + dpopProofs
+            + pendingSignups + dpopProofs + pushedRequests
     }
 }

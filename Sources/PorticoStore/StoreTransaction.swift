@@ -69,5 +69,6 @@ public protocol StoreTransaction:
     PasskeyStorage,
     DPoPStorage,
     RegistrationStorage,
-    DeveloperStorage
+    DeveloperStorage,
+    PushedRequestStorage
 {}

@@ -69,6 +69,7 @@ public enum StoreConformance {
             + RefreshRotationChecks.all
             + DPoPChecks.all
             + DeveloperChecks.all
+            + PushedRequestChecks.all
     }
 }
 

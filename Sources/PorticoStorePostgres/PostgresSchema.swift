@@ -41,6 +41,7 @@ enum PostgresSchema {
         Migration(version: 17, statements: version17),
         Migration(version: 18, statements: version18),
         Migration(version: 19, statements: version19),
+        Migration(version: 20, statements: version20),
         Migration(version: 21, statements: version21),
     ]
 

@@ -9,7 +9,8 @@ import PorticoStore
     id, name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url, privacy_url,
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
     sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified,
-    previous_secret_hash, previous_secret_expires_at
+    previous_secret_hash, previous_secret_expires_at,
+    requires_par, security_profile
     """
 
 @usableFromInline let keyColumns =
@@ -132,6 +133,13 @@ extension SQLTransaction {
         client.isVerified = try row.bool("verified")
         client.previousSecretHash = try row.optionalBytes("previous_secret_hash")
         client.previousSecretExpiresAt = try row.optionalDate("previous_secret_expires_at")
+        client.requiresPAR = try row.bool("requires_par")
+        if let profile = try row.optionalText("security_profile") {
+            guard let known = SecurityProfile(rawValue: profile) else {
+                throw StoreError.corrupt("unknown security profile '\(profile)'")
+            }
+            client.securityProfile = known
+        }
         return client
     }
 
@@ -144,6 +152,8 @@ extension SQLTransaction {
             .list(client.postLogoutRedirectURIs), .text(client.ssoGroup), .list(client.resources),
             .text(client.subjectType.rawValue), .text(client.sectorIdentifier), .text(client.backchannelLogoutURI),
             .text(client.jwks), .bool(client.mayIntrospect), .bool(client.requiresDPoP),
+            .bool(client.requiresPAR),
+            .text(client.securityProfile?.rawValue),
         ]
     }
 
@@ -153,8 +163,9 @@ extension SQLTransaction {
             """
             INSERT INTO clients (name, type, secret_hash, redirect_uris, allowed_scopes, allowed_grant_types, logo_url,
                 privacy_url, id_token_signing_alg, post_logout_redirect_uris, sso_group, resources, subject_type,
-                sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, requires_par,
+                security_profile, id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             try Self.clientValues(client) + [.text(client.id), .date(client.createdAt)])
         // Verified is the column's default; only an unverified app (dynamic registration,
@@ -181,7 +192,8 @@ extension SQLTransaction {
             UPDATE clients SET name = ?, type = ?, secret_hash = ?, redirect_uris = ?, allowed_scopes = ?,
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
-                backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?
+                backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?, requires_par = ?,
+                security_profile = ?
             WHERE id = ?
             """,
             try Self.clientValues(client) + [.text(client.id)])

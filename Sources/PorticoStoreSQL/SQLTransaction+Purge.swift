@@ -38,6 +38,7 @@ extension SQLTransaction where Self: SQLPurging {
         report.companionTickets = try write("DELETE FROM companion_tickets WHERE expires_at <= ?", [.date(now)])
         report.pendingSignups = try write("DELETE FROM pending_signups WHERE expires_at <= ?", [.date(now)])
         report.dpopProofs = try write("DELETE FROM dpop_proofs WHERE expires_at <= ?", [.date(now)])
+        report.pushedRequests = try write("DELETE FROM pushed_requests WHERE expires_at <= ?", [.date(now)])
         return report
     }
 }

@@ -15,7 +15,8 @@ enum ClientCommand {
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
                                   [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
-                                  [--jwks FILE] [--introspection] [--ssf] [--dpop]
+                                  [--jwks FILE] [--introspection] [--ssf] [--dpop] [--require-par]
+                                  [--profile fapi2]
                                   [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
@@ -65,6 +66,12 @@ enum ClientCommand {
                   --dpop               its tokens are bound to a key (DPoP, RFC 9449): the
                                        token endpoint wants a DPoP proof from it, and its
                                        access tokens are refused as Bearer tokens
+                  --require-par        it must push its authorization requests to
+                                       /oauth/par (RFC 9126): /oauth/authorize refuses
+                                       any request without a pushed request_uri
+                  --profile fapi2      the FAPI 2.0 Security Profile: needs --jwks (it
+                                       authenticates with private_key_jwt), implies
+                                       --require-par and --dpop; codes live at most 60 s
                   --ssf                a Shared Signals receiver: with --grant
                                        client_credentials it gets tokens of scope ssf.manage
                                        to manage its stream (/.well-known/ssf-configuration)
@@ -136,6 +143,8 @@ enum ClientCommand {
         if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
         registration.mayIntrospect = arguments.flag("introspection")
         registration.requiresDPoP = arguments.flag("dpop")
+        registration.requiresPAR = arguments.flag("require-par")
+        registration.profile = try arguments.value("profile")
         registration.isCompanion = arguments.flag("companion")
         registration.isSignalReceiver = arguments.flag("ssf")
         let json = arguments.flag("json")
@@ -207,6 +216,8 @@ enum ClientCommand {
                     + "\"grant_types\": \(JSONLine.array(client.allowedGrantTypes)), "
                     + "\"companion\": \(companions.contains(client.id)), "
                     + "\"dpop_bound_access_tokens\": \(client.requiresDPoP), "
+                    + "\"require_pushed_authorization_requests\": \(client.requiresPAR), "
+                    + (client.securityProfile.map { "\"profile\": \(JSONLine.quoted($0.rawValue)), " } ?? "")
                     + "\"suspended\": \(client.suspendedAt != nil), \"verified\": \(client.isVerified)"
                     + (client.backchannelLogoutURI.map { ", \"backchannel_logout_uri\": \(JSONLine.quoted($0))" } ?? "")
                 if let miniProgram = miniPrograms[client.id] {
@@ -228,7 +239,9 @@ enum ClientCommand {
             // Mini-programs are listed under their host; those whose host is gone stand alone.
             if let miniProgram = miniPrograms[client.id], ids.contains(miniProgram.hostClientID) { continue }
             let companion = companions.contains(client.id) ? "  (companion)" : ""
-            let dpop = client.requiresDPoP ? "  (dpop)" : ""
+            let dpop =
+                (client.requiresDPoP ? "  (dpop)" : "") + (client.requiresPAR ? "  (par)" : "")
+                + (client.securityProfile.map { "  (\($0.rawValue))" } ?? "")
             let standing =
                 (client.suspendedAt != nil ? "  (suspended)" : "") + (client.isVerified ? "" : "  (unverified)")
             print("\(client.id)  \(client.type.rawValue)  \(client.name)\(companion)\(dpop)\(standing)")

@@ -14,6 +14,7 @@ enum ServeCommand {
                              [--trusted-proxy CIDR ...] [--client-address-header NAME]
                              [--session-lifetime DURATION] [--remembered-session-lifetime DURATION]
                              [--allow-loopback-callbacks] [--dpop-nonce] [--open-registration]
+                             [--require-par]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -77,6 +78,9 @@ enum ServeCommand {
                             (RFC 7591) without an initial access token, 10 an
                             hour per address; off by default, when registration
                             needs a token from 'portico registration-token create'
+          --require-par     every app must push its authorization requests to /oauth/par
+                            (RFC 9126): /oauth/authorize refuses the others (client add
+                            --require-par asks it of one app)
         """
 
     static func run(_ arguments: inout Arguments, environment: [String: String]) throws {
@@ -136,6 +140,7 @@ enum ServeCommand {
         configuration.allowsLoopbackCallbacks = arguments.flag("allow-loopback-callbacks")
         configuration.requiresDPoPNonce = arguments.flag("dpop-nonce")
         configuration.allowsOpenRegistration = arguments.flag("open-registration")
+        configuration.requiresPAR = arguments.flag("require-par")
         try arguments.finish()
         try requireIssuerOffLoopback(configuration)
 

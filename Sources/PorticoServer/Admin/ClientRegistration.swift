@@ -61,6 +61,11 @@ public struct ClientRegistration: Sendable {
     public var mayIntrospect = false
     /// Whether its tokens must be bound to a key by DPoP (`--dpop`): bearer use is refused.
     public var requiresDPoP = false
+    /// Whether it must push its authorization requests (`--require-par`, RFC 9126).
+    public var requiresPAR = false
+    /// The security profile it is held to (`--profile fapi2`), by name; nil for none. FAPI 2.0
+    /// needs a confidential client with `--jwks`, and implies `--require-par` and `--dpop`.
+    public var profile: String? = nil
     /// Whether it is the platform's own companion app (`--companion`, see
     /// ``CompanionRegistration``): public, and the only kind of client granted `companion`.
     public var isCompanion = false
@@ -291,6 +296,24 @@ public struct ClientRegistration: Sendable {
         }
         client.mayIntrospect = mayIntrospect
         client.requiresDPoP = requiresDPoP
+        client.requiresPAR = requiresPAR
+        if let profile {
+            guard let known = SecurityProfile(rawValue: profile.lowercased()) else {
+                throw .invalid(
+                    "profile '\(profile)' is not one of \(SecurityProfile.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            switch known {
+            case .fapi2:
+                if isPublic { throw .invalid("--profile fapi2 is for confidential clients, not --public ones") }
+                guard client.jwks != nil else {
+                    throw .invalid("--profile fapi2 needs --jwks: the client authenticates with private_key_jwt")
+                }
+                client.requiresPAR = true
+                client.requiresDPoP = true
+            }
+            client.securityProfile = known
+        }
         client.isVerified = isVerified
         return client
     }

@@ -31,10 +31,38 @@ enum AuthorizationEndpoint {
         }
     }
 
-    private static func respond(to parameters: FormParameters, request: Request, environment: PageEnvironment) throws
+    private static func respond(to incoming: FormParameters, request: Request, environment: PageEnvironment) throws
         -> Response
     {
-        switch try AuthorizationRequestValidator(store: environment.store, now: environment.now).validate(parameters) {
+        let validator = AuthorizationRequestValidator(
+            store: environment.store, now: environment.now, requiresPAR: environment.requiresPAR)
+        let source = AuthorizationRequestSource(
+            store: environment.store, now: environment.now, requestObjects: environment.requestObjects)
+        let parameters: FormParameters
+        let outcome: AuthorizationRequestValidator.Outcome
+        switch try source.resolve(incoming) {
+        case .parameters(let resolved, let pushed):
+            parameters = resolved
+            outcome = try validator.validate(resolved, pushed: pushed)
+        case .page(let problem):
+            parameters = incoming
+            outcome = .page(problem)
+        case .invalidRequestObject(let problem):
+            // Sent back only to a redirect URI the client registered, as any other error.
+            parameters = incoming
+            let outside = FormParameters(
+                incoming.filter { ["client_id", "redirect_uri", "state"].contains($0.name) }.map { ($0.name, $0.value) }
+            )
+            switch try validator.validate(outside) {
+            case .page(let page): outcome = .page(page)
+            case .redirect(_, let redirectURI, let state):
+                outcome = .redirect(.invalidRequestObject(problem.description), redirectURI: redirectURI, state: state)
+            case .valid:
+                // Not reached: without response_type the outside parameters never validate.
+                outcome = .page(.malformedRequest(appName: nil))
+            }
+        }
+        switch outcome {
         case .page(let problem):
             let language = PageLanguage.preferred(uiLocales: parameters["ui_locales"])
             return ErrorPage.response(for: problem, language: request.pageLanguage(pending: language))

@@ -77,19 +77,27 @@ enum AuthorizationFlow {
         client.type == .public
     }
 
+    /// The longest a FAPI 2.0 client's code lives.
+    static let fapiCodeLifetime: TimeInterval = 60
+
     /// Stores a new authorization code for `request` and redirects to the app with it.
     static func issueCode(
         for request: AuthorizationRequest, signedIn: SignInSession, environment: PageEnvironment, status: HTTPStatus
     ) throws -> Response {
         guard !request.isDeviceSignIn else { throw PageProblem.invalidRequest }
         let now = environment.now()
+        var lifetime = environment.lifetimes.authorizationCode
+        // FAPI 2.0 Security Profile §5.3.2.1: codes of at most one minute, whatever the server's.
+        if try environment.store.read({ try $0.client(id: request.clientID) })?.securityProfile == .fapi2 {
+            lifetime = min(lifetime, Self.fapiCodeLifetime)
+        }
         let code = SecureRandom.token()
         var stored = AuthorizationCode(
             code: code, clientID: request.clientID, userID: signedIn.user.id,
             redirectURI: request.redirectURI, scopes: request.scopes, codeChallenge: request.codeChallenge,
             nonce: request.nonce, authTime: signedIn.session.authTime,
             sessionHashedID: signedIn.session.hashedID, createdAt: now,
-            expiresAt: now.addingTimeInterval(environment.lifetimes.authorizationCode))
+            expiresAt: now.addingTimeInterval(lifetime))
         stored.resource = request.resource
         stored.dpopKeyThumbprint = request.dpopKeyThumbprint
         try environment.store.transaction { transaction in try transaction.insert(stored) }

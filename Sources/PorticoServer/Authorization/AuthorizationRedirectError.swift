@@ -45,11 +45,14 @@ struct AuthorizationRedirectError: Error, Sendable, Equatable {
     static let consentRequired = AuthorizationRedirectError(
         code: "consent_required", description: "The user must consent, and prompt=none forbids showing a page.")
 
-    /// A request object (`request`) was sent; Portico does not take them.
-    static let requestNotSupported = AuthorizationRedirectError(
-        code: "request_not_supported", description: "Request objects (the request parameter) are not supported.")
-
-    /// A `request_uri` was sent; Portico does not take them.
+    /// A `request_uri` that is not one of Portico's pushed requests: Portico fetches none
+    /// (RFC 9101 §5.2 by reference is not supported; push it to `/oauth/par` instead).
     static let requestURINotSupported = AuthorizationRedirectError(
-        code: "request_uri_not_supported", description: "The request_uri parameter is not supported.")
+        code: "request_uri_not_supported",
+        description: "Only request_uri values from this server's pushed authorization request endpoint are accepted.")
+
+    /// A signed request object that did not verify (RFC 9101 §7).
+    static func invalidRequestObject(_ description: String) -> AuthorizationRedirectError {
+        AuthorizationRedirectError(code: "invalid_request_object", description: description)
+    }
 }

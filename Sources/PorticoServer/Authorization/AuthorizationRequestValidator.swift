@@ -37,9 +37,16 @@ struct AuthorizationRequestValidator {
     let store: any Store
     /// The clock.
     let now: @Sendable () -> Date
+    /// Whether every client must push its requests (`serve --require-par`), not only those
+    /// registered with `--require-par`.
+    var requiresPAR = false
 
-    /// Validates `parameters` (the query of a GET or the form of a POST).
-    func validate(_ parameters: FormParameters) throws -> Outcome {
+    /// Validates `parameters` (the query of a GET or the form of a POST, or what
+    /// ``AuthorizationRequestSource`` made of a pushed request or a request object).
+    ///
+    /// - Parameter pushed: whether the parameters come from `POST /oauth/par` (or are being
+    ///   pushed there); a client registered with `--require-par` is refused otherwise.
+    func validate(_ parameters: FormParameters, pushed: Bool = false) throws -> Outcome {
         func single(_ name: String) -> String? {
             let values = parameters.values(for: name)
             return values.count == 1 ? values[0] : nil
@@ -57,6 +64,9 @@ struct AuthorizationRequestValidator {
         }
         // A page, never an error sent to the app: the person learns why, the app nothing new.
         if client.suspendedAt != nil { return .page(.suspendedClient(appName: client.name)) }
+        // RFC 9126 §5: a page, as the redirect URI of an unpushed request was never checked
+        // the way the client asked for.
+        if (requiresPAR || client.requiresPAR) && !pushed { return .page(.malformedRequest(appName: client.name)) }
         guard !isRepeated("redirect_uri") else { return .page(.malformedRequest(appName: client.name)) }
         let redirectURI: String
         do {
@@ -72,8 +82,10 @@ struct AuthorizationRequestValidator {
         if let repeated = Self.singleValued.sorted().first(where: isRepeated) {
             return fail(.invalidRequest("The \(repeated) parameter was sent more than once."))
         }
-        if single("request") != nil { return fail(.requestNotSupported) }
+        // A pushed request's request_uri and a verified request object were resolved before
+        // (AuthorizationRequestSource); what is left here is refused.
         if single("request_uri") != nil { return fail(.requestURINotSupported) }
+        if single("request") != nil { return fail(.invalidRequest("Send a request object without request_uri.")) }
         if let mode = single("response_mode"), mode != "query" {
             return fail(.invalidRequest("Only response_mode=query is supported."))
         }

@@ -76,7 +76,8 @@ struct ClientAssertionVerifier: Sendable {
             throw OAuthError.invalidClient("The client assertion's iss and sub must both be the client_id.")
         }
         let issuer = issuer()
-        let audiences = [issuer, issuer + TokenEndpoint.path]
+        // RFC 9126 §2: at the pushed authorization request endpoint its URL is an audience too.
+        let audiences = [issuer, issuer + TokenEndpoint.path, issuer + PushedAuthorizationEndpoint.path]
         guard case .string(let named)? = audience, audiences.contains(named) else {
             throw OAuthError.invalidClient(
                 "The client assertion's aud must be one string: the issuer or the token endpoint URL.")

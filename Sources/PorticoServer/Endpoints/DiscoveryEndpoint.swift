@@ -26,10 +26,13 @@ final class DiscoveryEndpoint: Sendable {
 
     private let store: any Store
     private let issuer: IssuerIdentifier
+    /// Whether every app must push its requests (`serve --require-par`).
+    private let requiresPAR: Bool
     private let built = Mutex<Built?>(nil)
 
     /// The discovery endpoint of `issuer`, reading product scopes from `store`.
-    init(store: any Store, issuer: IssuerIdentifier) {
+    init(store: any Store, issuer: IssuerIdentifier, requiresPAR: Bool = false) {
+        self.requiresPAR = requiresPAR
         self.store = store
         self.issuer = issuer
     }
@@ -105,8 +108,14 @@ final class DiscoveryEndpoint: Sendable {
             "claims_supported": .array(ScopeCatalog.claimsSupported.map(JSONValue.string)),
             "claims_parameter_supported": false,
             "ui_locales_supported": .array(PageLanguage.allCases.map { JSONValue.string($0.rawValue) }),
-            "request_parameter_supported": false,
+            // Signed request objects (RFC 9101) by value, at authorize and PAR; a request_uri is
+            // only ever one of this server's pushed requests (RFC 9126), never fetched.
+            "request_parameter_supported": true,
             "request_uri_parameter_supported": false,
+            "request_object_signing_alg_values_supported": assertionAlgorithms,
+            "pushed_authorization_request_endpoint": .string(issuer + PushedAuthorizationEndpoint.path),
+            // serve --require-par for every app; client add --require-par for one.
+            "require_pushed_authorization_requests": .bool(requiresPAR),
             "authorization_response_iss_parameter_supported": true,
         ]
     }

@@ -1,7 +1,7 @@
 import PorticoHTTP
 
-/// The protocol endpoints: discovery, JWKS, token, device authorization, userinfo, profile,
-/// revocation, introspection.
+/// The protocol endpoints: discovery, JWKS, token, pushed authorization requests, device
+/// authorization, userinfo, profile, revocation, introspection.
 ///
 /// This is where they are composed: each endpoint and grant is handed the few parts of the
 /// provider it uses, never the whole ``ProviderContext``, and ``RouteExecution`` places every
@@ -13,7 +13,8 @@ enum ProtocolRoutes {
         let tokens = context.tokenIssuer
         let authenticator = context.clientAuthenticator
         HealthEndpoint.register(on: router, store: context.store)
-        DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier).register(on: router)
+        DiscoveryEndpoint(store: context.store, issuer: context.issuerIdentifier, requiresPAR: context.requiresPAR)
+            .register(on: router)
         JWKSEndpoint.register(on: router, keys: context.keys)
         let verifier = AccessTokenVerifier(keys: context.keys, issuer: context.issuerIdentifier, now: context.now)
         let subjects = PairwiseSubjects(store: context.store, clients: context.clients)
@@ -26,6 +27,10 @@ enum ProtocolRoutes {
         let proofs = context.dpopProofChecker
         TokenEndpoint(
             grants: grants, authenticator: authenticator, tokens: tokens, metrics: context.metrics, proofs: proofs
+        ).register(on: router, execution: execution)
+        PushedAuthorizationEndpoint(
+            store: context.store, authenticator: authenticator, requestObjects: context.requestObjectVerifier,
+            proofs: proofs, now: context.now
         ).register(on: router, execution: execution)
         DeviceAuthorizationEndpoint(
             store: context.store, authenticator: authenticator, lifetimes: context.lifetimes, now: context.now,

@@ -7,9 +7,10 @@ import PorticoStore
 /// Pages read and write the store, sign people in (passwords, sessions, their cookies' `Secure`
 /// flag from the issuer), seal pending requests and derive page secrets from the keys, mail
 /// people and count what happened. They never authenticate clients, sign tokens or verify
-/// client assertions: those parts of the context (the client cache, client key sets, the
-/// verified ID tokens, the route execution) stay with the protocol endpoints, so a page cannot
-/// reach them by accident.
+/// client assertions: those parts of the context (the client cache, the verified ID tokens,
+/// the route execution) stay with the protocol endpoints, so a page cannot reach them by
+/// accident. The one use of client keys is the authorization endpoint's: signed request
+/// objects (JAR), through ``requestObjects``.
 struct PageEnvironment: Sendable {
     /// The store every node shares.
     let store: any Store
@@ -32,6 +33,10 @@ struct PageEnvironment: Sendable {
     /// Drops an app this node changed or removed from the protocol endpoints' client cache (the
     /// developer console), so its new secret works here at once; pages never read the cache.
     let forgetClient: @Sendable (String) -> Void
+    /// Verifies signed request objects (RFC 9101) at the authorization endpoint.
+    let requestObjects: RequestObjectVerifier
+    /// Whether every app must push its authorization requests (`serve --require-par`).
+    let requiresPAR: Bool
 
     /// The pages' parts of `context`.
     init(_ context: ProviderContext) {
@@ -45,6 +50,8 @@ struct PageEnvironment: Sendable {
         metrics = context.metrics
         issuerIdentifier = context.issuerIdentifier
         forgetClient = { [clients = context.clients] in clients.forget(id: $0) }
+        requestObjects = context.requestObjectVerifier
+        requiresPAR = context.requiresPAR
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

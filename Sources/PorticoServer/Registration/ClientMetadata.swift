@@ -74,6 +74,13 @@ struct ClientMetadata {
             }
             registration.requiresDPoP = value
         }
+        // RFC 9126 §6: the client will push every authorization request.
+        if let required = object["require_pushed_authorization_requests"], required != .null {
+            guard case .bool(let value) = required else {
+                throw Self.invalid("require_pushed_authorization_requests must be a boolean.")
+            }
+            registration.requiresPAR = value
+        }
         self.registration = registration
         self.authMethod = method
     }
@@ -92,6 +99,7 @@ struct ClientMetadata {
             "subject_type": .string(client.subjectType.rawValue),
             "id_token_signed_response_alg": .string(client.idTokenSigningAlgorithm),
             "dpop_bound_access_tokens": .bool(client.requiresDPoP),
+            "require_pushed_authorization_requests": .bool(client.requiresPAR),
         ]
         if client.secretHash != nil { members["client_secret_expires_at"] = .integer(0) }
         if let logo = client.logoURL { members["logo_uri"] = .string(logo) }

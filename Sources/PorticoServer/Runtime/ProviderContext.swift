@@ -43,14 +43,18 @@ final class ProviderContext: Sendable {
     let allowsOpenRegistration: Bool
     /// Whether URLs the provider sends to may name loopback (`--allow-loopback-callbacks`).
     let allowsLoopbackCallbacks: Bool
+    /// Whether every app must push its authorization requests (``ProviderConfiguration/requiresPAR``).
+    let requiresPAR: Bool
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
         lifetimes: TokenLifetimes = TokenLifetimes(), now: @escaping @Sendable () -> Date = { Date() },
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
         metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate(),
-        requiresDPoPNonce: Bool = false, allowsOpenRegistration: Bool = false, allowsLoopbackCallbacks: Bool = false
+        requiresDPoPNonce: Bool = false, allowsOpenRegistration: Bool = false, allowsLoopbackCallbacks: Bool = false,
+        requiresPAR: Bool = false
     ) {
+        self.requiresPAR = requiresPAR
         self.requiresDPoPNonce = requiresDPoPNonce
         self.allowsOpenRegistration = allowsOpenRegistration
         self.allowsLoopbackCallbacks = allowsLoopbackCallbacks
@@ -73,6 +77,11 @@ final class ProviderContext: Sendable {
         DPoPProofChecker(
             issuer: issuerIdentifier, nonces: DPoPNonces(secret: keys.derivedSecret(purpose: "portico dpop nonces")),
             requiresNonce: requiresDPoPNonce, now: now)
+    }
+
+    /// Verifies signed authorization requests (JAR, RFC 9101) with the clients' `--jwks` keys.
+    var requestObjectVerifier: RequestObjectVerifier {
+        RequestObjectVerifier(issuer: issuerIdentifier, now: now, keySets: clientKeySets)
     }
 
     /// The issuer identifier (`iss`), without a trailing slash.

@@ -57,11 +57,28 @@ public enum BadInputProbe {
             // The authorization endpoint, its every parameter in turn (an unknown client first).
             for name in [
                 "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "resource", "login_hint",
-                "prompt", "ui_locales", "response_mode", "max_age",
+                "prompt", "ui_locales", "response_mode", "max_age", "request", "request_uri",
             ] {
                 let path = TestBrowser.authorizePath(client: client, overrides: [name: value])
                 record("GET /oauth/authorize \(name)", value, try await redirectless.get(path))
             }
+            // A pushed request's reference, and pushes (RFC 9126) with each parameter in turn.
+            let pushedPath = TestBrowser.authorizePath(
+                client: client, overrides: ["request_uri": "urn:ietf:params:oauth:request_uri:" + value])
+            record("GET /oauth/authorize pushed request_uri", value, try await redirectless.get(pushedPath))
+            for name in ["redirect_uri", "scope", "state", "code_challenge", "request", "dpop_jkt", "resource"] {
+                let form =
+                    [
+                        ("response_type", "code"), ("redirect_uri", client.redirectURIs[0]), ("scope", "openid"),
+                        ("code_challenge", PKCEPair().challenge), ("code_challenge_method", "S256"),
+                    ].filter { $0.0 != name } + [(name, value)]
+                // The probe's client was stored with the harness's default secret.
+                let reply = try await harness.post("/oauth/par", form, client: .basic(id: client.id, secret: "secret"))
+                record("POST /oauth/par \(name)", value, reply)
+            }
+            record(
+                "POST /oauth/par client_id", value,
+                try await harness.post("/oauth/par", [("response_type", "code")], client: .id(value)))
             // The token endpoint: each grant's parameters, and the client's own.
             let forms: [(String, [(String, String)], ClientCredentials)] = [
                 (

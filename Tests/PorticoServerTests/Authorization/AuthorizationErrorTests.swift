@@ -115,7 +115,8 @@ import Testing
             (["prompt": "sometimes"], "invalid_request"),
             (["max_age": "-1"], "invalid_request"),
             (["max_age": "soon"], "invalid_request"),
-            (["request": "eyJhbGciOiJub25lIn0.e30."], "request_not_supported"),
+            (["request": "eyJhbGciOiJub25lIn0.e30."], "invalid_request_object"),
+            (["request_uri": "https://app.example/request.jwt"], "request_uri_not_supported"),
         ] as [([String: String?], String)])
     func badRequestsRedirectWithAnError(overrides: [String: String?], error: String) async throws {
         try await ProviderHarness.with { provider in

@@ -48,7 +48,12 @@ import Testing
             #expect(document["native_sso_supported"] == true)
             #expect(document["id_token_signing_alg_values_supported"] == ["RS256", "ES256", "EdDSA"])
             #expect(document["authorization_response_iss_parameter_supported"] == true)
-            #expect(document["request_parameter_supported"] == false)
+            #expect(document["request_parameter_supported"] == true)
+            #expect(document["request_uri_parameter_supported"] == false)
+            #expect(document["pushed_authorization_request_endpoint"] == .string(issuer + "/oauth/par"))
+            #expect(document["require_pushed_authorization_requests"] == false)
+            #expect(document["request_object_signing_alg_values_supported"]?.arrayValue?.contains("ES256") == true)
+            #expect(document["request_object_signing_alg_values_supported"]?.arrayValue?.contains("none") == false)
             let scopes = document["scopes_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
             for scope in ["openid", "profile", "profile:user_id", "postal_code", "email", "orders:read"] {
                 #expect(scopes.contains(scope))
