@@ -21,7 +21,6 @@ import json
 import secrets
 import sys
 import time
-import urllib.parse
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -77,26 +76,11 @@ def refresh(base, items_in, out_file):
 
 def userinfo(base, seed_dir, count, out_file):
     signer, issuer = ProofSigner(), issuer_of(base)
-    env = prepare.read_env(seed_dir)
-    authorization = prepare.basic(env)
-    with open(f"{seed_dir}/spare-codes-dpop.txt") as handle:
-        codes = [line.strip() for line in handle if line.strip()]
-    connection = prepare.connect(base)
-    tokens = []
-    for code in codes:
-        body = urllib.parse.urlencode({
-            "grant_type": "authorization_code", "code": code,
-            "redirect_uri": env["REDIRECT_URI"], "code_verifier": env["CODE_VERIFIER"],
-        })
-        connection.request("POST", "/oauth/token", body, {
-            "Authorization": authorization, "Content-Type": "application/x-www-form-urlencoded",
-            "DPoP": signer.proof("POST", issuer + "/oauth/token"),
-        })
-        response = connection.getresponse()
-        answer = json.loads(response.read())
-        if response.status != 200 or answer.get("token_type") != "DPoP":
-            sys.exit(f"dpop_proofs.py: a DPoP code redemption answered {response.status}: {answer}")
-        tokens.append(answer["access_token"])
+    answers = prepare.redeem(
+        base, seed_dir, "spare-codes-dpop.txt", proof=lambda: signer.proof("POST", issuer + "/oauth/token"))
+    if any(answer.get("token_type") != "DPoP" for answer in answers):
+        sys.exit("dpop_proofs.py: a code redeemed with a proof did not give a DPoP-bound token")
+    tokens = [answer["access_token"] for answer in answers]
     url = issuer + "/oauth/userinfo"
     with open(out_file, "w") as out:
         for index in range(count):

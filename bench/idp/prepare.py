@@ -49,27 +49,36 @@ def basic(env):
     return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
 
 
-def mint_tokens(base, seed_dir, out_file, codes_file="spare-codes.txt", client=("CLIENT_ID", "CLIENT_SECRET")):
+def redeem(base, seed_dir, codes_file="spare-codes.txt", client=("CLIENT_ID", "CLIENT_SECRET"), proof=None):
+    """The token answers to the seed's codes in `codes_file`, each redeemed by `client`; with
+    `proof` (a function making a DPoP proof for POST /oauth/token), each with a fresh proof."""
     env = read_env(seed_dir)
     authorization = basic({"CLIENT_ID": env[client[0]], "CLIENT_SECRET": env[client[1]]})
-    sso = codes_file == "codes-sso.txt"
     with open(f"{seed_dir}/{codes_file}") as handle:
         codes = [line.strip() for line in handle if line.strip()]
     connection = connect(base)
-    tokens = []
+    answers = []
     for code in codes:
         body = urllib.parse.urlencode({
             "grant_type": "authorization_code", "code": code,
             "redirect_uri": env["REDIRECT_URI"], "code_verifier": env["CODE_VERIFIER"],
         })
-        connection.request("POST", "/oauth/token", body, {
-            "Authorization": authorization, "Content-Type": "application/x-www-form-urlencoded",
-        })
+        headers = {"Authorization": authorization, "Content-Type": "application/x-www-form-urlencoded"}
+        if proof is not None:
+            headers["DPoP"] = proof()
+        connection.request("POST", "/oauth/token", body, headers)
         response = connection.getresponse()
         payload = response.read()
         if response.status != 200:
             sys.exit(f"prepare.py: code redemption answered {response.status}: {payload[:300]!r}")
-        answer = json.loads(payload)
+        answers.append(json.loads(payload))
+    return answers
+
+
+def mint_tokens(base, seed_dir, out_file, codes_file="spare-codes.txt", client=("CLIENT_ID", "CLIENT_SECRET")):
+    sso = codes_file == "codes-sso.txt"
+    tokens = []
+    for answer in redeem(base, seed_dir, codes_file, client):
         if sso:
             tokens.append(urllib.parse.urlencode({
                 "subject_token": answer["id_token"], "actor_token": answer["device_secret"]}))

@@ -103,7 +103,8 @@ def test_flood_through_nginx_gets_no_502_only_503_with_retry_after_and_flat_memo
           f"RSS KiB before {before} after {after}\n{report}")
 
     for name, total in (("warm-up", warm), ("flood", counts)):
-        assert total["s502"] == 0, f"{name}: 502s (nginx met refused upstream connections): {total}"
+        assert total["s502"] == 0, (f"{name}: 502s (nginx met refused upstream connections): {total}\n"
+                                    f"nginx's error log ends:\n{nginx_errors(cluster)}")
         assert total["s5xx_other"] == 0, f"{name}: 5xx other than 503: {total}"
         assert total["s503_bare"] == 0, f"{name}: 503 without Retry-After: {total}"
         assert total["s4xx"] == 0 and total["other"] == 0, f"{name}: unexpected answers: {total}"
@@ -118,6 +119,12 @@ def test_flood_through_nginx_gets_no_502_only_503_with_retry_after_and_flat_memo
     again = requests.post(cluster.url + "/oauth/token", data={"grant_type": "client_credentials"},
                           headers={"Authorization": authorization}, timeout=30)
     assert again.status_code == 200, again.text
+
+
+def nginx_errors(cluster, lines=20):
+    """The end of nginx's error log, which says why it answered 502."""
+    log = pathlib.Path(cluster.nginx_dir) / "error.log"
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else "(none)"
 
 
 def free_port():
