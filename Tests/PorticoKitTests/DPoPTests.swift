@@ -214,4 +214,39 @@ struct DPoPTests {
             #expect(retried.status == 200, "\(String(decoding: retried.body, as: UTF8.self))")
         }
     }
+    /// The companion's calls carry its DPoP-bound token with a proof, and a nonce the server
+    /// asks for at the companion endpoint is picked up and sent on the broker's retry.
+    @Test func theCompanionBrokerSendsProofsAndRetriesForANonce() async throws {
+        try await KitHarness.with(configuration: .testing { $0.requiresDPoPNonce = true }) { harness in
+            let person = try harness.addUser()
+            let companionID = try CompanionEndToEndTests.registerCompanion(harness)
+            let companion = try #require(try harness.store.transaction { try $0.client(id: companionID) })
+            let app = try harness.addPublicClient()
+            let robot = SignInRobot(email: person.email, password: harness.password)
+            let manager = try await harness.manager(
+                for: companion, userAgent: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener))
+            _ = try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile, Scope(name: "companion")]))
+            #expect(try manager.store.grant(for: manager.storeKey)?.tokenType == "DPoP")
+
+            var request = CompanionRequest(.authorize)
+            request.clientID = app.id
+            request.redirectURI = app.redirectURIs[0]
+            request.scope = "openid profile"
+            request.state = "app-state"
+            request.codeChallenge = String(repeating: "a", count: 43)
+            let broker = CompanionBroker(provider: manager.provider)
+            // A stale nonce: the companion endpoint answers use_dpop_nonce, the broker retries.
+            DPoPNonceBook.remember("stale", from: harness.issuer)
+            let answer = try await broker.authorize(request) { try await manager.authorizedRequest($0) }
+            guard case .consentRequired(let consent) = answer else {
+                Issue.record("expected a consent ticket, got \(answer)")
+                return
+            }
+            #expect(consent.clientID == app.id)
+            #expect(DPoPNonceBook.nonce(for: harness.issuer) != "stale")
+            // As a bearer token, the bound token is refused.
+            let token = try await manager.validAccessToken()
+            await #expect(throws: AuthorizationError.self) { try await broker.authorize(request, accessToken: token) }
+        }
+    }
 }
