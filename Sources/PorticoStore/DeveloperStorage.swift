@@ -46,6 +46,12 @@ public protocol DeveloperStorage {
     func insertDeveloperApp(clientID: String, ownerID: String, webOrigins: [String], createdAt: Date) throws
     /// Replaces the web origins of a console app; false when it is not one.
     func setDeveloperAppOrigins(clientID: String, webOrigins: [String]) throws -> Bool
+    /// Makes `webOrigins` the origins the operator registered for `clientID` (`portico client
+    /// add --web-origin`, migration 22); an empty list forgets them.
+    func setClientWebOrigins(clientID: String, webOrigins: [String]) throws
+    /// Every web origin of `clientID`: its console app's, then the operator's, without repeats;
+    /// the one lookup FedCM's assertion endpoint checks a request's `Origin` against.
+    func webOrigins(clientID: String) throws -> [String]
     /// Adds (or changes the role of) a co-developer of a console app.
     func setDeveloperCollaborator(clientID: String, userID: String, role: DeveloperRole, at time: Date) throws
     /// Removes a co-developer; false when `userID` was not one.

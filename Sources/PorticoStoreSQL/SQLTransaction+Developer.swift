@@ -33,6 +33,30 @@ extension SQLTransaction {
             > 0
     }
 
+    /// ``DeveloperStorage/setClientWebOrigins(clientID:webOrigins:)``, for every SQL backend.
+    @inlinable public func setClientWebOrigins(clientID: String, webOrigins: [String]) throws {
+        try write("DELETE FROM client_web_origins WHERE client_id = ?", [.text(clientID)])
+        guard !webOrigins.isEmpty else { return }
+        try write(
+            "INSERT INTO client_web_origins (client_id, web_origins) VALUES (?, ?)",
+            [.text(clientID), .list(webOrigins)], referring: "client")
+    }
+
+    /// ``DeveloperStorage/webOrigins(clientID:)``, for every SQL backend.
+    @inlinable public func webOrigins(clientID: String) throws -> [String] {
+        let console =
+            try first("SELECT web_origins FROM developer_apps WHERE client_id = ?", [.text(clientID)]) {
+                try $0.list("web_origins")
+            } ?? []
+        let registered =
+            try first("SELECT web_origins FROM client_web_origins WHERE client_id = ?", [.text(clientID)]) {
+                try $0.list("web_origins")
+            } ?? []
+        var origins: [String] = []
+        for origin in console + registered where !origins.contains(origin) { origins.append(origin) }
+        return origins
+    }
+
     /// ``DeveloperStorage/setDeveloperCollaborator(clientID:userID:role:at:)``.
     @inlinable public func setDeveloperCollaborator(
         clientID: String, userID: String, role: DeveloperRole, at time: Date

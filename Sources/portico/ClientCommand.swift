@@ -16,7 +16,7 @@ enum ClientCommand {
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
                                   [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
                                   [--jwks FILE] [--introspection] [--ssf] [--dpop] [--require-par]
-                                  [--profile fapi2]
+                                  [--profile fapi2] [--web-origin ORIGIN ...]
                                   [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
@@ -37,6 +37,10 @@ enum ClientCommand {
                   --logo-url URL       logo on the consent page (https)
                   --privacy-url URL    privacy policy linked from the consent page (https)
                   --id-token-alg ALG   ID token signature (default RS256)
+                  --web-origin ORIGIN  a browser origin it signs people in from with FedCM:
+                                       scheme, host and port only (https://app.example;
+                                       http only on 127.0.0.1, [::1] or localhost);
+                                       repeatable
                   --sso-group NAME     one vendor's apps: Native SSO on a device (scope
                                        device_sso, grant token-exchange)
                   --resource URI       a resource server its access tokens may be meant for
@@ -147,6 +151,7 @@ enum ClientCommand {
         registration.profile = try arguments.value("profile")
         registration.isCompanion = arguments.flag("companion")
         registration.isSignalReceiver = arguments.flag("ssf")
+        registration.webOrigins = try arguments.values("web-origin")
         let json = arguments.flag("json")
         try arguments.finish()
 

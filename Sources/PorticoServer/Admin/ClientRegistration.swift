@@ -73,6 +73,9 @@ public struct ClientRegistration: Sendable {
     /// its client-credentials tokens, with which it manages its stream (needs the
     /// `client_credentials` grant).
     public var isSignalReceiver = false
+    /// The browser origins it signs people in from with FedCM (`--web-origin`, repeatable):
+    /// scheme, host and port only, https or http on loopback, as the console checks them.
+    public var webOrigins: [String] = []
     /// Whether the app starts verified: those the operator adds do, those registered through
     /// `POST /oauth/register` do not (until `portico client verify`).
     public var isVerified = true
@@ -149,10 +152,12 @@ public struct ClientRegistration: Sendable {
     ) throws(AdminError) -> RegisteredClient {
         let secret = needsSecret ? SecureRandom.token() : nil
         let client = try validatedClient(id: clientID, secret: secret, store: store)
+        let origins = try checkedWebOrigins()
         do {
             try store.transaction { transaction in
                 try checkScopes(client.allowedScopes, in: transaction)
                 try transaction.insert(client)
+                if !origins.isEmpty { try transaction.setClientWebOrigins(clientID: client.id, webOrigins: origins) }
                 try attachMiniProgram(client, in: transaction)
                 if isCompanion { try transaction.markCompanionClient(id: client.id, at: client.createdAt) }
                 try alongside?(transaction, client)
@@ -166,6 +171,17 @@ public struct ClientRegistration: Sendable {
             throw AdminError.wrapping(error)
         }
         return RegisteredClient(client: client, secret: secret)
+    }
+
+    /// ``webOrigins`` checked and normalised (``ClientURIRules/checkedWebOrigin(_:label:)``),
+    /// without repeats, or the first reason one is not acceptable.
+    func checkedWebOrigins() throws(AdminError) -> [String] {
+        var origins: [String] = []
+        for text in webOrigins {
+            let origin = try ClientURIRules.checkedWebOrigin(text)
+            if !origins.contains(origin) { origins.append(origin) }
+        }
+        return origins
     }
 
     /// Whether the client gets a secret: confidential, and not authenticating by its JWKS.

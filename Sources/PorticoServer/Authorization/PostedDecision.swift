@@ -67,6 +67,7 @@ struct PostedDecision {
         let expired = try SignInSession.end(in: request, environment: environment)
         var response = try Self.signIn(again: authorization, environment: environment)
         response.setCookie(expired)
+        LoginStatus.signedOut(&response, environment: environment)
         return response
     }
 }

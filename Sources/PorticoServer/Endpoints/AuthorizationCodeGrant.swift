@@ -59,7 +59,9 @@ struct AuthorizationCodeGrant: TokenGrant {
         let parameters = request.parameters
         let client = request.client
         let presented = try parameters.required("code")
-        let redirectURI = try parameters.required("redirect_uri")
+        // Optional here: a FedCM code has none to repeat (``FedCMCode``); every other code
+        // still needs it, checked in `issue` once the code is known.
+        let redirectURI = parameters["redirect_uri"]
         guard let verifier = parameters["code_verifier"] else {
             throw OAuthError.invalidRequest("The parameter code_verifier is missing (PKCE is required).")
         }
@@ -110,14 +112,21 @@ struct AuthorizationCodeGrant: TokenGrant {
 
     /// Checks a freshly redeemed code against the request and records what it issues.
     private func issue(
-        _ code: AuthorizationCode, to client: AuthenticatedClient, redirectURI: String, verifier: String,
+        _ code: AuthorizationCode, to client: AuthenticatedClient, redirectURI: String?, verifier: String,
         issuer: TokenIssuer, in transaction: any StoreTransaction, now: Date
     ) throws -> Issue {
         guard code.clientID == client.client.id else {
             throw OAuthError.invalidGrant("The authorization code was issued to another client.")
         }
-        guard RedirectURIPolicy.sameBytes(code.redirectURI, redirectURI) else {
-            throw OAuthError.invalidGrant("The redirect_uri does not match the authorization request.")
+        if FedCMCode.isFedCM(code) {
+            guard redirectURI == nil else {
+                throw OAuthError.invalidGrant("This code came from FedCM: redeem it without redirect_uri.")
+            }
+        } else {
+            guard let redirectURI else { throw OAuthError.invalidRequest("The parameter redirect_uri is missing.") }
+            guard RedirectURIPolicy.sameBytes(code.redirectURI, redirectURI) else {
+                throw OAuthError.invalidGrant("The redirect_uri does not match the authorization request.")
+            }
         }
         guard PKCE.verify(verifier, matches: code.codeChallenge) else {
             throw OAuthError.invalidGrant("The code_verifier does not match the code_challenge.")

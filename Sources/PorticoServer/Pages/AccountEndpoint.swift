@@ -108,6 +108,7 @@ struct AccountEndpoint: Sendable {
             var response = PageLayout.redirect(to: LogoutEndpoint.path, status: .seeOther)
             response.setCookie(expired)
             response.setCookie(ReturnConfirmation.expiredCookie(secure: environment.usesHTTPS))
+            LoginStatus.signedOut(&response, environment: environment)
             return response
         }
     }

@@ -20,7 +20,12 @@ enum Assets {
 
         /// An asset of `text`, with its validator and version computed once.
         init(text: String, contentType: String) {
-            body = Array(text.utf8)
+            self.init(bytes: Array(text.utf8), contentType: contentType)
+        }
+
+        /// An asset of `bytes` (an image), with its validator and version computed once.
+        init(bytes: [UInt8], contentType: String) {
+            body = bytes
             self.contentType = contentType
             let digest = Base64URL.encode(Digest.sha256.hash(body))
             version = String(digest.prefix(12))

@@ -92,6 +92,7 @@ struct LogoutEndpoint: Sendable {
                 appName: logout.client?.name, language: request.pageLanguage(pending: logout.language))
         response.setCookie(expired)
         response.setCookie(ReturnConfirmation.expiredCookie(secure: environment.usesHTTPS))
+        LoginStatus.signedOut(&response, environment: environment)
         return response
     }
 }

@@ -31,5 +31,6 @@ enum PageRoutes {
         InfoPages.register(on: router)
         Assets.register(on: router)
         OverloadPage.register(on: router, environment: environment)
+        FedCMRoutes.register(on: router, environment: environment)
     }
 }

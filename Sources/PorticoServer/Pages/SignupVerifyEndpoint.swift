@@ -135,6 +135,7 @@ struct SignupVerifyEndpoint: Sendable {
             response = SignupPage.ready(name: user.name, email: user.email, language: language)
         }
         response.setCookie(cookie)
+        LoginStatus.signedIn(&response, token: signedIn.token, session: signedIn.session, environment: environment)
         return response
     }
 

@@ -25,6 +25,7 @@ enum SignInCompletion {
             response = PageLayout.redirect(to: target, status: .seeOther)
         }
         response.setCookie(cookie)
+        LoginStatus.signedIn(&response, token: signedIn.token, session: signedIn.session, environment: environment)
         // The password was just entered: no "Continue as" until the browser restarts.
         response.setCookie(ReturnConfirmation.cookie(for: signedIn, secure: environment.usesHTTPS))
         return response
