@@ -1,0 +1,273 @@
+"""FedCM in Debian's chromium, driven with Selenium's FedCM commands: an app's page on one
+loopback origin (a static page served here on http://localhost) signs a person in with
+Portico on another (http://127.0.0.1) through navigator.credentials.get, as the web SDK does,
+and the test redeems the code at /oauth/token without redirect_uri, as the app's backend
+would. Covered: the first sign-in with the browser's disclosure, a returning person in one
+click, Portico's consent popup (continue_on) for scopes beyond the disclosure, the login_url
+popup (signed out, button mode: sign in there, IdentityProvider.close()), and sign-out
+(Set-Login: logged-out) turning the dialog off.
+
+FedCM's dialogs show in `--headless=new` with chromium's FedCM automation (no display and no
+extra flag needed); the dialog itself is browser UI, which a page screenshot does not contain,
+so the screenshots are of Portico's popups, in English and Simplified Chinese."""
+
+import base64
+import hashlib
+import http.server
+import json
+import secrets
+import shutil
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+import portico_server
+from test_accounts import submit, type_into, wait_for
+
+PASSWORD = "fedcm-browser-password"
+
+APP_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>FedCM test app</title></head>
+<body><h1>FedCM test app</h1><button id="sign-in" type="button">Sign in with Portico</button>
+<script>
+window.fedcmResult = null;
+window.fedcmOptions = null;
+function fedcmCall(options) {
+  window.fedcmResult = null;
+  navigator.credentials.get(options)
+    .then(function (credential) {
+      window.fedcmResult = {token: credential.token, auto: credential.isAutoSelected};
+    })
+    .catch(function (error) { window.fedcmResult = {error: error.name + ": " + error.message}; });
+}
+window.fedcmSignIn = function (config, clientId, challenge, scope, nonce, mode) {
+  var options = {identity: {context: "signin", providers: [{
+    configURL: config, clientId: clientId, nonce: nonce,
+    params: {code_challenge: challenge, code_challenge_method: "S256", scope: scope}}]},
+    mediation: "optional"};
+  if (mode) { options.identity.mode = mode; }
+  window.fedcmOptions = options;
+  if (!mode) { fedcmCall(options); }
+};
+// Button mode needs a user gesture: the button starts the prepared call.
+document.getElementById("sign-in").addEventListener("click", function () { fedcmCall(window.fedcmOptions); });
+</script>
+</body></html>
+"""
+
+
+class AppSite:
+    """The app's static page on http://localhost:PORT (Portico is on 127.0.0.1: another site)."""
+
+    def __init__(self, directory):
+        (directory / "index.html").write_text(APP_PAGE)
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *arguments, **keywords):
+                super().__init__(*arguments, directory=str(directory), **keywords)
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.origin = f"http://localhost:{self.server.server_address[1]}"
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def fedcm(portico_binary, tmp_path):
+    """A fresh Portico, a person, the app's page and its public client with that page's origin
+    registered by `portico client add --web-origin`."""
+    server = portico_server.Server(portico_binary, "portico-browser-fedcm-")
+    site = AppSite(tmp_path)
+    try:
+        assert "127.0.0.1" in server.url
+        email = "ann-fedcm@browser.example"
+        added = server.command("user", "add", "--email", email, "--name", "Ann Fedcm", "--postal-code", "75001",
+                               "--password-stdin", stdin=PASSWORD + "\n")
+        assert added.returncode == 0, added.stderr
+        client = server.command("client", "add", "--name", "FedCM Shop", "--public", "--redirect-uri",
+                                "http://127.0.0.1/callback", "--web-origin", site.origin, "--json")
+        assert client.returncode == 0, client.stderr
+        yield {"server": server, "site": site, "email": email, "client_id": json.loads(client.stdout)["client_id"]}
+    finally:
+        site.stop()
+        server.stop()
+
+
+class Pkce:
+    def __init__(self):
+        self.verifier = secrets.token_urlsafe(48)
+        digest = hashlib.sha256(self.verifier.encode()).digest()
+        self.challenge = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def sign_in_at_portico(driver, fedcm, path="/login"):
+    driver.get(fedcm["server"].url + path)
+    wait_for(driver, (By.NAME, "email"))
+    type_into(driver, "email", fedcm["email"])
+    type_into(driver, "password", PASSWORD)
+    submit(driver)
+
+
+def start(driver, fedcm, pkce, scope="openid profile email", mode=None):
+    driver.get(fedcm["site"].origin + "/index.html")
+    wait_for(driver, (By.ID, "sign-in"))
+    driver.execute_script(
+        "fedcmSignIn(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])",
+        fedcm["server"].url + "/fedcm/config.json", fedcm["client_id"], pkce.challenge, scope, "nonce-fedcm", mode)
+
+
+def result(driver, timeout=20):
+    return WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return window.fedcmResult"))
+
+
+def redeem(fedcm, code, pkce):
+    """What the app's backend does: the code at /oauth/token, without redirect_uri."""
+    body = urllib.parse.urlencode({"grant_type": "authorization_code", "code": code,
+                                   "code_verifier": pkce.verifier, "client_id": fedcm["client_id"]}).encode()
+    try:
+        with urllib.request.urlopen(fedcm["server"].url + "/oauth/token", body, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def id_token_claims(token):
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def test_first_sign_in_with_the_disclosure_then_one_click_then_signed_out(fedcm, browser):
+    driver = browser
+    sign_in_at_portico(driver, fedcm)
+
+    # First time: the account chooser, with the person as a new account of this app.
+    first = Pkce()
+    start(driver, fedcm, first)
+    dialog = driver.fedcm_dialog(timeout=15)
+    assert dialog.type == "AccountChooser"
+    accounts = driver.fedcm.account_list
+    assert [account["email"] for account in accounts] == [fedcm["email"]]
+    assert accounts[0]["loginState"] == "SignUp"
+    assert accounts[0]["idpLoginUrl"] == fedcm["server"].url + "/fedcm/login"
+    driver.fedcm.select_account(0)
+    answer = result(driver)
+    assert "token" in answer, answer
+    status, tokens = redeem(fedcm, answer["token"], first)
+    assert status == 200, tokens
+    claims = id_token_claims(tokens["id_token"])
+    assert claims["nonce"] == "nonce-fedcm"
+    assert claims["aud"] == fedcm["client_id"] or fedcm["client_id"] in claims["aud"]
+    # Single use, and the wrong verifier never worked.
+    assert redeem(fedcm, answer["token"], first)[0] == 400
+
+    # Returning: approved_clients makes it one click (or none: auto re-authentication).
+    driver.fedcm.reset_cooldown()
+    again = Pkce()
+    start(driver, fedcm, again)
+    try:
+        driver.fedcm_dialog(timeout=10)
+        assert driver.fedcm.account_list[0]["loginState"] == "SignIn"
+        driver.fedcm.select_account(0)
+    except TimeoutException:
+        pass
+    answer = result(driver)
+    assert "token" in answer, answer
+    assert redeem(fedcm, answer["token"], Pkce())[0] == 400   # another verifier: refused
+    # (a refused redemption leaves the code for its owner)
+    status, tokens = redeem(fedcm, answer["token"], again)
+    assert status == 200, tokens
+
+    # Signing out of Portico (Set-Login: logged-out) turns the dialog off.
+    driver.get(fedcm["server"].url + "/oauth/logout")
+    wait_for(driver, (By.CSS_SELECTOR, "button[value=logout]")).click()
+    WebDriverWait(driver, 20).until(lambda d: "signed out" in d.page_source.lower())
+    driver.fedcm.reset_cooldown()
+    start(driver, fedcm, Pkce())
+    with pytest.raises(TimeoutException):
+        driver.fedcm_dialog(timeout=5)
+    answer = result(driver)
+    assert "error" in answer and "token" not in answer, answer
+
+
+def test_scopes_beyond_the_disclosure_go_through_portico_consent_popup(fedcm, browser, screenshot):
+    driver = browser
+    sign_in_at_portico(driver, fedcm)
+    pkce = Pkce()
+    start(driver, fedcm, pkce, scope="openid profile postal_code")
+    driver.fedcm_dialog(timeout=15)
+    driver.fedcm.select_account(0)
+    # The assertion answered continue_on: the browser opens Portico's consent in a popup.
+    app_window = driver.current_window_handle
+    WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 2)
+    driver.switch_to.window([handle for handle in driver.window_handles if handle != app_window][0])
+    wait_for(driver, (By.CSS_SELECTOR, "button[value=allow]"))
+    assert "/fedcm/continue" in driver.current_url
+    screenshot(driver, "fedcm-continue-consent-en")
+    driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
+    # IdentityProvider.resolve(code) closes the popup and hands the code to the app.
+    WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 1)
+    driver.switch_to.window(app_window)
+    answer = result(driver)
+    assert "token" in answer, answer
+    status, tokens = redeem(fedcm, answer["token"], pkce)
+    assert status == 200, tokens
+    assert tokens["scope"] == "openid profile postal_code"
+
+
+@pytest.fixture(params=["en", "zh-CN"])
+def language_browser(request):
+    """A headless chromium whose every window, popups included, asks for `language` (the
+    DevTools header override would reach the first tab only)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", f"--lang={request.param}"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": request.param})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
+                              options=options)
+    driver.portico_language = request.param
+    yield driver
+    driver.quit()
+
+
+def test_the_login_url_popup_signs_in_and_closes_itself(fedcm, language_browser, screenshot):
+    driver = language_browser
+    language = driver.portico_language
+    pkce = Pkce()
+    # Signed out, button mode: the browser opens login_url in a popup.
+    start(driver, fedcm, pkce, mode="active")
+    app_window = driver.current_window_handle
+    driver.find_element(By.ID, "sign-in").click()
+    WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 2)
+    driver.switch_to.window([handle for handle in driver.window_handles if handle != app_window][0])
+    wait_for(driver, (By.NAME, "email"))
+    assert "return_to=%2Ffedcm%2Flogin" in driver.current_url
+    assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang").startswith(language[:2])
+    screenshot(driver, f"fedcm-login-popup-{language}")
+    type_into(driver, "email", fedcm["email"])
+    type_into(driver, "password", PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
+    # Signed in: /fedcm/login calls IdentityProvider.close() and the browser shows its dialog.
+    WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 1)
+    driver.switch_to.window(app_window)
+    driver.fedcm_dialog(timeout=15)
+    driver.fedcm.select_account(0)
+    answer = result(driver)
+    assert "token" in answer, answer
+    assert redeem(fedcm, answer["token"], pkce)[0] == 200
