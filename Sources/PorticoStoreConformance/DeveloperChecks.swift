@@ -51,6 +51,43 @@ struct DeveloperStoreTests: ConformanceChecks {
         }
     }
 
+    /// The web origins of a client (migration 22): the console's and the operator's, in that
+    /// order and without repeats, replaced as a whole, and gone with the client.
+    func webOriginsOfAClient() throws {
+        try withStore { store throws in
+            let (ann, client) = try StoreFixtures.userAndClient(in: store)
+            #expect(try store.read { try $0.webOrigins(clientID: client.id) }.isEmpty)
+            try store.transaction {
+                try $0.setClientWebOrigins(
+                    clientID: client.id, webOrigins: ["https://shop.example", "http://localhost:5173"])
+            }
+            #expect(
+                try store.read { try $0.webOrigins(clientID: client.id) } == [
+                    "https://shop.example", "http://localhost:5173",
+                ])
+            try store.transaction {
+                try $0.insertDeveloperApp(
+                    clientID: client.id, ownerID: ann.id, webOrigins: ["https://app.example", "https://shop.example"],
+                    createdAt: referenceTime)
+            }
+            #expect(
+                try store.read { try $0.webOrigins(clientID: client.id) } == [
+                    "https://app.example", "https://shop.example", "http://localhost:5173",
+                ])
+            try store.transaction { try $0.setClientWebOrigins(clientID: client.id, webOrigins: []) }
+            #expect(
+                try store.read { try $0.webOrigins(clientID: client.id) } == [
+                    "https://app.example", "https://shop.example",
+                ])
+            #expect(throws: StoreError.self) {
+                try store.transaction { try $0.setClientWebOrigins(clientID: "nobody", webOrigins: ["https://x.example"]) }
+            }
+            try store.transaction { try $0.setClientWebOrigins(clientID: client.id, webOrigins: ["https://b.example"]) }
+            #expect(try store.deleteClient(id: client.id))
+            #expect(try store.read { try $0.webOrigins(clientID: client.id) }.isEmpty)
+        }
+    }
+
     func aRotationKeepsThePreviousHashUntilItExpires() throws {
         try withStore { store throws in
             let (_, client) = try StoreFixtures.userAndClient(in: store)
@@ -83,6 +120,9 @@ enum DeveloperChecks {
         [
             .init("DeveloperStoreTests.appsTermsAndOperators") {
                 try DeveloperStoreTests(open: $0).appsTermsAndOperators()
+            },
+            .init("DeveloperStoreTests.webOriginsOfAClient") {
+                try DeveloperStoreTests(open: $0).webOriginsOfAClient()
             },
             .init("DeveloperStoreTests.aRotationKeepsThePreviousHashUntilItExpires") {
                 try DeveloperStoreTests(open: $0).aRotationKeepsThePreviousHashUntilItExpires()

@@ -161,11 +161,29 @@ public enum BadInputProbe {
                     "POST /oauth/companion/consent bearer", value,
                     try await harness.request("POST", "/oauth/companion/consent", headers: bearer))
             }
+            // FedCM, as the browser's FedCM fetches carry it (the gate passed, an origin).
+            let webIdentity = ["Sec-Fetch-Dest": "webidentity", "Origin": "https://app.example"]
+            for path in ["/fedcm/assertion", "/fedcm/disconnect"] {
+                record(
+                    "POST \(path)", value,
+                    try await harness.request(
+                        "POST", path,
+                        form: [
+                            ("client_id", value), ("account_id", value), ("account_hint", value), ("nonce", value),
+                            ("params", value), ("param_code_challenge", value),
+                        ], headers: webIdentity))
+            }
+            record(
+                "GET /fedcm/client_metadata", value,
+                try await harness.request(
+                    "GET", "/fedcm/client_metadata?client_id=\(ProviderHarness.formEncode(value))",
+                    headers: webIdentity))
             // Pages: what a browser sends, CSRF token and all.
             let browser = harness.browser()
             for path in [
                 "/device?user_code=", "/signup/verify?token=", "/password/reset?token=", "/login?request=",
                 "/consent?request=", "/oauth/logout?id_token_hint=", "/oauth/logout?client_id=",
+                "/fedcm/continue?code_challenge_method=S256&client_id=",
             ] {
                 record("GET \(path)", value, try await browser.get(path + ProviderHarness.formEncode(value)))
             }

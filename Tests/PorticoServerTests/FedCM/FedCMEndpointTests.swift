@@ -260,7 +260,11 @@ import Testing
             let client = try Self.webApp(provider)
             let browser = try await Self.signedIn(provider)
             let headers = try Self.fedcmCookie(browser).with(Self.fedcm).with(["Origin": Self.origin])
-            for params in [#"{"scope":"openid"}"#, #"{"code_challenge":"abc","code_challenge_method":"plain"}"#, "[1]", "{"] {
+            let plain = JSONValue.object([
+                "code_challenge": .string(PKCEPair().challenge), "code_challenge_method": "plain",
+            ]).jsonString
+            let short = #"{"code_challenge":"abc","code_challenge_method":"S256"}"#
+            for params in [#"{"scope":"openid"}"#, plain, short, "[1]", "{"] {
                 let reply = try await provider.request(
                     "POST", "/fedcm/assertion",
                     form: [("client_id", client.id), ("account_id", user.id), ("params", params)], headers: headers)
