@@ -80,7 +80,9 @@ struct DeveloperStoreTests: ConformanceChecks {
                     "https://app.example", "https://shop.example",
                 ])
             #expect(throws: StoreError.self) {
-                try store.transaction { try $0.setClientWebOrigins(clientID: "nobody", webOrigins: ["https://x.example"]) }
+                try store.transaction {
+                    try $0.setClientWebOrigins(clientID: "nobody", webOrigins: ["https://x.example"])
+                }
             }
             try store.transaction { try $0.setClientWebOrigins(clientID: client.id, webOrigins: ["https://b.example"]) }
             #expect(try store.deleteClient(id: client.id))

@@ -13,7 +13,8 @@ struct FedCMClient: Sendable {
     /// The app `clientID` names for `request`, or the refusal: an unknown or suspended app is
     /// ``FedCMError/unauthorizedClient``; an origin missing or not the app's is
     /// ``FedCMError/originNotAllowed``. Neither answer carries CORS.
-    static func find(clientID: String?, for request: Request, in transaction: any StoreTransaction) throws -> FedCMClient
+    static func find(clientID: String?, for request: Request, in transaction: any StoreTransaction) throws
+        -> FedCMClient
     {
         guard let clientID, !clientID.isEmpty, clientID.utf8.count <= 200, StoredText.canHold(clientID) else {
             throw FedCMError.invalidRequest("The parameter client_id is missing.")

@@ -49,7 +49,9 @@ enum FedCMCode {
             }
             if scopes.isEmpty { scopes = ["openid", "profile", "email"] }
             for name in scopes where !allowed.contains(name) {
-                guard StoredText.canHold(name), name.utf8.count <= 100 else { throw .invalidScope("A scope is malformed.") }
+                guard StoredText.canHold(name), name.utf8.count <= 100 else {
+                    throw .invalidScope("A scope is malformed.")
+                }
                 throw .invalidScope("The app may not ask for the scope \(name).")
             }
             if let nonce {

@@ -69,8 +69,10 @@ struct FedCMContinueEndpoint: Sendable {
         let (secret, cookie) = CSRFProtection.ensureSecret(in: request, secure: environment.usesHTTPS)
         let token = CSRFProtection.token(secret: secret, purpose: purpose(signedIn))
         let name = HTML.escape(client.name)
-        var hidden = [("client_id", client.id), ("scope", asked.scopes.joined(separator: " ")),
-            ("code_challenge", asked.codeChallenge)]
+        var hidden = [
+            ("client_id", client.id), ("scope", asked.scopes.joined(separator: " ")),
+            ("code_challenge", asked.codeChallenge),
+        ]
         if let nonce = asked.nonce { hidden.append(("nonce", nonce)) }
         let html = """
             <div class="app">\(AppLogo.html(for: client))<div><div class="app-name">\(name)</div></div></div>

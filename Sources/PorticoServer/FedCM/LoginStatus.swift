@@ -24,11 +24,13 @@ enum LoginStatus {
     static let cookiePath = "/fedcm/"
 
     /// Marks `response` as a sign-in of the session `session` (token `token`).
-    static func signedIn(_ response: inout Response, token: String, session: BrowserSession, environment: PageEnvironment)
-    {
+    static func signedIn(
+        _ response: inout Response, token: String, session: BrowserSession, environment: PageEnvironment
+    ) {
         response.headers[header] = "logged-in"
         var cookie = Cookie(
-            name: cookieName(environment), value: token, path: cookiePath, isSecure: true, sameSite: Cookie.SameSite.none)
+            name: cookieName(environment), value: token, path: cookiePath, isSecure: true,
+            sameSite: Cookie.SameSite.none)
         if session.isPersistent {
             let now = environment.now()
             cookie.maxAge = max(1, Int(session.expiresAt.timeIntervalSince(now).rounded(.down)))

@@ -47,7 +47,8 @@ import Testing
 
     /// Posts to the assertion endpoint as Chromium does.
     static func assert(
-        _ provider: ProviderHarness, client: Client, account: String, cookie: [String: String], origin: String? = origin,
+        _ provider: ProviderHarness, client: Client, account: String, cookie: [String: String],
+        origin: String? = origin,
         pkce: PKCEPair, scope: String = "openid profile email", disclosed: Bool = true, nonce: String = "n-0S6",
         fedcm: Bool = true
     ) async throws -> TestReply {
@@ -134,7 +135,8 @@ import Testing
             #expect(signedOut.status == 401)
             #expect(Self.errorCode(signedOut) == "access_denied")
             let forged = try await provider.request(
-                "GET", "/fedcm/accounts", headers: Self.fedcm.merging(["Cookie": "portico_fedcm=\(String(repeating: "A", count: 43))"]) { $1 })
+                "GET", "/fedcm/accounts",
+                headers: Self.fedcm.merging(["Cookie": "portico_fedcm=\(String(repeating: "A", count: 43))"]) { $1 })
             #expect(forged.status == 401)
             let browser = try await Self.signedIn(provider)
             let accounts = try await provider.request(
@@ -217,7 +219,8 @@ import Testing
             let browser = try await Self.signedIn(provider)
             let cookie = try Self.fedcmCookie(browser)
             func code(_ pkce: PKCEPair) async throws -> String {
-                let reply = try await Self.assert(provider, client: client, account: user.id, cookie: cookie, pkce: pkce)
+                let reply = try await Self.assert(
+                    provider, client: client, account: user.id, cookie: cookie, pkce: pkce)
                 return try #require(reply.string("token"))
             }
             let pkce = PKCEPair()
@@ -291,7 +294,8 @@ import Testing
                 provider, client: client, account: user.id, cookie: cookie, pkce: PKCEPair(), disclosed: false)
             #expect(undisclosed.string("continue_on") != nil)
             #expect(try await approved() == [])
-            let first = try await Self.assert(provider, client: client, account: user.id, cookie: cookie, pkce: PKCEPair())
+            let first = try await Self.assert(
+                provider, client: client, account: user.id, cookie: cookie, pkce: PKCEPair())
             #expect(first.string("token") != nil)
             #expect(try await approved() == [.string(client.id)])
             // Returning: no disclosure needed.
@@ -335,7 +339,8 @@ import Testing
             for name in ["client_id", "scope", "code_challenge", "nonce"] {
                 fields.append((name, try #require(page.hiddenField(name))))
             }
-            let forged = try await browser.post("/fedcm/continue", fields.map { $0.0 == "csrf_token" ? ($0.0, "x") : $0 })
+            let forged = try await browser.post(
+                "/fedcm/continue", fields.map { $0.0 == "csrf_token" ? ($0.0, "x") : $0 })
             #expect(forged.status == 403)
             #expect(try provider.store.read { try $0.consent(userID: user.id, clientID: client.id) } == nil)
             let done = try await browser.post("/fedcm/continue", fields)
