@@ -180,8 +180,8 @@ def outcome(driver, timeout=20):
     return wait(driver, timeout).until(lambda d: d.execute_script("return window.outcome"))
 
 
-def switch_to_popup(driver, opener):
-    wait(driver).until(lambda d: len(d.window_handles) == 2)
+def switch_to_popup(driver, opener, timeout=20):
+    wait(driver, timeout).until(lambda d: len(d.window_handles) == 2)
     popup = next(handle for handle in driver.window_handles if handle != opener)
     driver.switch_to.window(popup)
     return popup
@@ -216,14 +216,14 @@ def redeem(issuer, client_id, result):
     return body
 
 
-def popup_sign_in(driver, site, portico, options):
+def popup_sign_in(driver, site, portico, options, timeout=20):
     """Starts `Portico.authorize(options)` on the app page, signs in in the popup, and returns
     the promise's value."""
     email, password = new_person(portico)
     driver.get(site.origin + "/app.html")
     opener = driver.current_window_handle
     driver.execute_script("run(arguments[0])", options)
-    switch_to_popup(driver, opener)
+    switch_to_popup(driver, opener, timeout)
     sign_in_and_decide(driver, email, password)
     driver.switch_to.window(opener)
     return outcome(driver)
@@ -435,3 +435,16 @@ def test_cache_headers_of_the_versioned_and_the_current_url(server):
     assert re.fullmatch(r"public, max-age=\d{1,4}", headers["Cache-Control"])
     assert headers["ETag"] == etag and headers["Access-Control-Allow-Origin"] == "*"
     assert fetch(server + "/sdk/0.0.1/portico.js")[0] == 404
+
+
+def test_fedcm_that_fails_for_want_of_the_provider_falls_back_to_the_popup(browser, site, portico):
+    # Chromium has FedCM; an issuer without a working FedCM setup for this app (no
+    # /fedcm/config.json, or no web origin, or nobody signed in there) fails it, and the popup takes over.
+    driver = browser
+    driver.get(site.origin + "/app.html")
+    assert driver.execute_script("return typeof window.IdentityCredential") == "function"
+    # Chromium delays FedCM's rejection by several seconds (about 12 here), so as not to tell the
+    # page why it failed.
+    result = popup_sign_in(driver, site, portico, {}, timeout=60)
+    assert "ok" in result, result
+    redeem(portico.url, site.client_id, result["ok"])

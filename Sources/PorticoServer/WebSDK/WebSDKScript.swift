@@ -122,7 +122,8 @@ enum WebSDKScript {
               return { code: credential.token, codeVerifier: verifier, redirectUri: null };
             }, function (failure) {
               if (failure && failure.name === "PorticoError") { throw failure; }
-              if (failure && failure.code) {
+              // An error the provider answered ({"error": {"code", "url"}}); a DOMException's code is a number.
+              if (failure && typeof failure.code === "string" && failure.code) {
                 throw PorticoError(failure.code, failure.message, { url: failure.url || null });
               }
               if (failure && failure.name === "AbortError") { throw PorticoError("aborted", "the sign-in was aborted"); }
