@@ -260,11 +260,20 @@ def test_a_message_from_another_origin_or_with_another_state_is_ignored(browser,
     answer = urllib.parse.parse_qs(urllib.parse.urlparse(driver.current_url).query)
     state, code = answer["state"][0], answer["code"][0]
 
+    popup = driver.current_window_handle
+
+    def opener_ignored_it():
+        driver.switch_to.window(opener)
+        time.sleep(1.5)
+        assert driver.execute_script("return window.outcome") is None
+        driver.switch_to.window(popup)
+
     # Another origin, with the right state, posting to "*".
     # (Navigations by the page itself: one typed into the address bar would cut the opener off.)
     driver.execute_script("location.href = arguments[0]",
                           site.other_origin + "/forge.html?state=" + urllib.parse.quote(state))
     wait(driver).until(lambda d: d.title == "forged")
+    opener_ignored_it()
     # The app's own origin, with the wrong state.
     driver.execute_script("location.href = arguments[0]", site.origin + "/hold.html")
     wait(driver).until(lambda d: d.title == "Hold")
@@ -272,12 +281,9 @@ def test_a_message_from_another_origin_or_with_another_state_is_ignored(browser,
     driver.execute_script(
         "window.opener.postMessage({type: arguments[0], state: 'not-' + arguments[1], code: 'wrong-state'},"
         " location.origin)", MESSAGE, state)
-    driver.switch_to.window(opener)
-    time.sleep(1.5)
-    assert driver.execute_script("return window.outcome") is None
+    opener_ignored_it()
 
     # The real answer, from the app's origin with the state: accepted.
-    driver.switch_to.window(next(h for h in driver.window_handles if h != opener))
     driver.execute_script(
         "window.opener.postMessage({type: arguments[0], state: arguments[1], code: arguments[2]}, location.origin)",
         MESSAGE, state, code)
