@@ -147,7 +147,8 @@ final class DemoSite: Sendable {
     }
 
     private func finishWeb(_ request: Request) async throws(DemoFlowError) -> DemoPages.SignInResult {
-        guard let state = request.cookies[Self.webStateCookie], let login = pending.finish(state: state, now: services.now())
+        guard let state = request.cookies[Self.webStateCookie],
+            let login = pending.finish(state: state, now: services.now())
         else { throw .unknownState }
         let form: FormParameters
         do {

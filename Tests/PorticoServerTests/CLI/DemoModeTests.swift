@@ -47,7 +47,10 @@ import Testing
             let clients = try store.clients()
             #expect(clients.count == 1)
             #expect(clients.first?.secretHash == firstHash)
-            #expect(clients.first?.redirectURIs == [harness.issuer + "/demo/callback", harness.issuer + "/demo/web/callback"])
+            #expect(
+                clients.first?.redirectURIs == [
+                    harness.issuer + "/demo/callback", harness.issuer + "/demo/web/callback",
+                ])
             #expect(try store.users().count == 1)
         }
     }
