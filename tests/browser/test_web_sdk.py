@@ -1,7 +1,7 @@
 """The web SDK, /sdk/portico.js, in a real browser: "Login with Portico" on a third-party
 page served from another origin (a Python http.server on `localhost`, while Portico is on
 `127.0.0.1`), through a popup (forced, and chosen automatically when the browser has no FedCM)
-or a full redirect; the origin and state checks of the popup's message, a closed popup,
+or a full redirect, and signOut; the origin and state checks of the popup's message, a closed popup,
 `access_denied`, the custom element in English and Chinese, the demo app's web page, and the
 script's SRI hash in the README and its cache headers.
 
@@ -125,6 +125,7 @@ if (!Portico.popupCallbackAnswered) {{
 </script></body></html>""",
             # A redirect page without the SDK: the answer stays in its address for the test to read.
             "hold.html": "<!doctype html><title>Hold</title><p>held</p>",
+            "signed-out.html": "<!doctype html><title>Signed out</title><p>signed out</p>",
             # Another origin's page that posts a forged answer to the opener.
             "forge.html": f"""<!doctype html><title>Forge</title><script>
 var q = new URLSearchParams(location.search);
@@ -157,7 +158,8 @@ def portico(portico_binary):
 def site(portico):
     site = Site(portico.url)
     result = portico.command("client", "add", "--name", "Web SDK App", "--public", "--redirect-uri", site.redirect_uri,
-                             "--redirect-uri", site.hold_uri, "--json")
+                             "--redirect-uri", site.hold_uri, "--post-logout-redirect-uri",
+                             site.origin + "/signed-out.html", "--json")
     assert result.returncode == 0, result.stderr
     site.write(json.loads(result.stdout)["client_id"])
     yield site
@@ -332,7 +334,7 @@ def test_access_denied_rejects_with_that_error(browser, site, portico):
     assert "ok" not in result
 
 
-def test_redirect_mode_end_to_end(browser, site, portico):
+def test_redirect_mode_end_to_end_then_sign_out(browser, site, portico):
     driver = browser
     email, password = new_person(portico)
     driver.get(site.origin + "/app.html")
@@ -343,12 +345,22 @@ def test_redirect_mode_end_to_end(browser, site, portico):
     assert "ok" in result, result
     assert result["ok"]["redirectUri"] == site.redirect_uri
     assert "code=" not in driver.current_url   # the SDK took the code out of the address bar
-    redeem(portico.url, site.client_id, result["ok"])
+    tokens = redeem(portico.url, site.client_id, result["ok"])
     # The same state cannot be used twice.
     driver.execute_script("window.outcome = null; Portico.handleRedirectCallback(arguments[0]).catch("
                           "function (e) { window.outcome = {error: e.error}; })",
                           f"{site.redirect_uri}?code=x&state=used")
     assert outcome(driver)["error"] == "invalid_state"
+
+    # signOut() forgets what the SDK kept and stays; with an ID token, it ends the session at Portico.
+    driver.execute_script("sessionStorage.setItem('portico.sdk.redirect.left-over', '{}'); Portico.signOut()")
+    assert driver.execute_script("return sessionStorage.getItem('portico.sdk.redirect.left-over')") is None
+    assert driver.current_url.startswith(site.redirect_uri)
+    driver.execute_script("Portico.signOut({idTokenHint: arguments[0], postLogoutRedirectUri: arguments[1], "
+                          "state: 'bye'})", tokens["id_token"], site.origin + "/signed-out.html")
+    wait(driver).until(lambda d: d.current_url == site.origin + "/signed-out.html?state=bye")
+    driver.get(portico.url + "/account")
+    wait(driver).until(conditions.presence_of_element_located((By.NAME, "email")))   # signed out
 
 
 @pytest.mark.parametrize("language,label,shot", [("en", "Login with Portico", "en"), ("zh", "使用 Portico 登录", "zh")])
