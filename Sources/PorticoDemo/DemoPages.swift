@@ -48,6 +48,8 @@ enum DemoPages {
                 the app gets your name, e-mail address and postal code, once you agree.</p>
                 <p><a class="demo-login" id="login-with-portico" href="/demo/login">\
                 <span class="demo-login-mark" aria-hidden="true">P</span>Login with Portico</a></p>
+                <p class="demo-hint"><a href="/demo/web" id="demo-web">The same from a web page, with the web SDK \
+                (<code>/sdk/portico.js</code>)</a></p>
                 \(account)
                 <details class="demo-how"><summary>What happens</summary>
                 <ol>
