@@ -48,6 +48,8 @@ enum DemoPages {
                 the app gets your name, e-mail address and postal code, once you agree.</p>
                 <p><a class="demo-login" id="login-with-portico" href="/demo/login">\
                 <span class="demo-login-mark" aria-hidden="true">P</span>Login with Portico</a></p>
+                <p class="demo-hint"><a href="/demo/web" id="demo-web">The same from a web page, with the web SDK \
+                (<code>/sdk/portico.js</code>)</a></p>
                 \(account)
                 <details class="demo-how"><summary>What happens</summary>
                 <ol>
@@ -181,29 +183,35 @@ enum DemoPages {
                 """)
     }
 
-    /// `response` with the demo pages' security headers.
-    static func secured(_ response: Response) -> Response {
+    /// `response` with the demo pages' security headers (`policy`: the pages' CSP, which the
+    /// web-SDK pages widen to their own scripts).
+    static func secured(_ response: Response, policy: String = contentSecurityPolicy) -> Response {
         var response = response
-        response.headers["Content-Security-Policy"] = contentSecurityPolicy
+        response.headers["Content-Security-Policy"] = policy
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["Cache-Control"] = "no-store"
         return response
     }
 
-    private static func page(title: String, content: String, status: HTTPStatus = .ok) -> Response {
+    /// A demo page: `head` adds to its `<head>` (the web page's scripts), `language` is its
+    /// `<html lang>`, `policy` its CSP.
+    static func page(
+        title: String, content: String, status: HTTPStatus = .ok, head: String = "", language: String = "en",
+        policy: String = contentSecurityPolicy
+    ) -> Response {
         secured(
             .html(
                 """
                 <!doctype html>
-                <html lang="en">
+                <html lang="\(escape(language))">
                 <head>
                 <meta charset="utf-8">
                 <meta name="viewport" content="width=device-width, initial-scale=1">
                 <title>\(escape(title)) – Portico Demo App</title>
                 <link rel="stylesheet" href="/assets/portico.css">
                 <link rel="stylesheet" href="/demo/demo.css">
-                </head>
+                \(head)</head>
                 <body class="demo">
                 <header class="demo-topbar"><a class="demo-brand" href="/demo">Portico Demo App</a>\
                 <span class="demo-tag">a third-party app</span></header>
@@ -213,7 +221,7 @@ enum DemoPages {
                 </body>
                 </html>
 
-                """, status: status))
+                """, status: status), policy: policy)
     }
 
     private static func row(_ name: String, _ value: String) -> String {

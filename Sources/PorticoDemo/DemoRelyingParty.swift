@@ -54,8 +54,9 @@ struct DemoRelyingParty: Sendable {
         return Endpoints(authorization: authorization, token: token, jwks: jwks)
     }
 
-    /// Redeems `code` at the token endpoint with the PKCE verifier.
-    func redeem(code: String, verifier: String, redirectURI: String, at endpoint: String) async throws(DemoFlowError)
+    /// Redeems `code` at the token endpoint with the PKCE verifier; `redirectURI` is nil for a
+    /// code from FedCM, which is redeemed without one.
+    func redeem(code: String, verifier: String, redirectURI: String?, at endpoint: String) async throws(DemoFlowError)
         -> Tokens
     {
         let step = "token request"
@@ -64,11 +65,9 @@ struct DemoRelyingParty: Sendable {
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let credentials = "\(FormEncoding.encode(clientID)):\(FormEncoding.encode(clientSecret))"
         request.setValue("Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
-        request.httpBody = Data(
-            FormEncoding.body([
-                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
-                ("code_verifier", verifier),
-            ]).utf8)
+        var fields = [("grant_type", "authorization_code"), ("code", code), ("code_verifier", verifier)]
+        if let redirectURI { fields.append(("redirect_uri", redirectURI)) }
+        request.httpBody = Data(FormEncoding.body(fields).utf8)
         let body = try await json(step: step, request: request)
         guard body["token_type"]?.stringValue?.lowercased() == "bearer",
             let accessToken = body["access_token"]?.stringValue

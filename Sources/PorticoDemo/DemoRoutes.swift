@@ -5,7 +5,8 @@ import PorticoServer
 ///
 /// Without `--demo` none of these routes exist, and neither does the demo app's client.
 enum DemoRoutes {
-    /// Adds `/demo`, `/demo/login`, `/demo/callback`, `/demo/privacy`, `/demo/signed-out` and the
+    /// Adds `/demo`, `/demo/login`, `/demo/callback`, `/demo/privacy`, `/demo/signed-out`, the
+    /// web-SDK page (`/demo/web`, its callback, `/demo/web/redeem`, `/demo/web.js`) and the
     /// demo stylesheet, answered by `site`.
     static func register(on router: Router, site: DemoSite, services: ProviderAppServices) {
         // Opened at another name of this server (`localhost` for `127.0.0.1`), the demo would set
@@ -24,5 +25,12 @@ enum DemoRoutes {
         router.get("/demo/privacy") { _ in DemoPages.privacy() }
         router.get(DemoSeed.signedOutPath) { request in site.signedOut(request) }
         router.get("/demo/demo.css") { _ in DemoStylesheet.response }
+        // The web-SDK page: at the issuer's host too, since its redirect URI is there.
+        router.get("/demo/web") { request in
+            services.redirectToIssuerHost(request) ?? site.webHome(request)
+        }
+        router.get(DemoSeed.webCallbackPath) { _ in DemoWebPages.callback() }
+        router.postAsync("/demo/web/redeem") { request in await site.webRedeem(request) }
+        router.get("/demo/web.js") { _ in DemoWebPages.script }
     }
 }

@@ -27,6 +27,9 @@ enum DemoSeed {
     /// Where Portico sends the browser back after the demo app's "Sign out" (its registered
     /// post-logout redirect URI, under the issuer).
     static let signedOutPath = "/demo/signed-out"
+    /// The redirect URI of the demo's web-SDK page (`/demo/web`), under the issuer: the popup
+    /// lands there and hands the code to the page, or the redirect comes back there.
+    static let webCallbackPath = "/demo/web/callback"
 
     /// Creates or refreshes the app for `issuer` and makes the person if missing.
     ///
@@ -46,7 +49,7 @@ enum DemoSeed {
 
     private static func seed(issuer: String, services: ProviderAppServices) throws -> (secret: String, DemoCredentials)
     {
-        let redirectURI = issuer + "/demo/callback"
+        let redirectURIs = [issuer + "/demo/callback", issuer + webCallbackPath]
         let signedOutURI = issuer + signedOutPath
         let secret = Base64URL.encode(services.derivedSecret(purpose: "demo app client secret"))
         let store = services.store
@@ -54,7 +57,7 @@ enum DemoSeed {
             try store.transaction { transaction -> Bool in
                 guard var client = try transaction.client(id: clientID) else { return false }
                 client.setSecret(secret)
-                client.redirectURIs = [redirectURI]
+                client.redirectURIs = redirectURIs
                 client.postLogoutRedirectURIs = [signedOutURI]
                 client.privacyURL = privacyURL(issuer: issuer)
                 try transaction.update(client)
@@ -64,7 +67,7 @@ enum DemoSeed {
         }
         if try !setSecret() {
             let registration = ClientRegistration(
-                name: clientName, redirectURIs: [redirectURI], privacyURL: privacyURL(issuer: issuer),
+                name: clientName, redirectURIs: redirectURIs, privacyURL: privacyURL(issuer: issuer),
                 postLogoutRedirectURIs: [signedOutURI])
             // Registration makes a random secret; replace it with the derived one at once.
             _ = try registration.register(in: store, clientID: clientID)

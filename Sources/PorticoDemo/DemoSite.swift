@@ -16,6 +16,8 @@ final class DemoSite: Sendable {
     /// The cookie that holds the `state` of the demo app's sign-out, checked when Portico
     /// sends the browser back.
     static let logoutStateCookie = "portico_demo_logout"
+    /// The cookie that binds the web page's sign-in (its nonce) to the browser that loaded it.
+    static let webStateCookie = "portico_demo_web"
 
     private struct Setup: Sendable {
         var secret: String
@@ -89,24 +91,84 @@ final class DemoSite: Sendable {
     func callback(_ request: Request) async -> Response {
         var response: Response
         do {
-            let result = try await finish(request)
-            let logoutState = SecureRandom.token()
-            let signOut = DemoPages.SignOut(
-                endpoint: services.issuer + "/oauth/logout",
-                fields: [
-                    ("id_token_hint", result.tokens.idToken), ("client_id", DemoSeed.clientID),
-                    ("post_logout_redirect_uri", services.issuer + DemoSeed.signedOutPath), ("state", logoutState),
-                ])
-            response = DemoPages.success(result, signOut: signOut)
-            response.setCookie(
-                Cookie(
-                    name: Self.logoutStateCookie, value: logoutState, path: "/demo",
-                    isSecure: services.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
+            response = signedIn(try await finish(request))
         } catch {
             response = DemoPages.failure(error)
         }
         response.setCookie(Cookie.expired(name: Self.stateCookie, path: "/demo"))
         return response
+    }
+
+    /// The result page with its "Sign out" form, whose `state` a cookie remembers.
+    private func signedIn(_ result: DemoPages.SignInResult) -> Response {
+        let logoutState = SecureRandom.token()
+        let signOut = DemoPages.SignOut(
+            endpoint: services.issuer + "/oauth/logout",
+            fields: [
+                ("id_token_hint", result.tokens.idToken), ("client_id", DemoSeed.clientID),
+                ("post_logout_redirect_uri", services.issuer + DemoSeed.signedOutPath), ("state", logoutState),
+            ])
+        var response = DemoPages.success(result, signOut: signOut)
+        response.setCookie(
+            Cookie(
+                name: Self.logoutStateCookie, value: logoutState, path: "/demo",
+                isSecure: services.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
+        return response
+    }
+
+    // MARK: The web-SDK page
+
+    /// `GET /demo/web`: the page with the SDK's button. Its nonce derives from a fresh state,
+    /// which an HttpOnly cookie binds to this browser, as ``startLogin(_:)`` does.
+    func webHome(_ request: Request) -> Response {
+        let (state, login) = pending.start(now: services.now())
+        var response = DemoWebPages.home(
+            redirectURI: services.issuer + DemoSeed.webCallbackPath, nonce: login.nonce,
+            language: DemoWebPages.Language(query: request.query["lang"]))
+        response.setCookie(
+            Cookie(
+                name: Self.webStateCookie, value: state, path: "/demo", maxAge: Int(PendingDemoLogins.lifetime),
+                isSecure: services.usesHTTPS, isHTTPOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// `POST /demo/web/redeem`: what the app's backend does with the SDK's answer: redeems
+    /// `code` with `code_verifier` (and `redirect_uri`, unless the code came from FedCM), checks
+    /// the ID token (its nonce the one of this browser's page), reads the profile, and shows it.
+    func webRedeem(_ request: Request) async -> Response {
+        var response: Response
+        do {
+            response = signedIn(try await finishWeb(request))
+        } catch {
+            response = DemoPages.failure(error)
+        }
+        response.setCookie(Cookie.expired(name: Self.webStateCookie, path: "/demo"))
+        return response
+    }
+
+    private func finishWeb(_ request: Request) async throws(DemoFlowError) -> DemoPages.SignInResult {
+        guard let state = request.cookies[Self.webStateCookie],
+            let login = pending.finish(state: state, now: services.now())
+        else { throw .unknownState }
+        let form: FormParameters
+        do {
+            form = try request.form()
+        } catch {
+            throw .missingCode
+        }
+        guard let code = form["code"], !code.isEmpty, let verifier = form["code_verifier"], !verifier.isEmpty else {
+            throw .missingCode
+        }
+        let webRedirectURI = services.issuer + DemoSeed.webCallbackPath
+        let presented = form["redirect_uri"].flatMap { $0.isEmpty ? nil : $0 }
+        if let presented, presented != webRedirectURI { throw .unknownState }
+        guard let relyingParty else { throw .provider(step: "setup", detail: "demo not ready") }
+        let endpoints = try await relyingParty.discover()
+        let tokens = try await relyingParty.redeem(
+            code: code, verifier: verifier, redirectURI: presented, at: endpoints.token)
+        let claims = try await relyingParty.verifyIDToken(tokens.idToken, nonce: login.nonce, jwksURL: endpoints.jwks)
+        let profile = try await relyingParty.profile(accessToken: tokens.accessToken)
+        return DemoPages.SignInResult(claims: claims, profile: profile, tokens: tokens)
     }
 
     /// `GET /demo/signed-out`: where Portico returns after the demo app's sign-out; checks that

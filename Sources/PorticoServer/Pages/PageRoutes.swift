@@ -30,6 +30,7 @@ enum PageRoutes {
         DataDownloadEndpoint(environment: environment).register(on: router)
         InfoPages.register(on: router)
         Assets.register(on: router)
+        WebSDK.register(on: router)
         OverloadPage.register(on: router, environment: environment)
         FedCMRoutes.register(on: router, environment: environment)
     }

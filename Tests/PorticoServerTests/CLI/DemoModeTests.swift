@@ -31,7 +31,7 @@ import Testing
             let client = try #require(try store.client(id: credentials.clientID))
             #expect(client.name == "Portico Demo App")
             #expect(client.type == .confidential)
-            #expect(client.redirectURIs == [harness.issuer + "/demo/callback"])
+            #expect(client.redirectURIs == [harness.issuer + "/demo/callback", harness.issuer + "/demo/web/callback"])
             let firstHash = client.secretHash
             let person = try #require(try store.user(email: "demo@example.com"))
             #expect(PasswordHasher().verify("portico-demo", against: person.passwordHash))
@@ -47,7 +47,10 @@ import Testing
             let clients = try store.clients()
             #expect(clients.count == 1)
             #expect(clients.first?.secretHash == firstHash)
-            #expect(clients.first?.redirectURIs == [harness.issuer + "/demo/callback"])
+            #expect(
+                clients.first?.redirectURIs == [
+                    harness.issuer + "/demo/callback", harness.issuer + "/demo/web/callback",
+                ])
             #expect(try store.users().count == 1)
         }
     }
