@@ -1,0 +1,203 @@
+import Foundation
+import PorticoCrypto
+import PorticoStore
+import PorticoTesting
+import Testing
+
+@testable import PorticoServer
+
+/// Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a `client_id`
+/// that is the https URL of the client's JSON metadata, fetched by the provider from a real
+/// https server on loopback (``HTTPSDocumentServer``), over real HTTP to the provider.
+@Suite struct ClientMetadataDocumentTests {
+    static let redirectURI = "https://agent.example/callback"
+
+    /// A provider that fetches documents from `server` (loopback allowed, its certificate
+    /// trusted, a 2 s limit), unless `loopback` is false.
+    func withProvider(
+        _ server: HTTPSDocumentServer, loopback: Bool = true, _ body: (ProviderHarness) async throws -> Void
+    ) async throws {
+        let configuration = ProviderConfiguration.testing {
+            $0.allowsLoopbackClientMetadata = loopback
+            $0.outboundTrustedCertificatesFile = server.certificate
+            $0.documentFetchTimeout = .seconds(2)
+        }
+        try await ProviderHarness.with(configuration: configuration) { try await body($0) }
+    }
+
+    /// The document of an agent at `url`.
+    static func document(_ url: String, name: String = "Research Agent", extra: String = "") -> String {
+        """
+        {"client_id": "\(url)", "client_name": "\(name)", "redirect_uris": ["\(redirectURI)"],
+         "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+         "token_endpoint_auth_method": "none"\(extra)}
+        """
+    }
+
+    /// The client to build authorization requests for (it need not be stored).
+    static func client(_ url: String) -> Client {
+        Client(id: url, name: "agent", type: .public, redirectURIs: [redirectURI])
+    }
+
+    func storedClient(_ harness: ProviderHarness, _ id: String) throws -> Client? {
+        try harness.store.transaction { try $0.client(id: id) }
+    }
+
+    @Test func anAgentSignsAPersonInThroughItsDocumentAndIsUnverifiedUntilTheOperatorVerifiesIt() async throws {
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/agent/client.json")
+        try server.serve("/agent/client.json", body: Self.document(url))
+        try await withProvider(server) { harness in
+            _ = try harness.addUser()
+            let browser = harness.browser()
+            let pkce = PKCEPair()
+            let start = try await browser.get(TestBrowser.authorizePath(client: Self.client(url), pkce: pkce))
+            let login = try await browser.signIn(at: try #require(start.location, "\(start.status) \(start.text)"))
+            let consentLocation = try #require(login.location)
+            let consent = try await browser.get(consentLocation)
+            #expect(consent.text.contains("Research Agent"))
+            #expect(consent.text.contains("Portico has not verified this app."))
+            let allowed = try await browser.decide(at: consentLocation, "allow")
+            let code = try #require(allowed.redirectParameters["code"], "\(allowed.status) \(allowed.text)")
+            #expect(allowed.location?.hasPrefix(Self.redirectURI) == true)
+            let token = try await harness.token(
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.redirectURI),
+                    ("code_verifier", pkce.verifier), ("client_id", url),
+                ], client: .none)
+            #expect(token.status == 200, "\(token.text)")
+            #expect(token.string("access_token") != nil)
+            let stored = try #require(try storedClient(harness, url))
+            #expect(stored.type == .public && !stored.isVerified && stored.redirectURIs == [Self.redirectURI])
+
+            let verify = try harness.portico(["client", "verify", url])
+            #expect(verify.status == 0, "\(verify.stderr)")
+            _ = try harness.addUser(email: "second@example.com")
+            let other = harness.browser()
+            let again = try await other.get(TestBrowser.authorizePath(client: Self.client(url)))
+            let signedIn = try await other.signIn(at: try #require(again.location), email: "second@example.com")
+            let verified = try await other.get(try #require(signedIn.location))
+            #expect(verified.text.contains("Research Agent"))
+            #expect(!verified.text.contains("Portico has not verified this app."))
+
+            let suspend = try harness.portico(["client", "suspend", url])
+            #expect(suspend.status == 0, "\(suspend.stderr)")
+            let suspended = try await other.get(TestBrowser.authorizePath(client: Self.client(url)))
+            #expect(suspended.status == 400 && suspended.location == nil)
+        }
+    }
+
+    @Test func discoveryAdvertisesMetadataDocuments() async throws {
+        try await ProviderHarness.with { harness in
+            let discovery = try await harness.get("/.well-known/openid-configuration")
+            #expect(discovery.json["client_id_metadata_document_supported"] == .bool(true))
+        }
+    }
+
+    @Test func aRedirectURIMissingFromTheDocumentIsRefusedWithAPage() async throws {
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/agent.json")
+        try server.serve("/agent.json", body: Self.document(url))
+        try await withProvider(server) { harness in
+            let reply = try await harness.browser().get(
+                TestBrowser.authorizePath(
+                    client: Self.client(url), overrides: ["redirect_uri": "https://agent.example/other"]))
+            #expect(reply.status == 400 && reply.location == nil, "\(reply.status)")
+            #expect(reply.text.contains("not registered"), "\(reply.text)")
+        }
+    }
+
+    /// Each bad document or URL: the authorize endpoint's page (never a redirect), saying why;
+    /// `invalid_client` at the token endpoint; and no client stored.
+    @Test func badDocumentsAndURLsAreRefusedAndStoreNothing() async throws {
+        let server = try HTTPSDocumentServer()
+        let mismatch = server.url("/mismatch.json")
+        try server.serve("/mismatch.json", body: Self.document(server.url("/other.json")))
+        let large = server.url("/large.json")
+        try server.serve("/large.json", body: Self.document(large, name: String(repeating: "a", count: 6000)))
+        let notJSON = server.url("/not-json.json")
+        try server.serve("/not-json.json", body: "<html>hello</html>")
+        let secret = server.url("/secret.json")
+        try server.serve("/secret.json", body: Self.document(secret, extra: #", "client_secret": "s""#))
+        let missing = server.url("/missing.json")
+        let cases: [(url: String, words: String)] = [
+            (mismatch, "client_id is not the document&#39;s URL"),
+            (large, "larger than 5120 bytes"),
+            (notJSON, "not a JSON object"),
+            (secret, "must not name a client secret"),
+            (missing, "answered HTTP 404"),
+            ("http://127.0.0.1:\(server.port)/agent.json", "must use https"),
+            ("https://10.0.0.1/agent.json", "private, link-local or reserved"),
+            ("https://169.254.169.254/latest/meta-data", "private, link-local or reserved"),
+            ("https://[fd00::1]/agent.json", "private, link-local or reserved"),
+        ]
+        try await withProvider(server) { harness in
+            for (url, words) in cases {
+                let reply = try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(url)))
+                #expect(reply.status == 400 && reply.location == nil, "\(url): \(reply.status)")
+                #expect(reply.text.contains(words), "\(url): \(reply.text)")
+                let token = try await harness.token(
+                    [
+                        ("grant_type", "authorization_code"), ("code", "x"), ("redirect_uri", Self.redirectURI),
+                        ("code_verifier", PKCEPair().verifier), ("client_id", url),
+                    ], client: .none)
+                #expect(token.status == 401 && token.string("error") == "invalid_client", "\(url): \(token.text)")
+                #expect(try storedClient(harness, url) == nil, "\(url)")
+            }
+        }
+    }
+
+    @Test func loopbackIsRefusedWithoutTheTestOption() async throws {
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/agent.json")
+        try server.serve("/agent.json", body: Self.document(url))
+        try await withProvider(server, loopback: false) { harness in
+            for url in [url, "https://[::1]:\(server.port)/agent.json", "https://localhost:\(server.port)/agent.json"] {
+                let reply = try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(url)))
+                #expect(reply.status == 400 && reply.location == nil, "\(url): \(reply.status)")
+                #expect(reply.text.contains("--allow-loopback-client-metadata"), "\(url): \(reply.text)")
+                #expect(try storedClient(harness, url) == nil)
+            }
+            #expect(server.requests(to: "/agent.json") == 0)
+        }
+    }
+
+    @Test func aServerThatNeverAnswersIsGivenUpWithinTheLimit() async throws {
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/slow.json")
+        try server.stall("/slow.json")
+        try await withProvider(server) { harness in
+            let started = ContinuousClock.now
+            let reply = try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(url)))
+            let waited = ContinuousClock.now - started
+            #expect(reply.status == 400 && reply.location == nil)
+            #expect(reply.text.contains("no answer in time"), "\(reply.text)")
+            // The limit is 2 s; the server would hold the request for a minute.
+            #expect(waited < .seconds(15), "\(waited)")
+            #expect(server.requests(to: "/slow.json") == 1)
+            #expect(try storedClient(harness, url) == nil)
+        }
+    }
+
+    @Test func documentsAreKeptForTheirMaxAgeAndNotKeptWithNoStore() async throws {
+        let server = try HTTPSDocumentServer()
+        let kept = server.url("/kept.json")
+        try server.serve("/kept.json", body: Self.document(kept), headers: ["Cache-Control": "public, max-age=600"])
+        let unkept = server.url("/unkept.json")
+        try server.serve("/unkept.json", body: Self.document(unkept), headers: ["Cache-Control": "no-store"])
+        try await withProvider(server) { harness in
+            for _ in 0..<2 {
+                for url in [kept, unkept] {
+                    let reply = try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(url)))
+                    #expect(reply.location?.hasPrefix("/login") == true, "\(url): \(reply.status) \(reply.text)")
+                }
+            }
+            #expect(server.requests(to: "/kept.json") == 1)
+            #expect(server.requests(to: "/unkept.json") == 2)
+            // A change at the app reaches the row when the document is fetched again.
+            try server.serve("/unkept.json", body: Self.document(unkept, name: "Renamed Agent"))
+            _ = try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(unkept)))
+            #expect(try storedClient(harness, unkept)?.name == "Renamed Agent")
+        }
+    }
+}
