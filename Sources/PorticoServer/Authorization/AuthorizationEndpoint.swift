@@ -43,7 +43,8 @@ enum AuthorizationEndpoint {
             } catch {
                 let language = PageLanguage.preferred(uiLocales: incoming["ui_locales"])
                 return ErrorPage.response(
-                    for: .unusableClientMetadata(reason: error.reason), language: request.pageLanguage(pending: language))
+                    for: .unusableClientMetadata(reason: error.reason),
+                    language: request.pageLanguage(pending: language))
             }
         }
         let validator = AuthorizationRequestValidator(

@@ -145,7 +145,7 @@ struct ClientAuthenticator {
         if let metadataDocuments, ClientMetadataDocuments.isDocumentURL(id) {
             if memoryOnly { throw NotInMemory() }
             do {
-                try metadataDocuments.refresh(id)
+                try metadataDocuments.refresh(id, fetchingNew: false)
             } catch {
                 throw OAuthError.invalidClient("The client is not usable: \(error.reason).")
             }

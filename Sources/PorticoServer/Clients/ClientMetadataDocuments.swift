@@ -34,8 +34,12 @@ final class ClientMetadataDocuments: Sendable {
     private let clients: ClientCache
     /// When each URL's document must be fetched again.
     private let freshUntil = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// Fetches that failed lately, with why, until when.
+    private let failures = Mutex<[String: (until: ContinuousClock.Instant, reason: String)]>([:])
     /// Most URLs remembered at once.
     private let capacity = 10_000
+    /// How long a failed fetch is answered from memory.
+    static let failureMemory: Duration = .seconds(5)
 
     /// Documents fetched with `fetcher`, clients kept in `store`; `clients` forgets a client
     /// whose row a fetch changed.
@@ -56,11 +60,45 @@ final class ClientMetadataDocuments: Sendable {
     /// Makes sure the client row of the document at `clientID` exists and agrees with a fresh
     /// enough copy of the document, fetching it when the kept copy has expired.
     ///
-    /// Blocks while fetching (at most the fetcher's timeout): call it off the HTTP threads.
-    func refresh(_ clientID: String) throws(Failure) {
+    /// - Parameter fetchingNew: whether a document whose client has no row yet may be fetched.
+    ///   The back-channel endpoints pass false: a client's first use is at the authorization
+    ///   endpoint (which runs on the worker pool), so a token request naming a URL never seen
+    ///   costs no fetch, and an epoll thread waits on no unknown server.
+    ///
+    /// Blocks while fetching (at most the fetcher's timeout). A failure is remembered for
+    /// ``failureMemory``, so a document server that stalls or fails is not asked again and
+    /// again meanwhile.
+    func refresh(_ clientID: String, fetchingNew: Bool = true) throws(Failure) {
         let now = ContinuousClock.now
         if let until = freshUntil.withLock({ $0[clientID] }), now < until { return }
+        if let failure = failures.withLock({ $0[clientID] }), now < failure.until {
+            throw Failure(reason: failure.reason)
+        }
         let url = try Self.checkedURL(clientID)
+        if !fetchingNew {
+            let known: Bool
+            do {
+                known = try store.read { try $0.client(id: clientID) } != nil
+            } catch {
+                throw Failure(reason: "its client could not be read (\(error))")
+            }
+            guard known else {
+                throw Failure(reason: "it has not been used at the authorization endpoint yet")
+            }
+        }
+        do {
+            try fetch(clientID, url: url, now: now)
+        } catch {
+            failures.withLock { entries in
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+                entries[clientID] = (now + Self.failureMemory, error.reason)
+            }
+            throw error
+        }
+        failures.withLock { _ = $0.removeValue(forKey: clientID) }
+    }
+
+    private func fetch(_ clientID: String, url: URL, now: ContinuousClock.Instant) throws(Failure) {
         let exchange = fetcher.getDocument(url, maximumBytes: Self.maximumBytes)
         let lifetime: DocumentCacheLifetime
         let client: Client
@@ -132,10 +170,12 @@ final class ClientMetadataDocuments: Sendable {
         if object["client_secret"] != nil || object["client_secret_expires_at"] != nil {
             throw Failure(reason: "its client metadata document must not name a client secret")
         }
-        if let method = object["token_endpoint_auth_method"]?.stringValue, method != "none" && method != "private_key_jwt"
+        if let method = object["token_endpoint_auth_method"]?.stringValue,
+            method != "none" && method != "private_key_jwt"
         {
             throw Failure(
-                reason: "its client metadata document asks for \(method); such a client has no secret (use none or private_key_jwt)"
+                reason:
+                    "its client metadata document asks for \(method); such a client has no secret (use none or private_key_jwt)"
             )
         }
         guard let redirectURIs = object["redirect_uris"]?.arrayValue, !redirectURIs.isEmpty else {

@@ -232,7 +232,8 @@ enum ErrorPage {
                 "Go back to the app and try again later. If you are its developer, ask \(platform)'s operator "
                     + "about its standing.",
                 zh: "请返回应用，稍后再试。如果您是该应用的开发者，请联系 \(platform) 的运营方了解其状态。")
-        case .unknownClient, .unusableClientMetadata, .redirectNotRegistered, .redirectMissing, .redirectNotAllowed, .malformedRequest:
+        case .unknownClient, .unusableClientMetadata, .redirectNotRegistered, .redirectMissing, .redirectNotAllowed,
+            .malformedRequest:
             Localized(
                 "If you are the app's developer, check its client ID and redirect address. Otherwise, "
                     + "go back to the app and contact its support.",

@@ -23,7 +23,8 @@ struct ClientMetadata {
         guard let object = JSONValue(parsing: body)?.objectValue else {
             throw Self.invalid("The request body must be a JSON object of client metadata (RFC 7591).")
         }
-        try self.init(object: object, defaultAuthMethod: "client_secret_basic", allowsLoopbackCallbacks: allowsLoopbackCallbacks)
+        try self.init(
+            object: object, defaultAuthMethod: "client_secret_basic", allowsLoopbackCallbacks: allowsLoopbackCallbacks)
     }
 
     /// Reads the members of `object`; `defaultAuthMethod` stands for a missing

@@ -114,7 +114,9 @@ import Testing
         let mismatch = server.url("/mismatch.json")
         try server.serve("/mismatch.json", body: Self.document(server.url("/other.json")))
         let large = server.url("/large.json")
-        try server.serve("/large.json", body: Self.document(large, name: String(repeating: "a", count: 6000)))
+        try server.serve(
+            "/large.json", body: Self.document(large, extra: #", "padding": "\#(String(repeating: "a", count: 6000))""#)
+        )
         let notJSON = server.url("/not-json.json")
         try server.serve("/not-json.json", body: "<html>hello</html>")
         let secret = server.url("/secret.json")
@@ -175,6 +177,28 @@ import Testing
             // The limit is 2 s; the server would hold the request for a minute.
             #expect(waited < .seconds(15), "\(waited)")
             #expect(server.requests(to: "/slow.json") == 1)
+            #expect(try storedClient(harness, url) == nil)
+            // Asked again at once: the failure is remembered, the server not asked again.
+            let again = try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(url)))
+            #expect(again.status == 400 && again.text.contains("no answer in time"))
+            #expect(server.requests(to: "/slow.json") == 1)
+        }
+    }
+
+    /// A client's first use is at the authorization endpoint: a token request naming a document
+    /// never seen is `invalid_client` without a fetch (no epoll thread waits on an unknown server).
+    @Test func theTokenEndpointFetchesNoDocumentOfAClientNeverSeen() async throws {
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/agent.json")
+        try server.serve("/agent.json", body: Self.document(url))
+        try await withProvider(server) { harness in
+            let token = try await harness.token(
+                [
+                    ("grant_type", "authorization_code"), ("code", "x"), ("redirect_uri", Self.redirectURI),
+                    ("code_verifier", PKCEPair().verifier), ("client_id", url),
+                ], client: .none)
+            #expect(token.status == 401 && token.string("error") == "invalid_client", "\(token.text)")
+            #expect(server.requests(to: "/agent.json") == 0)
             #expect(try storedClient(harness, url) == nil)
         }
     }
