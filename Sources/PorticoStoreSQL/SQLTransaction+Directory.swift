@@ -198,12 +198,11 @@ extension SQLTransaction {
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
                 backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?, requires_par = ?,
-                security_profile = ?
+                security_profile = ?, jwks_uri = ?
             WHERE id = ?
             """,
-            try Self.clientValues(client) + [.text(client.id)])
+            try Self.clientValues(client) + [.text(client.jwksURI), .text(client.id)])
         if changed == 0 { throw StoreError.notFound(entity: "client", id: client.id) }
-        try write("UPDATE clients SET jwks_uri = ? WHERE id = ?", [.text(client.jwksURI), .text(client.id)])
     }
 
     /// ``ClientStorage/deleteClient(id:)``, for every SQL backend.

@@ -224,4 +224,36 @@ import Testing
             #expect(try storedClient(harness, unkept)?.name == "Renamed Agent")
         }
     }
+
+    /// The real `portico serve`: `--allow-loopback-client-metadata` (named in its help as for
+    /// tests only) lets it fetch a document on 127.0.0.1 (trusting the test's certificate through
+    /// OpenSSL's `SSL_CERT_FILE`); without it the same request is refused, naming the option.
+    @Test func serveFetchesFromLoopbackOnlyWithTheTestOption() async throws {
+        let help = try PorticoProcess.run(["serve", "--help"])
+        #expect(help.stdout.contains("--allow-loopback-client-metadata"), "\(help.stdout)")
+        #expect(help.stdout.contains("FOR TESTS ONLY"))
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/agent.json")
+        try server.serve("/agent.json", body: Self.document(url))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-cimd-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for allowed in [false, true] {
+            let serve = try ServeProcess(
+                databaseURL: "sqlite:\(directory.path)/portico-\(allowed).db",
+                arguments: allowed ? ["--allow-loopback-client-metadata"] : [],
+                environment: ["SSL_CERT_FILE": server.certificate])
+            defer { _ = serve.terminate() }
+            let port = try #require(UInt16(serve.base.split(separator: ":").last ?? ""))
+            let reply = try RawHTTPClient.send(
+                port: port, method: "GET", path: TestBrowser.authorizePath(client: Self.client(url)), headers: [:],
+                body: nil)
+            if allowed {
+                #expect(reply.status == 302 && reply.location?.hasPrefix("/login") == true, "\(reply.text)")
+            } else {
+                #expect(reply.status == 400 && reply.text.contains("--allow-loopback-client-metadata"), "\(reply.text)")
+            }
+        }
+        #expect(server.requests(to: "/agent.json") == 1)
+    }
 }
