@@ -76,6 +76,11 @@ public final class HTTPSDocumentServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: base.appendingPathExtension("stall"))
     }
 
+    /// Makes `path` answer with `Transfer-Encoding: chunked` (its body in two chunks).
+    public func chunk(_ path: String) throws {
+        try Data().write(to: documents(path).appendingPathExtension("chunked"))
+    }
+
     /// Makes `path` read the request and never answer.
     public func stall(_ path: String) throws {
         try Data().write(to: documents(path).appendingPathExtension("stall"))
@@ -122,6 +127,16 @@ public final class HTTPSDocumentServer: @unchecked Sendable {
                     self.send_error(404)
                     return
                 body = open(base + ".body", "rb").read()
+                if os.path.exists(base + ".chunked"):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    half = len(body) // 2
+                    for part in (body[:half], body[half:]):
+                        self.wfile.write(b"%x\r\n" % len(part) + part + b"\r\n")
+                    self.wfile.write(b"0\r\n\r\n")
+                    return
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))

@@ -256,4 +256,66 @@ import Testing
         }
         #expect(server.requests(to: "/agent.json") == 1)
     }
+
+    /// A document sent chunked is read whole; a chunked one over the limit is refused.
+    @Test func aChunkedDocumentIsReadWithinTheLimit() async throws {
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/chunked.json")
+        try server.serve("/chunked.json", body: Self.document(url))
+        try server.chunk("/chunked.json")
+        let large = server.url("/chunked-large.json")
+        try server.serve(
+            "/chunked-large.json",
+            body: Self.document(large, extra: #", "padding": "\#(String(repeating: "a", count: 6000))""#))
+        try server.chunk("/chunked-large.json")
+        try await withProvider(server) { harness in
+            let reply = try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(url)))
+            #expect(reply.location?.hasPrefix("/login") == true, "\(reply.status) \(reply.text)")
+            let refused = try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(large)))
+            #expect(refused.status == 400 && refused.text.contains("larger than 5120 bytes"), "\(refused.text)")
+            #expect(try storedClient(harness, large) == nil)
+        }
+    }
+
+    /// A document client that authenticates with `private_key_jwt`, its keys only at its
+    /// `jwks_uri`: signs a person in and redeems the code with an assertion.
+    @Test func aDocumentClientWithKeysAtItsJWKSURIRedeemsItsCodeWithAnAssertion() async throws {
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/signed-agent.json")
+        let key = try SigningKey.generate(.es256)
+        try server.serve("/signed-agent-jwks.json", body: JWKSet(keys: [key.publicJWK]).jsonString)
+        try server.serve(
+            "/signed-agent.json",
+            body: """
+                {"client_id": "\(url)", "client_name": "Signed Agent", "redirect_uris": ["\(Self.redirectURI)"],
+                 "token_endpoint_auth_method": "private_key_jwt", "jwks_uri": "\(server.url("/signed-agent-jwks.json"))"}
+                """)
+        try await withProvider(server) { harness in
+            _ = try harness.addUser()
+            let pkce = PKCEPair()
+            let allowed = try await harness.browser().authorizeWithConsent(client: Self.client(url), pkce: pkce)
+            let code = try #require(allowed.redirectParameters["code"], "\(allowed.status) \(allowed.text)")
+            #expect(try storedClient(harness, url)?.jwksURI == server.url("/signed-agent-jwks.json"))
+            func redeem(signedBy signer: SigningKey) async throws -> TestReply {
+                let now = Date()
+                let assertion = JWS.sign(
+                    claims: JWTClaims(
+                        issuer: url, subject: url, audience: [harness.issuer + "/oauth/token"],
+                        expiresAt: now.addingTimeInterval(60), issuedAt: now, jwtID: UUID().uuidString),
+                    key: signer)
+                return try await harness.token(
+                    [
+                        ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.redirectURI),
+                        ("code_verifier", pkce.verifier),
+                        ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                        ("client_assertion", assertion),
+                    ], client: .none)
+            }
+            let forged = try await redeem(signedBy: try SigningKey.generate(.es256))
+            #expect(forged.status == 401 && forged.string("error") == "invalid_client", "\(forged.text)")
+            let token = try await redeem(signedBy: key)
+            #expect(token.status == 200, "\(token.text)")
+            #expect(token.string("access_token") != nil)
+        }
+    }
 }
