@@ -99,4 +99,61 @@ import Testing
             #expect(try harness.store.transaction { try $0.clients() }.count == before)
         }
     }
+
+    /// A signed request object (RFC 9101) verifies with keys at the `jwks_uri`; one signed by
+    /// another key goes back as `invalid_request_object`. RFC 7592's PUT keeps the rule: both
+    /// `jwks` and `jwks_uri` are refused, and moving to inline keys clears the URI.
+    @Test func requestObjectsVerifyWithKeysAtTheURLAndAnUpdateKeepsTheRule() async throws {
+        let server = try HTTPSDocumentServer()
+        let key = try SigningKey.generate(.es256)
+        try Self.publish([key], on: server)
+        let redirectURI = RequestObjectTests.redirectURI
+        try await withProvider(server) { harness in
+            _ = try harness.addUser()
+            let token = try RegistrationTokenIssue().create(in: harness.store)
+            let metadata = """
+                {"client_name": "Signed App", "redirect_uris": ["\(redirectURI)"],
+                 "token_endpoint_auth_method": "private_key_jwt", "jwks_uri": "\(server.url("/jwks.json"))"}
+                """
+            let reply = try await register(harness, metadata, token: token)
+            #expect(reply.status == 201, "\(reply.text)")
+            let id = try #require(reply.string("client_id"))
+            let client = RequestObjectTests.SignedClient(id: id, key: key)
+            let claims = RequestObjectTests.claims(harness, client: client, pkce: PKCEPair())
+            func authorize(signedBy signer: SigningKey) async throws -> TestReply {
+                var components = URLComponents()
+                components.path = "/oauth/authorize"
+                components.queryItems = [
+                    URLQueryItem(name: "client_id", value: id),
+                    URLQueryItem(name: "request", value: RequestObjectTests.sign(claims, key: signer)),
+                ]
+                return try await harness.browser().get(try #require(components.string))
+            }
+            let signed = try await authorize(signedBy: key)
+            #expect(signed.location?.hasPrefix("/login") == true, "\(signed.status) \(signed.text)")
+            let forged = try await authorize(signedBy: try SigningKey.generate(.es256))
+            #expect(forged.redirectParameters["error"] == "invalid_request_object", "\(forged.location ?? "")")
+
+            // RFC 7592 §2.2: the whole metadata again, with the registration access token.
+            let uri = try #require(reply.string("registration_client_uri"))
+            let access = try #require(reply.string("registration_access_token"))
+            let path = String(uri.dropFirst(harness.issuer.count))
+            let jwks = JWKSet(keys: [key.publicJWK]).jsonString
+            func put(_ keys: String, bearer: String) async throws -> TestReply {
+                try await harness.request(
+                    "PUT", path, headers: ["Content-Type": "application/json", "Authorization": "Bearer \(bearer)"],
+                    rawBody: """
+                        {"client_id": "\(id)", "client_name": "Signed App", "redirect_uris": ["\(redirectURI)"],
+                         "token_endpoint_auth_method": "private_key_jwt", \(keys)}
+                        """)
+            }
+            let both = try await put(#""jwks": \#(jwks), "jwks_uri": "\#(server.url("/jwks.json"))""#, bearer: access)
+            #expect(both.status == 400 && both.string("error") == "invalid_client_metadata", "\(both.text)")
+            #expect(try harness.store.transaction { try $0.client(id: id) }?.jwksURI == server.url("/jwks.json"))
+            let inline = try await put(#""jwks": \#(jwks)"#, bearer: access)
+            #expect(inline.status == 200, "\(inline.text)")
+            let stored = try #require(try harness.store.transaction { try $0.client(id: id) })
+            #expect(stored.jwksURI == nil && stored.jwks != nil)
+        }
+    }
 }
