@@ -200,6 +200,15 @@ final class ClientMetadataDocuments: Sendable {
     /// Inserts the client, or updates the stored one with what the document says now, keeping
     /// what the operator decided (verified, suspended) and when it was first seen.
     private func store(_ described: Client) throws {
+        do {
+            try upsert(described)
+        } catch StoreError.duplicate {
+            // Another request (or node) made the row first: update it instead.
+            try upsert(described)
+        }
+    }
+
+    private func upsert(_ described: Client) throws {
         try store.transaction { transaction in
             guard let stored = try transaction.client(id: described.id) else {
                 var client = described

@@ -318,4 +318,25 @@ import Testing
             #expect(token.string("access_token") != nil)
         }
     }
+
+    /// Many first uses at once: every one goes on to sign-in; one row.
+    @Test func firstUsesAtOnceAllSucceed() async throws {
+        let server = try HTTPSDocumentServer()
+        let url = server.url("/busy.json")
+        try server.serve("/busy.json", body: Self.document(url), headers: ["Cache-Control": "no-store"])
+        try await withProvider(server) { harness in
+            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await harness.browser().get(TestBrowser.authorizePath(client: Self.client(url)))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for reply in replies {
+                #expect(reply.location?.hasPrefix("/login") == true, "\(reply.status) \(reply.text)")
+            }
+            #expect(try harness.store.transaction { try $0.clients() }.filter { $0.id == url }.count == 1)
+        }
+    }
 }
