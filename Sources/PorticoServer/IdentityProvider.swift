@@ -47,7 +47,14 @@ public final class IdentityProvider: Sendable {
                 ?? OutboxMailer(directory: configuration.effectiveOutboxDirectory(beside: store.location)),
             metrics: ProviderMetrics(registry: registry), requiresDPoPNonce: configuration.requiresDPoPNonce,
             allowsOpenRegistration: configuration.allowsOpenRegistration,
-            allowsLoopbackCallbacks: configuration.allowsLoopbackCallbacks, requiresPAR: configuration.requiresPAR)
+            allowsLoopbackCallbacks: configuration.allowsLoopbackCallbacks, requiresPAR: configuration.requiresPAR,
+            documentFetcher: OutboundHTTPClient(
+                policy: OutboundAddressPolicy(
+                    allowsLoopback: configuration.allowsLoopbackClientMetadata,
+                    loopbackOption: "--allow-loopback-client-metadata"),
+                connectTimeout: min(.seconds(2), configuration.documentFetchTimeout),
+                timeout: configuration.documentFetchTimeout,
+                trustedCertificatesFile: configuration.outboundTrustedCertificatesFile))
         let router = Router()
         ProtocolRoutes.register(on: router, context: context)
         try PageRoutes.register(on: router, environment: PageEnvironment(context), demo: configuration.demo)

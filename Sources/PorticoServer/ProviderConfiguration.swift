@@ -74,6 +74,18 @@ public struct ProviderConfiguration: Sendable {
     /// development, whose app backends run on 127.0.0.1; private and link-local addresses are
     /// refused either way (``OutboundAddressPolicy``).
     public var allowsLoopbackCallbacks = false
+    /// Whether client metadata documents (a `client_id` that is an https URL) and `jwks_uri`s
+    /// may be fetched from loopback addresses (`--allow-loopback-client-metadata`): for tests
+    /// only, whose document servers run on 127.0.0.1. Off by default, and independent of
+    /// ``allowsLoopbackCallbacks``: any agent can make the provider fetch a document, so a
+    /// server that must post to a local backend still fetches nothing local.
+    public var allowsLoopbackClientMetadata = false
+    /// Certificates (PEM) trusted for the provider's own https requests instead of the system's,
+    /// for tests with their own certificate authority; nil (the system's) in production.
+    public var outboundTrustedCertificatesFile: String? = nil
+    /// How long fetching a client metadata document or a `jwks_uri` may take in all (resolving,
+    /// connecting, TLS, reading); 5 seconds by default.
+    public var documentFetchTimeout: Duration = .seconds(5)
     /// Whether every DPoP proof must carry a nonce of this provider's (`--dpop-nonce`, RFC 9449
     /// §8, §9): a proof without a current one is answered `use_dpop_nonce` with the nonce in
     /// `DPoP-Nonce`, which also comes with every answer to a request with a proof. The nonce is

@@ -48,6 +48,10 @@ public struct Client: Sendable, Hashable {
     /// assertions (RFC 7523 §2.2, `client add --jwks`); such a client has no secret. Nil for a
     /// client that authenticates with a secret, or not at all.
     public var jwks: String? = nil
+    /// Where its public keys are published instead (`jwks_uri`, RFC 7591 §2): an https URL the
+    /// provider fetches, caches and fetches again when an assertion names a key it has not seen
+    /// (a rotation at the client). Never set together with ``jwks``.
+    public var jwksURI: String? = nil
     /// Whether it is a resource server that may ask `/oauth/introspect` about tokens
     /// (`client add --introspection`); other clients must not learn whose a token is.
     public var mayIntrospect = false

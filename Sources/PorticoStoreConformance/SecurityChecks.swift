@@ -24,6 +24,27 @@ struct SecurityStoreTests: ConformanceChecks {
         }
     }
 
+    /// A `jwks_uri` (schema 23) is kept, changed and cleared by insert and update; a client with
+    /// both `jwks` and a `jwks_uri` is refused.
+    func aClientKeepsItsKeySetURI() throws {
+        try withStore { store throws in
+            var client = Client(name: "Backend", type: .confidential, redirectURIs: [])
+            client.jwksURI = "https://backend.example/jwks.json"
+            try store.transaction { try $0.insert(client) }
+            #expect(try store.client(id: client.id)?.jwksURI == "https://backend.example/jwks.json")
+            #expect(try store.client(id: client.id)?.secretHash == nil)
+            client.jwksURI = "https://backend.example/keys"
+            try store.transaction { try $0.update(client) }
+            #expect(try store.client(id: client.id)?.jwksURI == "https://backend.example/keys")
+            client.jwks = #"{"keys":[]}"#
+            #expect(throws: StoreError.self) { try store.transaction { try $0.update(client) } }
+            client.jwksURI = nil
+            try store.transaction { try $0.update(client) }
+            #expect(try store.client(id: client.id)?.jwksURI == nil)
+            #expect(try store.client(id: client.id)?.jwks == #"{"keys":[]}"#)
+        }
+    }
+
     func aClientKeepsItsKeySetAndIntrospectionFlag() throws {
         try withStore { store throws in
             var client = Client(
@@ -108,6 +129,9 @@ enum SecurityChecks {
             },
             .init("SecurityStoreTests.aClientKeepsItsKeySetAndIntrospectionFlag") {
                 try SecurityStoreTests(open: $0).aClientKeepsItsKeySetAndIntrospectionFlag()
+            },
+            .init("SecurityStoreTests.aClientKeepsItsKeySetURI") {
+                try SecurityStoreTests(open: $0).aClientKeepsItsKeySetURI()
             },
             .init("SecurityStoreTests.anAssertionJTIIsAcceptedOnceUntilItExpires") {
                 try SecurityStoreTests(open: $0).anAssertionJTIIsAcceptedOnceUntilItExpires()

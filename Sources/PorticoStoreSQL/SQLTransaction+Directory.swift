@@ -10,7 +10,7 @@ import PorticoStore
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
     sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified,
     previous_secret_hash, previous_secret_expires_at,
-    requires_par, security_profile
+    requires_par, security_profile, jwks_uri
     """
 
 @usableFromInline let keyColumns =
@@ -140,6 +140,7 @@ extension SQLTransaction {
             }
             client.securityProfile = known
         }
+        client.jwksURI = try row.optionalText("jwks_uri")
         return client
     }
 
@@ -173,6 +174,10 @@ extension SQLTransaction {
         if !client.isVerified {
             try write("UPDATE clients SET verified = ? WHERE id = ?", [.bool(false), .text(client.id)])
         }
+        // Likewise for a JWKS URI (version 23).
+        if let jwksURI = client.jwksURI {
+            try write("UPDATE clients SET jwks_uri = ? WHERE id = ?", [.text(jwksURI), .text(client.id)])
+        }
     }
 
     /// ``ClientStorage/client(id:)``, for every SQL backend.
@@ -193,10 +198,10 @@ extension SQLTransaction {
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
                 backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?, requires_par = ?,
-                security_profile = ?
+                security_profile = ?, jwks_uri = ?
             WHERE id = ?
             """,
-            try Self.clientValues(client) + [.text(client.id)])
+            try Self.clientValues(client) + [.text(client.jwksURI), .text(client.id)])
         if changed == 0 { throw StoreError.notFound(entity: "client", id: client.id) }
     }
 

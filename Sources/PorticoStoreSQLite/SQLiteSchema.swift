@@ -39,6 +39,7 @@ enum SQLiteSchema {
         Migration(version: 20, statements: version20),
         Migration(version: 21, statements: version21),
         Migration(version: 22, statements: version22),
+        Migration(version: 23, statements: version23),
     ]
 
     /// The newest version this build understands.

@@ -14,7 +14,7 @@ enum ServeCommand {
                              [--trusted-proxy CIDR ...] [--client-address-header NAME]
                              [--session-lifetime DURATION] [--remembered-session-lifetime DURATION]
                              [--allow-loopback-callbacks] [--dpop-nonce] [--open-registration]
-                             [--require-par]
+                             [--require-par] [--allow-loopback-client-metadata]
 
         Runs the identity provider until Ctrl-C (SIGINT) or SIGTERM, then finishes the
         requests in flight and exits 0.
@@ -69,6 +69,12 @@ enum ServeCommand {
                             addresses (10/8, 192.168/16, 169.254/16, fc00::/7, …) are
                             refused either way, checked on the resolved address before
                             each request
+          --allow-loopback-client-metadata
+                            FOR TESTS ONLY: let client metadata documents (a client_id
+                            that is an https URL) be fetched from loopback addresses.
+                            Off by default: anyone can name such a URL, so the server
+                            must fetch nothing on its own machine. Private, link-local
+                            and reserved addresses are refused either way
           --dpop-nonce      every DPoP proof must carry a nonce of the server's (RFC 9449
                             §8): a proof without a current one is answered use_dpop_nonce
                             with the nonce in the DPoP-Nonce header. Any node on the same
@@ -141,6 +147,7 @@ enum ServeCommand {
         configuration.requiresDPoPNonce = arguments.flag("dpop-nonce")
         configuration.allowsOpenRegistration = arguments.flag("open-registration")
         configuration.requiresPAR = arguments.flag("require-par")
+        configuration.allowsLoopbackClientMetadata = arguments.flag("allow-loopback-client-metadata")
         try arguments.finish()
         try requireIssuerOffLoopback(configuration)
 

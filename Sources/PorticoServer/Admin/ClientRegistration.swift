@@ -57,6 +57,9 @@ public struct ClientRegistration: Sendable {
     /// The text of a JWKS of public keys (`--jwks FILE`): the client authenticates with
     /// `private_key_jwt` assertions signed by them and gets no secret.
     public var jwks: String? = nil
+    /// Where the client publishes those keys instead (`jwks_uri`): an https URL the server
+    /// fetches (``ClientKeySetCache``); never together with ``jwks``.
+    public var jwksURI: String? = nil
     /// Whether it is a resource server allowed to introspect tokens (`--introspection`).
     public var mayIntrospect = false
     /// Whether its tokens must be bound to a key by DPoP (`--dpop`): bearer use is refused.
@@ -185,7 +188,7 @@ public struct ClientRegistration: Sendable {
     }
 
     /// Whether the client gets a secret: confidential, and not authenticating by its JWKS.
-    var needsSecret: Bool { !(isPublic || isCompanion || miniProgramOf != nil || jwks != nil) }
+    var needsSecret: Bool { !(isPublic || isCompanion || miniProgramOf != nil || jwks != nil || jwksURI != nil) }
 
     /// Validates a replacement of the stored client `id` (RFC 7592 §2.2) and stores it in
     /// `transaction`: the same checks as a new registration; the secret kept when the client
@@ -310,6 +313,17 @@ public struct ClientRegistration: Sendable {
             if isPublic { throw .invalid("--jwks is for confidential clients: a public client has no key to keep") }
             client.jwks = try ClientKeySet(json: jwks).jsonString
         }
+        if let jwksURI {
+            if jwks != nil { throw .invalid("jwks and jwks_uri cannot both be given: send the keys one way") }
+            if isPublic { throw .invalid("jwks_uri is for confidential clients: a public client has no key to keep") }
+            guard jwksURI.lowercased().hasPrefix("https://") else {
+                throw .invalid("jwks_uri '\(jwksURI)' must be an https URL")
+            }
+            try ClientURIRules.checkWebURL(jwksURI, label: "jwks_uri")
+            try ClientURIRules.checkOutboundTarget(
+                jwksURI, policy: OutboundAddressPolicy(allowsLoopback: allowsLoopbackCallbacks), label: "jwks_uri")
+            client.jwksURI = jwksURI
+        }
         client.mayIntrospect = mayIntrospect
         client.requiresDPoP = requiresDPoP
         client.requiresPAR = requiresPAR
@@ -322,7 +336,7 @@ public struct ClientRegistration: Sendable {
             switch known {
             case .fapi2:
                 if isPublic { throw .invalid("--profile fapi2 is for confidential clients, not --public ones") }
-                guard client.jwks != nil else {
+                guard client.jwks != nil || client.jwksURI != nil else {
                     throw .invalid("--profile fapi2 needs --jwks: the client authenticates with private_key_jwt")
                 }
                 client.requiresPAR = true

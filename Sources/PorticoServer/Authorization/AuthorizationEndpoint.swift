@@ -34,6 +34,19 @@ enum AuthorizationEndpoint {
     private static func respond(to incoming: FormParameters, request: Request, environment: PageEnvironment) throws
         -> Response
     {
+        // A client_id that is a document's URL: its row made or refreshed first, or the page
+        // says why not (never a redirect: no redirect URI of it can be trusted).
+        let clientIDs = incoming.values(for: "client_id")
+        if clientIDs.count == 1, let clientID = clientIDs.first, ClientMetadataDocuments.isDocumentURL(clientID) {
+            do {
+                try environment.clientMetadataDocuments.refresh(clientID)
+            } catch {
+                let language = PageLanguage.preferred(uiLocales: incoming["ui_locales"])
+                return ErrorPage.response(
+                    for: .unusableClientMetadata(reason: error.reason),
+                    language: request.pageLanguage(pending: language))
+            }
+        }
         let validator = AuthorizationRequestValidator(
             store: environment.store, now: environment.now, requiresPAR: environment.requiresPAR)
         let source = AuthorizationRequestSource(

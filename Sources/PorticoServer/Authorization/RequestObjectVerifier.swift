@@ -43,7 +43,7 @@ struct RequestObjectVerifier: Sendable {
 
     /// The authorization parameters `object` carries for `client`, with `client_id` set.
     func parameters(of object: String, for client: Client) throws(Problem) -> FormParameters {
-        guard let keySet = keySets.keySet(of: client) else {
+        guard let keySet = keySets.keySet(of: client, keyID: ClientKeySetCache.keyID(ofCompactJWS: object)) else {
             throw Problem(description: "This client has no registered keys (--jwks) to verify a request object.")
         }
         let verified: VerifiedJWS

@@ -55,7 +55,8 @@ struct ClientAssertionVerifier: Sendable {
         if let clientID, clientID != claimedID {
             throw OAuthError.invalidClient("The client_id does not match the client assertion's iss.")
         }
-        guard let client = try lookUp(claimedID), client.type == .confidential, let keySet = keySets.keySet(of: client)
+        guard let client = try lookUp(claimedID), client.type == .confidential,
+            let keySet = keySets.keySet(of: client, keyID: ClientKeySetCache.keyID(ofCompactJWS: assertion))
         else { throw failure }
         let claims: JWTClaims
         let audience: JSONValue?

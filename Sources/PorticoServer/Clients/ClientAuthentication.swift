@@ -43,6 +43,9 @@ struct ClientAuthenticator {
     /// Whether to read clients from the cache alone: a client not in memory, and any assertion
     /// (its `jti` is recorded in the store), throw ``NotInMemory`` instead of waiting on the store.
     var memoryOnly = false
+    /// Makes or refreshes the clients whose `client_id` is a client metadata document's URL;
+    /// without it such an id names no client unless its row exists.
+    var metadataDocuments: ClientMetadataDocuments? = nil
     /// The clock a rotated secret's overlap is judged by (the provider's, which tests move).
     var now: @Sendable () -> Date = { Date() }
 
@@ -139,6 +142,14 @@ struct ClientAuthenticator {
     }
 
     private func lookUp(_ id: String) throws -> Client? {
+        if let metadataDocuments, ClientMetadataDocuments.isDocumentURL(id) {
+            if memoryOnly { throw NotInMemory() }
+            do {
+                try metadataDocuments.refresh(id, fetchingNew: false)
+            } catch {
+                throw OAuthError.invalidClient("The client is not usable: \(error.reason).")
+            }
+        }
         if memoryOnly {
             guard let client = cache?.clientInMemory(id: id) else { throw NotInMemory() }
             return client

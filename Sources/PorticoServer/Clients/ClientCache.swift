@@ -75,6 +75,6 @@ extension ProviderContext {
             store: store, cache: clients,
             assertions: ClientAssertionVerifier(
                 store: store, issuer: { [issuerIdentifier] in issuerIdentifier.current }, now: now,
-                keySets: clientKeySets), now: now)
+                keySets: clientKeySets), metadataDocuments: clientMetadataDocuments, now: now)
     }
 }

@@ -81,6 +81,9 @@ final class DiscoveryEndpoint: Sendable {
             "revocation_endpoint": .string(issuer + "/oauth/revoke"),
             "introspection_endpoint": .string(issuer + "/oauth/introspect"),
             "registration_endpoint": .string(issuer + RegistrationEndpoint.path),
+            // A client_id may be the https URL of the client's metadata document
+            // (``ClientMetadataDocuments``).
+            "client_id_metadata_document_supported": true,
             "device_authorization_endpoint": .string(issuer + DeviceAuthorizationEndpoint.path),
             "end_session_endpoint": .string(issuer + LogoutEndpoint.path),
             // Portico's own: where a companion (portico-agent) brokers apps' authorization requests.

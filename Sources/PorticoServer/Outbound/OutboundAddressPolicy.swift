@@ -20,9 +20,13 @@ public struct OutboundAddressPolicy: Sendable {
     /// Whether loopback addresses are allowed (tests and local development only).
     public var allowsLoopback: Bool
 
-    /// The policy of a production server, or with loopback allowed.
-    public init(allowsLoopback: Bool = false) {
+    /// The `serve` option that allows loopback, named when loopback is refused.
+    public var loopbackOption: String
+
+    /// The policy of a production server, or with loopback allowed (by `loopbackOption`).
+    public init(allowsLoopback: Bool = false, loopbackOption: String = "--allow-loopback-callbacks") {
         self.allowsLoopback = allowsLoopback
+        self.loopbackOption = loopbackOption
     }
 
     /// The loopback networks.
@@ -43,7 +47,7 @@ public struct OutboundAddressPolicy: Sendable {
         let judged = Self.embeddedIPv4(in: address) ?? address
         if Self.loopback.contains(where: { $0.contains(judged) }) {
             return allowsLoopback
-                ? nil : "\(address) is a loopback address (allowed only with --allow-loopback-callbacks)"
+                ? nil : "\(address) is a loopback address (allowed only with \(loopbackOption))"
         }
         if Self.nonPublic.contains(where: { $0.contains(judged) }) {
             return "\(address) is a private, link-local or reserved address"
@@ -61,7 +65,7 @@ public struct OutboundAddressPolicy: Sendable {
         if name.hasSuffix(".") { name.removeLast() }
         if name == "localhost" || name.hasSuffix(".localhost") {
             return allowsLoopback
-                ? nil : "\(host) is a loopback name (allowed only with --allow-loopback-callbacks)"
+                ? nil : "\(host) is a loopback name (allowed only with \(loopbackOption))"
         }
         guard let address = OutboundResolver.numericAddress(name) else { return nil }
         return refusal(forAddress: address)

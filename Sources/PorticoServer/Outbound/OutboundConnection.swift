@@ -77,7 +77,12 @@ final class OutboundConnection {
     func receive(maximum: Int) throws -> [UInt8] {
         try applyDeadline()
         if let tls {
-            do { return try tls.read(maximum: maximum) } catch { throw Failure(description: "\(error)") }
+            do {
+                return try tls.read(maximum: maximum)
+            } catch {
+                // A read that ran into the deadline is a peer that did not answer in time.
+                throw Failure(description: ContinuousClock.now >= deadline ? "no answer in time" : "\(error)")
+            }
         }
         var buffer = [UInt8](repeating: 0, count: max(1, maximum))
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }

@@ -40,6 +40,8 @@ struct OutboundHTTPClient: Sendable {
         /// The answer's body as far as it was read (within ``maximumAnswerBytes``), when the
         /// caller asked for it (a Shared Signals receiver's error); empty otherwise.
         var body: [UInt8] = []
+        /// The answer's header fields (lower-cased names), when a document was fetched.
+        var headers: [String: String] = [:]
     }
 
     /// The most of an answer ever read: enough for any status line.
@@ -75,9 +77,21 @@ struct OutboundHTTPClient: Sendable {
         send(method: "GET", body: nil, contentType: nil, to: url)
     }
 
+    /// GETs the document at `url` (a client metadata document, a `jwks_uri`): https only, and
+    /// the whole body read, up to `maximumBytes`; a longer answer fails rather than being cut.
+    /// A 2xx's headers and body come back in the ``Exchange``.
+    func getDocument(_ url: URL, maximumBytes: Int) -> Exchange {
+        guard url.scheme?.lowercased() == "https" else {
+            return Exchange(outcome: .refused("\(url.absoluteString) is not an https URL"), bytesRead: 0)
+        }
+        return send(
+            method: "GET", body: nil, contentType: nil, headers: [("Accept", "application/json")],
+            document: maximumBytes, to: url)
+    }
+
     private func send(
         method: String, body: [UInt8]?, contentType: String?, headers: [(String, String)] = [],
-        readingBody: Bool = false, to url: URL
+        readingBody: Bool = false, document: Int? = nil, to url: URL
     ) -> Exchange {
         let deadline = ContinuousClock.now + timeout
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
@@ -112,11 +126,9 @@ struct OutboundHTTPClient: Sendable {
                 failures.append("\(error)")
                 continue
             }
-            return exchange(
-                on: connection,
-                request: request(
-                    method, body: body, contentType: contentType, headers: headers, components: components),
-                readingBody: readingBody)
+            let bytes = request(method, body: body, contentType: contentType, headers: headers, components: components)
+            if let document { return OutboundDocumentReader(limit: document).exchange(on: connection, request: bytes) }
+            return exchange(on: connection, request: bytes, readingBody: readingBody)
         }
         return Exchange(outcome: .failed(failures.joined(separator: "; ")), bytesRead: 0)
     }
@@ -181,7 +193,7 @@ struct OutboundHTTPClient: Sendable {
     }
 
     /// Where the body starts: after the first empty line.
-    private static func endOfHead(in answer: [UInt8]) -> Int? {
+    static func endOfHead(in answer: [UInt8]) -> Int? {
         guard answer.count >= 4 else { return nil }
         for index in 0...(answer.count - 4)
         where answer[index] == 0x0D && answer[index + 1] == 0x0A && answer[index + 2] == 0x0D
@@ -193,7 +205,7 @@ struct OutboundHTTPClient: Sendable {
     }
 
     /// The status of an `HTTP/1.x NNN …` line at the start of `answer`.
-    private static func status(in answer: [UInt8]) -> Int? {
+    static func status(in answer: [UInt8]) -> Int? {
         guard let end = answer.firstIndex(of: 0x0A) else { return nil }
         let line = String(decoding: answer[..<end], as: UTF8.self)
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)

@@ -104,6 +104,13 @@ enum ErrorPage {
                     "The app that sent you here is not registered with \(platform), so we can't sign you in to it.",
                     zh: "将您带到这里的应用未在 \(platform) 注册，因此我们无法让您登录。")
             )
+        case .unusableClientMetadata(let reason):
+            return (
+                Localized("We can't sign you in to this app", zh: "我们无法让您登录此应用"),
+                Localized(
+                    "The app that sent you here describes itself at an address we could not use: \(reason).",
+                    zh: "将您带到这里的应用在一个我们无法使用的地址描述自己：\(reason)。")
+            )
         case .suspendedClient(let app):
             return (
                 Localized("\(app) is suspended", zh: "\(app) 已被暂停"),
@@ -225,7 +232,8 @@ enum ErrorPage {
                 "Go back to the app and try again later. If you are its developer, ask \(platform)'s operator "
                     + "about its standing.",
                 zh: "请返回应用，稍后再试。如果您是该应用的开发者，请联系 \(platform) 的运营方了解其状态。")
-        case .unknownClient, .redirectNotRegistered, .redirectMissing, .redirectNotAllowed, .malformedRequest:
+        case .unknownClient, .unusableClientMetadata, .redirectNotRegistered, .redirectMissing, .redirectNotAllowed,
+            .malformedRequest:
             Localized(
                 "If you are the app's developer, check its client ID and redirect address. Otherwise, "
                     + "go back to the app and contact its support.",

@@ -35,6 +35,8 @@ struct PageEnvironment: Sendable {
     let forgetClient: @Sendable (String) -> Void
     /// Verifies signed request objects (RFC 9101) at the authorization endpoint.
     let requestObjects: RequestObjectVerifier
+    /// Clients described by a client metadata document at their `client_id` URL.
+    let clientMetadataDocuments: ClientMetadataDocuments
     /// Whether every app must push its authorization requests (`serve --require-par`).
     let requiresPAR: Bool
 
@@ -51,6 +53,7 @@ struct PageEnvironment: Sendable {
         issuerIdentifier = context.issuerIdentifier
         forgetClient = { [clients = context.clients] in clients.forget(id: $0) }
         requestObjects = context.requestObjectVerifier
+        clientMetadataDocuments = context.clientMetadataDocuments
         requiresPAR = context.requiresPAR
     }
 

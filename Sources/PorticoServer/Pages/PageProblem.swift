@@ -9,6 +9,9 @@ import PorticoHTTP
 enum PageProblem: Error, Equatable {
     /// No client with the given `client_id` (or none given).
     case unknownClient
+    /// The `client_id` is the URL of a client metadata document that could not be fetched or is
+    /// not acceptable; `reason` (in English: it is for the app's developer) says why.
+    case unusableClientMetadata(reason: String)
     /// The platform's operator has suspended the app (`portico client suspend`).
     case suspendedClient(appName: String)
     /// The app is not verified and has already signed in as many people as such apps may.

@@ -23,27 +23,38 @@ struct ClientMetadata {
         guard let object = JSONValue(parsing: body)?.objectValue else {
             throw Self.invalid("The request body must be a JSON object of client metadata (RFC 7591).")
         }
+        try self.init(
+            object: object, defaultAuthMethod: "client_secret_basic", allowsLoopbackCallbacks: allowsLoopbackCallbacks)
+    }
+
+    /// Reads the members of `object`; `defaultAuthMethod` stands for a missing
+    /// `token_endpoint_auth_method` (`none` for a client metadata document, whose client has no
+    /// secret).
+    init(object: [String: JSONValue], defaultAuthMethod: String, allowsLoopbackCallbacks: Bool) throws(OAuthError) {
         let redirectURIs = try Self.strings(object, "redirect_uris") ?? []
         var registration = ClientRegistration(
             name: try Self.string(object, "client_name") ?? "Unnamed app", redirectURIs: redirectURIs)
-        let method = try Self.string(object, "token_endpoint_auth_method") ?? "client_secret_basic"
+        let method = try Self.string(object, "token_endpoint_auth_method") ?? defaultAuthMethod
         guard Self.authMethods.contains(method) else {
             throw Self.invalid(
                 "token_endpoint_auth_method '\(method)' is not one of \(Self.authMethods.joined(separator: ", ")).")
         }
         registration.isPublic = method == "none"
-        if object["jwks_uri"] != nil {
-            throw Self.invalid("jwks_uri is not supported; send the public keys inline as jwks.")
-        }
-        if let jwks = object["jwks"] {
+        if let jwks = object["jwks"], jwks != .null {
             guard jwks.objectValue != nil else { throw Self.invalid("jwks must be a JSON Web Key Set object.") }
             registration.jwks = jwks.jsonString
         }
-        if method == "private_key_jwt" && registration.jwks == nil {
-            throw Self.invalid("token_endpoint_auth_method private_key_jwt needs the client's public keys in jwks.")
+        registration.jwksURI = try Self.string(object, "jwks_uri")
+        if registration.jwks != nil && registration.jwksURI != nil {
+            throw Self.invalid("jwks and jwks_uri cannot both be given (RFC 7591 §2): send the keys one way.")
         }
-        if method != "private_key_jwt" && registration.jwks != nil {
-            throw Self.invalid("jwks is only for token_endpoint_auth_method private_key_jwt.")
+        let hasKeys = registration.jwks != nil || registration.jwksURI != nil
+        if method == "private_key_jwt" && !hasKeys {
+            throw Self.invalid(
+                "token_endpoint_auth_method private_key_jwt needs the client's public keys in jwks or jwks_uri.")
+        }
+        if method != "private_key_jwt" && hasKeys {
+            throw Self.invalid("jwks and jwks_uri are only for token_endpoint_auth_method private_key_jwt.")
         }
         registration.grantTypes = try Self.strings(object, "grant_types") ?? []
         let responseTypes = try Self.strings(object, "response_types") ?? ["code"]
@@ -109,6 +120,7 @@ struct ClientMetadata {
             members["post_logout_redirect_uris"] = .array(client.postLogoutRedirectURIs.map { .string($0) })
         }
         if let jwks = client.jwks, let keys = JSONValue(parsing: Array(jwks.utf8)) { members["jwks"] = keys }
+        if let jwksURI = client.jwksURI { members["jwks_uri"] = .string(jwksURI) }
         return members
     }
 

@@ -28,7 +28,7 @@ final class ProviderContext: Sendable {
     /// Registered clients, cached for a few seconds for the back-channel endpoints.
     let clients: ClientCache
     /// The `private_key_jwt` keys of the clients, parsed once per registration.
-    let clientKeySets = ClientKeySetCache()
+    let clientKeySets: ClientKeySetCache
     /// The ID tokens the Native SSO exchange has verified (one cache for the node).
     let verifiedIDTokens = VerifiedIDTokens()
     /// Counters for operators (tokens, errors, sign-ins); exposed only with `--metrics`.
@@ -45,6 +45,8 @@ final class ProviderContext: Sendable {
     let allowsLoopbackCallbacks: Bool
     /// Whether every app must push its authorization requests (``ProviderConfiguration/requiresPAR``).
     let requiresPAR: Bool
+    /// Clients described by a client metadata document at their `client_id` URL.
+    let clientMetadataDocuments: ClientMetadataDocuments
 
     init(
         issuer: String, store: any Store, keys: KeyRing, passwords: PasswordHasher = PasswordHasher(),
@@ -52,7 +54,9 @@ final class ProviderContext: Sendable {
         mailer: any Mailer = OutboxMailer(directory: "./portico-data/outbox"),
         metrics: ProviderMetrics = ProviderMetrics(), passwordChecks: PasswordCheckGate = PasswordCheckGate(),
         requiresDPoPNonce: Bool = false, allowsOpenRegistration: Bool = false, allowsLoopbackCallbacks: Bool = false,
-        requiresPAR: Bool = false
+        requiresPAR: Bool = false,
+        documentFetcher: OutboundHTTPClient = OutboundHTTPClient(
+            policy: OutboundAddressPolicy(), connectTimeout: .seconds(2), timeout: .seconds(5))
     ) {
         self.requiresPAR = requiresPAR
         self.requiresDPoPNonce = requiresDPoPNonce
@@ -67,6 +71,9 @@ final class ProviderContext: Sendable {
         self.now = now
         self.mailer = mailer
         self.clients = ClientCache(store: store)
+        self.clientKeySets = ClientKeySetCache(fetcher: documentFetcher)
+        self.clientMetadataDocuments = ClientMetadataDocuments(
+            store: store, fetcher: documentFetcher, allowsLoopbackCallbacks: allowsLoopbackCallbacks, clients: clients)
         self.metrics = metrics
         self.execution = RouteExecution(for: store)
     }

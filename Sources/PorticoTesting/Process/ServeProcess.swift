@@ -14,11 +14,15 @@ public final class ServeProcess: @unchecked Sendable {
     /// Starts `portico serve --port 0 --quiet --database databaseURL` plus `arguments` (without
     /// `--database` when `databaseURL` is nil: the default database, under `directory`) in
     /// `directory` (the test's own by default) and waits (up to `timeout`) for its banner;
-    /// throws when it exits or stays silent.
+    /// throws when it exits or stays silent. `environment` is added to this process's.
     public init(
-        databaseURL: String?, arguments: [String] = [], directory: URL? = nil, timeout: TimeInterval = 60
+        databaseURL: String?, arguments: [String] = [], directory: URL? = nil, timeout: TimeInterval = 60,
+        environment: [String: String] = [:]
     ) throws {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = PorticoProcess.executable
         process.arguments =
             ["serve", "--port", "0", "--quiet"] + (databaseURL.map { ["--database", $0] } ?? []) + arguments
