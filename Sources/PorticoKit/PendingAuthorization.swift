@@ -47,6 +47,19 @@ struct PendingAuthorization: Sendable {
     /// endpoint's own query kept, then the app's extra parameters, then the SDK's, which the
     /// extras cannot override.
     func authorizationURL(provider: Provider, clientID: String, redirectURI: URL) -> URL {
+        let parameters = authorizationParameters(clientID: clientID, redirectURI: redirectURI)
+        return Self.url(provider.authorizationEndpoint, adding: parameters.map { ($0.name, $0.value) })
+    }
+
+    /// The URL that sends the browser with a pushed request (RFC 9126 §4): only `client_id`
+    /// and the `request_uri` the provider answered.
+    func pushedAuthorizationURL(provider: Provider, clientID: String, requestURI: String) -> URL {
+        Self.url(provider.authorizationEndpoint, adding: [("client_id", clientID), ("request_uri", requestURI)])
+    }
+
+    /// The parameters of this authorization request, the app's extras first and the SDK's
+    /// after them (the extras cannot override the SDK's): what the URL carries, or what is pushed.
+    func authorizationParameters(clientID: String, redirectURI: URL) -> [(name: String, value: String)] {
         var own: [(String, String)] = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI.absoluteString),
             ("scope", scopes.joined(separator: " ")), ("state", state), ("code_challenge", codeChallenge),
@@ -63,9 +76,14 @@ struct PendingAuthorization: Sendable {
         }
         let reserved = Set(own.map(\.0))
         let extra = request.additionalParameters.sorted { $0.key < $1.key }.filter { !reserved.contains($0.key) }
-        var components = URLComponents(url: provider.authorizationEndpoint, resolvingAgainstBaseURL: false)
+        return (extra.map { ($0.key, $0.value) } + own).map { (name: $0.0, value: $0.1) }
+    }
+
+    /// `endpoint` with `fields` appended to its own query.
+    private static func url(_ endpoint: URL, adding fields: [(String, String)]) -> URL {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
         let existing = components?.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
-        components?.percentEncodedQuery = existing + FormEncoding.encode(extra.map { ($0.key, $0.value) } + own)
-        return components?.url ?? provider.authorizationEndpoint
+        components?.percentEncodedQuery = existing + FormEncoding.encode(fields)
+        return components?.url ?? endpoint
     }
 }
