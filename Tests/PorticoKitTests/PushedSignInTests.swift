@@ -110,7 +110,8 @@ struct PushedSignInTests {
             let agent = CodeInterceptor(
                 inner: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener)
             ) { callback, redirectURI, verifier in
-                let code = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?
+                let code =
+                    URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?
                     .first { $0.name == "code" }?.value ?? ""
                 let reply = try await harness.provider.token(
                     [
@@ -210,7 +211,7 @@ struct CodeInterceptor: UserAgent {
 
     func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome {
         let outcome = try await inner.authorize(context)
-        if case .callback(let url, let redirectURI) = outcome.kind { 
+        if case .callback(let url, let redirectURI) = outcome.kind {
             try await intercept(url, redirectURI, context.pending.codeVerifier ?? "")
         }
         return outcome
