@@ -39,30 +39,39 @@ public struct AuthorizationContext: Sendable {
     /// for a minute. A refused push throws the provider's error (for example
     /// `invalid_request` with its description) and nothing is shown.
     public func authorizationRequestURL(redirectURI: URL) async throws(AuthorizationError) -> URL {
-        guard let endpoint = provider.pushedAuthorizationRequestEndpoint else {
+        guard let pushed = try await pushedRequest(redirectURI: redirectURI) else {
             return authorizationURL(redirectURI: redirectURI)
         }
+        return pending.pushedAuthorizationURL(provider: provider, clientID: clientID, requestURI: pushed.requestURI)
+    }
+
+    /// Pushes the request for `redirectURI` to the provider's PAR endpoint when it advertises
+    /// one and the manager's ``PushedAuthorizationMode`` allows; nil when nothing was pushed.
+    /// `impliesLogin` as in ``PendingAuthorization/authorizationParameters(clientID:redirectURI:impliesLogin:)``.
+    func pushedRequest(
+        redirectURI: URL, impliesLogin: Bool = true
+    ) async throws(AuthorizationError) -> PushedAuthorizationResponse? {
+        guard let endpoint = provider.pushedAuthorizationRequestEndpoint else { return nil }
         // Bind the code only when the app redeems it: a backend that redeems has not the key.
         let bindingKey = grantType == .accessToken ? dpopKey : nil
-        var parameters = pending.authorizationParameters(clientID: clientID, redirectURI: redirectURI)
-        let response: PushedAuthorizationResponse
+        var parameters = pending.authorizationParameters(
+            clientID: clientID, redirectURI: redirectURI, impliesLogin: impliesLogin)
         switch pushedAuthorization {
         case .never:
-            return authorizationURL(redirectURI: redirectURI)
+            return nil
         case .whenAdvertised:
-            response = try await PushedAuthorizationClient(http: http, dpopKey: bindingKey)
+            return try await PushedAuthorizationClient(http: http, dpopKey: bindingKey)
                 .push(PushedAuthorizationRequest(endpoint: endpoint, clientID: clientID, parameters: parameters))
         case .through(let push):
             // The backend cannot sign the installation's proof; `dpop_jkt` binds the code instead.
             if let bindingKey { parameters.append((name: "dpop_jkt", value: bindingKey.thumbprint)) }
             do {
-                response = try await push(
+                return try await push(
                     PushedAuthorizationRequest(endpoint: endpoint, clientID: clientID, parameters: parameters))
             } catch {
                 throw AuthorizationError.wrap(error, as: .network, "the app's backend could not push the request")
             }
         }
-        return pending.pushedAuthorizationURL(provider: provider, clientID: clientID, requestURI: response.requestURI)
     }
 
     /// Installs the waiter for a callback to `redirectURI` that the app will hand the manager

@@ -59,7 +59,13 @@ struct PendingAuthorization: Sendable {
 
     /// The parameters of this authorization request, the app's extras first and the SDK's
     /// after them (the extras cannot override the SDK's): what the URL carries, or what is pushed.
-    func authorizationParameters(clientID: String, redirectURI: URL) -> [(name: String, value: String)] {
+    ///
+    /// - Parameter impliesLogin: whether `.always` without a `prompt` of the app's asks for
+    ///   `prompt=login`, as it does in a browser; the companion has its own sign-in and sends
+    ///   only the app's `prompt`.
+    func authorizationParameters(
+        clientID: String, redirectURI: URL, impliesLogin: Bool = true
+    ) -> [(name: String, value: String)] {
         var own: [(String, String)] = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI.absoluteString),
             ("scope", scopes.joined(separator: " ")), ("state", state), ("code_challenge", codeChallenge),
@@ -71,7 +77,7 @@ struct PendingAuthorization: Sendable {
         for scope in request.scopes { if let data = scope.data { scopeData[scope.name] = .object(data) } }
         if !scopeData.isEmpty { own.append(("scope_data", ProfileValue.object(scopeData).jsonString)) }
         if let hint = request.loginHint { own.append(("login_hint", hint)) }
-        if let prompt = request.prompt ?? (request.interactiveStrategy == .always ? "login" : nil) {
+        if let prompt = request.prompt ?? (impliesLogin && request.interactiveStrategy == .always ? "login" : nil) {
             own.append(("prompt", prompt))
         }
         let reserved = Set(own.map(\.0))
