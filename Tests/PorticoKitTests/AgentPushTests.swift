@@ -100,7 +100,8 @@ struct AgentPushTests {
             let introspection = try await harness.post(
                 "oauth/introspect",
                 [("token", grant.accessToken), ("client_id", resourceServer.id), ("client_secret", "secret")])
-            #expect(introspection.json["cnf"]?.objectValue?["jkt"]?.stringValue == (try manager.store.dpopKey().thumbprint))
+            #expect(
+                introspection.json["cnf"]?.objectValue?["jkt"]?.stringValue == (try manager.store.dpopKey().thumbprint))
         }
     }
 }

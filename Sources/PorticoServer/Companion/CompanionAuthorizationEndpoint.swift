@@ -60,7 +60,8 @@ struct CompanionAuthorizationEndpoint: Sendable {
     private func answer(_ request: Request) throws -> (Response, CompanionMetrics.Outcome) {
         let caller = try CompanionCaller.authenticate(request, resource: parts.resource)
         let (parameters, pushed) = try Self.parameters(of: request, parts: parts)
-        switch try AuthorizationRequestValidator(store: parts.store, now: parts.now).validate(parameters, pushed: pushed)
+        switch try AuthorizationRequestValidator(store: parts.store, now: parts.now).validate(
+            parameters, pushed: pushed)
         {
         case .page(let problem):
             throw CompanionAnswer.untrusted(problem)
@@ -80,7 +81,8 @@ struct CompanionAuthorizationEndpoint: Sendable {
     static func parameters(of request: Request, parts: CompanionRoutes.Parts) throws -> (FormParameters, Bool) {
         let incoming = try OAuthParameters.form(of: request)
         guard !incoming.values(for: "request_uri").isEmpty else { return (try form(of: request), false) }
-        let source = AuthorizationRequestSource(store: parts.store, now: parts.now, requestObjects: parts.requestObjects)
+        let source = AuthorizationRequestSource(
+            store: parts.store, now: parts.now, requestObjects: parts.requestObjects)
         switch try source.resolve(incoming) {
         case .parameters(let resolved, let pushed): return (resolved, pushed)
         case .page(let problem): throw CompanionAnswer.untrusted(problem)
