@@ -148,6 +148,49 @@ struct PushedSignInTests {
         }
     }
 
+    @Test func aPushThroughTheAppsBackendBindsTheCodeWithDPoPJKT() async throws {
+        try await KitHarness.with { harness in
+            let person = try harness.addUser()
+            let client = try parClient(harness, dpop: true)
+            let robot = SignInRobot(email: person.email, password: harness.password)
+            let pushed = LockedState<[PorticoKit.PushedAuthorizationRequest]>([])
+            let thief = try DPoPProver()
+            let stolen = LockedState<[TestReply]>([])
+            let clientID = client.id
+            let agent = CodeInterceptor(inner: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener)) {
+                callback, redirectURI, verifier in
+                let code =
+                    URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?
+                    .first { $0.name == "code" }?.value ?? ""
+                let reply = try await harness.provider.token(
+                    [
+                        ("grant_type", "authorization_code"), ("code", code),
+                        ("redirect_uri", redirectURI.absoluteString), ("code_verifier", verifier),
+                    ], client: .id(clientID), proof: thief.proof("POST", harness.provider.issuer + "/oauth/token"))
+                stolen.withLock { $0.append(reply) }
+            }
+            let discovered = try await Provider.discover(issuer: harness.issuer)
+            // The "backend": posts the request as it is, without a proof of its own.
+            let manager = AuthorizationManager(
+                provider: discovered, clientID: client.id, redirectURI: URL(string: client.redirectURIs[0]),
+                store: InMemoryTokenStore(), userAgent: agent,
+                pushedAuthorization: .through { request in
+                    pushed.withLock { $0.append(request) }
+                    let reply = try await harness.post("oauth/par", request.formFields)
+                    guard reply.status == 201, let requestURI = reply.json["request_uri"]?.stringValue else {
+                        throw HarnessFailure("the push was refused: \(reply.json)")
+                    }
+                    return PushedAuthorizationResponse(requestURI: requestURI, expiresIn: 60)
+                })
+            _ = try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile]))
+            let thumbprint = try manager.store.dpopKey().thumbprint
+            #expect(pushed.withLock { $0.first?.value(of: "dpop_jkt") } == thumbprint)
+            let attempt = try #require(stolen.withLock { $0.first })
+            #expect(attempt.status == 400, "\(attempt.text)")
+            #expect(try manager.store.grant(for: manager.storeKey)?.tokenType == "DPoP")
+        }
+    }
+
     @Test func aRefusedPushSurfacesTheProvidersWordsAndOpensNothing() async throws {
         try await KitHarness.with { harness in
             let client = try parClient(harness)
