@@ -64,6 +64,19 @@ struct PushedSignInTests {
         }
     }
 
+    @Test func aProviderThatRequiresPAROfEveryAppSaysSoAndTheSDKSignsIn() async throws {
+        try await KitHarness.with(configuration: .testing { $0.requiresPAR = true }) { harness in
+            let person = try harness.addUser()
+            let robot = SignInRobot(email: person.email, password: harness.password)
+            let manager = try await harness.manager(
+                for: try harness.addPublicClient(),
+                userAgent: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener))
+            #expect(manager.provider.requiresPushedAuthorizationRequests)
+            let result = try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile]))
+            #expect(result.user?.userID == person.id)
+        }
+    }
+
     @Test func anUnpushedRequestIsRefusedForThatClient() async throws {
         try await KitHarness.with { harness in
             _ = try harness.addUser()
