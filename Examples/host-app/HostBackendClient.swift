@@ -43,6 +43,17 @@ struct HostBackendClient: Sendable {
         return AuthModel(uid: uid, accessToken: token, hostUserID: hostUserID, expiresAt: expiresAt)
     }
 
+    /// `POST /host/par`: the backend pushes the authorization request with the host client's
+    /// credentials (RFC 9126) and answers the platform's `request_uri`.
+    func push(_ request: PushedAuthorizationRequest) async throws -> PushedAuthorizationResponse {
+        let json = try await send("POST", "host/par", form: request.formFields)
+        guard let requestURI = json["request_uri"] as? String else {
+            throw Failure(status: 0, error: "invalid_response", description: "the backend's answer has no request_uri")
+        }
+        let expiresIn = (json["expires_in"] as? NSNumber)?.doubleValue ?? 60
+        return PushedAuthorizationResponse(requestURI: requestURI, expiresIn: expiresIn)
+    }
+
     /// `DELETE /host/account-link`: the backend unbinds at the platform.
     func unbind() async throws {
         _ = try await send("DELETE", "host/account-link")

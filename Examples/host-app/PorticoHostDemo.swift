@@ -59,9 +59,10 @@ struct PorticoHostDemo {
                 printError("Opening your browser to link your Portico account. If it does not open, visit:\n  \(url)")
                 try? await BrowserOpener.system.open(url)
             })
+        // The host is a confidential client: its backend pushes the request with its credentials.
         let manager = AuthorizationManager(
             provider: provider, clientID: options.clientID, redirectURI: HostDemoOptions.redirectURI,
-            store: store, userAgent: agent)
+            store: store, userAgent: agent, pushedAuthorization: .through { try await backend.push($0) })
         let session = AccountLinkSession(manager: manager) { result in
             try await backend.link(result)
         } unbind: { _ in

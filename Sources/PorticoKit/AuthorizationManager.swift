@@ -36,6 +36,11 @@ public final class AuthorizationManager: Sendable {
     /// token copied off the device is useless without the key. Grants already bound keep
     /// using their key either way.
     public let usesDPoP: Bool
+    /// Whether sign-ins push their authorization request to the provider's PAR endpoint first
+    /// (RFC 9126): ``PushedAuthorizationMode/whenAdvertised`` by default, so the browser never
+    /// carries the parameters when the provider can take them over the back channel, and a
+    /// client the provider holds to PAR (`--require-par`) signs in at all.
+    public let pushedAuthorization: PushedAuthorizationMode
 
     /// An access token this close to expiry is refreshed first, so a call made with it does
     /// not fail in flight.
@@ -64,24 +69,30 @@ public final class AuthorizationManager: Sendable {
     ///   - clock: the time the manager goes by (token expiry, ID-token times); the system's by
     ///     default, a fixed one in an app's own tests.
     ///   - usesDPoP: whether to bind tokens with DPoP when the provider supports it (true).
+    ///   - pushedAuthorization: whether to push authorization requests (RFC 9126); by default
+    ///     when the provider advertises PAR. A confidential client pushes through its backend
+    ///     with ``PushedAuthorizationMode/through(_:)``.
     public convenience init(
         provider: Provider, clientID: String, redirectURI: URL? = nil, store: (any TokenStore)? = nil,
         userAgent: (any UserAgent)? = nil, refreshTimeout: TimeInterval = 10, profileLifetime: TimeInterval = 3600,
-        idTokenLeeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }, usesDPoP: Bool = true
+        idTokenLeeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }, usesDPoP: Bool = true,
+        pushedAuthorization: PushedAuthorizationMode = .whenAdvertised
     ) {
         self.init(
             provider: provider, clientID: clientID, redirectURI: redirectURI,
             store: store ?? Self.defaultTokenStore(), userAgent: userAgent ?? AutomaticUserAgent(),
             refreshTimeout: refreshTimeout, profileLifetime: profileLifetime, idTokenLeeway: idTokenLeeway,
-            http: .shared, now: clock, usesDPoP: usesDPoP)
+            http: .shared, now: clock, usesDPoP: usesDPoP, pushedAuthorization: pushedAuthorization)
     }
 
     init(
         provider: Provider, clientID: String, redirectURI: URL?, store: any TokenStore, userAgent: any UserAgent,
         refreshTimeout: TimeInterval, profileLifetime: TimeInterval, idTokenLeeway: TimeInterval = 60,
-        http: HTTPClient, now: @escaping @Sendable () -> Date, usesDPoP: Bool = true
+        http: HTTPClient, now: @escaping @Sendable () -> Date, usesDPoP: Bool = true,
+        pushedAuthorization: PushedAuthorizationMode = .whenAdvertised
     ) {
         self.usesDPoP = usesDPoP
+        self.pushedAuthorization = pushedAuthorization
         self.provider = provider
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -188,7 +199,7 @@ public final class AuthorizationManager: Sendable {
         let context = AuthorizationContext(
             provider: provider, clientID: clientID, scopes: request.scopes, redirectURI: redirectURI,
             grantType: request.grantType, pending: pending, http: http, redirects: redirects,
-            dpopKey: try dpopKeyForNewGrant())
+            dpopKey: try dpopKeyForNewGrant(), pushedAuthorization: pushedAuthorization)
         let outcome: AuthorizationOutcome
         do {
             let userAgent = userAgent

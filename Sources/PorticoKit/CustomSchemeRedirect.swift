@@ -45,10 +45,11 @@ public struct CustomSchemeRedirect: UserAgent {
         guard isAvailable(for: context), let redirectURI = context.redirectURI else {
             throw AuthorizationError(.invalidInput, "CustomSchemeRedirect needs a custom-scheme redirect URI")
         }
+        let authorizationURL = try await context.authorizationRequestURL(redirectURI: redirectURI)
         let waiter = try context.installRedirectWaiter(to: redirectURI, grace: returnGrace)
         defer { context.redirects.remove(waiter) }
         waiter.startDeadline(timeout)
-        try await opener.open(context.authorizationURL(redirectURI: redirectURI))
+        try await opener.open(authorizationURL)
         waiter.browserOpened()
         return .callback(try await waiter.wait(), redirectURI: redirectURI)
     }

@@ -62,6 +62,9 @@ extension Provider {
             scopesSupported: document["scopes_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             endSessionEndpoint: try endpoint("end_session_endpoint"),
             dpopSigningAlgorithmsSupported: document["dpop_signing_alg_values_supported"]?.arrayValue?
-                .compactMap(\.stringValue) ?? [])
+                .compactMap(\.stringValue) ?? [],
+            pushedAuthorizationRequestEndpoint: try endpoint("pushed_authorization_request_endpoint"),
+            requiresPushedAuthorizationRequests: document["require_pushed_authorization_requests"]?.boolValue
+                ?? false)
     }
 }

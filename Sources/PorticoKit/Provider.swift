@@ -36,6 +36,14 @@ public struct Provider: Sendable, Hashable {
     /// `dpop_signing_alg_values_supported`); the SDK binds tokens with DPoP when `ES256` is
     /// among them (see ``AuthorizationManager/usesDPoP``).
     public var dpopSigningAlgorithmsSupported: [String]
+    /// The pushed authorization request endpoint (RFC 9126, `pushed_authorization_request_endpoint`).
+    /// When there is one, the SDK pushes the authorization parameters there over the back
+    /// channel and sends the browser only a `request_uri`, so nothing of the request can be read
+    /// or changed on its way through the browser (see ``AuthorizationManager/pushesAuthorizationRequests``).
+    public var pushedAuthorizationRequestEndpoint: URL?
+    /// Whether the provider takes only pushed requests from every client
+    /// (`require_pushed_authorization_requests`); a client can be held to it alone too.
+    public var requiresPushedAuthorizationRequests: Bool
 
     /// A provider with these endpoints.
     public init(
@@ -43,8 +51,11 @@ public struct Provider: Sendable, Hashable {
         profileEndpoint: URL? = nil, revocationEndpoint: URL? = nil, jwksURI: URL? = nil,
         deviceAuthorizationEndpoint: URL? = nil, deviceCodeDialect: DeviceCodeDialect = .standard,
         sendsIssuerInAuthorizationResponse: Bool = false, scopesSupported: [String] = [],
-        endSessionEndpoint: URL? = nil, dpopSigningAlgorithmsSupported: [String] = []
+        endSessionEndpoint: URL? = nil, dpopSigningAlgorithmsSupported: [String] = [],
+        pushedAuthorizationRequestEndpoint: URL? = nil, requiresPushedAuthorizationRequests: Bool = false
     ) {
+        self.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint
+        self.requiresPushedAuthorizationRequests = requiresPushedAuthorizationRequests
         self.dpopSigningAlgorithmsSupported = dpopSigningAlgorithmsSupported
         self.endSessionEndpoint = endSessionEndpoint
         self.issuer = issuer

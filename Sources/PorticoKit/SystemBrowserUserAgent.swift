@@ -38,6 +38,12 @@ public struct SystemBrowserUserAgent: UserAgent {
             listener.cancel()
             throw AuthorizationError(.invalidInput, "the redirect path \(path) is not usable")
         }
+        // Pushed first (RFC 9126) when the provider offers PAR; a refused push shows nothing.
+        let authorizationURL: URL
+        do { authorizationURL = try await context.authorizationRequestURL(redirectURI: redirectURI) } catch {
+            listener.cancel()
+            throw error
+        }
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let state = context.pending.state
         let waiting = Task {
@@ -51,7 +57,6 @@ public struct SystemBrowserUserAgent: UserAgent {
         // ends the wait, and so does a browser that fails to start (at once, not at the time-out).
         let openFailure = LockedState<(any Error)?>(nil)
         let opener = opener
-        let authorizationURL = context.authorizationURL(redirectURI: redirectURI)
         let opening = Task {
             do { try await opener.open(authorizationURL) } catch {
                 openFailure.withLock { $0 = error }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Posts to the token endpoint, with a DPoP proof when the manager uses DPoP: code exchange,
-/// refresh and device-code polling all go through here, so every grant binds alike.
+/// refresh and device-code polling all go through here, so every grant binds alike. Pushed
+/// authorization requests (``PushedAuthorizationClient``) go through here too: the PAR endpoint
+/// takes proofs and asks for nonces the way the token endpoint does.
 struct TokenEndpointClient: Sendable {
     let http: HTTPClient
     /// The key that signs the proofs; nil sends none (bearer tokens).

@@ -65,7 +65,12 @@ public struct UniversalLinkUserAgent: UserAgent {
         }
         // Installed before the link opens, so an answer faster than `openInApp` is not lost.
         let waiter = try context.installRedirectWaiter(to: redirectURI, grace: returnGrace)
-        let opened = await openInApp(context.authorizationURL(redirectURI: redirectURI))
+        let authorizationURL: URL
+        do { authorizationURL = try await context.authorizationRequestURL(redirectURI: redirectURI) } catch {
+            context.redirects.remove(waiter)
+            throw error
+        }
+        let opened = await openInApp(authorizationURL)
         guard opened else {
             context.redirects.remove(waiter)
             return try await fallback.authorize(context)

@@ -4,10 +4,10 @@ import Foundation
 /// URL scheme, an in-app web session, or a code to enter on another device.
 ///
 /// The manager calls ``authorize(_:)`` for every interactive authorization. An agent shows
-/// ``AuthorizationContext/authorizationURL(redirectURI:)`` somehow and returns the callback URL
-/// it received; the manager checks `state` and `iss` itself. Agents end with
-/// ``AuthorizationError/Code/userCancelled`` when the person gives up, and with
-/// ``AuthorizationError/Code/cancelled`` when the task is cancelled.
+/// ``AuthorizationContext/authorizationRequestURL(redirectURI:)`` (pushed first when the
+/// provider offers PAR) somehow and returns the callback URL it received; the manager checks
+/// `state` and `iss` itself. Agents end with ``AuthorizationError/Code/userCancelled`` when the
+/// person gives up, and with ``AuthorizationError/Code/cancelled`` when the task is cancelled.
 public protocol UserAgent: Sendable {
     /// Runs the provider's pages for `context` and returns how they ended.
     func authorize(_ context: AuthorizationContext) async throws -> AuthorizationOutcome

@@ -57,7 +57,7 @@
                     .invalidInput, "an in-app web session needs a custom-scheme (or https) redirect URI")
             }
             let callback = try await run(
-                url: context.authorizationURL(redirectURI: redirectURI), redirectURI: redirectURI)
+                url: try await context.authorizationRequestURL(redirectURI: redirectURI), redirectURI: redirectURI)
             return .callback(callback, redirectURI: redirectURI)
         }
 

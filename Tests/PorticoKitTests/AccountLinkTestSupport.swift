@@ -106,14 +106,19 @@ final class AccountLinkWorld: Sendable {
     }
 
     /// A manager of the host client whose user agent is the system browser driven by `opener`.
+    /// It pushes its requests through the host backend, as `portico-host-demo` does (a host app
+    /// signed in to its backend as the default host user; each push with a fresh session, so a
+    /// back-channel logout that ends the host's sessions does not end the pushing).
     func manager(
         opener: BrowserOpener, store: any TokenStore = InMemoryTokenStore(), browserTimeout: Duration = .seconds(60),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        pushedAuthorization: PushedAuthorizationMode? = nil
     ) async throws -> AuthorizationManager {
         let discovered = try await Provider.discover(issuer: kit.issuer)
         return AuthorizationManager(
             provider: discovered, clientID: host.id, redirectURI: URL(string: host.redirectURIs[0]), store: store,
-            userAgent: SystemBrowserUserAgent(timeout: browserTimeout, opener: opener), clock: clock)
+            userAgent: SystemBrowserUserAgent(timeout: browserTimeout, opener: opener), clock: clock,
+            pushedAuthorization: pushedAuthorization ?? .through { try await self.hostApp().push($0) })
     }
 
     /// A robot who signs in as the person and allows.
@@ -181,6 +186,15 @@ struct HostAppClient: Sendable {
         else { throw HarnessFailure("the host backend did not link: \(reply.status) \(reply.json)") }
         let expiresAt = (reply.json["expires_at"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
         return AuthModel(uid: uid, accessToken: token, hostUserID: hostUserID, expiresAt: expiresAt)
+    }
+
+    /// `POST /host/par`, as `portico-host-demo` pushes its requests through its backend.
+    func push(_ request: PorticoKit.PushedAuthorizationRequest) async throws -> PushedAuthorizationResponse {
+        let reply = try await send("POST", "host/par", form: request.formFields)
+        guard reply.status == 201, let requestURI = reply.json["request_uri"] as? String else {
+            throw HarnessFailure("the host backend did not push: \(reply.status) \(reply.json)")
+        }
+        return PushedAuthorizationResponse(requestURI: requestURI, expiresIn: 60)
     }
 
     func unbind() async throws {

@@ -61,12 +61,14 @@ struct KitHarness: Sendable {
     /// A manager for `client` on the discovered provider.
     func manager(
         for client: Client, store tokenStore: any TokenStore = InMemoryTokenStore(), userAgent: any UserAgent,
-        refreshTimeout: TimeInterval = 30, usesDPoP: Bool = true
+        refreshTimeout: TimeInterval = 30, usesDPoP: Bool = true,
+        pushedAuthorization: PushedAuthorizationMode = .whenAdvertised
     ) async throws -> AuthorizationManager {
         let provider = try await Provider.discover(issuer: issuer)
         return AuthorizationManager(
             provider: provider, clientID: client.id, redirectURI: URL(string: client.redirectURIs[0]),
-            store: tokenStore, userAgent: userAgent, refreshTimeout: refreshTimeout, usesDPoP: usesDPoP)
+            store: tokenStore, userAgent: userAgent, refreshTimeout: refreshTimeout, usesDPoP: usesDPoP,
+            pushedAuthorization: pushedAuthorization)
     }
 
     /// POSTs a form to the provider (`path` without a leading slash) without client

@@ -114,7 +114,9 @@ struct LoopbackFlowTests {
             let opened = AsyncStream<URL>.makeStream()
             let manager = try await harness.manager(
                 for: client,
-                userAgent: SystemBrowserUserAgent(opener: BrowserOpener { url in opened.continuation.yield(url) }))
+                userAgent: SystemBrowserUserAgent(opener: BrowserOpener { url in opened.continuation.yield(url) }),
+                // Unpushed, so the opened URL names the listener's port in its redirect_uri.
+                pushedAuthorization: .never)
             let task = Task { try await manager.authorize(AuthorizeRequest(scopes: [.profile])) }
             var iterator = opened.stream.makeAsyncIterator()
             let url = try #require(await iterator.next())

@@ -76,8 +76,9 @@ def test_the_agent_signs_in_in_the_browser_and_your_account_ends_its_session(
             login = start("login")
             url = wait_for_file(handoff, login, "portico-agent never opened the browser")
             assert url.startswith(demo_server.url + "/oauth/authorize?")
-            assert "redirect_uri=http%3A%2F%2F127.0.0.1%3A" in url
-            assert "companion" in url
+            # The agent pushed its request (PAR): the URL carries only client_id and request_uri.
+            assert "request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3A" in url
+            assert f"client_id={agent_id}" in url and "scope=" not in url
             driver.get(url)
             wait_for(driver, (By.NAME, "email")).send_keys(email)
             driver.find_element(By.NAME, "password").send_keys(password)

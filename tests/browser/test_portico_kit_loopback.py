@@ -54,7 +54,9 @@ def test_portico_demo_signs_in_through_chromium(demo_server, portico_binary, siz
                 time.sleep(0.1)
             url = handoff.read_text()
             assert url.startswith(demo_server.url + "/oauth/authorize?")
-            assert "redirect_uri=http%3A%2F%2F127.0.0.1%3A" in url
+            # Portico advertises PAR: the SDK pushed its request, the URL carries only a reference.
+            assert "request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3A" in url
+            assert "redirect_uri" not in url and "code_challenge" not in url
 
             driver.get(url)
             wait_for(driver, (By.NAME, "email")).send_keys(email)

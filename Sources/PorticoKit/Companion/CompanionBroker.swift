@@ -61,6 +61,13 @@ public struct CompanionBroker: Sendable {
     public func authorize(_ request: CompanionRequest, authorizing: RequestAuthorizer) async throws(AuthorizationError)
         -> CompanionBrokerAnswer
     {
+        if let requestURI = request.requestURI, let clientID = request.clientID {
+            // A pushed request (RFC 9126): the provider uses only what was pushed.
+            let reply = try await post(
+                try endpoint("authorize"), [("client_id", clientID), ("request_uri", requestURI)],
+                authorizing: authorizing)
+            return try Self.answer(reply, clientID: clientID)
+        }
         var fields: [(String, String)] = [("response_type", "code")]
         let optional: [(String, String?)] = [
             ("client_id", request.clientID), ("redirect_uri", request.redirectURI), ("scope", request.scope),

@@ -33,6 +33,11 @@ public struct CompanionRequest: Codable, Sendable, Equatable {
     public var prompt: String?
     /// `ping`: the issuer the app wants; an agent for another one says so.
     public var issuer: String?
+    /// `authorize`: the `request_uri` of the same request, pushed by the app to the provider's
+    /// PAR endpoint (RFC 9126). The agent then forwards only it and `client_id`, so the
+    /// provider judges the pushed parameters (a client held to PAR is refused otherwise); the
+    /// other fields stay for an agent that does not know this one.
+    public var requestURI: String?
 
     /// A request of `operation`; set the fields the operation needs.
     public init(_ operation: CompanionOperation) {
@@ -50,6 +55,7 @@ public struct CompanionRequest: Codable, Sendable, Equatable {
         case scope, state, nonce, prompt, issuer
         case codeChallenge = "code_challenge"
         case codeChallengeMethod = "code_challenge_method"
+        case requestURI = "request_uri"
     }
 
     /// Reads and checks one message; throws ``CompanionProtocolError`` saying what is wrong.
@@ -84,6 +90,7 @@ public struct CompanionRequest: Codable, Sendable, Equatable {
             ("request_id", requestID), ("id", id), ("client_id", clientID), ("redirect_uri", redirectURI),
             ("scope", scope), ("state", state), ("nonce", nonce), ("code_challenge", codeChallenge),
             ("code_challenge_method", codeChallengeMethod), ("prompt", prompt), ("issuer", issuer),
+            ("request_uri", requestURI),
         ]
         for (name, value) in fields {
             guard let value else { continue }

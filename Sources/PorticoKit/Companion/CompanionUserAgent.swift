@@ -6,9 +6,11 @@ import Foundation
 ///
 /// The agent gets the app's authorization request (client id, redirect URI, scopes, `state`,
 /// `nonce`, PKCE challenge) and returns a code bound to them; the manager redeems it with its
-/// own verifier, so the agent never sees the app's tokens. It is first in
-/// ``AutomaticUserAgent``'s order and available only when an agent for this issuer answers a
-/// quick ping and has someone signed in; otherwise the next agent runs, with no error.
+/// own verifier, so the agent never sees the app's tokens. When the provider offers PAR the app
+/// pushes the request first (with its DPoP proof, binding the code to its key) and the agent
+/// forwards only the `request_uri`. It is first in ``AutomaticUserAgent``'s order and
+/// available only when an agent for this issuer answers a quick ping and has someone signed
+/// in; otherwise the next agent runs, with no error.
 ///
 /// How it ends: the person's Deny is ``AuthorizationError/Code/userCancelled``; the app's
 /// cancel drops the request in the agent and ends as ``AuthorizationError/Code/cancelled``; an
@@ -73,6 +75,9 @@ public struct CompanionUserAgent: UserAgent {
         request.codeChallenge = context.pending.codeChallenge
         request.codeChallengeMethod = "S256"
         request.prompt = context.pending.request.prompt
+        // Pushed first when the provider offers PAR, with the DPoP proof that binds the code.
+        request.requestURI = try await context.pushedRequest(redirectURI: redirectURI, impliesLogin: false)?
+            .requestURI
         let channel: CompanionChannel
         do { channel = try client.connect() } catch {
             throw Self.unavailable("the Portico agent is not reachable: \(error)")

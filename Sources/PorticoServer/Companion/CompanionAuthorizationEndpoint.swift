@@ -10,8 +10,9 @@ import PorticoStore
 /// The bearer token must be a live companion session's (``CompanionCaller``). The form is the
 /// app's request as it would go to `/oauth/authorize` (`client_id`, `redirect_uri`, `scope`,
 /// `state`, `nonce`, `code_challenge`, `code_challenge_method`, `prompt`, `max_age`,
-/// `ui_locales`, `resource`; `response_type` may be left out and means `code`), checked by the
-/// same ``AuthorizationRequestValidator``. Then, as ``AuthorizationFlow`` decides for a browser:
+/// `ui_locales`, `resource`; `response_type` may be left out and means `code`), or `client_id`
+/// and the `request_uri` of a request the app pushed to `/oauth/par` (RFC 9126; a client held
+/// to PAR must), checked by the same ``AuthorizationRequestValidator``. Then, as ``AuthorizationFlow`` decides for a browser:
 ///
 /// - `prompt=login` / `select_account`, or a `max_age` older than the companion's sign-in:
 ///   `login_required` (the agent asks the person to sign in to it again);
@@ -58,8 +59,9 @@ struct CompanionAuthorizationEndpoint: Sendable {
 
     private func answer(_ request: Request) throws -> (Response, CompanionMetrics.Outcome) {
         let caller = try CompanionCaller.authenticate(request, resource: parts.resource)
+        let (parameters, pushed) = try Self.parameters(of: request, parts: parts)
         switch try AuthorizationRequestValidator(store: parts.store, now: parts.now).validate(
-            try Self.form(of: request))
+            parameters, pushed: pushed)
         {
         case .page(let problem):
             throw CompanionAnswer.untrusted(problem)
@@ -70,6 +72,21 @@ struct CompanionAuthorizationEndpoint: Sendable {
                 authorization.language ?? PageLanguage.preferred(acceptLanguage: request.headers["Accept-Language"])
                 ?? .english
             return try decide(authorization, client: client, caller: caller, language: language)
+        }
+    }
+
+    /// The parameters of `request` and whether they were pushed: with a `request_uri`, those
+    /// the app pushed to `/oauth/par` (RFC 9126), taken once, as `/oauth/authorize` takes them;
+    /// otherwise the form itself.
+    static func parameters(of request: Request, parts: CompanionRoutes.Parts) throws -> (FormParameters, Bool) {
+        let incoming = try OAuthParameters.form(of: request)
+        guard !incoming.values(for: "request_uri").isEmpty else { return (try form(of: request), false) }
+        let source = AuthorizationRequestSource(
+            store: parts.store, now: parts.now, requestObjects: parts.requestObjects)
+        switch try source.resolve(incoming) {
+        case .parameters(let resolved, let pushed): return (resolved, pushed)
+        case .page(let problem): throw CompanionAnswer.untrusted(problem)
+        case .invalidRequestObject: throw CompanionAnswer.untrusted(.malformedRequest(appName: nil))
         }
     }
 

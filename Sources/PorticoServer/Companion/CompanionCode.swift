@@ -4,7 +4,7 @@ import PorticoStore
 
 /// The authorization code a companion obtains for an app: the same record the authorization
 /// endpoint stores (single use, 60 s, bound to the app's client, redirect URI, PKCE challenge,
-/// nonce and resource), so the app redeems it at `/oauth/token` with its own verifier and the
+/// nonce, resource and DPoP key), so the app redeems it at `/oauth/token` with its own verifier and the
 /// companion never sees the app's tokens.
 enum CompanionCode {
     /// Stores a new code for `request` on behalf of `caller`'s person in `transaction`, and
@@ -20,6 +20,8 @@ enum CompanionCode {
             authTime: caller.authTime, sessionHashedID: nil, createdAt: now,
             expiresAt: now.addingTimeInterval(codeLifetime))
         stored.resource = request.resource
+        // A pushed request's DPoP key (or `dpop_jkt`) binds the code, as at `/oauth/authorize`.
+        stored.dpopKeyThumbprint = request.dpopKeyThumbprint
         try transaction.insert(stored)
         return code
     }

@@ -24,6 +24,8 @@ enum CompanionRoutes {
         let resource: ProtectedResource
         /// Where the companion counters are registered.
         let registry: MetricsRegistry
+        /// Verifies signed request objects, for ``AuthorizationRequestSource`` (pushed requests).
+        let requestObjects: RequestObjectVerifier
 
         /// The issuer identifier (`iss`), without a trailing slash.
         var issuer: String { issuerIdentifier.current }

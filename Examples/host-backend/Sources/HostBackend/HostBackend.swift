@@ -75,6 +75,7 @@ public final class HostBackend: Sendable {
             }
         }
         router.postAsync("/host/account-link") { request in await Self.answerAsync { try await self.link(request) } }
+        router.postAsync("/host/par") { request in await Self.answerAsync { try await self.push(request) } }
         router.get("/host/account-link") { request in
             Self.answer {
                 let user = try self.signedIn(request)
@@ -137,6 +138,25 @@ public final class HostBackend: Sendable {
         var updated = user
         updated.link = link
         return try .json(Self.model(of: updated))
+    }
+
+    /// Pushes the signed-in host app's authorization request to the platform's PAR endpoint with
+    /// the host client's credentials, and relays the answer: 201 with `request_uri`, or the
+    /// platform's own error and words.
+    private func push(_ request: Request) async throws -> Response {
+        _ = try signedIn(request)
+        let reply = try await platform.push(try request.form().items)
+        guard reply.status == 201, let requestURI = reply.string("request_uri") else {
+            throw HostBackendError(
+                reply.status == 401 ? .unauthorized : .badRequest, reply.string("error") ?? "invalid_request",
+                reply.string("error_description") ?? "the platform refused the request (status \(reply.status))")
+        }
+        var response = Response.json(
+            raw: JSONValue.object([
+                "request_uri": .string(requestURI), "expires_in": reply.json["expires_in"] ?? .integer(60),
+            ]).jsonString)
+        response.status = .created
+        return response
     }
 
     /// Unbinds at the platform (which revokes the grant and every mini-program token), then forgets the link.

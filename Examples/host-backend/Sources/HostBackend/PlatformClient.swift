@@ -53,6 +53,16 @@ public final class PlatformClient: Sendable {
             ])
     }
 
+    /// Pushes the host app's authorization request (RFC 9126) as the confidential host client:
+    /// the app cannot authenticate from the device, so its request comes here and goes on with
+    /// the client's credentials. `client_id` and credentials the app sent are dropped.
+    public func push(_ parameters: [(name: String, value: String)]) async throws -> Reply {
+        let authentication: Set<String> = ["client_id", "client_secret", "client_assertion", "client_assertion_type"]
+        return try await post(
+            try await endpoint("pushed_authorization_request_endpoint"),
+            parameters.filter { !authentication.contains($0.name) }.map { ($0.name, $0.value) })
+    }
+
     /// `POST /oauth/account-links`: links the person of `accessToken` to `hostUserID`.
     public func link(accessToken: String, hostUserID: String) async throws -> Reply {
         try await post(accountLinks, [("access_token", accessToken), ("host_user_id", hostUserID)])
