@@ -43,6 +43,7 @@ enum PostgresSchema {
         Migration(version: 19, statements: version19),
         Migration(version: 20, statements: version20),
         Migration(version: 21, statements: version21),
+        Migration(version: 24, statements: version24),
     ]
 
     /// The newest version this build understands.

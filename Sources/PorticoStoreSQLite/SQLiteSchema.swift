@@ -38,6 +38,7 @@ enum SQLiteSchema {
         Migration(version: 19, statements: version19),
         Migration(version: 20, statements: version20),
         Migration(version: 21, statements: version21),
+        Migration(version: 24, statements: version24),
     ]
 
     /// The newest version this build understands.
