@@ -30,6 +30,8 @@ public struct PurgeReport: Sendable, Hashable {
     public var dpopProofs: Int = 0
     /// Pushed authorization requests (RFC 9126) whose `request_uri` expired unused.
     public var pushedRequests: Int = 0
+    /// Apps' daily sign-in counts older than the console shows (``SignInCountStorage``).
+    public var signInDays: Int = 0
 
     /// A report with the given counts.
     public init(
@@ -52,6 +54,6 @@ public struct PurgeReport: Sendable, Hashable {
     public var total: Int {
         authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
             + refreshFamilies + passwordResets + throttleAttempts + grantRevocations + companionTickets + deviceSessions
-            + pendingSignups + dpopProofs + pushedRequests
+            + pendingSignups + dpopProofs + pushedRequests + signInDays
     }
 }

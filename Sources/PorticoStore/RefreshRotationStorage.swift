@@ -27,4 +27,43 @@ public protocol RefreshRotationStorage {
         familyID: String, from expected: [UInt8], to successor: [UInt8], clientID: String, now: Date,
         expiresAt: Date
     ) throws -> RefreshRotationRecord?
+
+    /// The same rotation and the first use of a DPoP proof (as
+    /// ``DPoPStorage/recordDPoPProof(keyThumbprint:jti:expiresAt:)``) as one atomic step: both
+    /// happen or neither does. A refused request so leaves its proof unused (the long way may
+    /// still take it) and a replayed proof leaves the token unrotated; of two rotations of two
+    /// families racing with one proof, on one node or two, exactly one rotates. On PostgreSQL
+    /// one statement, where a transaction around an insert and the update took four round trips.
+    func rotateRefreshToken(
+        familyID: String, from expected: [UInt8], to successor: [UInt8], clientID: String, now: Date,
+        expiresAt: Date, proof: DPoPProofUse
+    ) throws -> ProvedRotation
+}
+
+/// A DPoP proof's first use, as a rotation records it (``DPoPStorage``'s terms).
+public struct DPoPProofUse: Sendable, Hashable {
+    /// The thumbprint of the key the proof was made with.
+    public let keyThumbprint: String
+    /// The proof's `jti`.
+    public let jti: String
+    /// How long the use is remembered.
+    public let expiresAt: Date
+
+    /// A proof's use.
+    public init(keyThumbprint: String, jti: String, expiresAt: Date) {
+        self.keyThumbprint = keyThumbprint
+        self.jti = jti
+        self.expiresAt = expiresAt
+    }
+}
+
+/// What a rotation with a DPoP proof did
+/// (``RefreshRotationStorage/rotateRefreshToken(familyID:from:to:clientID:now:expiresAt:proof:)``).
+public enum ProvedRotation: Sendable {
+    /// Rotated, and the proof recorded as used.
+    case rotated(RefreshRotationRecord)
+    /// The proof was used before: nothing changed.
+    case proofReplayed
+    /// A condition of the rotation failed: nothing changed, the proof not recorded either.
+    case unchanged
 }

@@ -70,5 +70,6 @@ public protocol StoreTransaction:
     DPoPStorage,
     RegistrationStorage,
     DeveloperStorage,
-    PushedRequestStorage
+    PushedRequestStorage,
+    SignInCountStorage
 {}

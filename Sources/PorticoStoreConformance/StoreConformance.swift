@@ -70,6 +70,7 @@ public enum StoreConformance {
             + DPoPChecks.all
             + DeveloperChecks.all
             + PushedRequestChecks.all
+            + SignInCountChecks.all
     }
 }
 

@@ -62,6 +62,15 @@ public final class LockedList<Element>: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Adds `element` at the end and says how many elements equal to it the list then holds,
+    /// in one step (so that racers each get a number of their own).
+    public func appendCounting(_ element: Element) -> Int where Element: Equatable {
+        lock.lock()
+        defer { lock.unlock() }
+        elements.append(element)
+        return elements.count { $0 == element }
+    }
+
     /// The elements appended so far, in order.
     public var all: [Element] {
         lock.lock()

@@ -45,6 +45,7 @@ enum PostgresSchema {
         Migration(version: 21, statements: version21),
         Migration(version: 22, statements: version22),
         Migration(version: 23, statements: version23),
+        Migration(version: 24, statements: version24),
     ]
 
     /// The newest version this build understands.

@@ -36,4 +36,37 @@ extension PostgresTransaction {
         }
         return record
     }
+
+    /// The rotation and the proof's first use in one statement: the insert takes its row from
+    /// the update's, so a rotation that changed nothing records nothing, and it has no `ON
+    /// CONFLICT`, so a replayed proof fails the whole statement (the update with it). A racing
+    /// insert of the same proof on another connection makes this one wait for that one's
+    /// commit, then fail: one of them rotates.
+    private static let provedRotation = """
+        WITH rotated AS (\(rotation)),
+            proof AS (INSERT INTO dpop_proofs (proof_hash, expires_at) SELECT $7::bytea, $8::bigint FROM rotated)
+        SELECT * FROM rotated
+        """
+
+    func rotateRefreshToken(
+        familyID: String, from expected: [UInt8], to successor: [UInt8], clientID: String, now: Date,
+        expiresAt: Date, proof: DPoPProofUse
+    ) throws -> ProvedRotation {
+        if isReadOnly { throw StoreError.misuse("a write operation inside a read-only transaction") }
+        var record: RefreshRotationRecord?
+        do {
+            try run(
+                Self.provedRotation,
+                [
+                    .date(now), .bytes(successor), .date(expiresAt), .text(familyID), .bytes(expected), .text(clientID),
+                    Self.proofHash(keyThumbprint: proof.keyThumbprint, jti: proof.jti), .date(proof.expiresAt),
+                ]
+            ) { row in
+                if record == nil { record = try Self.decodeRefreshRotation(row) }
+            }
+        } catch StoreError.duplicate {
+            return .proofReplayed
+        }
+        return record.map(ProvedRotation.rotated) ?? .unchanged
+    }
 }

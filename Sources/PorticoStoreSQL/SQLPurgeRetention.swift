@@ -14,4 +14,8 @@ public enum SQLPurgeRetention {
     /// expiry), so that presenting a token reports "expired", "revoked" or "reused" rather than
     /// "unknown".
     public static let refreshFamily: TimeInterval = 86_400
+
+    /// How many days of apps' daily sign-in counts are kept: the console charts 30, and a
+    /// quarter lets an operator look further back in the database.
+    public static let signInDays = 90
 }

@@ -8,8 +8,13 @@ extension SQLTransaction {
     @inlinable public func recordDPoPProof(keyThumbprint: String, jti: String, expiresAt: Date) throws -> Bool {
         let inserted = try write(
             "INSERT INTO dpop_proofs (proof_hash, expires_at) VALUES (?, ?) ON CONFLICT (proof_hash) DO NOTHING",
-            [.digest(keyThumbprint + " " + jti), .date(expiresAt)])
+            [Self.proofHash(keyThumbprint: keyThumbprint, jti: jti), .date(expiresAt)])
         return inserted > 0
+    }
+
+    /// The column `dpop_proofs.proof_hash` of a key's `jti`: only a hash is kept.
+    @inlinable public static func proofHash(keyThumbprint: String, jti: String) -> SQLValue {
+        .digest(keyThumbprint + " " + jti)
     }
 
     /// ``DPoPStorage/bindRefreshFamily(_:toKey:)``.

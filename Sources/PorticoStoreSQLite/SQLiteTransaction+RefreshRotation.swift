@@ -35,4 +35,23 @@ extension SQLiteTransaction {
         guard changed > 0 else { return nil }
         return try first(Self.rotationRead, [.text(familyID)], Self.decodeRefreshRotation)
     }
+
+    /// Within SQLite's one writer (this transaction holds the write lock from its start), a
+    /// look for the proof, the rotation, then the proof's insert: nobody can record the proof
+    /// in between.
+    func rotateRefreshToken(
+        familyID: String, from expected: [UInt8], to successor: [UInt8], clientID: String, now: Date,
+        expiresAt: Date, proof: DPoPProofUse
+    ) throws -> ProvedRotation {
+        let hash = Self.proofHash(keyThumbprint: proof.keyThumbprint, jti: proof.jti)
+        if try first("SELECT 1 AS seen FROM dpop_proofs WHERE proof_hash = ?", [hash], { _ in true }) != nil {
+            return .proofReplayed
+        }
+        guard
+            let record = try rotateRefreshToken(
+                familyID: familyID, from: expected, to: successor, clientID: clientID, now: now, expiresAt: expiresAt)
+        else { return .unchanged }
+        try write("INSERT INTO dpop_proofs (proof_hash, expires_at) VALUES (?, ?)", [hash, .date(proof.expiresAt)])
+        return .rotated(record)
+    }
 }

@@ -163,15 +163,11 @@ struct RefreshTokenGrant: TokenGrant {
         return issuance
     }
 
-    /// Raised inside the one-step transaction to roll its proof back when the step rotated
-    /// nothing: the long way then decides, and records the proof in its own transaction.
-    private struct NotInOneStep: Error {}
-
     /// The one-step rotation when no issuance step could refuse the request: the record, the
-    /// successor, and the request the steps shape from. With a DPoP proof that is the one step
-    /// and the proof's first use in one transaction (on PostgreSQL an insert and the update,
-    /// instead of the long way's reads and writes), the access token bound to the proof's key
-    /// here and the request handed on without the proof, so that it is not recorded twice.
+    /// successor, and the request the steps shape from. With a DPoP proof the one step records
+    /// the proof's first use too (one statement on PostgreSQL, both or neither), the access
+    /// token is bound to the proof's key here and the request handed on without the proof, so
+    /// that it is not recorded twice.
     private func rotateInOneStep(_ presented: String, _ request: TokenRequest, now: Date) throws -> (
         record: RefreshRotationRecord, successor: String, shaping: TokenRequest
     )? {
@@ -185,22 +181,15 @@ struct RefreshTokenGrant: TokenGrant {
         }
         var unproved = request
         unproved.proof = nil
-        guard !pipeline.mayRefuse(unproved) else { return nil }
-        do {
-            let (record, successor) = try store.transaction { transaction in
-                guard try proof.recordFirstUse(in: transaction) else {
-                    throw OAuthError.invalidDPoPProof("The DPoP proof has been used before.")
-                }
-                guard
-                    let rotated = try refreshTokens.rotateInOneStep(
-                        presented, clientID: clientID, in: transaction, now: now)
-                else { throw NotInOneStep() }
-                return rotated
-            }
-            return (record, successor, unproved)
-        } catch is NotInOneStep {
-            return nil
-        }
+        guard !pipeline.mayRefuse(unproved),
+            let (record, successor) = try refreshTokens.rotateInOneStep(
+                presented, clientID: clientID,
+                proof: DPoPProofUse(
+                    keyThumbprint: proof.keyThumbprint, jti: proof.jti, expiresAt: proof.acceptableUntil),
+                in: store, now: now,
+                replayed: OAuthError.invalidDPoPProof("The DPoP proof has been used before."))
+        else { return nil }
+        return (record, successor, unproved)
     }
 
     /// What the one-step rotation read, as the transaction below would have found it.

@@ -27,6 +27,7 @@ struct IssuancePipeline: Sendable {
                 CompanionSessionStep(now: now),
                 PairwiseSubjectStep(subjects: subjects),
                 SenderConstraintStep(),
+                SignInCountStep(now: now),
             ], store: store)
     }
 

@@ -193,17 +193,19 @@ struct DeveloperEndpoint: Sendable {
         _ app: DeveloperApp, _ client: Client, visitor: Visitor, secret: String? = nil, notice: Localized? = nil,
         form: DeveloperAppForm? = nil, error: String? = nil, developerError: String? = nil
     ) throws -> Response {
-        let (people, developers) = try environment.store.read { transaction in
+        let today = DailySignIns.day(of: environment.now())
+        let (people, signIns, developers) = try environment.store.read { transaction in
             let people = try transaction.consentCount(clientID: client.id)
-            guard app.role == .owner else { return (people, [(id: String, email: String)]()) }
+            let signIns = try transaction.signInsPerDay(clientID: client.id, from: SignInChart.firstDay(today: today))
+            guard app.role == .owner else { return (people, signIns, [(id: String, email: String)]()) }
             let developers = try transaction.developerCollaborators(clientID: client.id).compactMap { entry in
                 try transaction.user(id: entry.userID).map { (id: $0.id, email: $0.email) }
             }
-            return (people, developers)
+            return (people, signIns, developers)
         }
         return visitor.page.app(
             DeveloperPage.AppDetails(
-                client: client, app: app, people: people,
+                client: client, app: app, people: people, signIns: SignInChart(counts: signIns, today: today),
                 form: form ?? DeveloperAppForm(client: client, webOrigins: app.webOrigins), error: error,
                 secret: secret, notice: notice, developers: developers, developerError: developerError))
     }

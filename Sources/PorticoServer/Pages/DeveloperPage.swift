@@ -83,6 +83,8 @@ struct DeveloperPage {
         var client: Client
         var app: DeveloperApp
         var people: Int
+        /// Sign-ins per day over the last 30 days.
+        var signIns: SignInChart
         var form: DeveloperAppForm
         var error: String?
         var secret: String?
@@ -124,6 +126,7 @@ struct DeveloperPage {
         } else {
             html += "<div class=\"caution\" id=\"app-standing\"><p>\(text.unverified[lang])</p></div>\n"
         }
+        html += details.signIns.html(in: lang)
         html += """
             <h2>\(text.previewHeading[lang])</h2>
             <p><a id="preview-en" href="\(path)/preview?lang=en">\(text.previewEnglish[lang])</a></p>

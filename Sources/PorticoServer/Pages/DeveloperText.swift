@@ -67,6 +67,20 @@ enum DeveloperText {
             ? Localized("1 person has allowed this app.", zh: "已有 1 人允许此应用。")
             : Localized("\(count) people have allowed this app.", zh: "已有 \(count) 人允许此应用。")
     }
+    static let signInChartHeading = Localized("Sign-ins, last 30 days", zh: "近 30 天的登录")
+    static func signInTotal(_ total: Int) -> Localized {
+        total == 1
+            ? Localized("1 sign-in in the last 30 days.", zh: "近 30 天共登录 1 次。")
+            : Localized("\(total) sign-ins in the last 30 days.", zh: "近 30 天共登录 \(total) 次。")
+    }
+    static func signInChartLabel(total: Int, most: Int) -> Localized {
+        Localized(
+            "Sign-ins per day over the last 30 days: \(total) in all, at most \(most) on one day.",
+            zh: "近 30 天每天的登录次数：共 \(total) 次，单日最多 \(most) 次。")
+    }
+    static func signInBar(day: String, count: Int) -> Localized {
+        Localized("\(day): \(count) sign-in\(count == 1 ? "" : "s")", zh: "\(day)：登录 \(count) 次")
+    }
     static let verified = Localized("Verified by the operator.", zh: "已经运营方验证。")
     static let unverified = Localized(
         "Not verified yet: its consent page warns people, and at most 100 different people can allow it until "

@@ -150,6 +150,7 @@ enum Stylesheet {
           font-size: .8rem; font-weight: 600; vertical-align: middle;
         }
         .qr { display: block; margin: 8px auto 12px; width: min(100%, 232px); height: auto; background: #fff; }
+        .chart { margin: 4px 0 16px; } .chart svg { display: block; max-width: 640px; height: auto; }
         .secret, .recovery-codes { font: 600 1rem/1.5 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
         .secret { word-spacing: .4em; overflow-wrap: anywhere; }
         .recovery-codes { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(2, 1fr); gap: 4px 16px; }

@@ -34,17 +34,30 @@ extension RefreshTokenPolicy {
         return record.map { ($0, successor) }
     }
 
-    /// The same step as one write of `transaction`, beside others that must commit with it (a
-    /// DPoP proof's first use): nil when it changed nothing, as above.
+    /// The same step with a DPoP proof's first use, both or neither
+    /// (``RefreshRotationStorage/rotateRefreshToken(familyID:from:to:clientID:now:expiresAt:proof:)``;
+    /// on PostgreSQL still one statement): the record and the successor, nil when the step changed
+    /// nothing and recorded nothing (the two-step rotation then decides, and records the proof
+    /// itself), or ``ProvedRotation/proofReplayed`` as the thrown refusal the grant answers with.
     public func rotateInOneStep(
-        _ presented: String, clientID: String, in transaction: any StoreTransaction, now: Date
+        _ presented: String, clientID: String, proof: DPoPProofUse, in store: some Store, now: Date,
+        replayed: @autoclosure () -> any Error
     ) throws -> (record: RefreshRotationRecord, successor: String)? {
         guard let named = RefreshToken.familyID(of: presented) else { return nil }
         let familyID = String(named)
         let successor = RefreshToken.mint(familyID: familyID)
-        let record = try transaction.rotateRefreshToken(
-            familyID: familyID, from: SecretHash.digest(presented), to: SecretHash.digest(successor),
-            clientID: clientID, now: now, expiresAt: now.addingTimeInterval(tokenLifetime))
-        return record.map { ($0, successor) }
+        let expected = SecretHash.digest(presented)
+        let successorHash = SecretHash.digest(successor)
+        let expiresAt = now.addingTimeInterval(tokenLifetime)
+        let outcome = try store.writeOne {
+            try $0.rotateRefreshToken(
+                familyID: familyID, from: expected, to: successorHash, clientID: clientID, now: now,
+                expiresAt: expiresAt, proof: proof)
+        }
+        switch outcome {
+        case .rotated(let record): return (record, successor)
+        case .unchanged: return nil
+        case .proofReplayed: throw replayed()
+        }
     }
 }
