@@ -7,9 +7,13 @@ click, Portico's consent popup (continue_on) for scopes beyond the disclosure, t
 popup (signed out, button mode: sign in there, IdentityProvider.close()), and sign-out
 (Set-Login: logged-out) turning the dialog off.
 
-FedCM's dialogs show in `--headless=new` with chromium's FedCM automation (no display and no
-extra flag needed); the dialog itself is browser UI, which a page screenshot does not contain,
-so the screenshots are of Portico's popups, in English and Simplified Chinese."""
+FedCM's dialogs show in `--headless=new` with chromium's FedCM automation (Debian chromium 156:
+no display, no Xvfb and no extra flag needed; FedCM is on by default, and http on loopback
+counts as a secure context for it); the dialog itself is browser UI, which a page screenshot
+does not contain, so the screenshots are of Portico's popups, in English and Simplified
+Chinese. Chromium delays a rejected call by a random time unless told otherwise
+(`driver.fedcm.disable_delay()`), and sending only SameSite=None cookies to the accounts and
+assertion endpoints is why Portico sets its /fedcm/ cookie so."""
 
 import base64
 import hashlib
@@ -25,7 +29,7 @@ import urllib.request
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import InvalidSessionIdException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -131,8 +135,26 @@ def start(driver, fedcm, pkce, scope="openid profile email", mode=None):
         fedcm["server"].url + "/fedcm/config.json", fedcm["client_id"], pkce.challenge, scope, "nonce-fedcm", mode)
 
 
-def result(driver, timeout=20):
+def result(driver, timeout=60):
     return WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return window.fedcmResult"))
+
+
+def dialog_or_result(driver, timeout=45):
+    """Waits for FedCM's dialog or the end of the call, whichever comes first: "dialog", or the
+    call's result (chromium may go on without a chooser, as for a returning person or one who
+    has just signed in at login_url)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = driver.execute_script("return window.fedcmResult")
+        if answer:
+            return answer
+        try:
+            if driver.fedcm.dialog_type:
+                return "dialog"
+        except WebDriverException:
+            pass
+        time.sleep(0.25)
+    raise TimeoutException("neither a FedCM dialog nor an answer")
 
 
 def redeem(fedcm, code, pkce):
@@ -158,7 +180,7 @@ def test_first_sign_in_with_the_disclosure_then_one_click_then_signed_out(fedcm,
     # First time: the account chooser, with the person as a new account of this app.
     first = Pkce()
     start(driver, fedcm, first)
-    dialog = driver.fedcm_dialog(timeout=15)
+    dialog = driver.fedcm_dialog(timeout=30)
     assert dialog.type == "AccountChooser"
     accounts = driver.fedcm.account_list
     assert [account["email"] for account in accounts] == [fedcm["email"]]
@@ -179,12 +201,9 @@ def test_first_sign_in_with_the_disclosure_then_one_click_then_signed_out(fedcm,
     driver.fedcm.reset_cooldown()
     again = Pkce()
     start(driver, fedcm, again)
-    try:
-        driver.fedcm_dialog(timeout=10)
+    if dialog_or_result(driver) == "dialog":
         assert driver.fedcm.account_list[0]["loginState"] == "SignIn"
         driver.fedcm.select_account(0)
-    except TimeoutException:
-        pass
     answer = result(driver)
     assert "token" in answer, answer
     assert redeem(fedcm, answer["token"], Pkce())[0] == 400   # another verifier: refused
@@ -197,6 +216,7 @@ def test_first_sign_in_with_the_disclosure_then_one_click_then_signed_out(fedcm,
     wait_for(driver, (By.CSS_SELECTOR, "button[value=logout]")).click()
     WebDriverWait(driver, 20).until(lambda d: "signed out" in d.page_source.lower())
     driver.fedcm.reset_cooldown()
+    driver.fedcm.disable_delay()   # chromium delays a rejection by a random time otherwise
     start(driver, fedcm, Pkce())
     with pytest.raises(TimeoutException):
         driver.fedcm_dialog(timeout=5)
@@ -209,18 +229,18 @@ def test_scopes_beyond_the_disclosure_go_through_portico_consent_popup(fedcm, br
     sign_in_at_portico(driver, fedcm)
     pkce = Pkce()
     start(driver, fedcm, pkce, scope="openid profile postal_code")
-    driver.fedcm_dialog(timeout=15)
+    driver.fedcm_dialog(timeout=30)
     driver.fedcm.select_account(0)
     # The assertion answered continue_on: the browser opens Portico's consent in a popup.
     app_window = driver.current_window_handle
-    WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 2)
+    WebDriverWait(driver, 45).until(lambda d: len(d.window_handles) == 2)
     driver.switch_to.window([handle for handle in driver.window_handles if handle != app_window][0])
     wait_for(driver, (By.CSS_SELECTOR, "button[value=allow]"))
     assert "/fedcm/continue" in driver.current_url
     screenshot(driver, "fedcm-continue-consent-en")
     driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
     # IdentityProvider.resolve(code) closes the popup and hands the code to the app.
-    WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 1)
+    WebDriverWait(driver, 45).until(lambda d: len(d.window_handles) == 1)
     driver.switch_to.window(app_window)
     answer = result(driver)
     assert "token" in answer, answer
@@ -229,32 +249,26 @@ def test_scopes_beyond_the_disclosure_go_through_portico_consent_popup(fedcm, br
     assert tokens["scope"] == "openid profile postal_code"
 
 
-@pytest.fixture(params=["en", "zh-CN"])
-def language_browser(request):
+def language_browser(language):
     """A headless chromium whose every window, popups included, asks for `language` (the
     DevTools header override would reach the first tab only)."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900", f"--lang={request.param}"):
+                     "--window-size=1280,900", f"--lang={language}"):
         options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": request.param})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
-                              options=options)
-    driver.portico_language = request.param
-    yield driver
-    driver.quit()
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
+                            options=options)
 
 
-def test_the_login_url_popup_signs_in_and_closes_itself(fedcm, language_browser, screenshot):
-    driver = language_browser
-    language = driver.portico_language
+def login_url_flow(driver, fedcm, language, screenshot):
     pkce = Pkce()
     # Signed out, button mode: the browser opens login_url in a popup.
     start(driver, fedcm, pkce, mode="active")
     app_window = driver.current_window_handle
     driver.find_element(By.ID, "sign-in").click()
-    WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 2)
+    WebDriverWait(driver, 45).until(lambda d: len(d.window_handles) == 2)
     driver.switch_to.window([handle for handle in driver.window_handles if handle != app_window][0])
     wait_for(driver, (By.NAME, "email"))
     assert "return_to=%2Ffedcm%2Flogin" in driver.current_url
@@ -264,10 +278,30 @@ def test_the_login_url_popup_signs_in_and_closes_itself(fedcm, language_browser,
     type_into(driver, "password", PASSWORD)
     driver.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
     # Signed in: /fedcm/login calls IdentityProvider.close() and the browser shows its dialog.
-    WebDriverWait(driver, 20).until(lambda d: len(d.window_handles) == 1)
+    WebDriverWait(driver, 45).until(lambda d: len(d.window_handles) == 1)
     driver.switch_to.window(app_window)
-    driver.fedcm_dialog(timeout=15)
-    driver.fedcm.select_account(0)
+    if dialog_or_result(driver) == "dialog":
+        driver.fedcm.select_account(0)
     answer = result(driver)
     assert "token" in answer, answer
     assert redeem(fedcm, answer["token"], pkce)[0] == 200
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_the_login_url_popup_signs_in_and_closes_itself(fedcm, screenshot, language):
+    # Headless chromium now and then loses its session as the popup closes itself (about one
+    # run in ten on this 2-core machine, InvalidSessionIdException): then once more, in a
+    # fresh browser, which starts signed out again.
+    for attempt in (1, 2):
+        driver = language_browser(language)
+        try:
+            login_url_flow(driver, fedcm, language, screenshot)
+            return
+        except InvalidSessionIdException:
+            if attempt == 2:
+                raise
+        finally:
+            try:
+                driver.quit()
+            except WebDriverException:
+                pass

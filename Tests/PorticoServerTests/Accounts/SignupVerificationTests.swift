@@ -31,6 +31,7 @@ import Testing
             let created = try await Self.postConfirmation(browser, token: token, csrfFrom: form)
             #expect(created.status == 200)
             #expect(created.text.contains(#"id="account-ready""#))
+            #expect(created.header("Set-Login") == "logged-in")
             #expect(try provider.store.users().count == 1)
 
             // The link worked once: opening it again, or posting its form again, is refused.

@@ -145,6 +145,7 @@ import Testing
                 PasskeyEndpoint.signInPath,
                 try signInFields(page, assertion, credentialID: device.credentialID, userHandle: device.userHandle))
             #expect(reply.status == 303)
+            #expect(reply.header("Set-Login") == "logged-in")
             let session = try #require(other.cookie(SignInSession.cookieName))
             let methods = try harness.store.read {
                 try $0.authenticationMethods(sessionHashedID: SecretHash.reference(session))

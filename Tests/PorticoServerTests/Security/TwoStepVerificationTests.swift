@@ -140,6 +140,9 @@ import Testing
             let accepted = try await submit(other, on: step, otp: fresh)
             #expect(accepted.status == 303)
             #expect(accepted.location == "/account")
+            #expect(accepted.header("Set-Login") == "logged-in")
+            #expect(step.header("Set-Login") == nil)
+            #expect(wrong.header("Set-Login") == nil)
             #expect(other.cookie("portico_session") != nil)
             // The half-done sign-in was single use.
             #expect(try await submit(other, on: step, otp: fresh).text.contains("That took too long"))

@@ -163,6 +163,8 @@ import Testing
             #expect(out.status == 303)
             #expect(out.location == "/oauth/logout")
             #expect(try #require(out.setCookie("portico_session")).contains("Max-Age=0"))
+            #expect(out.header("Set-Login") == "logged-out")
+            #expect(try #require(out.setCookie("portico_fedcm")).contains("Max-Age=0"))
             #expect(try provider.store.sessions(userID: user.id).isEmpty)
             let signedOut = try await browser.get(try #require(out.location))
             #expect(signedOut.text.contains("You are signed out"))
