@@ -84,6 +84,9 @@ struct OutboundHTTPClient: Sendable {
         guard url.scheme?.lowercased() == "https" else {
             return Exchange(outcome: .refused("\(url.absoluteString) is not an https URL"), bytesRead: 0)
         }
+        // Called on the server's worker threads, not a thread of the outbox's own: a document
+        // server that hangs up while TLS writes must not end the process.
+        Self.ignoreBrokenPipesOnThisThread()
         return send(
             method: "GET", body: nil, contentType: nil, headers: [("Accept", "application/json")],
             document: maximumBytes, to: url)

@@ -339,4 +339,15 @@ import Testing
             #expect(try harness.store.transaction { try $0.clients() }.filter { $0.id == url }.count == 1)
         }
     }
+
+    /// What a document's `Cache-Control` keeps it for: its `max-age` between the floor (30 s)
+    /// and the ceiling (a day), 5 minutes without one, nothing with `no-store` or `no-cache`.
+    @Test(
+        arguments: [
+            (nil, 300), ("max-age=600", 600), ("public, max-age=\"120\"", 120), ("max-age=0", 30),
+            ("max-age=99999999", 86_400), ("no-store", 0), ("max-age=600, no-cache", 0), ("private", 300),
+        ] as [(String?, Int)])
+    func aDocumentIsKeptForItsBoundedMaxAge(cacheControl: String?, seconds: Int) {
+        #expect(DocumentCacheLifetime(cacheControl: cacheControl).duration == .seconds(seconds))
+    }
 }
