@@ -305,3 +305,44 @@ def test_the_login_url_popup_signs_in_and_closes_itself(fedcm, screenshot, langu
                 driver.quit()
             except WebDriverException:
                 pass
+
+
+SDK_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Web SDK app</title>
+<script src="{issuer}/sdk/portico.js"></script></head>
+<body><h1>Web SDK app</h1>
+<script>
+window.sdkResult = null;
+window.sdkSignIn = function (clientId, nonce) {{
+  window.sdkResult = null;
+  Portico.authorize({{clientId: clientId, scope: "openid profile email", nonce: nonce,
+                      redirectUri: location.origin + "/callback", mode: "fedcm"}})
+    .then(function (answer) {{ window.sdkResult = answer; }},
+          function (failure) {{ window.sdkResult = {{error: String((failure && failure.error) || failure)}}; }});
+}};
+</script>
+</body></html>
+"""
+
+
+def test_the_web_sdk_signs_in_through_fedcm(fedcm, browser, tmp_path):
+    """The web SDK's FedCM path against this server: Portico.authorize with mode 'fedcm' makes
+    its own PKCE pair, the browser's dialog picks the account, and the SDK hands back the code
+    (redirectUri null: a FedCM code) and its verifier, which redeem without redirect_uri."""
+    driver = browser
+    (tmp_path / "sdk.html").write_text(SDK_PAGE.format(issuer=fedcm["server"].url))
+    sign_in_at_portico(driver, fedcm)
+    driver.get(fedcm["site"].origin + "/sdk.html")
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return typeof window.Portico === 'object'"))
+    driver.execute_script("sdkSignIn(arguments[0], arguments[1])", fedcm["client_id"], "nonce-sdk")
+    dialog = driver.fedcm_dialog(timeout=30)
+    assert dialog.type == "AccountChooser"
+    driver.fedcm.select_account(0)
+    answer = WebDriverWait(driver, 60).until(lambda d: d.execute_script("return window.sdkResult"))
+    assert "code" in answer, answer
+    assert answer["redirectUri"] is None
+    body = urllib.parse.urlencode({"grant_type": "authorization_code", "code": answer["code"],
+                                   "code_verifier": answer["codeVerifier"], "client_id": fedcm["client_id"]}).encode()
+    with urllib.request.urlopen(fedcm["server"].url + "/oauth/token", body, timeout=10) as response:
+        tokens = json.loads(response.read())
+    assert id_token_claims(tokens["id_token"])["nonce"] == "nonce-sdk"
