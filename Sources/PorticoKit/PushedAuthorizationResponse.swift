@@ -19,7 +19,15 @@ public struct PushedAuthorizationResponse: Sendable, Hashable {
     /// error body becomes an ``AuthorizationError`` carrying the provider's own words.
     init(reply: HTTPReply) throws(AuthorizationError) {
         guard reply.status == 201 || reply.status == 200 else {
-            throw reply.failure("the pushed authorization request endpoint")
+            let failure = reply.failure("the pushed authorization request endpoint")
+            guard failure.oauthError == "invalid_client" else { throw failure }
+            // The likely cause, said where a developer looks: a client with a secret cannot
+            // authenticate from the device.
+            throw AuthorizationError(
+                failure.code,
+                "the provider did not take the pushed request from this app (invalid_client); a client with "
+                    + "a secret pushes through its backend (PushedAuthorizationMode.through) or not at all (.never)",
+                oauthError: failure.oauthError, oauthErrorDescription: failure.oauthErrorDescription)
         }
         guard let json = reply.jsonObject, let requestURI = json["request_uri"]?.stringValue, !requestURI.isEmpty
         else {

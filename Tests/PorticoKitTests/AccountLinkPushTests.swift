@@ -51,6 +51,7 @@ import Testing
                 try await world.session(manager, app: app).authModel()
             }
             #expect(error?.authorizationError?.oauthError == "invalid_client", "\(String(describing: error))")
+            #expect(error?.authorizationError?.description.contains("PushedAuthorizationMode.through") == true)
             #expect(opened.withLock { $0.isEmpty })
             // The backend pushes only for a signed-in host app.
             let anonymous = try await HostAppClient(base: world.backendURL).send(

@@ -104,4 +104,25 @@ struct AgentPushTests {
                 introspection.json["cnf"]?.objectValue?["jkt"]?.stringValue == (try manager.store.dpopKey().thumbprint))
         }
     }
+
+    /// A provider started with `--require-par` holds apps asking through the agent to it too.
+    @Test func aProviderThatRequiresPARHoldsTheCompanionPathToItToo() async throws {
+        try await CompanionEndToEndTests.withServingAgent(configuration: .testing { $0.requiresPAR = true }) {
+            harness, agent, person, _ in
+            let client = try harness.addPublicClient()
+            let unpushed = try await harness.manager(
+                for: client, userAgent: CompanionUserAgent(socketPath: agent.socketPath), pushedAuthorization: .never)
+            let refused = await #expect(throws: AuthorizationError.self) {
+                try await unpushed.authorize(CompanionEndToEndTests.request)
+            }
+            #expect(refused?.oauthError == "invalid_request", "\(String(describing: refused))")
+
+            let manager = try await harness.manager(
+                for: client, userAgent: CompanionUserAgent(socketPath: agent.socketPath))
+            let signingIn = Task { try await manager.authorize(CompanionEndToEndTests.request) }
+            let pending = try await agent.waitForPending()
+            #expect(try agent.run(["approve", pending[0].id]).status == 0)
+            #expect(try await signingIn.value.user?.userID == person.id)
+        }
+    }
 }

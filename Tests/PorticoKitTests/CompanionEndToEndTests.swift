@@ -19,10 +19,10 @@ import Testing
 struct CompanionEndToEndTests {
     /// A provider with a companion client and a person; the agent signed in as them and serving.
     static func withServingAgent(
-        consentTimeout: Int = 120,
+        consentTimeout: Int = 120, configuration: ProviderConfiguration = .testing(),
         _ body: (KitHarness, AgentProcess, UserRecord, RunningAgent) async throws -> Void
     ) async throws {
-        try await KitHarness.with { harness in
+        try await KitHarness.with(configuration: configuration) { harness in
             let person = try harness.addUser(name: "Agent Person")
             let companionID = try registerCompanion(harness)
             try await AgentProcess.with(issuer: harness.provider.issuer, clientID: companionID) { agent in

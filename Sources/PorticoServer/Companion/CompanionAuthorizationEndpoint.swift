@@ -60,8 +60,9 @@ struct CompanionAuthorizationEndpoint: Sendable {
     private func answer(_ request: Request) throws -> (Response, CompanionMetrics.Outcome) {
         let caller = try CompanionCaller.authenticate(request, resource: parts.resource)
         let (parameters, pushed) = try Self.parameters(of: request, parts: parts)
-        switch try AuthorizationRequestValidator(store: parts.store, now: parts.now).validate(
-            parameters, pushed: pushed)
+        let validator = AuthorizationRequestValidator(
+            store: parts.store, now: parts.now, requiresPAR: parts.requiresPAR)
+        switch try validator.validate(parameters, pushed: pushed)
         {
         case .page(let problem):
             throw CompanionAnswer.untrusted(problem)

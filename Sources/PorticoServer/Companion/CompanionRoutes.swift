@@ -26,6 +26,9 @@ enum CompanionRoutes {
         let registry: MetricsRegistry
         /// Verifies signed request objects, for ``AuthorizationRequestSource`` (pushed requests).
         let requestObjects: RequestObjectVerifier
+        /// Whether every app must push its requests (`serve --require-par`), here as at
+        /// `/oauth/authorize`.
+        let requiresPAR: Bool
 
         /// The issuer identifier (`iss`), without a trailing slash.
         var issuer: String { issuerIdentifier.current }

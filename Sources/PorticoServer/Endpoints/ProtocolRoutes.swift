@@ -45,7 +45,8 @@ enum ProtocolRoutes {
             parts: CompanionRoutes.Parts(
                 store: context.store, keys: context.keys, lifetimes: context.lifetimes, now: context.now,
                 issuerIdentifier: context.issuerIdentifier, execution: execution, resource: resource,
-                registry: context.metrics.registry, requestObjects: context.requestObjectVerifier))
+                registry: context.metrics.registry, requestObjects: context.requestObjectVerifier,
+                requiresPAR: context.requiresPAR))
         ProfileEndpoint(resource: resource).register(on: router, execution: execution)
         RevocationEndpoint(store: context.store, authenticator: authenticator, verifier: verifier, now: context.now)
             .register(on: router, execution: execution)
