@@ -1,3 +1,4 @@
+import Foundation
 import PorticoCrypto
 import PorticoServer
 import PorticoStore
@@ -61,6 +62,10 @@ enum DemoSeed {
                 client.postLogoutRedirectURIs = [signedOutURI]
                 client.privacyURL = privacyURL(issuer: issuer)
                 try transaction.update(client)
+                // The web page signs in from the issuer's own origin, by FedCM where the browser has it.
+                if let origin = webOrigin(issuer: issuer) {
+                    try transaction.setClientWebOrigins(clientID: clientID, webOrigins: [origin])
+                }
                 try transaction.append(AuditEvent(actor: "system", action: "demo.set_secret", subject: clientID))
                 return true
             }
@@ -87,6 +92,12 @@ enum DemoSeed {
         let credentials = DemoCredentials(
             startURL: issuer + "/demo", email: email, password: password, clientID: clientID)
         return (secret, credentials)
+    }
+
+    /// The origin of `issuer` (scheme, host and port), where the demo's web page runs.
+    private static func webOrigin(issuer: String) -> String? {
+        guard let url = URLComponents(string: issuer), let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// The demo app's privacy page, when the issuer is one a client may link (https or loopback).

@@ -416,6 +416,36 @@ def test_demo_web_page_signs_in_and_shows_the_id_token(demo_server, no_fedcm_bro
     screenshot(driver, "websdk-demo-signed-in")
 
 
+
+def test_demo_web_page_signs_in_by_fedcm_where_the_browser_has_it(demo_server, browser):
+    """The demo's client lists the issuer's origin as its web origin, so in a browser with
+    FedCM and a person signed in at Portico the button's automatic choice is the browser's
+    own dialog (then Portico's consent for the demo's extra scopes), not Portico's window."""
+    driver = browser
+    email, password = demo_server.add_user(name="FedCM Demo Person")
+    driver.get(demo_server.url + "/login")
+    wait(driver).until(conditions.presence_of_element_located((By.NAME, "email"))).send_keys(email)
+    driver.find_element(By.NAME, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
+    wait(driver).until(lambda d: "/login" not in d.current_url)
+    driver.get(demo_server.url + "/demo/web")
+    element = wait(driver).until(conditions.presence_of_element_located((By.ID, "web-login")))
+    wait(driver).until(lambda d: element.shadow_root.find_element(By.CSS_SELECTOR, "button")).click()
+    dialog = driver.fedcm_dialog(timeout=30)
+    assert dialog.type == "AccountChooser"
+    assert [account["email"] for account in driver.fedcm.account_list] == [email]
+    assert len(driver.window_handles) == 1
+    opener = driver.current_window_handle
+    driver.fedcm.select_account(0)
+    # The demo asks for more than the browser's disclosure covers: Portico's consent, in the
+    # popup the browser opens for continue_on, once.
+    switch_to_popup(driver, opener, timeout=45)
+    wait(driver).until(conditions.element_to_be_clickable((By.CSS_SELECTOR, "button[value=allow]"))).click()
+    wait(driver, 45).until(lambda d: len(d.window_handles) == 1)
+    driver.switch_to.window(opener)
+    heading = wait(driver, 60).until(conditions.presence_of_element_located((By.ID, "signed-in")))
+    assert heading.text == "Hello, FedCM Demo Person!"
+
 def fetch(url, headers=None):
     request = urllib.request.Request(url, headers=headers or {})
     try:

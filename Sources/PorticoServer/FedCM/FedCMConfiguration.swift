@@ -23,9 +23,15 @@ enum FedCMConfiguration {
     /// The icon's side in pixels.
     static let iconSize = 64
 
-    /// `{"provider_urls": [config]}`.
+    /// `{"provider_urls": [config], "accounts_endpoint", "login_url"}`: Chromium asks the
+    /// well-known file itself to name the accounts endpoint and the login URL of a provider
+    /// that has a client metadata endpoint, so that a config file cannot point them elsewhere
+    /// per app (a way to track people across sites).
     static func wellKnown(issuer: String) -> JSONValue {
-        ["provider_urls": [.string(issuer + configPath)]]
+        [
+            "provider_urls": [.string(issuer + configPath)], "accounts_endpoint": .string(issuer + accountsPath),
+            "login_url": .string(issuer + loginPath),
+        ]
     }
 
     /// The config file.

@@ -114,7 +114,8 @@ enum WebSDKScript {
                 clientId: options.clientId,
                 params: { code_challenge: challenge, code_challenge_method: "S256", scope: options.scope || "openid" }
               };
-              if (options.nonce) { provider.nonce = options.nonce; }
+              // Chromium takes the nonce inside params (a top-level nonce is going away).
+              if (options.nonce) { provider.params.nonce = options.nonce; }
               return navigator.credentials.get({ identity: { context: "signin", providers: [provider] }, mediation: "optional" });
             }).then(function (credential) {
               if (!credential || !credential.token) { throw PorticoError("invalid_response", "FedCM gave no token"); }

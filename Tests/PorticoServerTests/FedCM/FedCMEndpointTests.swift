@@ -110,6 +110,9 @@ import Testing
         try await ProviderHarness.with { provider in
             let known = try await provider.request("GET", "/.well-known/web-identity", headers: Self.fedcm)
             #expect(known.json["provider_urls"]?.arrayValue == [.string(provider.issuer + "/fedcm/config.json")])
+            // Chromium wants these two in the well-known file of a provider with client metadata.
+            #expect(known.string("accounts_endpoint") == provider.issuer + "/fedcm/accounts")
+            #expect(known.string("login_url") == provider.issuer + "/fedcm/login")
             let config = try await provider.request("GET", "/fedcm/config.json", headers: Self.fedcm)
             for (name, path) in [
                 ("accounts_endpoint", "/fedcm/accounts"), ("client_metadata_endpoint", "/fedcm/client_metadata"),
