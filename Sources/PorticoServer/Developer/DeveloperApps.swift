@@ -38,8 +38,26 @@ struct DeveloperApps: Sendable {
         var kept = form
         kept.appType = DeveloperAppForm.AppType(of: client)
         var registration = kept.registration()
-        registration.grantTypes = client.allowedGrantTypes
-        registration.scopes = client.allowedScopes
+        // The kind's grants stay; Shared Signals adds or takes away client credentials.
+        let credentials = ClientCredentialsGrant.grantType
+        registration.grantTypes = client.allowedGrantTypes.filter { $0 != credentials }
+        if form.sharedSignals {
+            registration.grantTypes.append(credentials)
+        } else if client.allowedGrantTypes.contains(credentials)
+            && !client.allowedScopes.contains(SharedSignals.manageScope)
+        {
+            registration.grantTypes.append(credentials)
+        }
+        // Scopes the form offers come from it; any other the operator gave stays.
+        let offered = Set(DeveloperAppForm.offeredScopes)
+        let granted = client.allowedScopes.filter { !offered.contains($0) && $0 != SharedSignals.manageScope }
+        registration.scopes = (form.scopes ?? client.allowedScopes.filter { offered.contains($0) }) + granted
+        // Keys stay as they are unless the app already signs with pasted keys.
+        if client.jwks == nil {
+            registration.jwks = nil
+        } else if registration.jwks == nil {
+            throw .invalid("paste the app's JWKS: an app that signs with its keys has no secret")
+        }
         registration.isVerified = client.isVerified
         do {
             try store.transaction { transaction in

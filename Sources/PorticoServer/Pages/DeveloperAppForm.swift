@@ -45,6 +45,19 @@ struct DeveloperAppForm: Sendable {
     var webOrigins = ""
     var logoURL = ""
     var privacyURL = ""
+    /// The scopes the app will ask for (checkboxes `scope`); nil: the registration's default.
+    var scopes: [String]? = nil
+    /// A pasted JWKS (`jwks`): the app then signs in with `private_key_jwt`, no secret.
+    var jwks = ""
+    /// Where the app is told of sign-outs (`backchannel_logout_uri`).
+    var backchannelLogoutURI = ""
+    /// Whether the app receives Shared Signals (`ssf`): it then manages its stream with
+    /// client-credentials tokens.
+    var sharedSignals = false
+
+    /// The scopes a console app may ask for: the built-in ones that need no operator's say
+    /// (device SSO groups, the companion and the account link do).
+    static let offeredScopes = ["openid", "profile", "profile:user_id", "email", "postal_code", "offline_access"]
 
     /// An empty form.
     init() {}
@@ -57,6 +70,10 @@ struct DeveloperAppForm: Sendable {
         self.webOrigins = webOrigins.joined(separator: "\n")
         logoURL = client.logoURL ?? ""
         privacyURL = client.privacyURL ?? ""
+        scopes = client.allowedScopes.filter { $0 != SharedSignals.manageScope }
+        jwks = client.jwks ?? ""
+        backchannelLogoutURI = client.backchannelLogoutURI ?? ""
+        sharedSignals = client.allowedScopes.contains(SharedSignals.manageScope)
     }
 
     /// The values posted in `form`; an unknown `app_type` is an error of its own.
@@ -66,6 +83,13 @@ struct DeveloperAppForm: Sendable {
         webOrigins = form["web_origin"] ?? ""
         logoURL = form["logo_url"] ?? ""
         privacyURL = form["privacy_url"] ?? ""
+        // The form always posts openid (a hidden field beside its fixed box), so no `scope`
+        // at all is a form from before these fields: the default.
+        let posted = form.values(for: "scope")
+        scopes = posted.isEmpty ? nil : posted
+        jwks = form["jwks"] ?? ""
+        backchannelLogoutURI = form["backchannel_logout_uri"] ?? ""
+        sharedSignals = form["ssf"] == "yes"
         if let type = form["app_type"] {
             guard let known = AppType(rawValue: type) else {
                 throw .invalid("app type '\(type)' is not web, native or device")
@@ -99,6 +123,15 @@ struct DeveloperAppForm: Sendable {
             grantTypes: appType == .device ? [DeviceCodeGrant.grantType, RefreshTokenGrant.grantType] : [],
             logoURL: trimmedLogo.isEmpty ? nil : trimmedLogo, privacyURL: trimmedPrivacy.isEmpty ? nil : trimmedPrivacy)
         registration.isVerified = false
+        if let scopes { registration.scopes = scopes }
+        let trimmedKeys = jwks.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !trimmedKeys.isEmpty { registration.jwks = trimmedKeys }
+        let trimmedLogout = backchannelLogoutURI.trimmingCharacters(in: .whitespaces)
+        if !trimmedLogout.isEmpty { registration.backchannelLogoutURI = trimmedLogout }
+        if sharedSignals {
+            registration.isSignalReceiver = true
+            registration.grantTypes = ClientRegistration.defaultGrantTypes + [ClientCredentialsGrant.grantType]
+        }
         return registration
     }
 }

@@ -289,7 +289,44 @@ struct DeveloperPage {
                 name: "privacy_url", label: text.privacyURL[lang], value: form.privacyURL,
                 autocomplete: "off", isRequired: false, attributes: "inputmode=\"url\""
             ).html
+        html += scopeChoices(form)
+        // Pasted keys at creation; afterwards only for an app that already signs with them.
+        if typeEditable || !form.jwks.isEmpty {
+            html += textarea("jwks", label: text.jwks[lang], hint: text.jwksHint[lang], form.jwks)
+        }
+        html +=
+            FormField(
+                name: "backchannel_logout_uri", label: text.backchannelLogoutURI[lang],
+                value: form.backchannelLogoutURI, autocomplete: "off", isRequired: false,
+                attributes: "inputmode=\"url\""
+            ).html
+        html += """
+            <label class="check" for="ssf"><input type="checkbox" id="ssf" name="ssf" value="yes"\
+            \(form.sharedSignals ? " checked" : "")> \(text.sharedSignals[lang])</label>
+
+            """
         return html
+    }
+
+    /// The scopes a console app may ask for, each with the consent page's words; `openid` is
+    /// always asked (a fixed box, posted by a hidden field).
+    private func scopeChoices(_ form: DeveloperAppForm) -> String {
+        let lang = language
+        let chosen = Set(form.scopes ?? DeveloperAppForm.offeredScopes)
+        var html = "<fieldset class=\"choices\" id=\"scopes\"><legend>\(text.scopesLegend[lang])</legend>\n"
+        html += "<input type=\"hidden\" name=\"scope\" value=\"openid\">\n"
+        for entry in ScopeCatalog.builtIn where DeveloperAppForm.offeredScopes.contains(entry.name) {
+            let id = "scope_" + entry.name.replacingOccurrences(of: ":", with: "_")
+            let fixed = entry.name == "openid"
+            let state = fixed ? " checked disabled" : chosen.contains(entry.name) ? " checked" : ""
+            let name = fixed ? "" : " name=\"scope\" value=\"\(HTML.escape(entry.name))\""
+            html += """
+                <label class="check" for="\(id)"><input type="checkbox" id="\(id)"\(name)\(state)> \
+                \(entry.description[lang]) <code>\(HTML.escape(entry.name))</code></label>
+
+                """
+        }
+        return html + "</fieldset>\n"
     }
 
     private func textarea(_ name: String, label: String, hint: String, _ value: String) -> String {

@@ -46,6 +46,16 @@ enum DeveloperText {
     static let webOriginsHint = Localized(
         "Where your pages call from, such as https://app.example (optional).",
         zh: "您的网页发起调用的来源，例如 https://app.example（可选）。")
+    static let scopesLegend = Localized("What the app will ask people for", zh: "应用将向用户请求的权限")
+    static let jwks = Localized("Public keys, as a JWKS (optional, web apps)", zh: "公钥，JWKS 格式（可选，网页应用）")
+    static let jwksHint = Localized(
+        "Paste your app's JSON Web Key Set to sign in with private_key_jwt instead of a secret.",
+        zh: "粘贴应用的 JSON Web Key Set，以 private_key_jwt 代替密钥进行身份验证。")
+    static let backchannelLogoutURI = Localized(
+        "Back-channel logout URI (optional)", zh: "后端通道登出 URI（可选）")
+    static let sharedSignals = Localized(
+        "Send this app Shared Signals (security events about the people who allowed it; web apps)",
+        zh: "向此应用发送共享信号（关于已允许它的用户的安全事件；网页应用）")
     static let logoURL = Localized("Logo URL (optional)", zh: "徽标 URL（可选）")
     static let privacyURL = Localized("Privacy policy URL (optional)", zh: "隐私政策 URL（可选）")
     /// The create button.

@@ -53,8 +53,8 @@ struct SignInChart {
             <p id="sign-ins-total">\(DeveloperText.signInTotal(total)[language])</p>
             <figure class="chart" id="sign-ins">
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(bottom + 22)" width="100%" \
-            role="img" aria-label="\(HTML.escape(label))" font-size="12" fill="#3a3f45">
-            <text x="\(Self.left - 6)" y="\(Self.top + 10)" text-anchor="end">\(most)</text>\
+            role="img" aria-label="\(HTML.escape(label))" font-size="13" fill="#3a3f45">
+            \(most > 0 ? "<text x=\"\(Self.left - 6)\" y=\"\(Self.top + 10)\" text-anchor=\"end\">\(most)</text>" : "")\
             <text x="\(Self.left - 6)" y="\(bottom)" text-anchor="end">0</text>\
             <line x1="\(Self.left)" y1="\(bottom + 1)" x2="\(width)" y2="\(bottom + 1)" stroke="#8a9099"/>
             \(bars)
@@ -67,9 +67,9 @@ struct SignInChart {
     }
 
     /// The drawing's measures, in SVG user units.
-    private static let left = 40
+    private static let left = 34
     private static let top = 4
-    private static let slot = 20
+    private static let slot = 13
     private static let plotHeight = 120
 
     /// `day` as an ISO 8601 date, which reads alike in both languages.
