@@ -25,6 +25,9 @@ public struct Client: Sendable, Hashable {
     public var logoURL: String?
     /// The privacy policy linked from the consent page.
     public var privacyURL: String?
+    /// The app's terms of service (`--terms-url`, RFC 7591's `tos_uri`), which FedCM's
+    /// dialog links beside the privacy policy; nil when it names none.
+    public var termsURL: String? = nil
     /// The JWS algorithm of this client's ID tokens (`RS256` unless it asked for another).
     public var idTokenSigningAlgorithm: String
     /// Where RP-initiated logout may send the browser back to.

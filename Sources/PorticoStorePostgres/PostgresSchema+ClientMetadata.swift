@@ -6,3 +6,10 @@ extension PostgresSchema {
         "ALTER TABLE clients ADD COLUMN jwks_uri text"
     ]
 }
+
+extension PostgresSchema {
+    /// Version 25, as SQLite's: a client's terms of service URL (`tos_uri`).
+    static let version25 = [
+        "ALTER TABLE clients ADD COLUMN terms_url text"
+    ]
+}

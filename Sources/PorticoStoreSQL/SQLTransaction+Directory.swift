@@ -10,7 +10,7 @@ import PorticoStore
     id_token_signing_alg, post_logout_redirect_uris, created_at, sso_group, resources, subject_type,
     sector_identifier, backchannel_logout_uri, jwks, introspection, requires_dpop, suspended_at, verified,
     previous_secret_hash, previous_secret_expires_at,
-    requires_par, security_profile, jwks_uri
+    requires_par, security_profile, jwks_uri, terms_url
     """
 
 @usableFromInline let keyColumns =
@@ -141,6 +141,7 @@ extension SQLTransaction {
             client.securityProfile = known
         }
         client.jwksURI = try row.optionalText("jwks_uri")
+        client.termsURL = try row.optionalText("terms_url")
         return client
     }
 
@@ -178,6 +179,10 @@ extension SQLTransaction {
         if let jwksURI = client.jwksURI {
             try write("UPDATE clients SET jwks_uri = ? WHERE id = ?", [.text(jwksURI), .text(client.id)])
         }
+        // And for a terms URL (version 25).
+        if let termsURL = client.termsURL {
+            try write("UPDATE clients SET terms_url = ? WHERE id = ?", [.text(termsURL), .text(client.id)])
+        }
     }
 
     /// ``ClientStorage/client(id:)``, for every SQL backend.
@@ -198,10 +203,10 @@ extension SQLTransaction {
                 allowed_grant_types = ?, logo_url = ?, privacy_url = ?, id_token_signing_alg = ?,
                 post_logout_redirect_uris = ?, sso_group = ?, resources = ?, subject_type = ?, sector_identifier = ?,
                 backchannel_logout_uri = ?, jwks = ?, introspection = ?, requires_dpop = ?, requires_par = ?,
-                security_profile = ?, jwks_uri = ?
+                security_profile = ?, jwks_uri = ?, terms_url = ?
             WHERE id = ?
             """,
-            try Self.clientValues(client) + [.text(client.jwksURI), .text(client.id)])
+            try Self.clientValues(client) + [.text(client.jwksURI), .text(client.termsURL), .text(client.id)])
         if changed == 0 { throw StoreError.notFound(entity: "client", id: client.id) }
     }
 

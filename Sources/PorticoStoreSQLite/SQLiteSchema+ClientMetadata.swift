@@ -7,3 +7,11 @@ extension SQLiteSchema {
         "PRAGMA user_version = 23",
     ]
 }
+
+extension SQLiteSchema {
+    /// Version 25: a client's terms of service URL (`tos_uri`), which FedCM's dialog links.
+    static let version25 = [
+        "ALTER TABLE clients ADD COLUMN terms_url TEXT",
+        "PRAGMA user_version = 25",
+    ]
+}

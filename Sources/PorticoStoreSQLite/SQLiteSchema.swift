@@ -41,6 +41,7 @@ enum SQLiteSchema {
         Migration(version: 22, statements: version22),
         Migration(version: 23, statements: version23),
         Migration(version: 24, statements: version24),
+        Migration(version: 25, statements: version25),
     ]
 
     /// The newest version this build understands.

@@ -10,7 +10,7 @@ enum ClientCommand {
     static let usage = """
         usage: portico client add --name NAME --redirect-uri URI [--redirect-uri URI ...]
                                   [--public] [--scope S ...] [--grant G ...]
-                                  [--logo-url URL] [--privacy-url URL]
+                                  [--logo-url URL] [--privacy-url URL] [--terms-url URL]
                                   [--id-token-alg RS256|ES256|EdDSA]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
@@ -36,6 +36,7 @@ enum ClientCommand {
                   --grant G            \(grantHelp)
                   --logo-url URL       logo on the consent page (https)
                   --privacy-url URL    privacy policy linked from the consent page (https)
+                  --terms-url URL      terms of service, linked from the browser's FedCM dialog (https)
                   --id-token-alg ALG   ID token signature (default RS256)
                   --web-origin ORIGIN  a browser origin it signs people in from with FedCM:
                                        scheme, host and port only (https://app.example;
@@ -136,6 +137,7 @@ enum ClientCommand {
         registration.grantTypes = try arguments.values("grant")
         registration.logoURL = try arguments.value("logo-url")
         registration.privacyURL = try arguments.value("privacy-url")
+        registration.termsURL = try arguments.value("terms-url")
         registration.idTokenSigningAlgorithm = try arguments.value("id-token-alg") ?? "RS256"
         registration.postLogoutRedirectURIs = try arguments.values("post-logout-redirect-uri")
         registration.ssoGroup = try arguments.value("sso-group")

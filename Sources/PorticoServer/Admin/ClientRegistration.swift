@@ -32,6 +32,8 @@ public struct ClientRegistration: Sendable {
     public var logoURL: String?
     /// The privacy policy linked from the consent page.
     public var privacyURL: String?
+    /// The app's terms of service (`--terms-url`, `tos_uri`), https or loopback.
+    public var termsURL: String? = nil
     /// The ID token's `alg` (`RS256`, `ES256` or `EdDSA`).
     public var idTokenSigningAlgorithm: String
     /// Where RP-initiated logout may return to.
@@ -243,6 +245,7 @@ public struct ClientRegistration: Sendable {
         }
         if let logoURL { try ClientURIRules.checkWebURL(logoURL, label: "logo URL") }
         if let privacyURL { try ClientURIRules.checkWebURL(privacyURL, label: "privacy URL") }
+        if let termsURL { try ClientURIRules.checkWebURL(termsURL, label: "terms URL") }
         if let backchannelLogoutURI {
             // The rules of redirect URIs (§2.2: absolute, no fragment), never a custom scheme:
             // the provider itself POSTs there.
@@ -309,6 +312,7 @@ public struct ClientRegistration: Sendable {
         client.subjectType = subject
         client.sectorIdentifier = try sectorIdentifier(for: subject)
         client.backchannelLogoutURI = backchannelLogoutURI
+        client.termsURL = termsURL
         if let jwks {
             if isPublic { throw .invalid("--jwks is for confidential clients: a public client has no key to keep") }
             client.jwks = try ClientKeySet(json: jwks).jsonString

@@ -27,6 +27,7 @@ struct FedCMClientMetadataEndpoint: Sendable {
         }
         var body: [String: JSONValue] = [:]
         if let privacy = client.privacyURL { body["privacy_policy_url"] = .string(privacy) }
+        if let terms = client.termsURL { body["terms_of_service_url"] = .string(terms) }
         return FedCMConfiguration.json(.object(body))
     }
 }

@@ -45,6 +45,7 @@ struct DeveloperAppForm: Sendable {
     var webOrigins = ""
     var logoURL = ""
     var privacyURL = ""
+    var termsURL = ""
     /// The scopes the app will ask for (checkboxes `scope`); nil: the registration's default.
     var scopes: [String]? = nil
     /// A pasted JWKS (`jwks`): the app then signs in with `private_key_jwt`, no secret.
@@ -70,6 +71,7 @@ struct DeveloperAppForm: Sendable {
         self.webOrigins = webOrigins.joined(separator: "\n")
         logoURL = client.logoURL ?? ""
         privacyURL = client.privacyURL ?? ""
+        termsURL = client.termsURL ?? ""
         scopes = client.allowedScopes.filter { $0 != SharedSignals.manageScope }
         jwks = client.jwks ?? ""
         backchannelLogoutURI = client.backchannelLogoutURI ?? ""
@@ -83,6 +85,7 @@ struct DeveloperAppForm: Sendable {
         webOrigins = form["web_origin"] ?? ""
         logoURL = form["logo_url"] ?? ""
         privacyURL = form["privacy_url"] ?? ""
+        termsURL = form["terms_url"] ?? ""
         // The form always posts openid (a hidden field beside its fixed box), so no `scope`
         // at all is a form from before these fields: the default.
         let posted = form.values(for: "scope")
@@ -123,6 +126,8 @@ struct DeveloperAppForm: Sendable {
             grantTypes: appType == .device ? [DeviceCodeGrant.grantType, RefreshTokenGrant.grantType] : [],
             logoURL: trimmedLogo.isEmpty ? nil : trimmedLogo, privacyURL: trimmedPrivacy.isEmpty ? nil : trimmedPrivacy)
         registration.isVerified = false
+        let trimmedTerms = termsURL.trimmingCharacters(in: .whitespaces)
+        if !trimmedTerms.isEmpty { registration.termsURL = trimmedTerms }
         if let scopes { registration.scopes = scopes }
         let trimmedKeys = jwks.trimmingCharacters(in: .whitespacesAndNewlines)
         if !trimmedKeys.isEmpty { registration.jwks = trimmedKeys }

@@ -289,6 +289,11 @@ struct DeveloperPage {
                 name: "privacy_url", label: text.privacyURL[lang], value: form.privacyURL,
                 autocomplete: "off", isRequired: false, attributes: "inputmode=\"url\""
             ).html
+        html +=
+            FormField(
+                name: "terms_url", label: text.termsURL[lang], value: form.termsURL, autocomplete: "off",
+                isRequired: false, attributes: "inputmode=\"url\""
+            ).html
         html += scopeChoices(form)
         // Pasted keys at creation; afterwards only for an app that already signs with them.
         if typeEditable || !form.jwks.isEmpty {

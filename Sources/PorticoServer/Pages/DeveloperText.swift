@@ -58,6 +58,7 @@ enum DeveloperText {
         zh: "向此应用发送共享信号（关于已允许它的用户的安全事件；网页应用）")
     static let logoURL = Localized("Logo URL (optional)", zh: "徽标 URL（可选）")
     static let privacyURL = Localized("Privacy policy URL (optional)", zh: "隐私政策 URL（可选）")
+    static let termsURL = Localized("Terms of service URL (optional)", zh: "服务条款 URL（可选）")
     /// The create button.
     static let create = Localized("Register app", zh: "注册应用")
     /// The save button.

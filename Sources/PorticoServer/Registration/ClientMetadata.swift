@@ -70,6 +70,7 @@ struct ClientMetadata {
         }
         registration.logoURL = try Self.string(object, "logo_uri")
         registration.privacyURL = try Self.string(object, "policy_uri")
+        registration.termsURL = try Self.string(object, "tos_uri")
         registration.backchannelLogoutURI = try Self.string(object, "backchannel_logout_uri")
         registration.allowsLoopbackCallbacks = allowsLoopbackCallbacks
         registration.isVerified = false
@@ -115,6 +116,7 @@ struct ClientMetadata {
         if client.secretHash != nil { members["client_secret_expires_at"] = .integer(0) }
         if let logo = client.logoURL { members["logo_uri"] = .string(logo) }
         if let policy = client.privacyURL { members["policy_uri"] = .string(policy) }
+        if let terms = client.termsURL { members["tos_uri"] = .string(terms) }
         if let uri = client.backchannelLogoutURI { members["backchannel_logout_uri"] = .string(uri) }
         if !client.postLogoutRedirectURIs.isEmpty {
             members["post_logout_redirect_uris"] = .array(client.postLogoutRedirectURIs.map { .string($0) })

@@ -23,12 +23,14 @@ import Testing
             let fields: [(String, String)] = [
                 ("csrf_token", csrf), ("name", "Keyed App"), ("app_type", "web"),
                 ("redirect_uri", "https://keyed.example/callback"), ("web_origin", ""), ("logo_url", ""),
-                ("privacy_url", ""), ("scope", "openid"), ("scope", "email"), ("jwks", keys),
+                ("privacy_url", ""), ("terms_url", "https://keyed.example/terms"), ("scope", "openid"),
+                ("scope", "email"), ("jwks", keys),
                 ("backchannel_logout_uri", "https://keyed.example/logout"), ("ssf", "yes"),
             ]
             // A logout URI the command line refuses: the same words, and no app.
             var bad = fields
-            bad[10] = ("backchannel_logout_uri", "http://keyed.example/logout")
+            let logout = try #require(bad.firstIndex { $0.0 == "backchannel_logout_uri" })
+            bad[logout] = ("backchannel_logout_uri", "http://keyed.example/logout")
             let refused = try await browser.post("/developer/apps/new", bad)
             #expect(refused.status == 400)
             #expect(refused.text.contains("keyed.example/logout"))
@@ -47,6 +49,7 @@ import Testing
             #expect(Set(client.allowedScopes) == ["openid", "email", "ssf.manage"])
             #expect(client.allowedGrantTypes.contains("client_credentials"))
             #expect(client.backchannelLogoutURI == "https://keyed.example/logout")
+            #expect(client.termsURL == "https://keyed.example/terms")
             #expect(page.text.contains(#"id="scope_email" name="scope" value="email" checked"#))
             #expect(!page.text.contains(#"value="postal_code" checked"#))
             #expect(page.text.contains(#"id="ssf" name="ssf" value="yes" checked"#))

@@ -131,6 +131,24 @@ import Testing
         }
     }
 
+    @Test func clientMetadataLinksTheAppsPrivacyPolicyAndTerms() async throws {
+        try await ProviderHarness.with { provider in
+            let plain = try Self.webApp(provider)
+            let bare = try await provider.request(
+                "GET", "/fedcm/client_metadata?client_id=\(plain.id)", headers: Self.fedcm)
+            #expect(bare.status == 200)
+            #expect(bare.json["terms_of_service_url"] == nil)
+            var client = try Self.webApp(provider, name: "Linked App")
+            client.privacyURL = "https://app.example/privacy"
+            client.termsURL = "https://app.example/terms"
+            try provider.store.writeOne { try $0.update(client) }
+            let linked = try await provider.request(
+                "GET", "/fedcm/client_metadata?client_id=\(client.id)", headers: Self.fedcm)
+            #expect(linked.string("privacy_policy_url") == "https://app.example/privacy")
+            #expect(linked.string("terms_of_service_url") == "https://app.example/terms")
+        }
+    }
+
     @Test func aSignedOutBrowserGetsNoAccounts() async throws {
         try await ProviderHarness.with { provider in
             try provider.addUser()

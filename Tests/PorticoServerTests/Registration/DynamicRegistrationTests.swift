@@ -14,7 +14,8 @@ import Testing
         {"client_name": "Shop", "redirect_uris": ["https://shop.example/cb"],
          "token_endpoint_auth_method": "client_secret_basic", "grant_types": ["authorization_code", "refresh_token"],
          "response_types": ["code"], "logo_uri": "https://shop.example/logo.png",
-         "policy_uri": "https://shop.example/privacy", "subject_type": "pairwise",
+         "policy_uri": "https://shop.example/privacy", "tos_uri": "https://shop.example/terms",
+         "subject_type": "pairwise",
          "id_token_signed_response_alg": "ES256", "software_statement_of_the_future": {"x": 1}}
         """#
 
@@ -40,6 +41,8 @@ import Testing
             #expect(reply.string("subject_type") == "pairwise")
             #expect(reply.string("id_token_signed_response_alg") == "ES256")
             #expect(reply.string("policy_uri") == "https://shop.example/privacy")
+            #expect(reply.string("tos_uri") == "https://shop.example/terms")
+            #expect(try harness.store.client(id: id)?.termsURL == "https://shop.example/terms")
             #expect(reply.json["software_statement_of_the_future"] == nil)
             #expect(reply.json["dpop_bound_access_tokens"] == .bool(false))
             #expect(reply.header("Cache-Control") == "no-store")
