@@ -124,7 +124,7 @@ def test_flood_through_nginx_gets_no_502_only_503_with_retry_after_and_flat_memo
 
     # Afterwards every node answers normally, directly and through nginx.
     for node in cluster.nodes:
-        assert requests.get(node.url + "/healthz", timeout=10).status_code == 200
+        assert recovers(node.url), f"{node.name} still refused /healthz 15 s after the flood"
     again = requests.post(cluster.url + "/oauth/token", data={"grant_type": "client_credentials"},
                           headers={"Authorization": authorization}, timeout=30)
     assert again.status_code == 200, again.text
@@ -140,6 +140,19 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def recovers(url, seconds=15):
+    """Whether `url`/healthz answers 200 within `seconds` (asked every 0.2 s)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(url + "/healthz", timeout=5).status_code == 200:
+                return True
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    return False
 
 
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (scripts/bootstrap installs it)")
@@ -177,7 +190,9 @@ def test_direct_flood_from_one_address_waits_instead_of_churning(flooded, tmp_pa
         # Before, every refused connection was a read error, several per answer served.
         assert counts["read_errors"] <= CONNECTIONS, counts
         assert node.poll() is None, "the node exited"
-        assert requests.get(url + "/healthz", timeout=10).status_code == 200
+        # The flood is over once wrk's connections are gone; the node may still be answering the
+        # last of them (503 with Retry-After at its cap) for a moment, then serves again.
+        assert recovers(url), "the node still refused /healthz 15 s after the flood"
     finally:
         node.terminate()
         try:
