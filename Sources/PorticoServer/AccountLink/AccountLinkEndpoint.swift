@@ -42,7 +42,9 @@ struct AccountLinkEndpoint {
 
     /// Registers the three routes.
     func register(on router: Router, execution: RouteExecution) {
-        execution.post(Self.path, on: router) { request in OAuthEndpoint.respond { try create(request) } }
+        execution.postAuthenticatingClients(Self.path, on: router) { request in
+            OAuthEndpoint.respond { try create(request) }
+        }
         execution.get(Self.path, on: router) { request in OAuthEndpoint.respond { try find(request) } }
         execution.add(.delete, Self.path + "/:link_id", on: router) { request in
             OAuthEndpoint.respond { try unbind(request) }

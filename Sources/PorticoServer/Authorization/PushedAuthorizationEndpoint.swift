@@ -41,7 +41,7 @@ struct PushedAuthorizationEndpoint {
 
     /// Registers the route.
     func register(on router: Router, execution: RouteExecution) {
-        execution.post(Self.path, on: router) { request in handle(request) }
+        execution.postAuthenticatingClients(Self.path, on: router) { request in handle(request) }
     }
 
     /// Answers one push; every failure is an RFC 6749 §5.2 JSON error and stores nothing.

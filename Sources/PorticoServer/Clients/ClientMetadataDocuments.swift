@@ -62,8 +62,9 @@ final class ClientMetadataDocuments: Sendable {
     ///
     /// - Parameter fetchingNew: whether a document whose client has no row yet may be fetched.
     ///   The back-channel endpoints pass false: a client's first use is at the authorization
-    ///   endpoint (which runs on the worker pool), so a token request naming a URL never seen
-    ///   costs no fetch, and an epoll thread waits on no unknown server.
+    ///   endpoint, so a token request naming a URL never seen costs no fetch. (The fetches that
+    ///   remain run on the worker pool: the back-channel endpoints hand such requests over,
+    ///   ``RemoteDocumentRequests``.)
     ///
     /// Blocks while fetching (at most the fetcher's timeout). A failure is remembered for
     /// ``failureMemory``, so a document server that stalls or fails is not asked again and

@@ -44,8 +44,10 @@ struct DeviceAuthorizationEndpoint {
 
     /// Registers both paths.
     func register(on router: Router, execution: RouteExecution) {
-        execution.post(Self.path, on: router) { request in handle(request, dialect: .standard) }
-        execution.post(Self.amazonPath, on: router) { request in handle(request, dialect: .amazon) }
+        execution.postAuthenticatingClients(Self.path, on: router) { request in handle(request, dialect: .standard) }
+        execution.postAuthenticatingClients(Self.amazonPath, on: router) { request in
+            handle(request, dialect: .amazon)
+        }
     }
 
     /// Answers one request; every failure is an RFC 6749 §5.2 JSON error.

@@ -33,7 +33,7 @@ struct IntrospectionEndpoint {
 
     /// Registers the route.
     func register(on router: Router, execution: RouteExecution) {
-        execution.post("/oauth/introspect", on: router) { request in handle(request) }
+        execution.postAuthenticatingClients("/oauth/introspect", on: router) { request in handle(request) }
     }
 
     /// Answers one request.

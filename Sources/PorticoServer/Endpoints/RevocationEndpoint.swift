@@ -22,7 +22,7 @@ struct RevocationEndpoint {
 
     /// Registers the route.
     func register(on router: Router, execution: RouteExecution) {
-        execution.post("/oauth/revoke", on: router) { request in handle(request) }
+        execution.postAuthenticatingClients("/oauth/revoke", on: router) { request in handle(request) }
     }
 
     /// Answers one request.

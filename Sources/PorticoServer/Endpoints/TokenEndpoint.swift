@@ -47,7 +47,7 @@ struct TokenEndpoint: Sendable {
     /// Registers the route.
     func register(on router: Router, execution: RouteExecution) {
         for path in [Self.path, Self.amazonPath] {
-            execution.post(
+            execution.postAuthenticatingClients(
                 path, on: router, immediate: { request in answerFromMemory(request) },
                 { request in handle(request) })
         }

@@ -66,6 +66,29 @@ struct RouteExecution: Sendable {
         add(.post, path, on: router, immediate: immediate, handler)
     }
 
+    /// Registers a `POST` handler of a back-channel endpoint that authenticates clients, with
+    /// `immediate` as in ``post(_:on:immediate:_:)`` when given. On the epoll threads a request
+    /// that may fetch an app's document (``RemoteDocumentRequests``) is handed to the worker pool
+    /// instead, so no epoll thread ever waits on an app's server; on the worker pool everything
+    /// already runs there.
+    func postAuthenticatingClients(
+        _ path: String, on router: Router, immediate: (@Sendable (Request) -> Response?)? = nil,
+        _ handler: @escaping @Sendable (Request) -> Response
+    ) {
+        switch placement {
+        case .epollThread:
+            router.addAsync(.post, path, immediate: { RemoteDocumentRequests.mayFetch($0) ? nil : handler($0) }) {
+                handler($0)
+            }
+        case .workerPool:
+            if let immediate {
+                router.addAsync(.post, path, immediate: immediate) { handler($0) }
+            } else {
+                router.addAsync(.post, path) { handler($0) }
+            }
+        }
+    }
+
     /// Registers a `GET` (and so `HEAD`) handler; see ``add(_:_:on:_:)``.
     func get(_ path: String, on router: Router, _ handler: @escaping @Sendable (Request) -> Response) {
         add(.get, path, on: router, handler)

@@ -2,6 +2,7 @@ import Foundation
 import PorticoCrypto
 import PorticoStore
 import PorticoTesting
+import Synchronization
 import Testing
 
 @testable import PorticoServer
@@ -82,6 +83,41 @@ import Testing
         }
     }
 
+    /// On SQLite the token endpoint runs on the epoll threads; a request that must fetch keys
+    /// from an app's server goes to the worker pool, so a server that never answers holds no
+    /// epoll thread: with more such requests waiting than there are epoll threads, another
+    /// token request is still answered before any of them.
+    @Test func aKeyServerThatNeverAnswersHoldsNoEpollThread() async throws {
+        let server = try HTTPSDocumentServer()
+        let key = try SigningKey.generate(.es256)
+        let configuration = ProviderConfiguration.testing {
+            $0.allowsLoopbackClientMetadata = true
+            $0.outboundTrustedCertificatesFile = server.certificate
+            $0.documentFetchTimeout = .seconds(8)
+            $0.threads = 2
+        }
+        try await ProviderHarness.with(configuration: configuration) { harness in
+            let token = try RegistrationTokenIssue().create(in: harness.store)
+            let reply = try await register(
+                harness, Self.metadata(#""jwks_uri": "\#(server.url("/jwks.json"))""#), token: token)
+            let id = try #require(reply.string("client_id"))
+            try server.stall("/jwks.json")
+            let waitingDone = AnsweredCount()
+            let waiting = (0..<4).map { _ in
+                Task {
+                    _ = try? await harness.post("/oauth/token", Self.assertion(id, key: key, harness: harness))
+                    waitingDone.count.withLock { $0 += 1 }
+                }
+            }
+            // Every waiting request has reached the key server before the other one is sent.
+            while server.requests(to: "/jwks.json") < 4 { try await Task.sleep(for: .milliseconds(50)) }
+            let other = try await harness.post("/oauth/token", [("grant_type", "client_credentials")])
+            #expect(other.status == 401)
+            #expect(waitingDone.count.withLock { $0 } == 0, "the other request waited for the key server")
+            for task in waiting { task.cancel() }
+        }
+    }
+
     @Test func jwksAndJWKSURITogetherOrAnHTTPURLAreRefused() async throws {
         let server = try HTTPSDocumentServer()
         let key = try SigningKey.generate(.es256)
@@ -156,4 +192,9 @@ import Testing
             #expect(stored.jwksURI == nil && stored.jwks != nil)
         }
     }
+}
+
+/// How many of some requests have been answered, shared with the tasks that send them.
+private final class AnsweredCount: Sendable {
+    let count = Mutex(0)
 }
