@@ -71,20 +71,8 @@ struct AgentPushTests {
             }
             #expect(refused?.oauthError == "invalid_request", "\(String(describing: refused))")
 
-            let thief = try DPoPProver()
-            let stolen = LockedState<[TestReply]>([])
-            let interceptor = CodeInterceptor(inner: CompanionUserAgent(socketPath: agent.socketPath)) {
-                callback, redirectURI, verifier in
-                let code =
-                    URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?
-                    .first { $0.name == "code" }?.value ?? ""
-                let reply = try await harness.provider.token(
-                    [
-                        ("grant_type", "authorization_code"), ("code", code),
-                        ("redirect_uri", redirectURI.absoluteString), ("code_verifier", verifier),
-                    ], client: .id(clientID), proof: thief.proof("POST", harness.provider.issuer + "/oauth/token"))
-                stolen.withLock { $0.append(reply) }
-            }
+            let (interceptor, stolen) = try CodeInterceptor.thief(
+                harness, clientID: clientID, inner: CompanionUserAgent(socketPath: agent.socketPath))
             let manager = try await harness.manager(for: client, userAgent: interceptor)
             let signingIn = Task { try await manager.authorize(CompanionEndToEndTests.request) }
             let pending = try await agent.waitForPending()

@@ -118,21 +118,9 @@ struct PushedSignInTests {
             let client = try parClient(harness, dpop: true)
             let robot = SignInRobot(email: person.email, password: harness.password)
             // Someone who got the code and even the verifier redeems first, with a key of their own.
-            let thief = try DPoPProver()
-            let stolen = LockedState<[TestReply]>([])
-            let agent = CodeInterceptor(
-                inner: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener)
-            ) { callback, redirectURI, verifier in
-                let code =
-                    URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?
-                    .first { $0.name == "code" }?.value ?? ""
-                let reply = try await harness.provider.token(
-                    [
-                        ("grant_type", "authorization_code"), ("code", code),
-                        ("redirect_uri", redirectURI.absoluteString), ("code_verifier", verifier),
-                    ], client: .id(client.id), proof: thief.proof("POST", harness.provider.issuer + "/oauth/token"))
-                stolen.withLock { $0.append(reply) }
-            }
+            let (agent, stolen) = try CodeInterceptor.thief(
+                harness, clientID: client.id,
+                inner: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener))
             let manager = try await harness.manager(for: client, userAgent: agent)
             _ = try await manager.authorize(AuthorizeRequest(scopes: [.openID, .profile]))
             let attempt = try #require(stolen.withLock { $0.first })
@@ -156,7 +144,7 @@ struct PushedSignInTests {
             #expect(withoutKey.status == 400 && withoutKey.json["access_token"] == nil)
             let withOtherKey = try await harness.provider.token(
                 [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], client: .id(client.id),
-                proof: thief.proof("POST", harness.provider.issuer + "/oauth/token"))
+                proof: try DPoPProver().proof("POST", harness.provider.issuer + "/oauth/token"))
             #expect(withOtherKey.status == 400 && withOtherKey.string("access_token") == nil)
         }
     }
@@ -167,21 +155,9 @@ struct PushedSignInTests {
             let client = try parClient(harness, dpop: true)
             let robot = SignInRobot(email: person.email, password: harness.password)
             let pushed = LockedState<[PorticoKit.PushedAuthorizationRequest]>([])
-            let thief = try DPoPProver()
-            let stolen = LockedState<[TestReply]>([])
-            let clientID = client.id
-            let agent = CodeInterceptor(inner: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener)) {
-                callback, redirectURI, verifier in
-                let code =
-                    URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?
-                    .first { $0.name == "code" }?.value ?? ""
-                let reply = try await harness.provider.token(
-                    [
-                        ("grant_type", "authorization_code"), ("code", code),
-                        ("redirect_uri", redirectURI.absoluteString), ("code_verifier", verifier),
-                    ], client: .id(clientID), proof: thief.proof("POST", harness.provider.issuer + "/oauth/token"))
-                stolen.withLock { $0.append(reply) }
-            }
+            let (agent, stolen) = try CodeInterceptor.thief(
+                harness, clientID: client.id,
+                inner: SystemBrowserUserAgent(timeout: .seconds(60), opener: robot.opener))
             let discovered = try await Provider.discover(issuer: harness.issuer)
             // The "backend": posts the request as it is, without a proof of its own.
             let manager = AuthorizationManager(
@@ -271,5 +247,27 @@ struct CodeInterceptor: UserAgent {
             try await intercept(url, redirectURI, context.pending.codeVerifier ?? "")
         }
         return outcome
+    }
+
+    /// A thief who gets the code and even the verifier from `inner`'s callback and redeems it
+    /// first for `clientID`, with a DPoP key of their own; the token endpoint's answers to them.
+    static func thief(
+        _ harness: KitHarness, clientID: String, inner: any UserAgent
+    ) throws -> (agent: CodeInterceptor, answers: LockedState<[TestReply]>) {
+        let key = try DPoPProver()
+        let answers = LockedState<[TestReply]>([])
+        let provider = harness.provider
+        let agent = CodeInterceptor(inner: inner) { callback, redirectURI, verifier in
+            let code =
+                URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "code" }?.value ?? ""
+            let reply = try await provider.token(
+                [
+                    ("grant_type", "authorization_code"), ("code", code),
+                    ("redirect_uri", redirectURI.absoluteString), ("code_verifier", verifier),
+                ], client: .id(clientID), proof: key.proof("POST", provider.issuer + "/oauth/token"))
+            answers.withLock { $0.append(reply) }
+        }
+        return (agent, answers)
     }
 }

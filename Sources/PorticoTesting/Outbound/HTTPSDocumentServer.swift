@@ -19,8 +19,9 @@ public final class HTTPSDocumentServer: @unchecked Sendable {
     public let port: UInt16
     private let process: Process
 
-    /// Starts the server with a fresh certificate for 127.0.0.1 and `localhost`.
-    public init() throws {
+    /// Starts the server with a fresh certificate for `names` (a `subjectAltName` value; by
+    /// default 127.0.0.1 and `localhost`).
+    public init(names: String = "DNS:localhost,IP:127.0.0.1") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("portico-docs-\(UUID().uuidString)")
         let documents = directory.appendingPathComponent("documents")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
@@ -29,7 +30,7 @@ public final class HTTPSDocumentServer: @unchecked Sendable {
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
                 "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=localhost", "-addext",
-                "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                "subjectAltName=\(names)",
             ], in: directory)
         try Data(Self.script.utf8).write(to: directory.appendingPathComponent("server.py"))
         process = Process()
