@@ -62,4 +62,21 @@ import Testing
             #expect(Self.bars(later) == [1] + Array(repeating: 0, count: 29))
         }
     }
+
+    /// A TV's device login counts once, when its approved code is redeemed: not while the
+    /// person has not yet approved, and not for a poll after it.
+    @Test func anApprovedDeviceLoginCountsOnce() async throws {
+        try await ProviderHarness.with { harness in
+            let user = try harness.addUser()
+            let client = try harness.addDeviceClient()
+            let login = try await harness.startDeviceLogin(client)
+            let pending = try await harness.poll(login, clientID: client.id)
+            #expect(pending.string("error") == "authorization_pending")
+            try harness.approve(login, as: user)
+            #expect(try await harness.poll(login, clientID: client.id).status == 200)
+            #expect(try await harness.poll(login, clientID: client.id).status == 400)
+            let counts = try harness.store.read { try $0.signInsPerDay(clientID: client.id, from: 0) }
+            #expect(counts.map(\.count) == [1])
+        }
+    }
 }
