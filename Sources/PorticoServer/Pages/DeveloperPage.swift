@@ -68,7 +68,7 @@ struct DeveloperPage {
         var html = "<h1>\(text.newAppTitle[lang])</h1>\n"
         html += "<form method=\"post\" action=\"\(DeveloperEndpoint.newPath)\" novalidate>\n\(csrfField)"
         html += errorBox(error)
-        html += fields(form, typeEditable: true)
+        html += DeveloperAppFields(form: form, language: language).html(typeEditable: true)
         html += """
             <div class="actions"><button type="submit" class="button primary">\(text.create[lang])</button></div>
             </form>
@@ -127,13 +127,14 @@ struct DeveloperPage {
             html += "<div class=\"caution\" id=\"app-standing\"><p>\(text.unverified[lang])</p></div>\n"
         }
         html += details.signIns.html(in: lang)
+        let fields = DeveloperAppFields(form: details.form, language: lang).html(typeEditable: false)
         html += """
             <h2>\(text.previewHeading[lang])</h2>
             <p><a id="preview-en" href="\(path)/preview?lang=en">\(text.previewEnglish[lang])</a></p>
             <p><a id="preview-zh" href="\(path)/preview?lang=zh-CN">\(text.previewChinese[lang])</a></p>
             <h2>\(text.settingsHeading[lang])</h2>
             <form method="post" action="\(path)" novalidate>
-            \(csrfField)\(errorBox(details.error))\(fields(details.form, typeEditable: false))\
+            \(csrfField)\(errorBox(details.error))\(fields)\
             <div class="actions"><button type="submit" class="button primary" name="action" value="save">\
             \(text.save[lang])</button></div>
             </form>
@@ -254,94 +255,6 @@ struct DeveloperPage {
             <div class="field-error" role="alert" id="form-error">\(text.fixErrors[language]) \(HTML.escape(error))</div>
 
             """
-    }
-
-    private func fields(_ form: DeveloperAppForm, typeEditable: Bool) -> String {
-        let lang = language
-        var html = FormField(
-            name: "name", label: text.name[lang], value: form.name, autocomplete: "off",
-            attributes: "maxlength=\"100\""
-        ).html
-        if typeEditable {
-            html += "<fieldset class=\"choices\"><legend>\(text.appType[lang])</legend>\n"
-            for type in DeveloperAppForm.AppType.allCases {
-                let checked = type == form.appType ? " checked" : ""
-                html += """
-                    <label class="check" for="app_type_\(type.rawValue)"><input type="radio" name="app_type" \
-                    id="app_type_\(type.rawValue)" value="\(type.rawValue)"\(checked)> \(type.label[lang])</label>
-
-                    """
-            }
-            html += "</fieldset>\n"
-        } else {
-            html += "<p><strong>\(text.typeLabel[lang])</strong>: \(form.appType.label[lang])</p>\n"
-        }
-        html += textarea(
-            "redirect_uri", label: text.redirectURIs[lang], hint: text.redirectHint[lang], form.redirectURIs)
-        html += textarea("web_origin", label: text.webOrigins[lang], hint: text.webOriginsHint[lang], form.webOrigins)
-        html +=
-            FormField(
-                name: "logo_url", label: text.logoURL[lang], value: form.logoURL, autocomplete: "off",
-                isRequired: false, attributes: "inputmode=\"url\""
-            ).html
-        html +=
-            FormField(
-                name: "privacy_url", label: text.privacyURL[lang], value: form.privacyURL,
-                autocomplete: "off", isRequired: false, attributes: "inputmode=\"url\""
-            ).html
-        html +=
-            FormField(
-                name: "terms_url", label: text.termsURL[lang], value: form.termsURL, autocomplete: "off",
-                isRequired: false, attributes: "inputmode=\"url\""
-            ).html
-        html += scopeChoices(form)
-        // Pasted keys at creation; afterwards only for an app that already signs with them.
-        if typeEditable || !form.jwks.isEmpty {
-            html += textarea("jwks", label: text.jwks[lang], hint: text.jwksHint[lang], form.jwks)
-        }
-        html +=
-            FormField(
-                name: "backchannel_logout_uri", label: text.backchannelLogoutURI[lang],
-                value: form.backchannelLogoutURI, autocomplete: "off", isRequired: false,
-                attributes: "inputmode=\"url\""
-            ).html
-        html += """
-            <label class="check" for="ssf"><input type="checkbox" id="ssf" name="ssf" value="yes"\
-            \(form.sharedSignals ? " checked" : "")> \(text.sharedSignals[lang])</label>
-
-            """
-        return html
-    }
-
-    /// The scopes a console app may ask for, each with the consent page's words; `openid` is
-    /// always asked (a fixed box, posted by a hidden field).
-    private func scopeChoices(_ form: DeveloperAppForm) -> String {
-        let lang = language
-        let chosen = Set(form.scopes ?? DeveloperAppForm.offeredScopes)
-        var html = "<fieldset class=\"choices\" id=\"scopes\"><legend>\(text.scopesLegend[lang])</legend>\n"
-        html += "<input type=\"hidden\" name=\"scope\" value=\"openid\">\n"
-        for entry in ScopeCatalog.builtIn where DeveloperAppForm.offeredScopes.contains(entry.name) {
-            let id = "scope_" + entry.name.replacingOccurrences(of: ":", with: "_")
-            let fixed = entry.name == "openid"
-            let state = fixed ? " checked disabled" : chosen.contains(entry.name) ? " checked" : ""
-            let name = fixed ? "" : " name=\"scope\" value=\"\(HTML.escape(entry.name))\""
-            html += """
-                <label class="check" for="\(id)"><input type="checkbox" id="\(id)"\(name)\(state)> \
-                \(entry.description[lang]) <code>\(HTML.escape(entry.name))</code></label>
-
-                """
-        }
-        return html + "</fieldset>\n"
-    }
-
-    private func textarea(_ name: String, label: String, hint: String, _ value: String) -> String {
-        """
-        <label for="\(name)">\(HTML.escape(label))</label>
-        <p class="hint" id="\(name)-hint">\(HTML.escape(hint))</p>
-        <textarea id="\(name)" name="\(name)" rows="3" aria-describedby="\(name)-hint" \
-        spellcheck="false" autocapitalize="none">\(HTML.escape(value))</textarea>
-
-        """
     }
 
     private func actionForm(_ path: String, action: String, label: String, style: String) -> String {
