@@ -77,9 +77,10 @@ struct RouteExecution: Sendable {
     ) {
         switch placement {
         case .epollThread:
-            router.addAsync(.post, path, immediate: { RemoteDocumentRequests.mayFetch($0) ? nil : handler($0) }) {
-                handler($0)
+            let unlessFetching: @Sendable (Request) -> Response? = {
+                RemoteDocumentRequests.mayFetch($0) ? nil : handler($0)
             }
+            router.addAsync(.post, path, immediate: unlessFetching) { handler($0) }
         case .workerPool:
             if let immediate {
                 router.addAsync(.post, path, immediate: immediate) { handler($0) }
