@@ -34,7 +34,11 @@ struct ClientMetadata {
         let redirectURIs = try Self.strings(object, "redirect_uris") ?? []
         var registration = ClientRegistration(
             name: try Self.string(object, "client_name") ?? "Unnamed app", redirectURIs: redirectURIs)
-        let method = try Self.string(object, "token_endpoint_auth_method") ?? defaultAuthMethod
+        // A Portico extension member (RFC 7591 §2 allows them): `client add --profile`'s value.
+        let profile = try Self.string(object, "security_profile")
+        // FAPI 2.0 allows only private_key_jwt here, so it is what an unnamed method means.
+        let profileMethod = profile?.lowercased() == SecurityProfile.fapi2.rawValue ? "private_key_jwt" : nil
+        let method = try Self.string(object, "token_endpoint_auth_method") ?? profileMethod ?? defaultAuthMethod
         guard Self.authMethods.contains(method) else {
             throw Self.invalid(
                 "token_endpoint_auth_method '\(method)' is not one of \(Self.authMethods.joined(separator: ", ")).")
@@ -93,6 +97,19 @@ struct ClientMetadata {
             }
             registration.requiresPAR = value
         }
+        if profileMethod != nil {
+            // FAPI 2.0 implies both flags; a member saying otherwise is a contradiction to
+            // refuse, not to override silently.
+            for member in ["dpop_bound_access_tokens", "require_pushed_authorization_requests"]
+            where object[member] == .bool(false) {
+                throw Self.invalid("security_profile fapi2 needs \(member) true (or left out).")
+            }
+            if method != "private_key_jwt" {
+                throw Self.invalid("security_profile fapi2 needs token_endpoint_auth_method private_key_jwt, not \(method).")
+            }
+        }
+        // ClientRegistration judges the name, in `client add --profile`'s words.
+        registration.profile = profile
         self.registration = registration
         self.authMethod = method
     }
@@ -123,6 +140,7 @@ struct ClientMetadata {
         }
         if let jwks = client.jwks, let keys = JSONValue(parsing: Array(jwks.utf8)) { members["jwks"] = keys }
         if let jwksURI = client.jwksURI { members["jwks_uri"] = .string(jwksURI) }
+        if let profile = client.securityProfile { members["security_profile"] = .string(profile.rawValue) }
         return members
     }
 

@@ -186,6 +186,56 @@ import Testing
         }
     }
 
+    /// `security_profile: fapi2` registers what `client add --profile fapi2 --jwks` makes: a
+    /// `private_key_jwt` client (the method it implies when none is named) bound to PAR and
+    /// DPoP; a member contradicting the profile, a public client or an unknown profile is
+    /// refused and adds no client.
+    @Test func securityProfileFAPI2RegistersTheProfilesClient() async throws {
+        try await ProviderHarness.with { harness in
+            let token = try RegistrationTokenIssue().create(in: harness.store)
+            let jwks = JWKSet(keys: [try SigningKey.generate(.es256).publicJWK]).jsonString
+            func metadata(_ extra: String) -> String {
+                #"{"client_name": "Bank", "redirect_uris": ["https://bank.example/cb"], "jwks": \#(jwks)\#(extra)}"#
+            }
+            let before = try harness.store.transaction { try $0.clients() }.count
+            let refusals = [
+                #", "security_profile": "fapi2", "dpop_bound_access_tokens": false"#,
+                #", "security_profile": "fapi2", "require_pushed_authorization_requests": false"#,
+                #", "security_profile": "fapi2", "token_endpoint_auth_method": "client_secret_basic""#,
+                #", "security_profile": "fapi1""#,
+                #", "security_profile": 2"#,
+            ]
+            for extra in refusals {
+                let reply = try await register(harness, metadata(extra), token: token)
+                #expect(reply.status == 400 && reply.string("error") == "invalid_client_metadata", "\(extra): \(reply.text)")
+            }
+            let open = try await register(
+                harness,
+                #"{"redirect_uris": ["https://bank.example/cb"], "token_endpoint_auth_method": "none", "security_profile": "fapi2"}"#,
+                token: token)
+            #expect(open.status == 400 && open.string("error") == "invalid_client_metadata", "\(open.text)")
+            #expect(try harness.store.transaction { try $0.clients() }.count == before)
+
+            let reply = try await register(harness, metadata(#", "security_profile": "fapi2""#), token: token)
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.string("security_profile") == "fapi2")
+            #expect(reply.string("token_endpoint_auth_method") == "private_key_jwt")
+            #expect(reply.json["dpop_bound_access_tokens"] == .bool(true))
+            #expect(reply.json["require_pushed_authorization_requests"] == .bool(true))
+            #expect(reply.json["client_secret"] == nil)
+            let id = try #require(reply.string("client_id"))
+            let client = try #require(try harness.store.transaction { try $0.client(id: id) })
+            #expect(client.securityProfile == .fapi2 && client.requiresPAR && client.requiresDPoP)
+
+            // The profile holds: a request that was not pushed gets an error page, not a redirect.
+            let unpushed = try await harness.get(
+                "/oauth/authorize?client_id=\(id)&response_type=code&redirect_uri=https%3A%2F%2Fbank.example%2Fcb"
+                    + "&scope=openid&code_challenge=\(String(repeating: "a", count: 43))&code_challenge_method=S256")
+            #expect(unpushed.status == 400, "\(unpushed.status) \(unpushed.text.prefix(200))")
+            #expect(unpushed.header("Location") == nil)
+        }
+    }
+
     @Test func openRegistrationNeedsNoTokenAndPublicClientsGetNoSecret() async throws {
         let configuration = ProviderConfiguration.testing { $0.allowsOpenRegistration = true }
         try await ProviderHarness.with(configuration: configuration) { harness in
