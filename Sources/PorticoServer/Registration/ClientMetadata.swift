@@ -105,7 +105,8 @@ struct ClientMetadata {
                 throw Self.invalid("security_profile fapi2 needs \(member) true (or left out).")
             }
             if method != "private_key_jwt" {
-                throw Self.invalid("security_profile fapi2 needs token_endpoint_auth_method private_key_jwt, not \(method).")
+                throw Self.invalid(
+                    "security_profile fapi2 needs token_endpoint_auth_method private_key_jwt, not \(method).")
             }
         }
         // ClientRegistration judges the name, in `client add --profile`'s words.

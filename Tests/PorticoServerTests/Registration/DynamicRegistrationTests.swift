@@ -207,7 +207,9 @@ import Testing
             ]
             for extra in refusals {
                 let reply = try await register(harness, metadata(extra), token: token)
-                #expect(reply.status == 400 && reply.string("error") == "invalid_client_metadata", "\(extra): \(reply.text)")
+                #expect(
+                    reply.status == 400 && reply.string("error") == "invalid_client_metadata", "\(extra): \(reply.text)"
+                )
             }
             let open = try await register(
                 harness,
