@@ -72,7 +72,7 @@ public struct JWSVerifier: Sendable {
             }
             let key: VerificationKey
             // verify() has already found exactly three parts, so the header is the first.
-            if let keyCache, let end = token.firstIndex(of: ".") {
+            if let keyCache, let end = token.utf8.firstIndex(of: UInt8(ascii: ".")) {
                 key = try keyCache.key(forHeader: token[..<end], orMake: make)
             } else {
                 key = try make()

@@ -28,6 +28,8 @@
 #   PORTICO_BIN=a PORTICO_BIN_B=b ...    each configuration with binary a, then with b (named
 #                                        CONFIG and CONFIG-b), side by side on one server;
 #                                        SEED_BIN_B seeds b's databases (b's schema may be newer)
+#   PERF_DIR=dir ...                     also records the nodes with `perf record -g` during
+#                                        each scenario, one file per configuration and scenario
 #
 # Runs itself under scripts/with-postgres (a throwaway server, stopped and removed at the end;
 # it runs with fsync off, as the tests' server does, and so does pgbench's ceiling).
@@ -250,7 +252,16 @@ run_config() {
             pg_before="$(cpu_ticks $(backends "$database"))"
             repl_before="$(cpu_ticks $(replication))"
             xid_before="$(next_xid "$database")"
+            # PERF_DIR=dir: the nodes' on-CPU call graphs during each scenario, for `perf report`.
+            local perf_pid=""
+            if [[ -n "${PERF_DIR:-}" ]]; then
+                mkdir -p "$PERF_DIR"
+                perf record -q -F 499 -g -p "$(IFS=,; echo "${node_pids[*]}")" \
+                    -o "$PERF_DIR/$name-$shift_name.data" 2>/dev/null &
+                perf_pid="$!"
+            fi
             wrk "$@" >"$out_dir/$name-$shift_name.txt"
+            if [[ -n "$perf_pid" ]]; then kill -INT "$perf_pid" 2>/dev/null || true; wait "$perf_pid" 2>/dev/null || true; fi
             echo "$(($(cpu_ticks "${node_pids[@]}") - node_before)) $(($(cpu_ticks $(backends "$database")) - pg_before))" \
                 "$(($(cpu_ticks $(replication)) - repl_before)) $(($(next_xid "$database") - xid_before))" \
                 >"$out_dir/$name-$shift_name.cpu"

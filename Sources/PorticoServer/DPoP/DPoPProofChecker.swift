@@ -1,6 +1,7 @@
 import Foundation
 import PorticoCrypto
 import PorticoHTTP
+import Synchronization
 
 /// Checks the `DPoP` header of a request (RFC 9449 §4.3): everything but the replay check.
 ///
@@ -40,6 +41,8 @@ struct DPoPProofChecker: Sendable {
     /// The keys of the proof headers seen lately: one per app installation, the same in every
     /// proof it signs.
     let keyCache = EmbeddedKeyCache()
+    /// The endpoints' own URLs, normalised once.
+    let endpoints = NormalizedEndpoints()
 
     /// The nonce to hand a client told `use_dpop_nonce`.
     func currentNonce() -> String {
@@ -79,9 +82,9 @@ struct DPoPProofChecker: Sendable {
         guard claims["htm"]?.stringValue == method else {
             throw .invalid("The DPoP proof's htm is not this request's method.")
         }
-        guard let htu = claims["htu"]?.stringValue, let target = Self.normalized(htu),
-            target == Self.normalized(issuer.current + path)
-        else { throw .invalid("The DPoP proof's htu is not this endpoint's URL.") }
+        guard let htu = claims["htu"]?.stringValue, endpoints.named(by: htu, endpoint: issuer.current + path) else {
+            throw .invalid("The DPoP proof's htu is not this endpoint's URL.")
+        }
         let now = now()
         guard let issuedAt = claims.issuedAt else { throw .invalid("The DPoP proof needs an iat.") }
         guard abs(issuedAt.timeIntervalSince(now)) <= Self.window else {
@@ -137,5 +140,37 @@ struct DPoPProofChecker: Sendable {
         case .invalidSignature, .invalidSignatureLength: "The DPoP proof's signature does not verify."
         default: "The DPoP proof is not a well-formed signed JWT."
         }
+    }
+}
+
+/// The normalised URLs of the endpoints that take proofs, kept once each, and the `htu`
+/// comparison that uses them.
+///
+/// Why: clients nearly always send `htu` exactly as discovery spells the endpoint, and equal
+/// text normalises equally, so that case needs no URL parsing at all; parsing both URLs with
+/// `URLComponents` was a few µs of every DPoP request. The endpoints are a handful of fixed
+/// paths under the issuer, so the table stays small; it starts again empty past ``capacity``
+/// all the same.
+final class NormalizedEndpoints: Sendable {
+    /// How many endpoint URLs are kept before the table is emptied.
+    static let capacity = 64
+    private let table = Mutex<[String: String?]>([:])
+
+    /// Whether `htu` names `endpoint` as RFC 9449 §4.3 compares them
+    /// (``DPoPProofChecker/normalized(_:)``): never when either is not an absolute http(s) URL.
+    func named(by htu: String, endpoint: String) -> Bool {
+        guard let target = normalized(endpoint) else { return false }
+        if htu == endpoint { return true }
+        return DPoPProofChecker.normalized(htu) == target
+    }
+
+    private func normalized(_ endpoint: String) -> String? {
+        if let known = table.withLock({ $0[endpoint] }) { return known }
+        let value = DPoPProofChecker.normalized(endpoint)
+        table.withLock { table in
+            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
+            table[endpoint] = .some(value)
+        }
+        return value
     }
 }

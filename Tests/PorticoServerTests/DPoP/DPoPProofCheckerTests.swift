@@ -29,6 +29,26 @@ import Testing
         #expect(DPoPProofChecker.normalized("https://user:pw@example.com/") == nil)
     }
 
+    /// The comparison's shortcut for an `htu` spelled exactly as the endpoint changes no
+    /// answer: other spellings are still compared normalised, and text that is no http(s) URL
+    /// names nothing even when it is equal.
+    @Test func htuNamesTheEndpointWhetherSpelledAlikeOrNot() {
+        let endpoints = NormalizedEndpoints()
+        let token = "https://id.example/oauth/token"
+        for _ in 0..<2 {  // the second time from the table
+            #expect(endpoints.named(by: token, endpoint: token))
+            #expect(endpoints.named(by: "https://ID.example:443/oauth/token?x=1", endpoint: token))
+            #expect(!endpoints.named(by: "https://id.example/oauth/userinfo", endpoint: token))
+            #expect(!endpoints.named(by: "https://id.example:8443/oauth/token", endpoint: token))
+            #expect(!endpoints.named(by: "ftp://id.example/oauth/token", endpoint: "ftp://id.example/oauth/token"))
+            #expect(!endpoints.named(by: "/oauth/token", endpoint: "/oauth/token"))
+        }
+        for index in 0...NormalizedEndpoints.capacity {
+            #expect(endpoints.named(by: "https://id.example/\(index)", endpoint: "https://id.example/\(index)"))
+        }
+        #expect(endpoints.named(by: token, endpoint: token))
+    }
+
     @Test func aNonceIsGoodForTwoPeriodsOnEveryNodeWithTheSameSecret() {
         let secret = SecureRandom.bytes(count: 32)
         let node = DPoPNonces(secret: secret)
