@@ -15,7 +15,7 @@ enum ClientCommand {
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
                                   [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
-                                  [--jwks FILE] [--introspection] [--ssf] [--dpop] [--require-par]
+                                  [--jwks FILE | --jwks-uri URL] [--introspection] [--ssf] [--dpop] [--require-par]
                                   [--profile fapi2] [--web-origin ORIGIN ...]
                                   [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
@@ -66,6 +66,9 @@ enum ClientCommand {
                   --jwks FILE          a JWKS of the app's public keys (RS256 of 2048 bits or
                                        more, ES256, EdDSA): it authenticates with
                                        private_key_jwt assertions (RFC 7523) and gets no secret
+                  --jwks-uri URL       the same keys published by the app at an https URL,
+                                       which the server fetches and caches (a key it does
+                                       not know yet makes it fetch again)
                   --introspection      a resource server: it may ask /oauth/introspect about
                                        tokens (other apps may not)
                   --dpop               its tokens are bound to a key (DPoP, RFC 9449): the
@@ -147,6 +150,7 @@ enum ClientCommand {
         registration.backchannelLogoutURI = try arguments.value("backchannel-logout-uri")
         registration.allowsLoopbackCallbacks = arguments.flag("allow-loopback-callbacks")
         if let path = try arguments.value("jwks") { registration.jwks = try readKeySet(path) }
+        registration.jwksURI = try arguments.value("jwks-uri")
         registration.mayIntrospect = arguments.flag("introspection")
         registration.requiresDPoP = arguments.flag("dpop")
         registration.requiresPAR = arguments.flag("require-par")
@@ -176,7 +180,7 @@ enum ClientCommand {
         if let secret = registered.secret {
             print("client_secret: \(secret)")
             print("Keep the secret now: it is not shown again (Portico stores only its hash).")
-        } else if registered.client.jwks != nil {
+        } else if registered.client.jwks != nil || registered.client.jwksURI != nil {
             print("No secret: it authenticates with private_key_jwt, signed by a key of its JWKS.")
         } else {
             print("Public client: no secret; it must use PKCE (S256).")

@@ -341,7 +341,8 @@ public struct ClientRegistration: Sendable {
             case .fapi2:
                 if isPublic { throw .invalid("--profile fapi2 is for confidential clients, not --public ones") }
                 guard client.jwks != nil || client.jwksURI != nil else {
-                    throw .invalid("--profile fapi2 needs --jwks: the client authenticates with private_key_jwt")
+                    throw .invalid(
+                        "--profile fapi2 needs --jwks or --jwks-uri: the client authenticates with private_key_jwt")
                 }
                 client.requiresPAR = true
                 client.requiresDPoP = true

@@ -83,6 +83,36 @@ import Testing
         }
     }
 
+    /// `portico client add --jwks-uri` makes the same client as `jwks_uri` at registration: no
+    /// secret, and its assertions verify with the keys at the URL; the URL's rules are the
+    /// registration's (https only), in one line.
+    @Test func theCommandLineRegistersAClientWithKeysAtAURL() async throws {
+        let server = try HTTPSDocumentServer()
+        let key = try SigningKey.generate(.es256)
+        try Self.publish([key], on: server)
+        try await withProvider(server) { harness in
+            let url = server.url("/jwks.json")
+            let plain = try harness.portico([
+                "client", "add", "--name", "Backend", "--grant", "client_credentials", "--allow-loopback-callbacks",
+                "--jwks-uri", "http://127.0.0.1:\(server.port)/jwks.json",
+            ])
+            #expect(plain.status != 0 && plain.stderr.contains("https"), "\(plain.stderr)")
+            #expect(plain.stderr.split(separator: "\n").count == 1, "\(plain.stderr)")
+            let made = try harness.portico([
+                "client", "add", "--name", "Backend", "--grant", "client_credentials", "--allow-loopback-callbacks",
+                "--jwks-uri", url, "--json",
+            ])
+            #expect(made.status == 0, "\(made.stderr)")
+            let object = try #require(cliJSON(made.stdout)?.objectValue)
+            #expect(object["client_secret"] == nil)
+            let id = try #require(object["client_id"]?.stringValue)
+            #expect(try harness.store.transaction { try $0.client(id: id) }?.jwksURI == url)
+            let granted = try await harness.post("/oauth/token", Self.assertion(id, key: key, harness: harness))
+            #expect(granted.status == 200, "\(granted.text)")
+            #expect(server.requests(to: "/jwks.json") == 1)
+        }
+    }
+
     /// On SQLite the token endpoint runs on the epoll threads; a request that must fetch keys
     /// from an app's server goes to the worker pool, so a server that never answers holds no
     /// epoll thread: with more such requests waiting than there are epoll threads, another
