@@ -82,12 +82,14 @@ import Testing
         }
     }
 
-    @Test("a stolen mini-program token is useless with a proof of another key")
+    @Test("a stolen mini-program token is useless: as Bearer, and with a proof of another key")
     func stolenTokenIsUseless() async throws {
         try await AccountLinkWorld.with { world in
             let app = try await world.hostApp()
             let session = world.boundSession(try await world.manager(opener: world.robot().opener), app: app)
             let model = try await session.authModel()
+            // The thief tries it every way he can: plain, then with a key of his own.
+            #expect(try await world.provider.resource("/user/profile", token: model.accessToken).status == 401)
             let thief = try DPoPProver()
             let url = world.kit.issuer.appendingPathComponent("user/profile").absoluteString
             let stolen = try await world.provider.resource(
