@@ -8,13 +8,14 @@ import Foundation
 /// model" (mPaaS's `authModelForMode:extendParams:callback:`), one request at a time.
 ///
 /// ```swift
-/// let session = AccountLinkSession(manager: manager) { result in
+/// let session = AccountLinkSession(manager: manager) { result, proof in
 ///     try await backend.link(code: result.authorizationCode!, verifier: result.codeVerifier!,
-///                            redirectURI: result.redirectURI!)          // answers the AuthModel
+///                            redirectURI: result.redirectURI!, dpop: proof?.value)  // the AuthModel
 /// } unbind: { model in
 ///     try await backend.unbind()
 /// }
 /// let model = try await session.authModel(refresh: extendParams.needRefreshToken)
+/// let request = try await session.authorizedRequest(URLRequest(url: resource))  // DPoP when bound
 /// ```
 ///
 /// Why an actor, and why each rule:
@@ -30,6 +31,9 @@ import Foundation
 ///   minutes for a person who went to the platform's app and came back without acting.
 /// - ``logout()`` and ``unbind()`` forget the model and end any pending fetch, so a mini-program
 ///   never keeps the previous person's sign-in after the host switches user.
+/// - The mini-program's token is bound to the installation's DPoP key when the provider offers
+///   DPoP: the backend only forwards a proof (``AccountLinkProof``), never holds the key, and
+///   the mini-program's calls carry proofs (``authorizedRequest(_:retrying:)``).
 public actor AccountLinkSession {
     /// Where the model is kept, and under which key.
     public nonisolated let store: any TokenStore

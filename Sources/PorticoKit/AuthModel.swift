@@ -10,7 +10,8 @@ public struct AuthModel: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The person's platform user id (Portico's `user_id`, the `sub` of their tokens).
     public var uid: String
     /// The access token the container passes on: a mini-program's own token, exchanged by the
-    /// host backend (RFC 8693) from the person's token, which stays on the backend.
+    /// host backend (RFC 8693) from the person's token, which stays on the backend (a backend
+    /// that names no mini-program answers the person's token itself, as before).
     public var accessToken: String
     /// The host's own id of the person (mPaaS's `mcUid`), the other side of the link.
     public var hostUserID: String
