@@ -165,6 +165,31 @@ import Testing
         }
     }
 
+    @Test("the backend forwards only a compact JWS as the proof, refusing anything else before the platform is asked")
+    func malformedProofIsRefused() async throws {
+        try await AccountLinkWorld.with { world in
+            let app = try await world.hostApp()
+            let session = world.boundSession(try await world.manager(opener: world.robot().opener), app: app)
+            _ = try await session.authModel()
+            let path = "host/mini-programs/\(world.miniProgram.id)/token"
+            let oversized = String(repeating: "a", count: 9000) + ".b.c"
+            for bad in ["a.b\r\nX-Injected: 1.c", "not-a-jws", "a.b.c.d", oversized] {
+                let reply = try await app.send("POST", path, form: [("dpop", bad)])
+                #expect(reply.status == 400)
+                #expect(reply.json["error"] as? String == "invalid_request")
+            }
+            // At the link the code is never tried: invalid_request, not the platform's invalid_grant.
+            let link = try await app.send(
+                "POST", "host/account-link",
+                form: [
+                    ("code", "unused"), ("code_verifier", "v"), ("redirect_uri", world.host.redirectURIs[0]),
+                    ("mini_program", world.miniProgram.id), ("dpop", "x\ny.z.w"),
+                ])
+            #expect(link.status == 400)
+            #expect(link.json["error"] as? String == "invalid_request")
+        }
+    }
+
     /// A provider that wants its nonce in every proof (`--dpop-nonce`).
     private static func wantingNonces(_ configuration: inout ProviderConfiguration) {
         configuration.requiresDPoPNonce = true

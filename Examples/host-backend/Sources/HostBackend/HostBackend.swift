@@ -117,7 +117,7 @@ public final class HostBackend: Sendable {
             throw HostBackendError(.badRequest, "invalid_request", "code, code_verifier and redirect_uri are needed")
         }
         let miniProgram = form["mini_program"].flatMap { $0.isEmpty ? nil : $0 }
-        let proof = form["dpop"].flatMap { $0.isEmpty ? nil : $0 }
+        let proof = try Self.forwardableProof(form["dpop"])
         var linked = user
         if !redeemed.wasRedeemed(code, for: user.hostUserID) || user.link?.accessToken == nil {
             linked = try await redeemAndLink(code: code, verifier: verifier, redirectURI: redirectURI, for: user)
@@ -174,6 +174,20 @@ public final class HostBackend: Sendable {
         var updated = user
         updated.link = link
         return updated
+    }
+
+    /// The app's proof as it may go into a header: a compact JWS (three base64url parts), at
+    /// most 8 KiB; nil when none was sent. Anything else is refused before the platform is
+    /// asked, so no line break or other header ever rides along.
+    static func forwardableProof(_ value: String?) throws -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
+        guard value.utf8.count <= 8192, value.allSatisfy(allowed.contains),
+            value.split(separator: ".", omittingEmptySubsequences: false).count == 3
+        else {
+            throw HostBackendError(.badRequest, "invalid_request", "dpop must be a compact JWS (a DPoP proof)")
+        }
+        return value
     }
 
     /// A mini-program's token from the person's, with the app's proof forwarded when it sent
@@ -240,7 +254,7 @@ public final class HostBackend: Sendable {
         guard let accessToken = user.link?.accessToken else {
             throw HostBackendError(.notFound, "not_linked", "link the platform account first")
         }
-        let proof = try request.form()["dpop"].flatMap { $0.isEmpty ? nil : $0 }
+        let proof = try Self.forwardableProof(try request.form()["dpop"])
         let reply = try await exchange(accessToken, for: miniProgram, proof: proof)
         var body: [String: JSONValue] = ["token_type": reply.json["token_type"] ?? "Bearer"]
         for name in ["access_token", "expires_in", "scope", "issued_token_type"] {
