@@ -16,6 +16,7 @@ public struct AccountLinkError: LocalizedError, Sendable, CustomStringConvertibl
             case authorizationFailed = "authorization failed"
             case hostBackend = "host backend failure"
             case storage = "token storage failure"
+            case invalidInput = "invalid input"
         }
 
         fileprivate let base: Base
@@ -40,6 +41,9 @@ public struct AccountLinkError: LocalizedError, Sendable, CustomStringConvertibl
         public static let hostBackend = Code(.hostBackend)
         /// The token store could not be read or written.
         public static let storage = Code(.storage)
+        /// The app passed something unusable (a request without a URL to
+        /// ``AccountLinkSession/authorizedRequest(_:retrying:)``).
+        public static let invalidInput = Code(.invalidInput)
 
         /// The code in plain words.
         public var description: String { base.rawValue }

@@ -1,16 +1,21 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The host app's side of account link: answers a mini-program container's "give me the auth
 /// model" (mPaaS's `authModelForMode:extendParams:callback:`), one request at a time.
 ///
 /// ```swift
-/// let session = AccountLinkSession(manager: manager) { result in
+/// let session = AccountLinkSession(manager: manager) { result, proof in
 ///     try await backend.link(code: result.authorizationCode!, verifier: result.codeVerifier!,
-///                            redirectURI: result.redirectURI!)          // answers the AuthModel
+///                            redirectURI: result.redirectURI!, dpop: proof?.value)  // the AuthModel
 /// } unbind: { model in
 ///     try await backend.unbind()
 /// }
 /// let model = try await session.authModel(refresh: extendParams.needRefreshToken)
+/// let request = try await session.authorizedRequest(URLRequest(url: resource))  // DPoP when bound
 /// ```
 ///
 /// Why an actor, and why each rule:
@@ -26,6 +31,9 @@ import Foundation
 ///   minutes for a person who went to the platform's app and came back without acting.
 /// - ``logout()`` and ``unbind()`` forget the model and end any pending fetch, so a mini-program
 ///   never keeps the previous person's sign-in after the host switches user.
+/// - The mini-program's token is bound to the installation's DPoP key when the provider offers
+///   DPoP: the backend only forwards a proof (``AccountLinkProof``), never holds the key, and
+///   the mini-program's calls carry proofs (``authorizedRequest(_:retrying:)``).
 public actor AccountLinkSession {
     /// Where the model is kept, and under which key.
     public nonisolated let store: any TokenStore
@@ -85,6 +93,10 @@ public actor AccountLinkSession {
     /// A session that authorizes with `manager` (through its user agent: the companion, an
     /// in-app web session or the browser) and keeps the model in the manager's store.
     ///
+    /// The host backend gets no proof of the installation's key this way, so the mini-program
+    /// token it exchanges is a bearer token; prefer
+    /// ``init(manager:scopes:returnGrace:timeout:link:unbind:)``.
+    ///
     /// - Parameters:
     ///   - manager: the host app's manager for its own (confidential) client.
     ///   - scopes: what to ask; `account_link` is always added.
@@ -98,6 +110,36 @@ public actor AccountLinkSession {
         redeem: @escaping @Sendable (AuthorizeResult) async throws -> AuthModel,
         unbind: @escaping @Sendable (AuthModel?) async throws -> Void
     ) {
+        self.init(
+            manager: manager, scopes: scopes, returnGrace: returnGrace, timeout: timeout,
+            link: { result, _ in try await redeem(result) }, unbind: unbind)
+    }
+
+    /// A session that authorizes with `manager` and hands the host backend, with the result, a
+    /// DPoP proof of the installation's key for its token exchange, so the mini-program token
+    /// in the model is bound to this device (``AccountLinkProof``).
+    ///
+    /// The proof is nil when the provider does not advertise DPoP or the manager does not use
+    /// it (``AuthorizationManager/usesDPoP``): the backend then exchanges without one, and the
+    /// model's token is a bearer token as before. When the provider asks for a nonce, `link`
+    /// throws ``DPoPNonceRequired`` with it; the session signs a new proof and calls `link`
+    /// once more with the same result.
+    ///
+    /// - Parameters:
+    ///   - manager: the host app's manager for its own (confidential) client.
+    ///   - scopes: what to ask; `account_link` is always added.
+    ///   - returnGrace: how long a result may lag behind the app becoming active (3 s).
+    ///   - timeout: the longest one fetch may take (5 minutes).
+    ///   - link: sends code, verifier, redirect URI and the proof (its ``AccountLinkProof/value``)
+    ///     to the host backend, which forwards the proof as the `DPoP` header of its exchange;
+    ///     answers the model, with the token type the provider issued.
+    ///   - unbind: tells the host backend to unbind the person.
+    public init(
+        manager: AuthorizationManager, scopes: [Scope] = [.openID, .profile], returnGrace: Duration = .seconds(3),
+        timeout: Duration = .seconds(300),
+        link: @escaping @Sendable (AuthorizeResult, AccountLinkProof?) async throws -> AuthModel,
+        unbind: @escaping @Sendable (AuthModel?) async throws -> Void
+    ) {
         let request = AuthorizeRequest(
             scopes: scopes.contains(.accountLink) ? scopes : scopes + [.accountLink], grantType: .authorizationCode)
         self.init(
@@ -109,10 +151,33 @@ public actor AccountLinkSession {
                     throw AccountLinkError.authorization(error)
                 }
                 progress.authorizationFinished()
-                do { return try await redeem(result) } catch {
-                    throw AccountLinkError.hostBackend(error, "the host backend did not answer the model")
-                }
+                return try await Self.linked(result, manager: manager, link: link)
             }, unbind: unbind)
+    }
+
+    /// Runs the host's `link` with a fresh proof, and once more with the provider's nonce when
+    /// the backend hands one back.
+    private static func linked(
+        _ result: AuthorizeResult, manager: AuthorizationManager,
+        link: @Sendable (AuthorizeResult, AccountLinkProof?) async throws -> AuthModel
+    ) async throws -> AuthModel {
+        let proof = try signedProof(of: manager)
+        do { return try await link(result, proof) } catch let wanted as DPoPNonceRequired where proof != nil {
+            DPoPNonceBook.remember(wanted.nonce, from: manager.provider.tokenEndpoint)
+        } catch {
+            throw AccountLinkError.hostBackend(error, "the host backend did not answer the model")
+        }
+        let retry = try signedProof(of: manager)
+        do { return try await link(result, retry) } catch {
+            throw AccountLinkError.hostBackend(error, "the host backend did not answer the model")
+        }
+    }
+
+    /// A fresh proof of `manager`'s installation key for the token endpoint, or nil (bearer).
+    private static func signedProof(of manager: AuthorizationManager) throws(AccountLinkError) -> AccountLinkProof? {
+        do { return try manager.accountLinkProof() } catch {
+            throw AccountLinkError(.storage, "the DPoP key cannot sign a proof", underlyingError: error)
+        }
     }
 
     /// The key a session of `manager` keeps its model under: the manager's provider, and its
@@ -143,6 +208,44 @@ public actor AccountLinkSession {
         }
         inFlight = (id, task)
         return try await Self.value(of: task)
+    }
+
+    /// `request` with the model's token, for a mini-program's call to a resource server:
+    /// `Authorization: DPoP <token>` and a `DPoP` proof of the installation's key (with `ath`)
+    /// when the token is bound to it, else `Authorization: Bearer <token>` (a model cached
+    /// before DPoP, or from a provider without it).
+    ///
+    /// The model is the cached one while fresh, else fetched as ``authModel(refresh:)`` does. A
+    /// proof names one request at one moment: call this for every attempt, just before sending
+    /// it. A server that wants its own nonce answers 401 with `WWW-Authenticate: DPoP
+    /// error="use_dpop_nonce"` and a `DPoP-Nonce` header: pass that answer as `refusal` and send
+    /// the new request once more, as with ``AuthorizationManager/authorizedRequest(_:retrying:)``.
+    ///
+    /// - Parameters:
+    ///   - request: the request, method and URL final.
+    ///   - refusal: the server's answer to the previous attempt; nil for a first attempt.
+    public func authorizedRequest(
+        _ request: URLRequest, retrying refusal: HTTPURLResponse? = nil
+    ) async throws(AccountLinkError) -> URLRequest {
+        guard let url = request.url else { throw AccountLinkError(.invalidInput, "the request has no URL") }
+        if let nonce = refusal?.value(forHTTPHeaderField: "DPoP-Nonce") { DPoPNonceBook.remember(nonce, from: url) }
+        let model = try await authModel()
+        var request = request
+        guard model.isDPoPBound else {
+            request.setValue("Bearer \(model.accessToken)", forHTTPHeaderField: "Authorization")
+            return request
+        }
+        let proof: String
+        do {
+            proof = try DPoPProofBuilder.proof(
+                key: try store.dpopKey(), method: request.httpMethod ?? "GET", url: url,
+                nonce: DPoPNonceBook.nonce(for: url), accessToken: model.accessToken, now: now())
+        } catch {
+            throw AccountLinkError(.storage, "the DPoP key cannot sign a proof", underlyingError: error)
+        }
+        request.setValue("DPoP \(model.accessToken)", forHTTPHeaderField: "Authorization")
+        request.setValue(proof, forHTTPHeaderField: "DPoP")
+        return request
     }
 
     /// The model in the store, if any (nil after logout); never fetches.

@@ -9,20 +9,32 @@ import Foundation
 public struct AuthModel: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The person's platform user id (Portico's `user_id`, the `sub` of their tokens).
     public var uid: String
-    /// The access token the host was issued for the person; the host backend exchanges it for a
-    /// mini-program's own token, and the container passes it on.
+    /// The access token the container passes on: a mini-program's own token, exchanged by the
+    /// host backend (RFC 8693) from the person's token, which stays on the backend (a backend
+    /// that names no mini-program answers the person's token itself, as before).
     public var accessToken: String
     /// The host's own id of the person (mPaaS's `mcUid`), the other side of the link.
     public var hostUserID: String
     /// When ``accessToken`` expires; nil when the host backend did not say.
     public var expiresAt: Date?
+    /// The token's type as the provider issued it: `DPoP` when it is bound to the host app's
+    /// installation key (RFC 9449), so every use needs a proof of that key
+    /// (``AccountLinkSession/authorizedRequest(_:retrying:)``); nil or `Bearer` for a bearer
+    /// token. Optional so that a model cached before DPoP still decodes, as a bearer one.
+    public var tokenType: String?
 
     /// A model with these values.
-    public init(uid: String, accessToken: String, hostUserID: String, expiresAt: Date?) {
+    public init(uid: String, accessToken: String, hostUserID: String, expiresAt: Date?, tokenType: String? = nil) {
         self.uid = uid
         self.accessToken = accessToken
         self.hostUserID = hostUserID
         self.expiresAt = expiresAt
+        self.tokenType = tokenType
+    }
+
+    /// Whether ``accessToken`` is bound to the installation's DPoP key.
+    public var isDPoPBound: Bool {
+        tokenType?.caseInsensitiveCompare("DPoP") == .orderedSame
     }
 
     /// Whether the token is still good for at least `margin` seconds at `now`.
@@ -34,7 +46,7 @@ public struct AuthModel: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The ids and expiry; the token is redacted.
     public var description: String {
         "AuthModel(uid: \(uid), hostUserID: \(hostUserID), accessToken: <redacted>, "
-            + "expiresAt: \(expiresAt.map { "\($0)" } ?? "unknown"))"
+            + "tokenType: \(tokenType ?? "Bearer"), expiresAt: \(expiresAt.map { "\($0)" } ?? "unknown"))"
     }
 }
 
@@ -48,7 +60,7 @@ extension AuthModel {
     var storedGrant: StoredGrant {
         StoredGrant(
             accessToken: accessToken, expiresAt: expiresAt, refreshToken: nil, scopes: [Scope.accountLink.name],
-            idTokenClaims: [Self.uidClaim: .string(uid), Self.hostUserClaim: .string(hostUserID)])
+            idTokenClaims: [Self.uidClaim: .string(uid), Self.hostUserClaim: .string(hostUserID)], tokenType: tokenType)
     }
 
     /// The model kept in `grant`, or nil when the grant is not one.
@@ -56,6 +68,8 @@ extension AuthModel {
         guard let uid = grant.idTokenClaims?[Self.uidClaim]?.stringValue,
             let hostUserID = grant.idTokenClaims?[Self.hostUserClaim]?.stringValue
         else { return nil }
-        self.init(uid: uid, accessToken: grant.accessToken, hostUserID: hostUserID, expiresAt: grant.expiresAt)
+        self.init(
+            uid: uid, accessToken: grant.accessToken, hostUserID: hostUserID, expiresAt: grant.expiresAt,
+            tokenType: grant.tokenType)
     }
 }

@@ -41,8 +41,13 @@ final class AccountLinkWorld: Sendable {
     var backendURL: URL { URL(string: "http://127.0.0.1:\(currentBackend.port)")! }
 
     /// Runs `body` in a fresh world; delivery retries come quickly so a test sees them.
-    static func with(_ body: (AccountLinkWorld) async throws -> Void) async throws {
+    /// `configure` changes the provider's configuration further (nonces wanted, for one).
+    static func with(
+        configure: @escaping (inout ProviderConfiguration) -> Void = { _ in },
+        _ body: (AccountLinkWorld) async throws -> Void
+    ) async throws {
         let configuration = ProviderConfiguration.testing {
+            configure(&$0)
             $0.metrics = true
             $0.backchannelLogout = BackChannelLogoutSettings(
                 pollInterval: .milliseconds(100), requestTimeout: .seconds(2), firstRetryDelay: .milliseconds(200),
@@ -112,12 +117,15 @@ final class AccountLinkWorld: Sendable {
     func manager(
         opener: BrowserOpener, store: any TokenStore = InMemoryTokenStore(), browserTimeout: Duration = .seconds(60),
         clock: @escaping @Sendable () -> Date = { Date() },
-        pushedAuthorization: PushedAuthorizationMode? = nil
+        pushedAuthorization: PushedAuthorizationMode? = nil, usesDPoP: Bool = true, advertisesDPoP: Bool = true
     ) async throws -> AuthorizationManager {
-        let discovered = try await Provider.discover(issuer: kit.issuer)
+        var discovered = try await Provider.discover(issuer: kit.issuer)
+        // A provider without DPoP: its discovery would name no signing algorithms for proofs.
+        if !advertisesDPoP { discovered.dpopSigningAlgorithmsSupported = [] }
         return AuthorizationManager(
             provider: discovered, clientID: host.id, redirectURI: URL(string: host.redirectURIs[0]), store: store,
             userAgent: SystemBrowserUserAgent(timeout: browserTimeout, opener: opener), clock: clock,
+            usesDPoP: usesDPoP,
             pushedAuthorization: pushedAuthorization ?? .through { try await self.hostApp().push($0) })
     }
 
@@ -139,6 +147,21 @@ final class AccountLinkWorld: Sendable {
         }
     }
 
+    /// A session of the host app on `manager` whose models carry the mini-program's own token,
+    /// exchanged by the backend with the proof the session hands it; `proofs` records each
+    /// proof the closure got (nil when none), in order.
+    func boundSession(
+        _ manager: AuthorizationManager, app: HostAppClient, proofs: ProofLog? = nil
+    ) -> AccountLinkSession {
+        let miniProgram = miniProgram.id
+        return AccountLinkSession(manager: manager, timeout: .seconds(60)) { result, proof in
+            proofs?.record(proof)
+            return try await app.link(result, proof: proof, miniProgram: miniProgram)
+        } unbind: { _ in
+            try await app.unbind()
+        }
+    }
+
     /// Waits (up to `attempts` × 100 ms, a minute by default) until the host backend has received `count` logout tokens.
     func logoutTokens(atLeast count: Int, attempts: Int = 600) async throws -> [HostUserTable.ReceivedLogout] {
         for _ in 0..<attempts {
@@ -148,6 +171,13 @@ final class AccountLinkWorld: Sendable {
         }
         throw HarnessFailure("the host backend never received \(count) logout token(s)")
     }
+}
+
+/// The proofs an account-link closure was given, in order (nil when none), from any task.
+final class ProofLog: Sendable {
+    private let proofs = Mutex<[AccountLinkProof?]>([])
+    func record(_ proof: AccountLinkProof?) { proofs.withLock { $0.append(proof) } }
+    var all: [AccountLinkProof?] { proofs.withLock { $0 } }
 }
 
 /// Counts calls from any task.
@@ -174,18 +204,27 @@ struct HostAppClient: Sendable {
         return copy
     }
 
-    func link(_ result: AuthorizeResult) async throws -> AuthModel {
-        let reply = try await send(
-            "POST", "host/account-link",
-            form: [
-                ("code", result.authorizationCode ?? ""), ("code_verifier", result.codeVerifier ?? ""),
-                ("redirect_uri", result.redirectURI?.absoluteString ?? ""),
-            ])
+    func link(_ result: AuthorizeResult, proof: AccountLinkProof? = nil, miniProgram: String? = nil) async throws
+        -> AuthModel
+    {
+        var form = [
+            ("code", result.authorizationCode ?? ""), ("code_verifier", result.codeVerifier ?? ""),
+            ("redirect_uri", result.redirectURI?.absoluteString ?? ""),
+        ]
+        if let miniProgram { form.append(("mini_program", miniProgram)) }
+        if let proof { form.append(("dpop", proof.value)) }
+        let reply = try await send("POST", "host/account-link", form: form)
+        // The provider wants its nonce in the proof: hand it back to the session, which signs anew.
+        if reply.status == 400, reply.json["error"] as? String == "use_dpop_nonce", let nonce = reply.nonce {
+            throw DPoPNonceRequired(nonce: nonce)
+        }
         guard reply.status == 200, let uid = reply.json["uid"] as? String,
             let token = reply.json["access_token"] as? String, let hostUserID = reply.json["host_user_id"] as? String
         else { throw HarnessFailure("the host backend did not link: \(reply.status) \(reply.json)") }
         let expiresAt = (reply.json["expires_at"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
-        return AuthModel(uid: uid, accessToken: token, hostUserID: hostUserID, expiresAt: expiresAt)
+        return AuthModel(
+            uid: uid, accessToken: token, hostUserID: hostUserID, expiresAt: expiresAt,
+            tokenType: reply.json["token_type"] as? String)
     }
 
     /// `POST /host/par`, as `portico-host-demo` pushes its requests through its backend.
@@ -203,11 +242,12 @@ struct HostAppClient: Sendable {
     }
 
     func miniProgramToken(_ clientID: String) async throws -> (status: Int, json: [String: Any]) {
-        try await send("POST", "host/mini-programs/\(clientID)/token")
+        let reply = try await send("POST", "host/mini-programs/\(clientID)/token")
+        return (reply.status, reply.json)
     }
 
     func send(_ method: String, _ path: String, form: [(String, String)] = []) async throws -> (
-        status: Int, json: [String: Any]
+        status: Int, json: [String: Any], nonce: String?
     ) {
         var request = URLRequest(url: base.appendingPathComponent(path))
         request.httpMethod = method
@@ -218,7 +258,8 @@ struct HostAppClient: Sendable {
         }
         let (data, response) = try await URLSession.shared.data(for: request)
         let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, json, http?.value(forHTTPHeaderField: "DPoP-Nonce"))
     }
 }
 

@@ -17,6 +17,7 @@ public final class HostBackend: Sendable {
     public let users: HostUserTable
     private let logoutTokens: LogoutTokenVerifier
     private let securityEvents: SecurityEventVerifier
+    private let redeemed = RedeemedCodes()
     private let server: HTTPServer
 
     /// A backend on `host:port` (0: any free port) keeping its table in `dataDirectory`.
@@ -99,6 +100,14 @@ public final class HostBackend: Sendable {
     }
 
     /// Redeems the app's code, links the person to the host user, and answers the auth model.
+    ///
+    /// With `mini_program` (a mini-program's client id) the model carries that mini-program's
+    /// token, exchanged from the person's (RFC 8693), and the person's own token stays here; with
+    /// `dpop` (the app's proof for the token endpoint) the exchange carries it as its `DPoP`
+    /// header, so the token is bound to the app's installation key. When the provider wants a
+    /// nonce, the answer is 400 `use_dpop_nonce` with its `DPoP-Nonce`: the app signs a new
+    /// proof and sends the same code again, which is not redeemed twice (``RedeemedCodes``).
+    /// Without `mini_program` the model carries the person's token, as older apps expect.
     private func link(_ request: Request) async throws -> Response {
         let user = try signedIn(request)
         let form = try request.form()
@@ -107,6 +116,33 @@ public final class HostBackend: Sendable {
         else {
             throw HostBackendError(.badRequest, "invalid_request", "code, code_verifier and redirect_uri are needed")
         }
+        let miniProgram = form["mini_program"].flatMap { $0.isEmpty ? nil : $0 }
+        let proof = try Self.forwardableProof(form["dpop"])
+        var linked = user
+        if !redeemed.wasRedeemed(code, for: user.hostUserID) || user.link?.accessToken == nil {
+            linked = try await redeemAndLink(code: code, verifier: verifier, redirectURI: redirectURI, for: user)
+            redeemed.remember(code, for: user.hostUserID)
+        }
+        guard let miniProgram else { return try .json(Self.model(of: linked)) }
+        guard let link = linked.link, let accessToken = link.accessToken else {
+            throw HostBackendError(.notFound, "not_linked", "link the platform account first")
+        }
+        let token = try await exchange(accessToken, for: miniProgram, proof: proof)
+        var model: [String: JSONValue] = [
+            "uid": .string(link.platformUserID), "access_token": token.json["access_token"] ?? "",
+            "host_user_id": .string(linked.hostUserID), "token_type": token.json["token_type"] ?? "Bearer",
+        ]
+        if let expiresIn = token.json["expires_in"]?.integerValue {
+            model["expires_at"] = .integer(Int64(Date().timeIntervalSince1970) + expiresIn)
+        }
+        return .json(raw: JSONValue.object(model).jsonString)
+    }
+
+    /// Redeems the code with the host's secret (an unbound token: it never leaves this backend,
+    /// which refreshes it without the device) and links the person to `user`.
+    private func redeemAndLink(code: String, verifier: String, redirectURI: String, for user: HostUserTable.User)
+        async throws -> HostUserTable.User
+    {
         let tokens = try await platform.redeem(code: code, verifier: verifier, redirectURI: redirectURI)
         guard tokens.status == 200, let accessToken = tokens.string("access_token") else {
             throw HostBackendError(
@@ -137,7 +173,41 @@ public final class HostBackend: Sendable {
         try users.setLink(link, for: user.hostUserID)
         var updated = user
         updated.link = link
-        return try .json(Self.model(of: updated))
+        return updated
+    }
+
+    /// The app's proof as it may go into a header: a compact JWS (three base64url parts), at
+    /// most 8 KiB; nil when none was sent. Anything else is refused before the platform is
+    /// asked, so no line break or other header ever rides along.
+    static func forwardableProof(_ value: String?) throws -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
+        guard value.utf8.count <= 8192, value.allSatisfy(allowed.contains),
+            value.split(separator: ".", omittingEmptySubsequences: false).count == 3
+        else {
+            throw HostBackendError(.badRequest, "invalid_request", "dpop must be a compact JWS (a DPoP proof)")
+        }
+        return value
+    }
+
+    /// A mini-program's token from the person's, with the app's proof forwarded when it sent
+    /// one; the provider's `use_dpop_nonce` is handed back with its nonce.
+    private func exchange(_ accessToken: String, for miniProgram: String, proof: String?) async throws
+        -> PlatformClient.Reply
+    {
+        let reply = try await platform.exchange(accessToken, audience: miniProgram, proof: proof)
+        if reply.wantsDPoPNonce {
+            var error = HostBackendError(
+                .badRequest, "use_dpop_nonce", "the platform wants a DPoP nonce: sign a new proof with DPoP-Nonce")
+            error.dpopNonce = reply.dpopNonce
+            throw error
+        }
+        guard reply.status == 200, reply.string("access_token") != nil else {
+            throw HostBackendError(
+                reply.status == 401 ? .unauthorized : .badRequest, reply.string("error") ?? "invalid_request",
+                reply.string("error_description") ?? "the platform refused the exchange (status \(reply.status))")
+        }
+        return reply
     }
 
     /// Pushes the signed-in host app's authorization request to the platform's PAR endpoint with
@@ -173,7 +243,9 @@ public final class HostBackend: Sendable {
         return Response(status: .noContent)
     }
 
-    /// Exchanges the person's access token for a token of the mini-program in the path.
+    /// Exchanges the person's access token for a token of the mini-program in the path; with
+    /// form `dpop` (the app's proof) the token is bound to the app's key, and a wanted nonce is
+    /// handed back as in ``link(_:)``.
     private func miniProgramToken(_ request: Request) async throws -> Response {
         let user = try signedIn(request)
         guard let miniProgram = request.pathParameters["client_id"], !miniProgram.isEmpty else {
@@ -182,14 +254,10 @@ public final class HostBackend: Sendable {
         guard let accessToken = user.link?.accessToken else {
             throw HostBackendError(.notFound, "not_linked", "link the platform account first")
         }
-        let reply = try await platform.exchange(accessToken, audience: miniProgram)
-        guard reply.status == 200, let token = reply.string("access_token") else {
-            throw HostBackendError(
-                reply.status == 401 ? .unauthorized : .badRequest, reply.string("error") ?? "invalid_request",
-                reply.string("error_description") ?? "the platform refused the exchange (status \(reply.status))")
-        }
-        var body: [String: JSONValue] = ["access_token": .string(token), "token_type": "Bearer"]
-        for name in ["expires_in", "scope", "issued_token_type"] {
+        let proof = try Self.forwardableProof(try request.form()["dpop"])
+        let reply = try await exchange(accessToken, for: miniProgram, proof: proof)
+        var body: [String: JSONValue] = ["token_type": reply.json["token_type"] ?? "Bearer"]
+        for name in ["access_token", "expires_in", "scope", "issued_token_type"] {
             if let value = reply.json[name] { body[name] = value }
         }
         return .json(raw: JSONValue.object(body).jsonString)

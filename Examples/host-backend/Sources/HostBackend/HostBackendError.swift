@@ -8,6 +8,9 @@ public struct HostBackendError: Error, Sendable, CustomStringConvertible {
     public let error: String
     /// The `error_description` member, one readable line.
     public let message: String
+    /// The provider's `DPoP-Nonce`, handed back to the app with a `use_dpop_nonce` error so that
+    /// it signs a new proof (only the app holds the key).
+    public var dpopNonce: String?
 
     /// An error of `status` with `error` and `message`.
     public init(_ status: HTTPStatus, _ error: String, _ message: String) {
@@ -19,7 +22,9 @@ public struct HostBackendError: Error, Sendable, CustomStringConvertible {
     /// The JSON response.
     var response: Response {
         let body = ["error": error, "error_description": message]
-        return (try? Response.json(body, status: status)) ?? Response.text(message, status: status)
+        var response = (try? Response.json(body, status: status)) ?? Response.text(message, status: status)
+        if let dpopNonce { response.headers.add("DPoP-Nonce", value: dpopNonce) }
+        return response
     }
 
     /// The error and its description.

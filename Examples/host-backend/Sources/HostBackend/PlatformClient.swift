@@ -34,6 +34,12 @@ public final class PlatformClient: Sendable {
         public let status: Int
         /// The JSON object, empty when the body was none.
         public let json: [String: JSONValue]
+        /// The provider's `DPoP-Nonce` header, when it sent one (RFC 9449 §8).
+        public var dpopNonce: String? = nil
+
+        /// Whether the provider refused a DPoP proof for want of its nonce: the host app must
+        /// sign a new proof with ``dpopNonce``, since only the app holds the key.
+        public var wantsDPoPNonce: Bool { status == 400 && string("error") == "use_dpop_nonce" && dpopNonce != nil }
 
         func string(_ name: String) -> String? { json[name]?.stringValue }
     }
@@ -81,13 +87,19 @@ public final class PlatformClient: Sendable {
 
     /// The mini-program delegation exchange (RFC 8693): the person's access token for a token of
     /// the mini-program `audience`.
-    public func exchange(_ accessToken: String, audience: String) async throws -> Reply {
+    ///
+    /// With `proof` (a DPoP proof the host app signed with its installation key, forwarded
+    /// untouched as the `DPoP` header) the provider binds the issued token to the app's key
+    /// (`token_type` `DPoP`, `cnf.jkt`): the backend never holds that key, so the token is of no
+    /// use to whoever copies it off the backend or the container. Without one it is a bearer
+    /// token.
+    public func exchange(_ accessToken: String, audience: String, proof: String? = nil) async throws -> Reply {
         try await post(
             try await endpoint("token_endpoint"),
             [
                 ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("subject_token", accessToken),
                 ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"), ("audience", audience),
-            ])
+            ], headers: proof.map { ["DPoP": $0] } ?? [:])
     }
 
     /// The provider's current public keys.
@@ -165,9 +177,10 @@ public final class PlatformClient: Sendable {
         return value
     }
 
-    private func post(_ url: URL, _ form: [(String, String)]) async throws -> Reply {
+    private func post(_ url: URL, _ form: [(String, String)], headers: [String: String] = [:]) async throws -> Reply {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(
             form.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
@@ -191,7 +204,8 @@ public final class PlatformClient: Sendable {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let json = JSONValue(parsing: Array(data))?.objectValue ?? [:]
-        return Reply(status: status, json: json)
+        let nonce = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "DPoP-Nonce")
+        return Reply(status: status, json: json, dpopNonce: nonce)
     }
 
     /// `application/x-www-form-urlencoded` for one name or value.
