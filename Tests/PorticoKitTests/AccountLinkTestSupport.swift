@@ -278,7 +278,15 @@ func onlookerOpener(opened: Signal) -> BrowserOpener {
 
 /// A loopback port nobody listens on now.
 func freePort() throws -> UInt16 {
-    // A listener closes its socket when its serving ends: give it a deadline already passed.
+    // Below Linux's ephemeral range (32768-60999): the redirect URI's port is bound again for
+    // each sign-in, and between two sign-ins a port of that range can be taken as the source
+    // port of any outgoing connection on the machine (seen under load: "Address already in use").
+    for _ in 0..<200 {
+        guard let listener = try? LoopbackListener(port: UInt16.random(in: 20_000..<32_768)) else { continue }
+        // A listener closes its socket when its serving ends: give it a deadline already passed.
+        _ = listener.serve(path: "/", state: "", deadline: .now)
+        return listener.port
+    }
     let listener = try LoopbackListener()
     _ = listener.serve(path: "/", state: "", deadline: .now)
     return listener.port

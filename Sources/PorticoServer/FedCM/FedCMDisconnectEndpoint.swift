@@ -2,8 +2,9 @@ import PorticoCrypto
 import PorticoHTTP
 import PorticoStore
 
-/// `POST /fedcm/disconnect` (`IdentityCredential.disconnect()` on the app's page): forgets what
-/// the signed-in person allowed the app, so the next sign-in asks again, and answers
+/// `POST /fedcm/disconnect` (`IdentityCredential.disconnect()` on the app's page): ends the
+/// signed-in person's grant to the app as Your Account's Remove does (``AppRemoval``: consent,
+/// refresh tokens and access tokens), so the next sign-in asks again, and answers
 /// `{"account_id": …}` with CORS for the app's origin only. `account_hint` must name the
 /// signed-in person (their account id or e-mail address).
 struct FedCMDisconnectEndpoint: Sendable {
@@ -31,12 +32,12 @@ struct FedCMDisconnectEndpoint: Sendable {
                 throw FedCMError.signedOut
             }
             let userID = signedIn.user.id
+            let now = environment.now()
             try environment.store.transaction { transaction in
-                _ = try transaction.revokeConsent(userID: userID, clientID: app.client.id)
-                try transaction.append(
-                    AuditEvent(
-                        occurredAt: environment.now(), actor: userID, action: "consent.fedcm_disconnect",
-                        subject: userID, details: JSONValue.object(["client_id": .string(app.client.id)]).jsonString))
+                try AppRemoval.remove(
+                    clientID: app.client.id, userID: userID, action: "consent.fedcm_disconnect",
+                    reason: "disconnected by the app (FedCM)", now: now,
+                    accessTokenLifetime: environment.lifetimes.accessToken, in: transaction)
             }
             var response = Response.json(raw: JSONValue.object(["account_id": .string(userID)]).jsonString)
             response.headers["Cache-Control"] = "no-store"

@@ -121,28 +121,10 @@ struct AccountEndpoint: Sendable {
     private func revoke(clientID: String, for signedIn: SignInSession) throws {
         let now = environment.now()
         try environment.store.transaction { transaction in
-            // Removing a host app the person is linked at unbinds the link too, which revokes the
-            // grants of the host and of its mini-programs (their delegated tokens end with it).
-            if let link = try transaction.accountLink(hostClientID: clientID, platformUserID: signedIn.user.id) {
-                try AccountUnlinking.unbind(
-                    link, by: .person, now: now, accessTokenLifetime: environment.lifetimes.accessToken, in: transaction
-                )
-            }
-            // Access tokens are not listed anywhere; every one issued before now is refused until
-            // the last of them has expired anyway (and the app's backend told, if it listens).
-            let revoked = try GrantRevocation.revokeGrant(
-                userID: signedIn.user.id, clientID: clientID, now: now,
-                accessTokenLifetime: environment.lifetimes.accessToken, onlyIfGranted: true, in: transaction)
-            guard revoked.revokedAnything else { return }
-            try SignalAnnouncement.announce(
-                [.sessionRevoked(reason: "removed in Your Account")], userID: signedIn.user.id, clientIDs: [clientID],
-                now: now, in: transaction)
-            let families = revoked.refreshFamilies
-            try transaction.append(
-                AuditEvent(
-                    occurredAt: now, actor: signedIn.user.id, action: "consent.revoke", subject: clientID,
-                    details: (["user_id": .string(signedIn.user.id), "refresh_families": .integer(Int64(families))]
-                        as JSONValue).jsonString))
+            try AppRemoval.remove(
+                clientID: clientID, userID: signedIn.user.id, action: "consent.revoke",
+                reason: "removed in Your Account", now: now, accessTokenLifetime: environment.lifetimes.accessToken,
+                in: transaction)
         }
     }
 

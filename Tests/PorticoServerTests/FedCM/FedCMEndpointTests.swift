@@ -315,10 +315,15 @@ import Testing
                 provider, client: client, account: user.id, cookie: cookie, pkce: PKCEPair(), disclosed: false)
             #expect(undisclosed.string("continue_on") != nil)
             #expect(try await approved() == [])
-            let first = try await Self.assert(
-                provider, client: client, account: user.id, cookie: cookie, pkce: PKCEPair())
-            #expect(first.string("token") != nil)
+            let pkce = PKCEPair()
+            let first = try await Self.assert(provider, client: client, account: user.id, cookie: cookie, pkce: pkce)
+            let code = try #require(first.string("token"))
             #expect(try await approved() == [.string(client.id)])
+            let tokens = try await provider.token(
+                [("grant_type", "authorization_code"), ("code", code), ("code_verifier", pkce.verifier)],
+                client: .id(client.id))
+            let accessToken = try #require(tokens.string("access_token"), "\(tokens.text)")
+            #expect(try await provider.get("/oauth/userinfo", bearer: accessToken).status == 200)
             // Returning: no disclosure needed.
             let again = try await Self.assert(
                 provider, client: client, account: user.id, cookie: cookie, pkce: PKCEPair(), disclosed: false)
@@ -337,6 +342,13 @@ import Testing
             #expect(disconnect.header("Access-Control-Allow-Origin") == Self.origin)
             #expect(try await approved() == [])
             #expect(try provider.store.read { try $0.consent(userID: user.id, clientID: client.id) } == nil)
+            // The grant ends as with Remove in Your Account: the tokens the app holds stop working.
+            #expect(try await provider.get("/oauth/userinfo", bearer: accessToken).status == 401)
+            if let refreshToken = tokens.string("refresh_token") {
+                let refreshed = try await provider.token(
+                    [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], client: .id(client.id))
+                #expect(refreshed.string("error") == "invalid_grant", "\(refreshed.text)")
+            }
         }
     }
 
