@@ -97,11 +97,12 @@ import Testing
             }
         }
 
-        // An RS256 key's own signature under a PS256 header is refused by a PS256 key.
+        // A PKCS#1 v1.5 signature by the very key, over a PS256 header, is refused by its PS256 form.
         let rsSigner = try SigningKey(jwk: rs256.privateJWK)
-        let rsToken = JWS.sign(payload: Array(#"{"sub":"x"}"#.utf8), key: rsSigner)
-        let relabelled = replacingPart(
-            0, of: rsToken, with: Base64URL.encode(#"{"alg":"PS256","kid":"\#(rs256.publicJWK.keyID ?? "")"}"#))
+        let input =
+            Base64URL.encode(#"{"alg":"PS256","kid":"\#(rs256.publicJWK.keyID ?? "")"}"#) + "."
+            + Base64URL.encode(#"{"sub":"x"}"#)
+        let relabelled = input + "." + Base64URL.encode(try #require(rsSigner.signature(of: Array(input.utf8))))
         #expect(throws: JOSEError.invalidSignature) { try psVerifier.verify(relabelled, algorithms: both) }
 
         // A private JWK may not say PS256 for an EC key, nor a public one.
