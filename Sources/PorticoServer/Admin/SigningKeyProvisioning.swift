@@ -5,7 +5,7 @@ import PorticoStore
 /// `portico migrate` calls this so that a deployment that migrates before rolling out servers
 /// has its keys made once, instead of by whichever node starts first.
 public enum SigningKeyProvisioning {
-    /// Creates a current key for each algorithm (RS256, ES256, EdDSA) that has none, sealed with
+    /// Creates a current key for each algorithm (RS256, ES256, EdDSA, PS256) that has none, sealed with
     /// `encryption` (as are keys still stored in plain PEM), and returns the algorithms it made
     /// keys for.
     @discardableResult
