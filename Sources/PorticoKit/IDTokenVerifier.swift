@@ -41,7 +41,8 @@ final class IDTokenVerifier: Sendable {
         let jws = try CompactJWS(token)
         var keys = try await keys(refetch: false)
         if !keys.contains(where: { $0.keyID == jws.keyID }) { keys = try await self.keys(refetch: true) }
-        guard let key = keys.first(where: { $0.keyID == jws.keyID && $0.signatureAlgorithms.contains(jws.algorithm) }) else {
+        guard let key = keys.first(where: { $0.keyID == jws.keyID && $0.signatureAlgorithms.contains(jws.algorithm) })
+        else {
             throw Self.failure("no published \(jws.algorithm.rawValue) key has the kid \(jws.keyID)")
         }
         guard PlatformCrypto.isValidSignature(of: jws, key: key) else { throw Self.failure("the signature is wrong") }

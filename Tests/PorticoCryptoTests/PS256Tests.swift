@@ -191,6 +191,8 @@ import Testing
         #expect(throws: KeyError.algorithmMismatch("PS256")) {
             try SigningKey(pem: try SigningKey.generate(.es256).pemRepresentation, algorithm: .ps256)
         }
-        #expect(throws: KeyError.algorithmMismatch("ES256")) { try SigningKey.generateRSA(bits: 2048, algorithm: .es256) }
+        #expect(throws: KeyError.algorithmMismatch("ES256")) {
+            try SigningKey.generateRSA(bits: 2048, algorithm: .es256)
+        }
     }
 }

@@ -133,14 +133,17 @@ import Testing
             let id = try #require(JSONValue(parsing: Array(added.stdout.utf8))?.objectValue?["client_id"]?.stringValue)
             let client = RequestObjectTests.SignedClient(id: id, key: key)
             let pkce = PKCEPair()
-            let object = RequestObjectTests.sign(RequestObjectTests.claims(harness, client: client, pkce: pkce), key: key)
+            let object = RequestObjectTests.sign(
+                RequestObjectTests.claims(harness, client: client, pkce: pkce), key: key)
             #expect(Self.algorithm(of: object) == "PS256")
             let pushed = try await harness.post(
-                "/oauth/par", [("client_id", id), ("request", object)] + RequestObjectTests.assertion(harness, client: client))
+                "/oauth/par",
+                [("client_id", id), ("request", object)] + RequestObjectTests.assertion(harness, client: client))
             #expect(pushed.status == 201, "\(pushed.text)")
             let requestURI = try #require(pushed.string("request_uri"))
             let browser = harness.browser()
-            let start = try await browser.get(PushedAuthorizationTests.authorizePath(clientID: id, requestURI: requestURI))
+            let start = try await browser.get(
+                PushedAuthorizationTests.authorizePath(clientID: id, requestURI: requestURI))
             let done = try await PushedAuthorizationTests.signInAndAllow(browser, from: start)
             #expect(done.redirectParameters["state"] == "signed-state")
             let tokens = try await RequestObjectTests.redeem(harness, client: client, done: done, pkce: pkce)
@@ -152,7 +155,8 @@ import Testing
             let parts = object.split(separator: ".")
             let altered = "\(parts[0]).\(parts[1])." + Base64URL.encode(signature)
             let refused = try await harness.post(
-                "/oauth/par", [("client_id", id), ("request", altered)] + RequestObjectTests.assertion(harness, client: client))
+                "/oauth/par",
+                [("client_id", id), ("request", altered)] + RequestObjectTests.assertion(harness, client: client))
             #expect(refused.status == 400)
             #expect(refused.string("error") == "invalid_request_object", "\(refused.text)")
         }
@@ -174,7 +178,8 @@ import Testing
             for jwk in [nil, bareJWK] {
                 let proof = key.proof("POST", harness.issuer + "/oauth/token", jwk: jwk)
                 #expect(Self.algorithm(of: proof) == "PS256")
-                let reply = try await harness.token([("grant_type", "client_credentials")], client: .of(client), proof: proof)
+                let reply = try await harness.token(
+                    [("grant_type", "client_credentials")], client: .of(client), proof: proof)
                 #expect(reply.status == 200, "\(reply.text)")
                 #expect(reply.string("token_type") == "DPoP")
                 let introspected = try await harness.introspect(
@@ -187,7 +192,8 @@ import Testing
             signature[5] ^= 0x10
             let parts = proof.split(separator: ".")
             let forged = "\(parts[0]).\(parts[1])." + Base64URL.encode(signature)
-            let refused = try await harness.token([("grant_type", "client_credentials")], client: .of(client), proof: forged)
+            let refused = try await harness.token(
+                [("grant_type", "client_credentials")], client: .of(client), proof: forged)
             #expect(refused.status == 400)
             #expect(refused.string("error") == "invalid_dpop_proof")
         }
