@@ -119,19 +119,25 @@ import Testing
         }
     }
 
+    /// A client of `RequestObjectTests`' kind (its redirect URI, `--jwks`) with a PS256 key.
+    private static func signedClient(_ harness: ProviderHarness) throws -> RequestObjectTests.SignedClient {
+        let key = try SigningKey.generate(.ps256)
+        let file = harness.directory.appendingPathComponent("jwks-\(UUID()).json")
+        try Data(JWKSet(keys: [key.publicJWK]).jsonString.utf8).write(to: file)
+        let added = try PorticoProcess.run([
+            "client", "add", "--name", "Signed App", "--redirect-uri", RequestObjectTests.redirectURI, "--jwks",
+            file.path, "--json", "--database", harness.databaseURL,
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = try #require(JSONValue(parsing: Array(added.stdout.utf8))?.objectValue?["client_id"]?.stringValue)
+        return RequestObjectTests.SignedClient(id: id, key: key)
+    }
+
     @Test func aPS256RequestObjectPushedWithAPS256AssertionRunsTheCodeFlow() async throws {
         try await ProviderHarness.with { harness in
             _ = try harness.addUser()
-            let key = try SigningKey.generate(.ps256)
-            let file = harness.directory.appendingPathComponent("jwks-\(UUID()).json")
-            try Data(JWKSet(keys: [key.publicJWK]).jsonString.utf8).write(to: file)
-            let added = try PorticoProcess.run([
-                "client", "add", "--name", "Signed App", "--redirect-uri", RequestObjectTests.redirectURI, "--jwks",
-                file.path, "--json", "--database", harness.databaseURL,
-            ])
-            #expect(added.status == 0, "\(added.stderr)")
-            let id = try #require(JSONValue(parsing: Array(added.stdout.utf8))?.objectValue?["client_id"]?.stringValue)
-            let client = RequestObjectTests.SignedClient(id: id, key: key)
+            let client = try Self.signedClient(harness)
+            let (id, key) = (client.id, client.key)
             let pkce = PKCEPair()
             let object = RequestObjectTests.sign(
                 RequestObjectTests.claims(harness, client: client, pkce: pkce), key: key)
@@ -159,6 +165,28 @@ import Testing
                 [("client_id", id), ("request", altered)] + RequestObjectTests.assertion(harness, client: client))
             #expect(refused.status == 400)
             #expect(refused.string("error") == "invalid_request_object", "\(refused.text)")
+
+        }
+    }
+
+    @Test func aPS256RequestObjectAtAuthorizeRunsTheCodeFlow() async throws {
+        try await ProviderHarness.with { harness in
+            _ = try harness.addUser()
+            let client = try Self.signedClient(harness)
+            let pkce = PKCEPair()
+            let object = RequestObjectTests.sign(
+                RequestObjectTests.claims(harness, client: client, pkce: pkce), key: client.key)
+            var components = URLComponents()
+            components.path = "/oauth/authorize"
+            components.queryItems = [
+                URLQueryItem(name: "client_id", value: client.id), URLQueryItem(name: "request", value: object),
+            ]
+            let browser = harness.browser()
+            let start = try await browser.get(try #require(components.string))
+            let done = try await PushedAuthorizationTests.signInAndAllow(browser, from: start)
+            #expect(done.redirectParameters["state"] == "signed-state")
+            let tokens = try await RequestObjectTests.redeem(harness, client: client, done: done, pkce: pkce)
+            #expect(tokens.status == 200, "\(tokens.text)")
         }
     }
 
