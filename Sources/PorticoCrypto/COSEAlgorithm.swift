@@ -20,12 +20,13 @@ public enum COSEAlgorithm: Int64, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The COSE algorithm of `algorithm`.
-    public init(_ algorithm: SignatureAlgorithm) {
+    /// The COSE algorithm of `algorithm`; nil for PS256, which passkeys are not made with here.
+    public init?(_ algorithm: SignatureAlgorithm) {
         switch algorithm {
         case .es256: self = .es256
         case .edDSA: self = .edDSA
         case .rs256: self = .rs256
+        case .ps256: return nil
         }
     }
 }

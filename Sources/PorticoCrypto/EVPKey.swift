@@ -37,12 +37,11 @@ final class EVPKey: @unchecked Sendable {
         self.algorithm = algorithm
         self.hasPrivateKey = hasPrivateKey
         self.signatureLength = signatureLength
-        let digest = algorithm == .edDSA ? nil : EVP_sha256()
         signTemplate =
             algorithm == .edDSA || !hasPrivateKey
-            ? nil : Self.template { EVP_DigestSignInit($0, nil, digest, nil, pointer) }
+            ? nil : Self.template { Self.initialize($0, signing: true, with: pointer, algorithm) }
         verifyTemplate =
-            algorithm == .edDSA ? nil : Self.template { EVP_DigestVerifyInit($0, nil, digest, nil, pointer) }
+            algorithm == .edDSA ? nil : Self.template { Self.initialize($0, signing: false, with: pointer, algorithm) }
     }
 
     deinit {
@@ -60,6 +59,28 @@ final class EVPKey: @unchecked Sendable {
             return nil
         }
         return context
+    }
+
+    /// Sets `context` up to sign (or verify) with `key` and `algorithm`: the digest, and for
+    /// PS256 the PSS padding of RFC 7518 §3.5 (MGF1 with SHA-256, a salt as long as the digest,
+    /// which verification then requires exactly). The padding lives in the key context that
+    /// `EVP_DigestSignInit` makes, so it is set before a template is ever copied, and each copy
+    /// carries it. Returns 1 on success, as OpenSSL does.
+    private static func initialize(
+        _ context: OpaquePointer, signing: Bool, with key: OpaquePointer, _ algorithm: SignatureAlgorithm
+    ) -> Int32 {
+        let digest = algorithm == .edDSA ? nil : EVP_sha256()
+        var keyContext: OpaquePointer?
+        let initialized =
+            signing
+            ? EVP_DigestSignInit(context, &keyContext, digest, nil, key)
+            : EVP_DigestVerifyInit(context, &keyContext, digest, nil, key)
+        guard initialized == 1, algorithm == .ps256 else { return initialized }
+        guard let keyContext, EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
+            EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, EVP_sha256()) == 1,
+            EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST) == 1
+        else { return 0 }
+        return 1
     }
 
     /// A context for one operation: a copy of `template`, or one that `initialize` sets up
@@ -83,15 +104,53 @@ final class EVPKey: @unchecked Sendable {
     static let minimumRSABits = 2048
 
     /// Wraps `pointer`, taking ownership; frees it and throws if the key is not one Portico uses.
-    static func adopt(_ pointer: OpaquePointer, hasPrivateKey: Bool) throws(KeyError) -> EVPKey {
+    /// The key's type decides its algorithm, RS256 for RSA unless `algorithm` says PS256.
+    static func adopt(
+        _ pointer: OpaquePointer, hasPrivateKey: Bool, as algorithm: SignatureAlgorithm? = nil
+    ) throws(KeyError) -> EVPKey {
         do {
-            let algorithm = try classify(pointer)
-            let length = algorithm == .rs256 ? Int(EVP_PKEY_get_size(pointer)) : 64
-            return EVPKey(pointer: pointer, algorithm: algorithm, hasPrivateKey: hasPrivateKey, signatureLength: length)
+            let resolved = try classify(pointer, as: algorithm)
+            return EVPKey(
+                pointer: pointer, algorithm: resolved, hasPrivateKey: hasPrivateKey,
+                signatureLength: signatureLength(of: pointer, resolved))
         } catch {
             EVP_PKEY_free(pointer)
             throw error
         }
+    }
+
+    /// The length of every JWS signature `pointer` makes with `algorithm`.
+    private static func signatureLength(of pointer: OpaquePointer, _ algorithm: SignatureAlgorithm) -> Int {
+        algorithm.isRSA ? Int(EVP_PKEY_get_size(pointer)) : 64
+    }
+
+    /// This key used with the algorithm a JWK's `alg` names (`declared`), or as it is when the
+    /// JWK names none; throws when the name is unknown or the key type cannot do it.
+    func using(declared: String?) throws(KeyError) -> EVPKey {
+        guard let declared else { return self }
+        guard let algorithm = SignatureAlgorithm(rawValue: declared) else { throw .algorithmMismatch(declared) }
+        return try using(algorithm)
+    }
+
+    /// This same key (shared, not copied) used with `algorithm` instead: an RSA key's RS256 and
+    /// PS256 forms, for a client JWK that names neither. Throws if the key type cannot do it.
+    func using(_ algorithm: SignatureAlgorithm) throws(KeyError) -> EVPKey {
+        guard algorithm != self.algorithm else { return self }
+        guard algorithm.keyType == self.algorithm.keyType else { throw .algorithmMismatch(algorithm.rawValue) }
+        guard EVP_PKEY_up_ref(pointer) == 1 else { throw .generationFailed }
+        return EVPKey(
+            pointer: pointer, algorithm: algorithm, hasPrivateKey: hasPrivateKey,
+            signatureLength: Self.signatureLength(of: pointer, algorithm))
+    }
+
+    /// The algorithm of `pointer`'s key type, or `algorithm` when that type can do it.
+    private static func classify(_ pointer: OpaquePointer, as algorithm: SignatureAlgorithm?) throws(KeyError)
+        -> SignatureAlgorithm
+    {
+        let implied = try classify(pointer)
+        guard let algorithm, algorithm != implied else { return implied }
+        guard algorithm.keyType == implied.keyType else { throw .algorithmMismatch(algorithm.rawValue) }
+        return algorithm
     }
 
     private static func classify(_ pointer: OpaquePointer) throws(KeyError) -> SignatureAlgorithm {
@@ -122,16 +181,16 @@ final class EVPKey: @unchecked Sendable {
     static func generate(_ algorithm: SignatureAlgorithm, rsaBits: Int = 2048) throws(KeyError) -> EVPKey {
         let name =
             switch algorithm {
-            case .rs256: "RSA"
+            case .rs256, .ps256: "RSA"
             case .es256: "EC"
             case .edDSA: "ED25519"
             }
-        guard algorithm != .rs256 || rsaBits >= minimumRSABits else { throw .rsaKeyTooSmall(bits: rsaBits) }
+        guard !algorithm.isRSA || rsaBits >= minimumRSABits else { throw .rsaKeyTooSmall(bits: rsaBits) }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, name, nil) else { throw .generationFailed }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_keygen_init(context) == 1 else { throw .generationFailed }
         switch algorithm {
-        case .rs256:
+        case .rs256, .ps256:
             guard EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(rsaBits)) == 1 else { throw .generationFailed }
         case .es256:
             guard EVP_PKEY_CTX_set_group_name(context, "P-256") == 1 else { throw .generationFailed }
@@ -143,12 +202,13 @@ final class EVPKey: @unchecked Sendable {
             ERR_clear_error()
             throw .generationFailed
         }
-        return try adopt(key, hasPrivateKey: true)
+        return try adopt(key, hasPrivateKey: true, as: algorithm)
     }
 
     /// Reads a PEM private key (PKCS#8 or the traditional RSA/EC forms). Encrypted PEM is
     /// refused rather than prompting on the terminal, which OpenSSL's default callback would do.
-    static func fromPEM(_ pem: String) throws(KeyError) -> EVPKey {
+    /// PEM says nothing of the algorithm: an RSA key is RS256 unless `algorithm` says PS256.
+    static func fromPEM(_ pem: String, as algorithm: SignatureAlgorithm? = nil) throws(KeyError) -> EVPKey {
         let bytes = Array(pem.utf8)
         guard bytes.count < Int(Int32.max) else { throw .invalidPEM }
         let key: OpaquePointer? = bytes.withUnsafeBytes { buffer in
@@ -160,7 +220,7 @@ final class EVPKey: @unchecked Sendable {
             ERR_clear_error()
             throw .invalidPEM
         }
-        return try adopt(key, hasPrivateKey: true)
+        return try adopt(key, hasPrivateKey: true, as: algorithm)
     }
 
     /// The private key as PKCS#8 PEM, unencrypted; callers keep it in 0600 files or the database.
@@ -197,7 +257,7 @@ final class EVPKey: @unchecked Sendable {
     /// The public key as a JWK (RFC 7518 §6, RFC 8037 §2) with `alg`, `use` and `kid` unset.
     func publicJWK() -> JWK {
         switch algorithm {
-        case .rs256:
+        case .rs256, .ps256:
             return JWK(
                 keyType: "RSA",
                 modulus: bigNumberParameter(OSSL_PKEY_PARAM_RSA_N).map(Base64URL.encode),
@@ -217,18 +277,12 @@ final class EVPKey: @unchecked Sendable {
 
     // MARK: Signing and verification
 
-    /// The digest for this key's algorithm; Ed25519 hashes internally and takes none.
-    private var digest: OpaquePointer? {
-        algorithm == .edDSA ? nil : EVP_sha256()
-    }
-
-    /// The JWS signature of `message`: PKCS#1 v1.5 bytes, raw R‖S for ES256, or the Ed25519
-    /// signature. Nil only if OpenSSL fails internally (out of memory).
+    /// The JWS signature of `message`: PKCS#1 v1.5 or PSS bytes, raw R‖S for ES256, or the
+    /// Ed25519 signature. Nil only if OpenSSL fails internally (out of memory).
     func sign(_ message: UnsafeRawBufferPointer) -> [UInt8]? {
-        let digest = digest
         guard hasPrivateKey,
             let context = Self.context(
-                copying: signTemplate, or: { EVP_DigestSignInit($0, nil, digest, nil, pointer) })
+                copying: signTemplate, or: { Self.initialize($0, signing: true, with: pointer, algorithm) })
         else { return nil }
         defer { EVP_MD_CTX_free(context) }
         var length = Int(EVP_PKEY_get_size(pointer))
@@ -264,10 +318,9 @@ final class EVPKey: @unchecked Sendable {
     /// Whether `presented` (ECDSA as ASN.1 DER, the form OpenSSL, COSE and WebAuthn use) is
     /// this key's valid signature of `message`.
     func verify(encoded presented: [UInt8], of message: UnsafeRawBufferPointer) -> Bool {
-        let digest = digest
         guard
             let context = Self.context(
-                copying: verifyTemplate, or: { EVP_DigestVerifyInit($0, nil, digest, nil, pointer) })
+                copying: verifyTemplate, or: { Self.initialize($0, signing: false, with: pointer, algorithm) })
         else { return false }
         defer { EVP_MD_CTX_free(context) }
         let result = EVP_DigestVerify(context, presented, presented.count, message.baseAddress, message.count)

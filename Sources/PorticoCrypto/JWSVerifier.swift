@@ -25,10 +25,11 @@ public struct JWSVerifier: Sendable {
         self.understoodCriticalHeaders = understoodCriticalHeaders
     }
 
-    /// A verifier for every key of a JWK Set; throws if any key cannot be used.
+    /// A verifier for every key of a JWK Set (an RSA key without `alg` for RS256 and PS256,
+    /// ``VerificationKey/keys(for:)``); throws if any key cannot be used.
     public init(keySet: JWKSet) throws(KeyError) {
         var keys: [VerificationKey] = []
-        for jwk in keySet.keys { keys.append(try VerificationKey(jwk: jwk)) }
+        for jwk in keySet.keys { keys.append(contentsOf: try VerificationKey.keys(for: jwk)) }
         self.init(keys: keys)
     }
 
@@ -68,7 +69,10 @@ public struct JWSVerifier: Sendable {
                 guard let object = members["jwk"], object.objectValue != nil else { throw .missingEmbeddedKey }
                 guard let jwk = try? JWK(json: object.jsonString) else { throw .invalidEmbeddedKey }
                 guard jwk.publicKey == jwk else { throw .privateEmbeddedKey }
-                do { return try VerificationKey(jwk: jwk) } catch { throw .invalidEmbeddedKey }
+                let keys: [VerificationKey]
+                do { keys = try VerificationKey.keys(for: jwk) } catch { throw .invalidEmbeddedKey }
+                // An RSA JWK without `alg` is both an RS256 and a PS256 key; the header says which.
+                return keys.first { $0.algorithm == algorithm } ?? keys[0]
             }
             let key: VerificationKey
             // verify() has already found exactly three parts, so the header is the first.

@@ -9,11 +9,15 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, Codable, CaseIterabl
     case es256 = "ES256"
     /// Ed25519 (RFC 8037); fast and deterministic, for clients that ask for it.
     case edDSA = "EdDSA"
+    /// RSASSA-PSS with SHA-256, MGF1 with SHA-256 and a 32-byte salt (RFC 7518 §3.5): the RSA
+    /// algorithm FAPI 2.0 (§5.4) allows, where PKCS#1 v1.5 is not. Its keys are RSA keys of
+    /// their own, never an RS256 key used a second way.
+    case ps256 = "PS256"
 
     /// The JWK `kty` of keys that can make this algorithm's signatures.
     public var keyType: String {
         switch self {
-        case .rs256: "RSA"
+        case .rs256, .ps256: "RSA"
         case .es256: "EC"
         case .edDSA: "OKP"
         }
@@ -22,9 +26,14 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, Codable, CaseIterabl
     /// The JWK `crv` for curve-based algorithms, nil for RSA.
     public var curve: String? {
         switch self {
-        case .rs256: nil
+        case .rs256, .ps256: nil
         case .es256: "P-256"
         case .edDSA: "Ed25519"
         }
+    }
+
+    /// Whether this is an RSA algorithm, whose signatures are as long as the modulus.
+    var isRSA: Bool {
+        keyType == "RSA"
     }
 }

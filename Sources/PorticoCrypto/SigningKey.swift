@@ -34,36 +34,43 @@ public final class SigningKey: Sendable {
         self.verificationKey = VerificationKey(key: key, keyID: resolvedKeyID, jwk: jwk)
     }
 
-    /// A fresh key: RSA 2048-bit, P-256 or Ed25519, from OpenSSL's CSPRNG.
+    /// A fresh key: RSA 2048-bit (for RS256 or PS256, never both), P-256 or Ed25519, from
+    /// OpenSSL's CSPRNG.
     public static func generate(_ algorithm: SignatureAlgorithm) throws(KeyError) -> SigningKey {
         try SigningKey(key: EVPKey.generate(algorithm), keyID: nil)
     }
 
-    /// A fresh RSA key of `bits` bits (at least 2048), for deployments that want 3072 or 4096.
-    public static func generateRSA(bits: Int) throws(KeyError) -> SigningKey {
-        try SigningKey(key: EVPKey.generate(.rs256, rsaBits: bits), keyID: nil)
+    /// A fresh RSA key of `bits` bits (at least 2048), for deployments that want 3072 or 4096;
+    /// `algorithm` is RS256 or PS256.
+    public static func generateRSA(bits: Int, algorithm: SignatureAlgorithm = .rs256) throws(KeyError) -> SigningKey {
+        guard algorithm.isRSA else { throw .algorithmMismatch(algorithm.rawValue) }
+        return try SigningKey(key: EVPKey.generate(algorithm, rsaBits: bits), keyID: nil)
     }
 
     /// Loads a PEM private key (PKCS#8, or traditional RSA/EC). Encrypted PEM, RSA keys under
     /// 2048 bits and curves other than P-256 and Ed25519 are refused. `keyID` overrides the
-    /// thumbprint when the key's id is stored elsewhere.
-    public convenience init(pem: String, keyID: String? = nil) throws(KeyError) {
-        try self.init(key: EVPKey.fromPEM(pem), keyID: keyID)
+    /// thumbprint when the key's id is stored elsewhere. PEM does not say which RSA algorithm
+    /// a key is for: it is RS256 unless `algorithm` says PS256 (a stored key's own algorithm).
+    public convenience init(pem: String, keyID: String? = nil, algorithm: SignatureAlgorithm? = nil) throws(KeyError) {
+        try self.init(key: EVPKey.fromPEM(pem, as: algorithm), keyID: keyID)
     }
 
     /// Imports a private JWK; its `kid` is kept (or the thumbprint used) and its `alg`, when
-    /// present, must match the key type. The key pair is checked to belong together.
+    /// present, must match the key type (an RSA key is RS256 unless it says PS256). The key
+    /// pair is checked to belong together.
     public convenience init(jwk: JWK) throws(KeyError) {
         guard jwk.isPrivate else { throw .missingPrivateKey }
-        let key = try EVPKey.fromJWK(jwk)
-        if let declared = jwk.algorithm, declared != key.algorithm.rawValue { throw .algorithmMismatch(declared) }
+        let key = try EVPKey.fromJWK(jwk).using(declared: jwk.algorithm)
         try self.init(key: key, keyID: jwk.keyID)
     }
 
-    /// Loads a PEM private key file written by `write(to:)` or by `openssl genpkey`.
-    public convenience init(contentsOf url: URL, keyID: String? = nil) throws(KeyError) {
+    /// Loads a PEM private key file written by `write(to:)` or by `openssl genpkey`; an RSA key
+    /// is RS256's unless `algorithm` says PS256, as for ``init(pem:keyID:algorithm:)``.
+    public convenience init(contentsOf url: URL, keyID: String? = nil, algorithm: SignatureAlgorithm? = nil)
+        throws(KeyError)
+    {
         let bytes = try Self.readKeyFile(url.path)
-        try self.init(pem: String(decoding: bytes, as: UTF8.self), keyID: keyID)
+        try self.init(pem: String(decoding: bytes, as: UTF8.self), keyID: keyID, algorithm: algorithm)
     }
 
     /// The bytes of a key file, read with POSIX calls so failures carry their `errno`.

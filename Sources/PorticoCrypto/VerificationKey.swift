@@ -22,17 +22,41 @@ public struct VerificationKey: Sendable {
     }
 
     /// Imports a JWK (public or private; only the public half is used). The key's algorithm
-    /// follows from `kty` and `crv`; a JWK `alg` that names a different algorithm is refused,
-    /// and `kid` defaults to the RFC 7638 thumbprint. RSA keys under 2048 bits are refused.
+    /// follows from `kty` and `crv` (RS256 for RSA) unless the JWK's `alg` names another the key
+    /// can do (PS256 for RSA); an `alg` the key cannot do is refused, and `kid` defaults to the
+    /// RFC 7638 thumbprint. RSA keys under 2048 bits are refused.
     public init(jwk: JWK) throws(KeyError) {
-        let key = try EVPKey.fromJWK(jwk.publicKey)
-        if let declared = jwk.algorithm, declared != key.algorithm.rawValue { throw .algorithmMismatch(declared) }
+        try self.init(key: EVPKey.fromJWK(jwk.publicKey).using(declared: jwk.algorithm), keyID: jwk.keyID)
+    }
+
+    /// The key bound to `key`'s algorithm, published with `keyID` or its thumbprint.
+    private init(key: EVPKey, keyID given: String?) throws(KeyError) {
         var published = key.publicJWK()
         let keyID: String
-        if let given = jwk.keyID { keyID = given } else { keyID = try published.thumbprint() }
+        if let given { keyID = given } else { keyID = try published.thumbprint() }
         published.keyID = keyID
         published.algorithm = key.algorithm.rawValue
         published.use = "sig"
         self.init(key: key, keyID: keyID, jwk: published)
+    }
+
+    /// Every key `jwk` verifies with, one per algorithm: the one its `alg` names, or, for an RSA
+    /// JWK that names none, both RS256 and PS256 (one parsed key shared by the two), since
+    /// RFC 7517 §4.4 leaves `alg` optional and such a key is the client's for either. Each
+    /// still verifies only its own algorithm, so a token's header picks between them and never
+    /// changes how one is used.
+    public static func keys(for jwk: JWK) throws(KeyError) -> [VerificationKey] {
+        let key = try VerificationKey(jwk: jwk)
+        guard jwk.algorithm == nil, key.algorithm == .rs256 else { return [key] }
+        return [key, try key.using(.ps256)]
+    }
+
+    /// This key used with `algorithm` (same `kid`), for a JWK without `alg`; throws when the
+    /// key type cannot do it.
+    func using(_ algorithm: SignatureAlgorithm) throws(KeyError) -> VerificationKey {
+        guard algorithm != self.algorithm else { return self }
+        var published = jwk
+        published.algorithm = algorithm.rawValue
+        return VerificationKey(key: try key.using(algorithm), keyID: keyID, jwk: published)
     }
 }

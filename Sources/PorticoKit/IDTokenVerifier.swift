@@ -1,7 +1,7 @@
 import Foundation
 
-/// Verifies ID tokens against the provider's published keys: signature (RS256, ES256 or
-/// EdDSA, never `none` or HMAC), `iss`, `aud` (and `azp` when there are several audiences),
+/// Verifies ID tokens against the provider's published keys: signature (RS256, PS256, ES256
+/// or EdDSA, never `none` or HMAC), `iss`, `aud` (and `azp` when there are several audiences),
 /// `exp`, `nbf` and `iat` with the manager's leeway and clock, the `nonce` of the attempt,
 /// `auth_time` when a `max_age` was asked, and the same `sub` as before after a refresh.
 ///
@@ -41,7 +41,8 @@ final class IDTokenVerifier: Sendable {
         let jws = try CompactJWS(token)
         var keys = try await keys(refetch: false)
         if !keys.contains(where: { $0.keyID == jws.keyID }) { keys = try await self.keys(refetch: true) }
-        guard let key = keys.first(where: { $0.keyID == jws.keyID && $0.signatureAlgorithm == jws.algorithm }) else {
+        guard let key = keys.first(where: { $0.keyID == jws.keyID && $0.signatureAlgorithms.contains(jws.algorithm) })
+        else {
             throw Self.failure("no published \(jws.algorithm.rawValue) key has the kid \(jws.keyID)")
         }
         guard PlatformCrypto.isValidSignature(of: jws, key: key) else { throw Self.failure("the signature is wrong") }
@@ -108,7 +109,7 @@ final class IDTokenVerifier: Sendable {
             throw AuthorizationError(.invalidResponse, "the provider's JWKS cannot be read", underlyingError: error)
         }
         // Keys this SDK cannot use (encryption keys, unknown curves) are skipped, not fatal.
-        let usable = set.keys.filter { $0.signatureAlgorithm != nil && $0.keyID != nil }
+        let usable = set.keys.filter { !$0.signatureAlgorithms.isEmpty && $0.keyID != nil }
         cached.withLock { $0 = usable }
         return usable
     }

@@ -34,19 +34,21 @@ struct JSONWebKey: Sendable, Hashable, Decodable {
         case exponent = "e"
     }
 
-    /// The algorithm this key verifies, from `kty` and `crv`; nil for keys the SDK cannot use
-    /// (encryption keys, other curves, an `alg` that contradicts the key type).
-    var signatureAlgorithm: JWSAlgorithm? {
-        guard use == nil || use == "sig" else { return nil }
-        let implied: JWSAlgorithm
+    /// The algorithms this key verifies, from `kty` and `crv`: an RSA key RS256 and PS256
+    /// unless its `alg` names one of them, which it then verifies alone (so an RS256 key never
+    /// checks a PS256 token, nor the reverse). Empty for keys the SDK cannot use (encryption
+    /// keys, other curves, an `alg` that contradicts the key type).
+    var signatureAlgorithms: [JWSAlgorithm] {
+        guard use == nil || use == "sig" else { return [] }
+        let implied: [JWSAlgorithm]
         switch (keyType, curve) {
-        case ("RSA", _): implied = .rs256
-        case ("EC", "P-256"): implied = .es256
-        case ("OKP", "Ed25519"): implied = .edDSA
-        default: return nil
+        case ("RSA", _): implied = [.rs256, .ps256]
+        case ("EC", "P-256"): implied = [.es256]
+        case ("OKP", "Ed25519"): implied = [.edDSA]
+        default: return []
         }
-        if let algorithm, algorithm != implied.rawValue { return nil }
-        return implied
+        guard let algorithm else { return implied }
+        return implied.filter { $0.rawValue == algorithm }
     }
 }
 
@@ -58,6 +60,8 @@ enum JWSAlgorithm: String, Sendable, CaseIterable {
     case es256 = "ES256"
     /// Ed25519 (RFC 8037).
     case edDSA = "EdDSA"
+    /// RSASSA-PSS with SHA-256, MGF1-SHA-256 and a 32-byte salt (RFC 7518 §3.5); FAPI 2.0's RSA.
+    case ps256 = "PS256"
 }
 
 /// A JWK Set document: `{"keys": [...]}`; keys that do not decode are dropped, not fatal.

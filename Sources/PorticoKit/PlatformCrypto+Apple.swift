@@ -30,7 +30,7 @@
         static func isValidSignature(of token: CompactJWS, key: JSONWebKey) -> Bool {
             let message = Data(token.signingInput)
             switch token.algorithm {
-            case .rs256:
+            case .rs256, .ps256:
                 guard let modulus = key.modulus.flatMap(Base64URLCoding.decode),
                     let exponent = key.exponent.flatMap(Base64URLCoding.decode),
                     RSAPublicKeyDER.bitLength(ofModulus: modulus) >= 2048
@@ -44,9 +44,11 @@
                 guard let secKey = SecKeyCreateWithData(der as CFData, attributes as CFDictionary, &error) else {
                     return false
                 }
+                // Security's PSS-SHA256 is RFC 7518 §3.5's PS256: MGF1 with SHA-256, a 32-byte salt.
+                let algorithm: SecKeyAlgorithm =
+                    token.algorithm == .ps256 ? .rsaSignatureMessagePSSSHA256 : .rsaSignatureMessagePKCS1v15SHA256
                 return SecKeyVerifySignature(
-                    secKey, .rsaSignatureMessagePKCS1v15SHA256, message as CFData, Data(token.signature) as CFData,
-                    &error)
+                    secKey, algorithm, message as CFData, Data(token.signature) as CFData, &error)
             case .es256:
                 // JWS ES256 signatures are raw r || s (RFC 7518 §3.4), not DER.
                 guard let x = key.x.flatMap(Base64URLCoding.decode), let y = key.y.flatMap(Base64URLCoding.decode),

@@ -8,7 +8,7 @@ import Foundation
 public struct StoredSigningKey: Sendable, Hashable {
     /// The `kid` that JWS headers and the JWKS carry.
     public var id: String
-    /// The JWS algorithm (`RS256`, `ES256`, `EdDSA`).
+    /// The JWS algorithm (`RS256`, `ES256`, `EdDSA`, `PS256`).
     public var algorithm: String
     /// The private key in PEM (PKCS #8).
     public var privateKeyPEM: String

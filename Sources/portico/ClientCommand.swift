@@ -11,7 +11,7 @@ enum ClientCommand {
         usage: portico client add --name NAME --redirect-uri URI [--redirect-uri URI ...]
                                   [--public] [--scope S ...] [--grant G ...]
                                   [--logo-url URL] [--privacy-url URL] [--terms-url URL]
-                                  [--id-token-alg RS256|ES256|EdDSA]
+                                  [--id-token-alg RS256|ES256|EdDSA|PS256]
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
                                   [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
@@ -63,8 +63,9 @@ enum ClientCommand {
                                        tests and local development; the server delivers
                                        there only if it runs with
                                        'portico serve --allow-loopback-callbacks' too
-                  --jwks FILE          a JWKS of the app's public keys (RS256 of 2048 bits or
-                                       more, ES256, EdDSA): it authenticates with
+                  --jwks FILE          a JWKS of the app's public keys (RSA of 2048 bits or
+                                       more for RS256 or PS256 — its alg, or both without
+                                       one —, ES256, EdDSA): it authenticates with
                                        private_key_jwt assertions (RFC 7523) and gets no secret
                   --jwks-uri URL       the same keys published by the app at an https URL,
                                        which the server fetches and caches (a key it does

@@ -8,18 +8,19 @@ enum KeysCommand {
     static let summary = "list, rotate and revoke signing keys"
     static let usage = """
         usage: portico keys list [--json] [--database URL]
-               portico keys rotate [--alg RS256|ES256|EdDSA] [--json] [--database URL]
+               portico keys rotate [--alg RS256|ES256|EdDSA|PS256] [--json] [--database URL]
                                    [--key-file PATH]
                portico keys revoke KID [--json] [--database URL] [--key-file PATH]
 
         list    shows the signing keys: kid, algorithm, state (published: in the JWKS,
                 waiting to sign; active; retired: in the JWKS, signing nothing), whether it
                 is the current signer of its algorithm, and when it was made. The first
-                start (or 'portico migrate') makes one key per algorithm: RS256, ES256 and
-                EdDSA, which sign at once. Private keys are never printed.
+                start (or 'portico migrate') makes one key per algorithm: RS256, ES256,
+                EdDSA and PS256 (an RSA key of its own), which sign at once; a database
+                from before PS256 gains its key the same way. Private keys are never printed.
                   --json   a JSON array of {"kid", "alg", "state", "current", "created",
                            "signs_from"}
-        rotate  publishes a new key for its algorithm; without --alg, for all three. It is
+        rotate  publishes a new key for its algorithm; without --alg, for all four. It is
                 in the JWKS at once but signs only after \(Int(SigningKeyRotation.publicationDelay)) seconds (the JWKS's
                 cache lifetime plus the servers' reload interval), so no relying party
                 meets a token signed with a key its cached JWKS lacks; the current key
@@ -27,7 +28,7 @@ enum KeysCommand {
                 published for 65 minutes, until every token it signed has expired (access
                 and ID tokens live an hour); then it is deleted. Running servers do all
                 this by themselves, without a restart.
-                  --alg ALG  rotate only RS256, ES256 or EdDSA
+                  --alg ALG  rotate only RS256, ES256, EdDSA or PS256
                   --json     a JSON array of {"alg", "kid", "signs_from", "previous_kid",
                              "previous_published_until"}
         revoke  removes a compromised key at once: it leaves the JWKS and nothing it signed

@@ -8,8 +8,8 @@ enum MigrateCommand {
         usage: portico migrate [--database URL] [--key-file PATH]
 
         Applies the schema migrations this portico knows and the database lacks, and makes the
-        first signing keys (one each for RS256, ES256 and EdDSA) if there are none; running it
-        again does nothing. `portico serve` does both on start too; this is for deployments
+        first signing keys (one each for RS256, ES256, EdDSA and PS256) where there are none;
+        running it again does nothing. `portico serve` does both on start too; this is for deployments
         that migrate before rolling out servers. Safe while a server runs.
 
           --database URL    sqlite:PATH or postgres://user@host:port/db

@@ -47,7 +47,7 @@ import Testing
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["signing.pem"])
 
-        let loaded = try SigningKey(contentsOf: url)
+        let loaded = try SigningKey(contentsOf: url, algorithm: algorithm)
         #expect(loaded.keyID == key.keyID)
         #expect(loaded.publicJWK == key.publicJWK)
         #expect(loaded.pemRepresentation == key.pemRepresentation)

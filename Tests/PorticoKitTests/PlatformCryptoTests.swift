@@ -33,7 +33,7 @@ struct PlatformCryptoTests {
         #expect(Base64URLCoding.decode("a") == nil)
     }
 
-    @Test(arguments: ["RS256", "ES256", "EdDSA"])
+    @Test(arguments: ["RS256", "ES256", "EdDSA", "PS256"])
     func idTokensOfEveryAlgorithmVerifyAndATamperedOneDoesNot(algorithm: String) async throws {
         try await KitHarness.with { harness in
             let person = try harness.addUser()
@@ -62,6 +62,20 @@ struct PlatformCryptoTests {
             let error = await #expect(throws: AuthorizationError.self) { try await verifier.verify(tampered, .init()) }
             #expect(error?.message == "the ID token failed verification: the signature is wrong")
         }
+    }
+
+    /// A JWK's `alg` picks what an RSA key verifies: both RSA algorithms without one, only the
+    /// one it names otherwise, so a key published for RS256 never checks a PS256 ID token.
+    @Test func anRSAKeyVerifiesTheRSAAlgorithmItsAlgNames() throws {
+        func algorithms(_ json: String) throws -> [JWSAlgorithm] {
+            try JSONDecoder().decode(JSONWebKey.self, from: Data(json.utf8)).signatureAlgorithms
+        }
+        #expect(try algorithms(#"{"kty":"RSA","n":"AQAB","e":"AQAB"}"#) == [.rs256, .ps256])
+        #expect(try algorithms(#"{"kty":"RSA","alg":"RS256","n":"AQAB","e":"AQAB"}"#) == [.rs256])
+        #expect(try algorithms(#"{"kty":"RSA","alg":"PS256","n":"AQAB","e":"AQAB"}"#) == [.ps256])
+        #expect(try algorithms(#"{"kty":"RSA","alg":"PS384","n":"AQAB","e":"AQAB"}"#).isEmpty)
+        #expect(try algorithms(#"{"kty":"EC","crv":"P-256","alg":"PS256","x":"AA","y":"AA"}"#).isEmpty)
+        #expect(try algorithms(#"{"kty":"RSA","use":"enc","n":"AQAB","e":"AQAB"}"#).isEmpty)
     }
 
     /// OpenSSL 3's command line (macOS ships LibreSSL, which lacks `-RSAPublicKey_in`).

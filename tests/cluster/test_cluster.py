@@ -74,7 +74,7 @@ def test_three_nodes_starting_at_once_on_an_empty_database_agree(portico_binary)
         keys = json.loads(listed.stdout)
         keys = keys["keys"] if isinstance(keys, dict) else keys
         current = sorted(key["alg"] if "alg" in key else key["algorithm"] for key in keys)
-        assert current == ["ES256", "EdDSA", "RS256"], keys
+        assert current == ["ES256", "EdDSA", "PS256", "RS256"], keys
         # Each node signs with those keys: a token from one verifies at the others.
         app = App(fresh, fresh.url)
         token = app.refresh_token()

@@ -32,7 +32,7 @@ class SETVerifier:
         if self.keys is None:
             configuration = requests.get(self.issuer + "/.well-known/ssf-configuration", timeout=10).json()
             self.keys = KeySet.import_key_set(requests.get(configuration["jwks_uri"], timeout=10).json())
-        decoded = jwt.decode(token, self.keys, algorithms=["RS256", "ES256", "EdDSA"])
+        decoded = jwt.decode(token, self.keys, algorithms=["RS256", "ES256", "EdDSA", "PS256"])
         header, claims = decoded.header, decoded.claims
         assert header.get("typ") == SET_TYPE, header
         assert claims["iss"] == self.issuer, claims

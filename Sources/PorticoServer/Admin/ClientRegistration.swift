@@ -16,7 +16,7 @@ public struct ClientRegistration: Sendable {
     /// Grant types a client gets when none are given.
     public static var defaultGrantTypes: [String] { TokenGrantRegistry.defaultGrantTypes }
     /// ID-token signing algorithms a client may choose.
-    public static let idTokenAlgorithms = ["RS256", "ES256", "EdDSA"]
+    public static let idTokenAlgorithms = ["RS256", "ES256", "EdDSA", "PS256"]
 
     /// The name people see on the sign-in and consent pages.
     public var name: String
@@ -34,7 +34,7 @@ public struct ClientRegistration: Sendable {
     public var privacyURL: String?
     /// The app's terms of service (`--terms-url`, `tos_uri`), https or loopback.
     public var termsURL: String? = nil
-    /// The ID token's `alg` (`RS256`, `ES256` or `EdDSA`).
+    /// The ID token's `alg` (`RS256`, `ES256`, `EdDSA` or `PS256`).
     public var idTokenSigningAlgorithm: String
     /// Where RP-initiated logout may return to.
     public var postLogoutRedirectURIs: [String]

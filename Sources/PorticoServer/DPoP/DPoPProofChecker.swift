@@ -13,7 +13,7 @@ struct DPoPProofChecker: Sendable {
     static let type = "dpop+jwt"
     /// What proofs may be signed with, as `dpop_signing_alg_values_supported` says: asymmetric
     /// only, and only what Portico verifies.
-    static let algorithms: [SignatureAlgorithm] = [.es256, .edDSA, .rs256]
+    static let algorithms: [SignatureAlgorithm] = [.es256, .edDSA, .rs256, .ps256]
     /// ``algorithms`` as the verifier takes them, made once.
     private static let acceptedAlgorithms = Set(algorithms)
     /// How far a proof's `iat` may lie from now, either way (RFC 9449 §11.1): long enough for

@@ -13,8 +13,10 @@ import Synchronization
 /// rows of `signing_keys` and compares their ids, states and current flags with what is
 /// loaded; PEMs are parsed again only when something changed.
 final class KeyRing: Sendable {
-    /// The algorithms the provider signs with; the first start makes one key of each.
-    static let algorithms: [SignatureAlgorithm] = [.rs256, .es256, .edDSA]
+    /// The algorithms the provider signs with; the first start makes one key of each, and a
+    /// start on a database from before an algorithm was added makes that one's key. PS256 has
+    /// an RSA key of its own, apart from RS256's: one key, one algorithm.
+    static let algorithms: [SignatureAlgorithm] = [.rs256, .es256, .edDSA, .ps256]
 
     private struct State: Sendable {
         var signers: [SignatureAlgorithm: PorticoCrypto.SigningKey] = [:]
@@ -102,7 +104,8 @@ final class KeyRing: Sendable {
         var published: [PorticoCrypto.SigningKey] = []
         for record in stored {
             guard let algorithm = SignatureAlgorithm(rawValue: record.algorithm) else { continue }
-            let key = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: record), keyID: record.id)
+            let key = try PorticoCrypto.SigningKey(
+                pem: try encryption.privateKeyPEM(of: record), keyID: record.id, algorithm: algorithm)
             published.append(key)
             if record.isCurrent && record.state == .active { signers[algorithm] = key }
         }

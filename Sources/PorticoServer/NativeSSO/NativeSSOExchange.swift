@@ -27,7 +27,7 @@ struct NativeSSOExchange {
     private let pipeline: IssuancePipeline
 
     /// What ID tokens may be signed with (a client's choice, see `--id-token-alg`).
-    private static let idTokenAlgorithms: Set<SignatureAlgorithm> = [.rs256, .es256, .edDSA]
+    private static let idTokenAlgorithms = Set(KeyRing.algorithms)
 
     init(_ dependencies: TokenGrantDependencies) {
         store = dependencies.store

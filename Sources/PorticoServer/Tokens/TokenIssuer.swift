@@ -136,7 +136,7 @@ struct TokenIssuer: Sendable {
     }
 
     /// `at_hash` (OIDC Core §3.1.3.6): the left half of the access token's hash, with the hash
-    /// of the ID token's algorithm: SHA-256 for RS256 and ES256, SHA-512 for EdDSA (Ed25519).
+    /// of the ID token's algorithm: SHA-256 for RS256, PS256 and ES256, SHA-512 for EdDSA (Ed25519).
     static func accessTokenHash(_ accessToken: String, algorithm: SignatureAlgorithm) -> String {
         let digest: Digest = algorithm == .edDSA ? .sha512 : .sha256
         let hash = digest.hash(accessToken)

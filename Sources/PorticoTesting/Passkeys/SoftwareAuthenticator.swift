@@ -9,6 +9,8 @@ import PorticoServer
 public struct SoftwareAuthenticator: Sendable {
     /// The credential's private key.
     public let key: SigningKey
+    /// The credential's COSE algorithm, the key's own.
+    public let coseAlgorithm: COSEAlgorithm
     /// The credential id.
     public let credentialID: [UInt8]
     /// The RP ID this credential is scoped to.
@@ -22,11 +24,16 @@ public struct SoftwareAuthenticator: Sendable {
     /// The user handle this authenticator stored at registration.
     public var userHandle: [UInt8] = []
 
-    /// A new credential: `algorithm`'s key, a random 32-byte id, counter `signCount`.
+    /// A new credential: `algorithm`'s key, a random 32-byte id, counter `signCount`. Passkeys
+    /// have no PS256 here (``COSEAlgorithm``), so that algorithm is refused.
     public init(
         algorithm: SignatureAlgorithm = .es256, rpID: String, origin: String, signCount: UInt32 = 1,
         synced: Bool = false
     ) throws {
+        guard let coseAlgorithm = COSEAlgorithm(algorithm) else {
+            throw KeyError.unsupportedKeyType("\(algorithm.rawValue) passkey")
+        }
+        self.coseAlgorithm = coseAlgorithm
         key = try SigningKey.generate(algorithm)
         credentialID = SecureRandom.bytes(count: 32)
         self.rpID = rpID
@@ -41,9 +48,8 @@ public struct SoftwareAuthenticator: Sendable {
     public var coseKey: [UInt8] {
         let jwk = key.publicJWK
         let decode = { (member: String?) in member.flatMap(Base64URL.decode) ?? [] }
-        let algorithm = COSEAlgorithm(key.algorithm)
-        var pairs = [CBORPair(.unsigned(3), .negative(UInt64(-(algorithm.rawValue + 1))))]
-        switch key.algorithm {
+        var pairs = [CBORPair(.unsigned(3), .negative(UInt64(-(coseAlgorithm.rawValue + 1))))]
+        switch coseAlgorithm {
         case .es256:
             pairs += [
                 CBORPair(.unsigned(1), .unsigned(2)), CBORPair(.negative(0), .unsigned(1)),
@@ -98,7 +104,7 @@ public struct SoftwareAuthenticator: Sendable {
         if format == "packed" {
             let signature = key.coseSignature(of: authData + Digest.sha256.hash(clientDataJSON)) ?? []
             statement = [
-                CBORPair(.text("alg"), .negative(UInt64(-(COSEAlgorithm(key.algorithm).rawValue + 1)))),
+                CBORPair(.text("alg"), .negative(UInt64(-(coseAlgorithm.rawValue + 1)))),
                 CBORPair(.text("sig"), .bytes(signature)),
             ]
         }

@@ -52,14 +52,14 @@ import Testing
             let oldAccessToken = try #require(before.string("access_token"))
             let oldIDToken = try #require(before.string("id_token"))
             let oldKeys = try harness.store.signingKeys()
-            #expect(oldKeys.count == 3)
+            #expect(oldKeys.count == 4)
             let oldES256 = try #require(oldKeys.first { $0.algorithm == "ES256" }?.id)
             #expect(try keyID(of: oldAccessToken) == oldES256)
 
             let rotated = try PorticoProcess.run(["keys", "rotate", "--json", "--database", harness.databaseURL])
             #expect(rotated.status == 0, "\(rotated.stderr)")
             let rotations = try #require(cliJSON(rotated.stdout)?.arrayValue)
-            #expect(rotations.count == 3)
+            #expect(rotations.count == 4)
             let previous = Set(rotations.compactMap { $0.objectValue?["previous_kid"]?.stringValue })
             #expect(previous == Set(oldKeys.map(\.id)))
             let newKeyIDs = Set(rotations.compactMap { $0.objectValue?["kid"]?.stringValue })
@@ -73,7 +73,7 @@ import Testing
                 try await publishedKeyIDs(harness).isSuperset(of: newKeyIDs)
             }
             #expect(published)
-            #expect(try await publishedKeyIDs(harness).count == 6)
+            #expect(try await publishedKeyIDs(harness).count == 8)
             let listed = try PorticoProcess.run(["keys", "list", "--json", "--database", harness.databaseURL])
             let states = try #require(cliJSON(listed.stdout)?.arrayValue).compactMap(\.objectValue)
             for entry in states where newKeyIDs.contains(entry["kid"]?.stringValue ?? "") {
@@ -119,10 +119,10 @@ import Testing
                 #expect(entry["state"] == .string("retired"))
                 #expect(entry["current"] == .bool(false))
             }
-            #expect(newStates.filter { $0["state"] == .string("active") && $0["current"] == .bool(true) }.count == 3)
+            #expect(newStates.filter { $0["state"] == .string("active") && $0["current"] == .bool(true) }.count == 4)
 
             // Both generations are published, and every token still verifies.
-            #expect(try await publishedKeyIDs(harness).count == 6)
+            #expect(try await publishedKeyIDs(harness).count == 8)
             let verifier = try await harness.jwksVerifier()
             for token in [oldIDToken, newIDToken] {
                 #expect((try? verifier.verify(token, algorithms: [.rs256])) != nil)
@@ -142,12 +142,12 @@ import Testing
                 try await publishedKeyIDs(harness).isDisjoint(with: oldKeys.map(\.id))
             }
             #expect(unpublished)
-            #expect(try await publishedKeyIDs(harness).count == 3)
+            #expect(try await publishedKeyIDs(harness).count == 4)
             #expect(try await harness.resource("/oauth/userinfo", token: newAccessToken).status == 200)
             let events = try harness.store.read { try $0.recentAuditEvents(limit: 20) }
-            #expect(events.filter { $0.action == "keys.rotate" }.count == 3)
-            #expect(events.filter { $0.action == "keys.activate" }.count == 3)
-            #expect(events.filter { $0.action == "keys.delete_retired" }.count == 3)
+            #expect(events.filter { $0.action == "keys.rotate" }.count == 4)
+            #expect(events.filter { $0.action == "keys.activate" }.count == 4)
+            #expect(events.filter { $0.action == "keys.delete_retired" }.count == 4)
         }
     }
 
@@ -183,7 +183,7 @@ import Testing
         let after = try #require(cliJSON(try database.portico(["keys", "list", "--json"]).stdout)?.arrayValue)
         #expect(after.count == before.count + 1)
         let current = after.compactMap(\.objectValue).filter { $0["current"] == .bool(true) }
-        #expect(current.count == 3)
+        #expect(current.count == 4)
         let waiting = after.compactMap(\.objectValue).filter { $0["state"] == .string("published") }
         #expect(waiting.count == 1)
         #expect(waiting.first?["alg"] == .string("ES256"))
@@ -196,6 +196,6 @@ import Testing
         #expect(bad.stderr.split(separator: "\n").count == 1)
         let help = try PorticoProcess.run(["keys", "rotate", "--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("without --alg, for all three"))
+        #expect(help.stdout.contains("without --alg, for all four"))
     }
 }

@@ -53,7 +53,7 @@ import Testing
         let store = try openStore(url: "sqlite:\(path)")
         defer { store.close() }
         let keys = try store.signingKeys()
-        #expect(keys.count == 3)
+        #expect(keys.count == 4)
         #expect(keys.allSatisfy { KeyEncryptionKey.isSealed($0.privateKeyPEM) })
         let plainLeft = contains(bytes(path) + bytes(path + "-wal"), "PRIVATE KEY")
         #expect(!plainLeft)

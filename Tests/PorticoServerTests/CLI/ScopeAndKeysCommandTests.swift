@@ -78,14 +78,14 @@ import Testing
 
         let migrated = try database.portico(["migrate"])
         #expect(migrated.status == 0, "\(migrated.stderr)")
-        #expect(migrated.stdout.contains("RS256, ES256, EdDSA"))
+        #expect(migrated.stdout.contains("RS256, ES256, EdDSA, PS256"))
         #expect(!(try database.portico(["migrate"]).stdout.contains("made signing keys")))
 
         let json = try database.portico(["keys", "list", "--json"])
         let keys = try #require(cliJSON(json.stdout)?.arrayValue)
-        #expect(keys.count == 3)
+        #expect(keys.count == 4)
         let algorithms = Set(keys.compactMap { $0.objectValue?["alg"]?.stringValue })
-        #expect(algorithms == ["RS256", "ES256", "EdDSA"])
+        #expect(algorithms == ["RS256", "ES256", "EdDSA", "PS256"])
         for key in keys {
             let object = try #require(key.objectValue)
             #expect(Set(object.keys) == ["kid", "alg", "state", "current", "created", "signs_from"])
@@ -94,7 +94,7 @@ import Testing
         }
         let human = try database.portico(["keys", "list"])
         #expect(human.stdout.contains("KID"))
-        #expect(human.stdout.split(separator: "\n").count == 4)
+        #expect(human.stdout.split(separator: "\n").count == 5)
         #expect(!human.stdout.contains("PRIVATE KEY"))
     }
 
@@ -102,7 +102,7 @@ import Testing
         try await ProviderHarness.with { harness in
             let json = try harness.portico(["keys", "list", "--json"])
             #expect(json.status == 0)
-            #expect(cliJSON(json.stdout)?.arrayValue?.count == 3)
+            #expect(cliJSON(json.stdout)?.arrayValue?.count == 4)
         }
     }
 }

@@ -238,7 +238,7 @@ import Testing
     @Test func discoveryNamesTheProofAlgorithms() async throws {
         try await ProviderHarness.with { harness in
             let document = try await harness.get("/.well-known/openid-configuration").json
-            #expect(document["dpop_signing_alg_values_supported"] == ["ES256", "EdDSA", "RS256"])
+            #expect(document["dpop_signing_alg_values_supported"] == ["ES256", "EdDSA", "RS256", "PS256"])
         }
     }
 }

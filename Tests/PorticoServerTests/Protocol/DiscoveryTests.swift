@@ -46,7 +46,7 @@ import Testing
             #expect(document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.count == 4)
             #expect(document["subject_types_supported"] == ["public", "pairwise"])
             #expect(document["native_sso_supported"] == true)
-            #expect(document["id_token_signing_alg_values_supported"] == ["RS256", "ES256", "EdDSA"])
+            #expect(document["id_token_signing_alg_values_supported"] == ["RS256", "ES256", "EdDSA", "PS256"])
             #expect(document["authorization_response_iss_parameter_supported"] == true)
             #expect(document["request_parameter_supported"] == true)
             #expect(document["request_uri_parameter_supported"] == false)
@@ -72,8 +72,8 @@ import Testing
             #expect(reply.header("Content-Type") == "application/json")
             #expect(reply.header("Cache-Control")?.contains("max-age=") == true)
             let keys = reply.json["keys"]?.arrayValue?.compactMap(\.objectValue) ?? []
-            #expect(keys.count == 3)
-            #expect(Set(keys.compactMap { $0["alg"]?.stringValue }) == ["RS256", "ES256", "EdDSA"])
+            #expect(keys.count == 4)
+            #expect(Set(keys.compactMap { $0["alg"]?.stringValue }) == ["RS256", "ES256", "EdDSA", "PS256"])
             for key in keys {
                 #expect(key["kid"]?.stringValue?.isEmpty == false)
                 #expect(key["use"] == "sig")

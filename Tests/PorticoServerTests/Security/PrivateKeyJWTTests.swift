@@ -191,7 +191,9 @@ import Testing
                 let methods = document["\(endpoint)_endpoint_auth_methods_supported"]?.arrayValue ?? []
                 #expect(methods.contains(.string("private_key_jwt")), "\(endpoint)")
                 let algorithms = document["\(endpoint)_endpoint_auth_signing_alg_values_supported"]?.arrayValue ?? []
-                #expect(Set(algorithms) == [.string("RS256"), .string("ES256"), .string("EdDSA")], "\(endpoint)")
+                #expect(
+                    Set(algorithms) == [.string("RS256"), .string("ES256"), .string("EdDSA"), .string("PS256")],
+                    "\(endpoint)")
             }
         }
     }

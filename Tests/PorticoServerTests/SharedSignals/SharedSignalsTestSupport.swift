@@ -53,12 +53,14 @@ final class SETReceiver: Sendable {
 
 extension ProviderHarness {
     /// A confidential client registered as `portico client add --ssf --grant client_credentials
-    /// --grant authorization_code` registers it, with a known secret.
-    func addSignalReceiver(name: String, pairwise: Bool = false) throws -> Client {
+    /// --grant authorization_code` registers it, with a known secret; its SETs are signed with
+    /// `idTokenAlgorithm`.
+    func addSignalReceiver(name: String, pairwise: Bool = false, idTokenAlgorithm: String = "RS256") throws -> Client {
         var registration = ClientRegistration(
             name: name, redirectURIs: ["https://\(name.lowercased()).example/cb"],
             scopes: ["openid", "profile", "email"], grantTypes: ["authorization_code", "client_credentials"])
         registration.isSignalReceiver = true
+        registration.idTokenSigningAlgorithm = idTokenAlgorithm
         if pairwise { registration.subjectType = "pairwise" }
         let client = try registration.validatedClient(id: RecordIdentifier.random(), secret: "secret", store: store)
         try store.insert(client)
@@ -96,7 +98,8 @@ extension ProviderHarness {
     /// `iat`, `jti`, `sub_id`, exactly one event, and no `exp` or `sub`.
     func verifiedSET(_ token: String, for client: Client) async throws -> JWTClaims {
         let verifier = try await jwksVerifier()
-        let verified = try verifier.verify(token, algorithms: [.rs256], type: SharedSignals.tokenType)
+        let algorithm = try #require(SignatureAlgorithm(rawValue: client.idTokenSigningAlgorithm))
+        let verified = try verifier.verify(token, algorithms: [algorithm], type: SharedSignals.tokenType)
         #expect(verified.header.type == SharedSignals.tokenType)
         let claims = try JWTClaims(json: verified.payload)
         #expect(claims.issuer == issuer)

@@ -90,6 +90,7 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable {
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm(
         rawValue: "algid:sign:RSA:message-PKCS1v15:SHA256")
+    public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm(rawValue: "algid:sign:RSA:message-PSS:SHA256")
 }
 public func SecKeyCreateWithData(
     _ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
