@@ -15,8 +15,8 @@ enum ClientCommand {
                                   [--post-logout-redirect-uri URI ...] [--sso-group NAME]
                                   [--resource URI ...] [--subject-type public|pairwise [--sector NAME]]
                                   [--backchannel-logout-uri URI [--allow-loopback-callbacks]]
-                                  [--jwks FILE | --jwks-uri URL] [--introspection] [--ssf] [--dpop] [--require-par]
-                                  [--profile fapi2] [--web-origin ORIGIN ...]
+                                  [--jwks FILE | --jwks-uri URL] [--introspection] [--ssf] [--dpop]
+                                  [--require-par] [--profile fapi2] [--web-origin ORIGIN ...]
                                   [--companion] [--json] [--database URL]
                portico client add --name NAME --mini-program-of HOST_CLIENT_ID [--scope S ...] [--json]
                portico client list [--json] [--database URL]
@@ -78,8 +78,9 @@ enum ClientCommand {
                   --require-par        it must push its authorization requests to
                                        /oauth/par (RFC 9126): /oauth/authorize refuses
                                        any request without a pushed request_uri
-                  --profile fapi2      the FAPI 2.0 Security Profile: needs --jwks (it
-                                       authenticates with private_key_jwt), implies
+                  --profile fapi2      the FAPI 2.0 Security Profile: needs --jwks or
+                                       --jwks-uri (it authenticates with
+                                       private_key_jwt), implies
                                        --require-par and --dpop; codes live at most 60 s
                   --ssf                a Shared Signals receiver: with --grant
                                        client_credentials it gets tokens of scope ssf.manage
