@@ -7,8 +7,9 @@ import PorticoStore
 /// (`/passkeys/sign-in/options`, `/login/passkey`) and for adding a passkey from Your Account
 /// (`/account/passkeys/options`, `/account/passkeys`).
 ///
-/// Challenges live in the store (hash only, single use, five minutes), so any node finishes
-/// what another began. A passkey sign-in continues exactly as a password sign-in does
+/// Challenges hold five minutes and answer one ceremony, on whichever node finishes what
+/// another began: registration challenges live in the store (hash only) from the options on;
+/// sign-in challenges are sealed (``PasskeyChallengeSeal``), and only their use is stored. A passkey sign-in continues exactly as a password sign-in does
 /// (``SignInCompletion``: session, "Keep me signed in", the pending authorization and its
 /// consent rules), counts against the same per-address throttle, and satisfies two-step
 /// verification (`amr` `hwk`/`swk`, `user`, `mfa`). Every refusal of a sign-in gives the same
@@ -37,6 +38,14 @@ struct PasskeyEndpoint: Sendable {
     /// The imported keys of the passkeys that signed in, shared by every request this endpoint
     /// serves.
     let keys = PasskeyKeyCache()
+    /// Seals the sign-in challenges.
+    let challengeSeal: PasskeyChallengeSeal
+
+    init(environment: PageEnvironment) {
+        self.environment = environment
+        challengeSeal = PasskeyChallengeSeal(
+            secret: environment.keys.derivedSecret(purpose: "portico passkey sign-in challenges"))
+    }
 
     private var relyingParty: PasskeyRelyingParty? { PasskeyRelyingParty.of(issuer: environment.issuer) }
 
@@ -79,9 +88,10 @@ struct PasskeyEndpoint: Sendable {
 
     /// Options for `navigator.credentials.get`: discoverable credentials only (no
     /// `allowCredentials`, so nothing about any account is said), user verification required.
+    /// The challenge is sealed, not stored: asking for options writes nothing.
     private func signInOptions(_ request: Request) throws -> Response {
         guard let relyingParty else { throw PageProblem.serverFailure }
-        let challenge = try issueChallenge(.signIn, userID: nil)
+        let challenge = challengeSeal.make(expiresAt: environment.now().addingTimeInterval(Self.challengeLifetime))
         let options: JSONValue = [
             "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(relyingParty.rpID),
             "timeout": .integer(Int64(Self.challengeLifetime * 1000)), "userVerification": "required",
@@ -114,14 +124,15 @@ struct PasskeyEndpoint: Sendable {
         let throttle = AttemptThrottle(environment: environment)
         let assertion = PostedAssertion(form[Self.credentialField])
         let now = environment.now()
+        let expiry = assertion.flatMap { challengeSeal.expiry(of: $0.clientData.challenge, now: now) }
         // One transaction: the attempt is counted (a refusal writes nothing), the challenge is
-        // used up (single use, whatever follows: a replayed assertion finds none), and step 6,
+        // used up (single use, whatever follows: a replayed assertion finds it used), and step 6,
         // the credential is the one registered and it is the user handle's person's.
         let (decision, found) = try environment.store.transaction {
             transaction -> (AttemptThrottle.Decision, (PasskeyCredential, UserRecord)?) in
             let decision = try throttle.attempt(limits, in: transaction)
-            guard case .allowed = decision, let assertion else { return (decision, nil) }
-            return (decision, try Self.registeredCredential(of: assertion, now: now, in: transaction))
+            guard case .allowed = decision, let assertion, let expiry else { return (decision, nil) }
+            return (decision, try Self.registeredCredential(of: assertion, expiry: expiry, now: now, in: transaction))
         }
         let counted: [ThrottleAttempt]
         switch decision {
@@ -192,15 +203,16 @@ struct PasskeyEndpoint: Sendable {
         }
     }
 
-    /// Uses up the assertion's sign-in challenge and returns the credential it names with its
-    /// person, or nil when the challenge is unknown, used or expired, the credential is not
-    /// registered, or the user handle is another person's (§7.2 step 6).
+    /// Uses up the assertion's sign-in challenge (sealed, holding until `expiry`) and returns the
+    /// credential it names with its person, or nil when the challenge was used already, the
+    /// credential is not registered, or the user handle is another person's (§7.2 step 6).
     private static func registeredCredential(
-        of assertion: PostedAssertion, now: Date, in transaction: any StoreTransaction
+        of assertion: PostedAssertion, expiry: Date, now: Date, in transaction: any StoreTransaction
     ) throws -> (PasskeyCredential, UserRecord)? {
-        guard
-            try transaction.consumePasskeyChallenge(
-                hash: Digest.sha256.hash(assertion.clientData.challenge), purpose: .signIn, now: now) != nil,
+        let use = PasskeyChallenge(
+            challengeHash: Digest.sha256.hash(assertion.clientData.challenge), purpose: .signIn, userID: nil,
+            createdAt: now, expiresAt: expiry)
+        guard try transaction.claimPasskeyChallenge(use, now: now),
             let credential = try transaction.passkeyCredential(id: assertion.id),
             let owner = try transaction.userID(passkeyUserHandle: assertion.userHandle), owner == credential.userID,
             let user = try transaction.user(id: owner)

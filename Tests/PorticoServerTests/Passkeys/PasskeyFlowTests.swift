@@ -247,6 +247,32 @@ import Testing
         }
     }
 
+    /// With an authenticator that keeps no counter (always 0), only the challenge stops a
+    /// replay: the sealed challenge answers one sign-in, and a second browser posting the very
+    /// same assertion gets the refusal page and no session.
+    @Test func aChallengeAnswersOneSignInEvenWithoutACounter() async throws {
+        try await ProviderHarness.with { harness in
+            try harness.addUser()
+            let rp = try #require(PasskeyRelyingParty(issuer: harness.issuer))
+            var device = try SoftwareAuthenticator(rpID: rp.rpID, origin: rp.origin, signCount: 0)
+            let (browser, csrf) = try await signedIn(harness)
+            try await add(&device, browser: browser, csrf: csrf)
+            let first = harness.browser()
+            let page = try await first.get(AuthorizationFlow.loginPath)
+            let assertion = device.assert(challenge: try await challenge(first))
+            let fields = try signInFields(
+                page, assertion, credentialID: device.credentialID, userHandle: device.userHandle)
+            #expect(try await first.post(PasskeyEndpoint.signInPath, fields).status == 303)
+            let second = harness.browser()
+            let secondPage = try await second.get(AuthorizationFlow.loginPath)
+            let replayed = try signInFields(
+                secondPage, assertion, credentialID: device.credentialID, userHandle: device.userHandle)
+            let replay = try await second.post(PasskeyEndpoint.signInPath, replayed)
+            #expect(replay.status == 200 && replay.text.contains(PasskeyText.refused[.english]))
+            #expect(second.cookie(SignInSession.cookieName) == nil)
+        }
+    }
+
     /// Passkey sign-ins count against the per-address throttle, but one that succeeds takes its
     /// attempt back (as a right password does): a household or an office behind one address
     /// signs in more than the limit's 20 times in 15 minutes.
