@@ -38,4 +38,10 @@ public protocol PasskeyStorage {
     /// answer one ceremony only: of two racing calls, exactly one gets it.
     func consumePasskeyChallenge(hash: [UInt8], purpose: PasskeyChallenge.Purpose, now: Date) throws
         -> PasskeyChallenge?
+    /// Records that a challenge the provider issued without storing it (one that carries its
+    /// own expiry and proof of origin) has answered its ceremony: true the first time, false
+    /// when its hash is recorded already, so of two racing calls on any nodes exactly one
+    /// returns true. The record is kept until the challenge's `expiresAt` (after which the
+    /// challenge itself is refused); drops those expired at `now`.
+    func claimPasskeyChallenge(_ challenge: PasskeyChallenge, now: Date) throws -> Bool
 }

@@ -104,6 +104,22 @@ extension SQLTransaction {
             ], referring: "user")
     }
 
+    /// ``PasskeyStorage/claimPasskeyChallenge(_:now:)``, for every SQL backend: one insert that
+    /// does nothing on a recorded hash (`ON CONFLICT … DO NOTHING`, alike in SQLite and
+    /// PostgreSQL), so a replay neither fails the transaction nor writes.
+    @inlinable public func claimPasskeyChallenge(_ challenge: PasskeyChallenge, now: Date) throws -> Bool {
+        try write("DELETE FROM passkey_challenges WHERE expires_at <= ?", [.date(now)])
+        return try write(
+            """
+            INSERT INTO passkey_challenges (challenge_hash, purpose, user_id, created_at, expires_at)
+            VALUES (?, ?, ?, ?, ?) ON CONFLICT (challenge_hash) DO NOTHING
+            """,
+            [
+                .bytes(challenge.challengeHash), .text(challenge.purpose.rawValue), .text(challenge.userID),
+                .date(challenge.createdAt), .date(challenge.expiresAt),
+            ], referring: "user") > 0
+    }
+
     /// ``PasskeyStorage/consumePasskeyChallenge(hash:purpose:now:)``, for every SQL backend.
     @inlinable public func consumePasskeyChallenge(hash: [UInt8], purpose: PasskeyChallenge.Purpose, now: Date)
         throws -> PasskeyChallenge?

@@ -7,8 +7,9 @@ Makes CREDENTIALS people with `portico user add`, signs each in with the passwor
 registers a passkey for them from Your Account (the page's own endpoints, attestation `none`,
 an ES256 key held here). Then WORKERS processes, each with its own keep-alive connection and
 its share of the credentials, sign in for BENCH_SECONDS: POST /passkeys/sign-in/options (a fresh
-challenge stored on the server), an assertion signed here, POST /login/passkey (every check of
-WebAuthn §7.2, the counter's compare-and-swap, a new session): a 303 is a sign-in. Then the
+sealed challenge, nothing stored), an assertion signed here, POST /login/passkey (every check of
+WebAuthn §7.2, the challenge's single use recorded, the counter's compare-and-swap, a new
+session): a 303 is a sign-in. Then the
 same workers sign in with passwords through POST /login for BENCH_SECONDS (Argon2id-bound), so both
 figures come from one client on one server in one run. No consent: there is no app. Each
 figure is also given per second of the server's own CPU time (SERVER_PID, from /proc), which

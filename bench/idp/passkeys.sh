@@ -2,8 +2,9 @@
 # Passkey sign-ins per second (issue 26), side by side in one run with the ES256 verify ceiling
 # of this machine and with password sign-ins (bound by Argon2id):
 #
-#   passkey sign-in = POST /passkeys/sign-in/options (a challenge stored) + POST /login/passkey
-#   with a freshly signed ES256 assertion (§7.2, the counter's compare-and-swap, a session);
+#   passkey sign-in = POST /passkeys/sign-in/options (a sealed challenge) + POST /login/passkey
+#   with a freshly signed ES256 assertion (§7.2, the challenge's single use recorded, the
+#   counter's compare-and-swap, a session);
 #   no app, so no consent. The client (bench/idp/passkeys.py, in the project venv for its
 #   `cryptography`) signs each assertion itself, on the same machine.
 #   ES256 ceiling = `openssl speed ecdsap256` verify/s on one core, and x cores.

@@ -153,34 +153,39 @@ struct AttemptThrottle: Sendable {
 
     /// Counts an attempt under every limit, or refuses it if any limit is reached.
     func attempt(_ limits: [Limit]) throws -> Decision {
+        try store.transaction { try attempt(limits, in: $0) }
+    }
+
+    /// ``attempt(_:)`` inside a write transaction the caller has open, so that what the attempt
+    /// leads to can commit with it (a passkey sign-in uses its challenge in the same one). A
+    /// refusal writes nothing.
+    func attempt(_ limits: [Limit], in transaction: any StoreTransaction) throws -> Decision {
         let now = now()
-        return try store.transaction { transaction in
-            // Counting and inserting are one step on every node: each key is held until commit.
-            for key in Set(limits.map(\.key)).sorted() { try transaction.lockThrottleKey(key) }
-            var wait: TimeInterval = 0
-            for limit in limits {
-                let times = try transaction.throttleAttempts(
-                    key: limit.key, since: now.addingTimeInterval(-limit.window))
-                guard times.count >= limit.maximum else { continue }
-                if let first = limit.growingDelay, let latest = times.last {
-                    // 1, 2, 4, 8 … minutes after the latest attempt, never more than the cap.
-                    let doublings = Double(min(times.count - limit.maximum, 16))
-                    let delay = min(first * pow(2, doublings), Self.maximumDelay)
-                    let remaining = latest.addingTimeInterval(delay).timeIntervalSince(now)
-                    if remaining > 0 { wait = max(wait, remaining, 1) }
-                    continue
-                }
-                // The window frees a place when the attempt that filled it ages out.
-                let freed = times[times.count - limit.maximum].addingTimeInterval(limit.window)
-                wait = max(wait, freed.timeIntervalSince(now), 1)
+        // Counting and inserting are one step on every node: each key is held until commit.
+        for key in Set(limits.map(\.key)).sorted() { try transaction.lockThrottleKey(key) }
+        var wait: TimeInterval = 0
+        for limit in limits {
+            let times = try transaction.throttleAttempts(
+                key: limit.key, since: now.addingTimeInterval(-limit.window))
+            guard times.count >= limit.maximum else { continue }
+            if let first = limit.growingDelay, let latest = times.last {
+                // 1, 2, 4, 8 … minutes after the latest attempt, never more than the cap.
+                let doublings = Double(min(times.count - limit.maximum, 16))
+                let delay = min(first * pow(2, doublings), Self.maximumDelay)
+                let remaining = latest.addingTimeInterval(delay).timeIntervalSince(now)
+                if remaining > 0 { wait = max(wait, remaining, 1) }
+                continue
             }
-            if wait > 0 { return .refused(retryAfter: wait) }
-            let attempts = limits.map {
-                ThrottleAttempt(key: $0.key, attemptedAt: now, expiresAt: now.addingTimeInterval($0.window))
-            }
-            for attempt in attempts { try transaction.insert(attempt) }
-            return .allowed(attempts)
+            // The window frees a place when the attempt that filled it ages out.
+            let freed = times[times.count - limit.maximum].addingTimeInterval(limit.window)
+            wait = max(wait, freed.timeIntervalSince(now), 1)
         }
+        if wait > 0 { return .refused(retryAfter: wait) }
+        let attempts = limits.map {
+            ThrottleAttempt(key: $0.key, attemptedAt: now, expiresAt: now.addingTimeInterval($0.window))
+        }
+        for attempt in attempts { try transaction.insert(attempt) }
+        return .allowed(attempts)
     }
 
     /// Counts an attempt as ``attempt(_:)`` does, or makes the refusal: the page `render`
@@ -201,10 +206,16 @@ struct AttemptThrottle: Sendable {
 
     /// Takes back `attempts` (they were no guesses) and clears every count under `clearing`.
     func forgive(_ attempts: [ThrottleAttempt], clearing keys: [String] = []) throws {
-        try store.transaction { transaction in
-            for attempt in attempts { try transaction.deleteThrottleAttempt(id: attempt.id) }
-            for key in keys { try transaction.deleteThrottleAttempts(key: key) }
-        }
+        try store.transaction { try forgive(attempts, clearing: keys, in: $0) }
+    }
+
+    /// ``forgive(_:clearing:)`` inside a write transaction the caller has open (a passkey
+    /// sign-in takes its attempt back in the transaction that starts the session).
+    func forgive(_ attempts: [ThrottleAttempt], clearing keys: [String] = [], in transaction: any StoreTransaction)
+        throws
+    {
+        for attempt in attempts { try transaction.deleteThrottleAttempt(id: attempt.id) }
+        for key in keys { try transaction.deleteThrottleAttempts(key: key) }
     }
 
     /// "Too many attempts. Try again in N minutes." for a wait of `seconds`.

@@ -44,10 +44,13 @@ struct SignInSession: Sendable {
     /// One transaction writes the session, its `amr` when more than a password was used
     /// (`methods`), and the `session.start` audit row that is the person's sign-in history
     /// (Download your data); it carries the methods, never the address or the browser, which
-    /// the session row holds and loses when the session ends.
+    /// the session row holds and loses when the session ends. `alongside` runs first in that
+    /// transaction, for what must commit with the session or not at all (a passkey's counter);
+    /// when it throws, nothing is written and the error is rethrown.
     static func start(
         for user: UserRecord, persistent: Bool, methods: [String] = AuthenticationMethods.password,
-        replacing previousToken: String?, request: Request, environment: PageEnvironment
+        replacing previousToken: String?, request: Request, environment: PageEnvironment,
+        alongside: (any StoreTransaction) throws -> Void = { _ in }
     ) throws -> (SignInSession, Cookie) {
         let now = environment.now()
         let token = SecureRandom.token()
@@ -58,6 +61,7 @@ struct SignInSession: Sendable {
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
             ipAddress: request.remoteAddress.isEmpty ? nil : request.remoteAddress)
         let stored = try environment.store.transaction { transaction -> BrowserSession in
+            try alongside(transaction)
             if let previousToken, isWellFormed(previousToken) {
                 // Signing in again (another person, say) signs the previous session out.
                 try BackChannelLogout.enqueueSessionEnd(browserSessionToken: previousToken, now: now, in: transaction)

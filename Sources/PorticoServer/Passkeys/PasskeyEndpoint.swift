@@ -7,8 +7,9 @@ import PorticoStore
 /// (`/passkeys/sign-in/options`, `/login/passkey`) and for adding a passkey from Your Account
 /// (`/account/passkeys/options`, `/account/passkeys`).
 ///
-/// Challenges live in the store (hash only, single use, five minutes), so any node finishes
-/// what another began. A passkey sign-in continues exactly as a password sign-in does
+/// Challenges hold five minutes and answer one ceremony, on whichever node finishes what
+/// another began: registration challenges live in the store (hash only) from the options on;
+/// sign-in challenges are sealed (``PasskeyChallengeSeal``), and only their use is stored. A passkey sign-in continues exactly as a password sign-in does
 /// (``SignInCompletion``: session, "Keep me signed in", the pending authorization and its
 /// consent rules), counts against the same per-address throttle, and satisfies two-step
 /// verification (`amr` `hwk`/`swk`, `user`, `mfa`). Every refusal of a sign-in gives the same
@@ -34,8 +35,19 @@ struct PasskeyEndpoint: Sendable {
     static let syncedMethods = ["swk", "user", "mfa"]
 
     let environment: PageEnvironment
+    /// The imported keys of the passkeys that signed in, shared by every request this endpoint
+    /// serves.
+    let keys = PasskeyKeyCache()
+    /// Seals the sign-in challenges.
+    let challengeSeal: PasskeyChallengeSeal
 
-    private var relyingParty: PasskeyRelyingParty? { PasskeyRelyingParty(issuer: environment.issuer) }
+    init(environment: PageEnvironment) {
+        self.environment = environment
+        challengeSeal = PasskeyChallengeSeal(
+            secret: environment.keys.derivedSecret(purpose: "portico passkey sign-in challenges"))
+    }
+
+    private var relyingParty: PasskeyRelyingParty? { PasskeyRelyingParty.of(issuer: environment.issuer) }
 
     /// The CSRF purpose of Your Account's passkey forms: the page's own token.
     static func purpose(_ signedIn: SignInSession) -> String {
@@ -76,9 +88,10 @@ struct PasskeyEndpoint: Sendable {
 
     /// Options for `navigator.credentials.get`: discoverable credentials only (no
     /// `allowCredentials`, so nothing about any account is said), user verification required.
+    /// The challenge is sealed, not stored: asking for options writes nothing.
     private func signInOptions(_ request: Request) throws -> Response {
         guard let relyingParty else { throw PageProblem.serverFailure }
-        let challenge = try issueChallenge(.signIn, userID: nil)
+        let challenge = challengeSeal.make(expiresAt: environment.now().addingTimeInterval(Self.challengeLifetime))
         let options: JSONValue = [
             "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(relyingParty.rpID),
             "timeout": .integer(Int64(Self.challengeLifetime * 1000)), "userVerification": "required",
@@ -109,8 +122,20 @@ struct PasskeyEndpoint: Sendable {
         // The per-address limit of password sign-ins; there is no address to count by account.
         let limits = Array(AttemptThrottle.signInLimits(email: "", address: request.remoteAddress).suffix(1))
         let throttle = AttemptThrottle(environment: environment)
+        let assertion = PostedAssertion(form[Self.credentialField])
+        let now = environment.now()
+        let expiry = assertion.flatMap { challengeSeal.expiry(of: $0.clientData.challenge, now: now) }
+        // One transaction: the attempt is counted (a refusal writes nothing), the challenge is
+        // used up (single use, whatever follows: a replayed assertion finds it used), and step 6,
+        // the credential is the one registered and it is the user handle's person's.
+        let (decision, found) = try environment.store.transaction {
+            transaction -> (AttemptThrottle.Decision, (PasskeyCredential, UserRecord)?) in
+            let decision = try throttle.attempt(limits, in: transaction)
+            guard case .allowed = decision, let assertion, let expiry else { return (decision, nil) }
+            return (decision, try Self.registeredCredential(of: assertion, expiry: expiry, now: now, in: transaction))
+        }
         let counted: [ThrottleAttempt]
-        switch try throttle.attempt(limits) {
+        switch decision {
         case .refused(let wait):
             environment.metrics.recordSignIn(.throttled)
             var response = refused(AttemptThrottle.refusal(retryAfter: wait), status: .tooManyRequests)
@@ -119,51 +144,96 @@ struct PasskeyEndpoint: Sendable {
         case .allowed(let attempts):
             counted = attempts
         }
-        guard let (user, methods) = try verifiedSignIn(form[Self.credentialField]) else {
+        guard let assertion, let (credential, user) = found, !user.isDisabled,
+            let result = verified(assertion, credential: credential, user: user, now: now)
+        else {
             environment.metrics.recordSignIn(.failure)
             return refused()
         }
-        // A passkey that signed in was no guess: taken back, as after a right password.
-        try throttle.forgive(counted)
+        let methods = credential.backupEligible ? Self.syncedMethods : Self.deviceBoundMethods
         let returnPath = pending == nil ? form[ReturnPath.field] : nil
-        let response = try SignInCompletion.finish(
-            user: user, persistent: remember, methods: methods, pending: pending, returnPath: returnPath,
-            request: request, environment: environment)
+        let response: Response
+        do {
+            // The counter's compare-and-swap, the attempt taken back (a passkey that signed in
+            // was no guess, as after a right password) and the session with its audit row: one
+            // transaction, so a sign-in that lost the counter to another writes none of them.
+            response = try SignInCompletion.finish(
+                user: user, persistent: remember, methods: methods, pending: pending, returnPath: returnPath,
+                request: request, environment: environment
+            ) { transaction in
+                guard
+                    try transaction.recordPasskeyUse(
+                        credentialID: assertion.id, previousSignCount: credential.signCount,
+                        signCount: Int64(result.signCount), backedUp: result.backedUp, at: now)
+                else { throw CounterMoved() }
+                try throttle.forgive(counted, in: transaction)
+            }
+        } catch is CounterMoved {
+            environment.metrics.recordSignIn(.failure)
+            return refused()
+        }
         environment.metrics.recordSignIn(.success)
         return response
     }
 
-    /// The person a posted assertion signs in, with the `amr` it earns, or nil (§7.2).
-    private func verifiedSignIn(_ field: String?) throws -> (UserRecord, [String])? {
-        guard let relyingParty, let fields = PasskeyResponseFields(field), let id = fields["id"],
-            let clientDataJSON = fields["clientDataJSON"], let authenticatorData = fields["authenticatorData"],
-            let signature = fields["signature"], let handle = fields["userHandle"],
-            let clientData = try? CollectedClientData(json: clientDataJSON)
-        else { return nil }
-        let now = environment.now()
-        let store = environment.store
-        // One transaction: the challenge is used up (single use, whatever follows: a replayed
-        // assertion finds none), and step 6, the credential is the one registered and it is the
-        // user handle's person's.
-        let found = try store.transaction { transaction -> (PasskeyCredential, UserRecord)? in
-            guard
-                try transaction.consumePasskeyChallenge(
-                    hash: Digest.sha256.hash(clientData.challenge), purpose: .signIn, now: now) != nil,
-                let credential = try transaction.passkeyCredential(id: id),
-                let owner = try transaction.userID(passkeyUserHandle: handle), owner == credential.userID,
-                let user = try transaction.user(id: owner)
+    /// Another sign-in with the same passkey moved its counter between the read and the write.
+    private struct CounterMoved: Error {}
+
+    /// The members of a posted assertion (`passkey_credential`), or nil when one is missing.
+    private struct PostedAssertion {
+        let id: [UInt8]
+        let clientDataJSON: [UInt8]
+        let authenticatorData: [UInt8]
+        let signature: [UInt8]
+        let userHandle: [UInt8]
+        let clientData: CollectedClientData
+
+        init?(_ field: String?) {
+            guard let fields = PasskeyResponseFields(field), let id = fields["id"],
+                let clientDataJSON = fields["clientDataJSON"], let authenticatorData = fields["authenticatorData"],
+                let signature = fields["signature"], let userHandle = fields["userHandle"],
+                let clientData = try? CollectedClientData(json: clientDataJSON)
             else { return nil }
-            return (credential, user)
+            self.id = id
+            self.clientDataJSON = clientDataJSON
+            self.authenticatorData = authenticatorData
+            self.signature = signature
+            self.userHandle = userHandle
+            self.clientData = clientData
         }
-        guard let (credential, user) = found, !user.isDisabled else { return nil }
-        let result: PasskeyAssertion
+    }
+
+    /// Uses up the assertion's sign-in challenge (sealed, holding until `expiry`) and returns the
+    /// credential it names with its person, or nil when the challenge was used already, the
+    /// credential is not registered, or the user handle is another person's (§7.2 step 6).
+    private static func registeredCredential(
+        of assertion: PostedAssertion, expiry: Date, now: Date, in transaction: any StoreTransaction
+    ) throws -> (PasskeyCredential, UserRecord)? {
+        let use = PasskeyChallenge(
+            challengeHash: Digest.sha256.hash(assertion.clientData.challenge), purpose: .signIn, userID: nil,
+            createdAt: now, expiresAt: expiry)
+        guard try transaction.claimPasskeyChallenge(use, now: now),
+            let credential = try transaction.passkeyCredential(id: assertion.id),
+            let owner = try transaction.userID(passkeyUserHandle: assertion.userHandle), owner == credential.userID,
+            let user = try transaction.user(id: owner)
+        else { return nil }
+        return (credential, user)
+    }
+
+    /// The rest of §7.2 for a stored credential: what to write back, or nil after noting the
+    /// refusal's reason in the audit log.
+    private func verified(
+        _ assertion: PostedAssertion, credential: PasskeyCredential, user: UserRecord, now: Date
+    ) -> PasskeyAssertion? {
+        guard let relyingParty else { return nil }
         do {
-            result = try relyingParty.verifyAssertion(
-                clientDataJSON: clientDataJSON, authenticatorData: authenticatorData, signature: signature,
-                challenge: clientData.challenge, publicKey: credential.publicKey,
-                storedSignCount: UInt32(clamping: credential.signCount), backupEligible: credential.backupEligible)
+            return try relyingParty.verifyAssertion(
+                clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData,
+                signature: assertion.signature, challenge: assertion.clientData.challenge,
+                publicKey: credential.publicKey, storedSignCount: UInt32(clamping: credential.signCount),
+                backupEligible: credential.backupEligible, keys: keys)
         } catch {
-            try? store.transaction {
+            try? environment.store.transaction {
                 try $0.append(
                     AuditEvent(
                         occurredAt: now, actor: user.id, action: "user.passkey_refused", subject: user.id,
@@ -171,14 +241,6 @@ struct PasskeyEndpoint: Sendable {
             }
             return nil
         }
-        // The sign-in's audit row is the session's (``SignInSession/start``), written next.
-        let recorded = try store.transaction {
-            try $0.recordPasskeyUse(
-                credentialID: id, previousSignCount: credential.signCount, signCount: Int64(result.signCount),
-                backedUp: result.backedUp, at: now)
-        }
-        guard recorded else { return nil }
-        return (user, credential.backupEligible ? Self.syncedMethods : Self.deviceBoundMethods)
     }
 
     // MARK: Registration

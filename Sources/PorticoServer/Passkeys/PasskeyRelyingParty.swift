@@ -1,5 +1,6 @@
 import Foundation
 import PorticoCrypto
+import Synchronization
 
 /// The relying party's checks of WebAuthn Level 3 §7.1 (registration) and §7.2 (assertion),
 /// for one RP ID (the issuer's host) and one origin (the issuer's origin).
@@ -33,6 +34,22 @@ public struct PasskeyRelyingParty: Sendable {
             origin += ":\(port)"
         }
         self.init(rpID: host, origin: origin)
+    }
+
+    /// The relying parties made by ``init(issuer:)`` so far, by issuer (a node has one or two).
+    private static let byIssuer = Mutex<[String: PasskeyRelyingParty]>([:])
+
+    /// ``init(issuer:)``, made once per issuer and then remembered: parsing the issuer URL and
+    /// hashing its host showed in a passkey sign-in's profile, twice per ceremony, for the same
+    /// answer every time. Bounded: past 16 issuers it starts again empty.
+    static func of(issuer: String) -> PasskeyRelyingParty? {
+        if let known = byIssuer.withLock({ $0[issuer] }) { return known }
+        guard let party = PasskeyRelyingParty(issuer: issuer) else { return nil }
+        byIssuer.withLock { parties in
+            if parties.count >= 16 { parties.removeAll() }
+            parties[issuer] = party
+        }
+        return party
     }
 
     /// §7.1: checks a new credential created for `challenge` and returns what to store.
@@ -89,10 +106,11 @@ public struct PasskeyRelyingParty: Sendable {
 
     /// §7.2: checks an assertion for `challenge` made with a stored credential (its COSE key,
     /// counter and BE flag), and returns what to write back. The caller has already matched the
-    /// credential id and user handle to the stored credential (step 6).
+    /// credential id and user handle to the stored credential (step 6). With `keys`, the stored
+    /// key is imported once per distinct COSE_Key and taken from the cache afterwards.
     public func verifyAssertion(
         clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], challenge: [UInt8],
-        publicKey: [UInt8], storedSignCount: UInt32, backupEligible: Bool
+        publicKey: [UInt8], storedSignCount: UInt32, backupEligible: Bool, keys: PasskeyKeyCache? = nil
     ) throws(PasskeyError) -> PasskeyAssertion {
         // Steps 9–15.
         let clientData = try CollectedClientData(json: clientDataJSON)
@@ -104,7 +122,8 @@ public struct PasskeyRelyingParty: Sendable {
         try checkFlagsAndRPID(authData)
         guard authData.has(AuthenticatorData.backupEligible) == backupEligible else { throw .inconsistentBackupFlags }
         // Steps 21–22.
-        let key = try COSEKey(cbor: publicKey)
+        let key: COSEKey
+        if let keys { key = try keys.key(cbor: publicKey) } else { key = try COSEKey(cbor: publicKey) }
         let clientDataHash = Digest.sha256.hash(clientDataJSON)
         guard key.verify(signature: signature, of: authenticatorData + clientDataHash) else { throw .badSignature }
         // Step 23: a counter that does not grow (when either side counts) may be a clone.

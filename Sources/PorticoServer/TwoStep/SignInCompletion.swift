@@ -6,15 +6,17 @@ import PorticoStore
 /// session (recording its `amr` when more than a password was used), then continue the app's
 /// authorization or go back where the sign-in was asked for.
 enum SignInCompletion {
-    /// Signs `user` in and returns the response that continues.
+    /// Signs `user` in and returns the response that continues. `alongside` commits with the
+    /// session, or stops it (``SignInSession/start(for:persistent:methods:replacing:request:environment:alongside:)``).
     static func finish(
         user: UserRecord, persistent: Bool, methods: [String], pending: PendingAuthorizationRequest?,
-        returnPath: String?, request: Request, environment: PageEnvironment
+        returnPath: String?, request: Request, environment: PageEnvironment,
+        alongside: (any StoreTransaction) throws -> Void = { _ in }
     ) throws -> Response {
         let (signedIn, cookie) = try SignInSession.start(
             for: user, persistent: persistent, methods: methods,
             replacing: request.cookies[SignInSession.cookieName(environment)], request: request,
-            environment: environment)
+            environment: environment, alongside: alongside)
         var response: Response
         if let pending {
             response = try AuthorizationFlow.next(

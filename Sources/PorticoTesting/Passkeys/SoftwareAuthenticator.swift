@@ -24,18 +24,19 @@ public struct SoftwareAuthenticator: Sendable {
     /// The user handle this authenticator stored at registration.
     public var userHandle: [UInt8] = []
 
-    /// A new credential: `algorithm`'s key, a random 32-byte id, counter `signCount`. Passkeys
-    /// have no PS256 here (``COSEAlgorithm``), so that algorithm is refused.
+    /// A new credential: `algorithm`'s key, a random 32-byte id (or `credentialID`, as a reset
+    /// authenticator might reuse one), counter `signCount`. Passkeys have no PS256 here
+    /// (``COSEAlgorithm``), so that algorithm is refused.
     public init(
         algorithm: SignatureAlgorithm = .es256, rpID: String, origin: String, signCount: UInt32 = 1,
-        synced: Bool = false
+        synced: Bool = false, credentialID: [UInt8]? = nil
     ) throws {
         guard let coseAlgorithm = COSEAlgorithm(algorithm) else {
             throw KeyError.unsupportedKeyType("\(algorithm.rawValue) passkey")
         }
         self.coseAlgorithm = coseAlgorithm
         key = try SigningKey.generate(algorithm)
-        credentialID = SecureRandom.bytes(count: 32)
+        self.credentialID = credentialID ?? SecureRandom.bytes(count: 32)
         self.rpID = rpID
         self.origin = origin
         self.signCount = signCount

@@ -214,6 +214,65 @@ import Testing
         }
     }
 
+    /// A credential removed and then registered again under the same id with another key (a
+    /// reset authenticator): the old key, imported and cached by the first sign-in, signs in no
+    /// more, and the new one does. The node's key cache goes by the stored key's bytes, never by
+    /// the credential id, and the credential is looked up in the store every time.
+    @Test func credentialRegisteredAgainSignsInOnlyWithItsNewKey() async throws {
+        try await ProviderHarness.with { harness in
+            try harness.addUser()
+            let rp = try #require(PasskeyRelyingParty(issuer: harness.issuer))
+            var old = try SoftwareAuthenticator(rpID: rp.rpID, origin: rp.origin)
+            let (browser, csrf) = try await signedIn(harness)
+            try await add(&old, browser: browser, csrf: csrf)
+            func signIn(_ device: inout SoftwareAuthenticator) async throws -> Int {
+                let other = harness.browser()
+                let page = try await other.get(AuthorizationFlow.loginPath)
+                let assertion = device.assert(challenge: try await challenge(other))
+                let fields = try signInFields(
+                    page, assertion, credentialID: device.credentialID, userHandle: device.userHandle)
+                return try await other.post(PasskeyEndpoint.signInPath, fields).status
+            }
+            #expect(try await signIn(&old) == 303)
+            #expect(try await signIn(&old) == 303)
+            let removed = try await browser.post(
+                PasskeyEndpoint.registrationPath,
+                [("csrf_token", csrf), ("passkey_remove", Base64URL.encode(old.credentialID))])
+            #expect(removed.status == 303)
+            #expect(try await signIn(&old) == 200)
+            var reset = try SoftwareAuthenticator(rpID: rp.rpID, origin: rp.origin, credentialID: old.credentialID)
+            try await add(&reset, browser: browser, csrf: csrf)
+            #expect(try await signIn(&old) == 200)
+            #expect(try await signIn(&reset) == 303)
+        }
+    }
+
+    /// With an authenticator that keeps no counter (always 0), only the challenge stops a
+    /// replay: the sealed challenge answers one sign-in, and a second browser posting the very
+    /// same assertion gets the refusal page and no session.
+    @Test func aChallengeAnswersOneSignInEvenWithoutACounter() async throws {
+        try await ProviderHarness.with { harness in
+            try harness.addUser()
+            let rp = try #require(PasskeyRelyingParty(issuer: harness.issuer))
+            var device = try SoftwareAuthenticator(rpID: rp.rpID, origin: rp.origin, signCount: 0)
+            let (browser, csrf) = try await signedIn(harness)
+            try await add(&device, browser: browser, csrf: csrf)
+            let first = harness.browser()
+            let page = try await first.get(AuthorizationFlow.loginPath)
+            let assertion = device.assert(challenge: try await challenge(first))
+            let fields = try signInFields(
+                page, assertion, credentialID: device.credentialID, userHandle: device.userHandle)
+            #expect(try await first.post(PasskeyEndpoint.signInPath, fields).status == 303)
+            let second = harness.browser()
+            let secondPage = try await second.get(AuthorizationFlow.loginPath)
+            let replayed = try signInFields(
+                secondPage, assertion, credentialID: device.credentialID, userHandle: device.userHandle)
+            let replay = try await second.post(PasskeyEndpoint.signInPath, replayed)
+            #expect(replay.status == 200 && replay.text.contains(PasskeyText.refused[.english]))
+            #expect(second.cookie(SignInSession.cookieName) == nil)
+        }
+    }
+
     /// Passkey sign-ins count against the per-address throttle, but one that succeeds takes its
     /// attempt back (as a right password does): a household or an office behind one address
     /// signs in more than the limit's 20 times in 15 minutes.

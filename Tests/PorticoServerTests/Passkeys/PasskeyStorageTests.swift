@@ -100,6 +100,15 @@ import Testing
                     hash: expiring.challengeHash, purpose: .signIn, now: now.addingTimeInterval(300))
             } == nil)
 
+        // Sealed challenges: recorded once on any node, kept until their own expiry.
+        let sealed = PasskeyChallenge(
+            challengeHash: Digest.sha256.hash([2]), purpose: .signIn, userID: nil, createdAt: now,
+            expiresAt: now.addingTimeInterval(300))
+        #expect(try store.transaction { try $0.claimPasskeyChallenge(sealed, now: now) })
+        #expect(try !otherNode.transaction { try $0.claimPasskeyChallenge(sealed, now: now.addingTimeInterval(299)) })
+        #expect(try !store.transaction { try $0.claimPasskeyChallenge(sealed, now: now) })
+        #expect(try store.transaction { try $0.claimPasskeyChallenge(sealed, now: now.addingTimeInterval(300)) })
+
         // A removed account takes its passkeys with it.
         try store.transaction { try $0.insert(credential) }
         let dropped = try store.transaction { try $0.deleteUser(id: ann.id) }
