@@ -10,8 +10,9 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, Codable, CaseIterabl
     /// Ed25519 (RFC 8037); fast and deterministic, for clients that ask for it.
     case edDSA = "EdDSA"
     /// RSASSA-PSS with SHA-256, MGF1 with SHA-256 and a 32-byte salt (RFC 7518 §3.5): the RSA
-    /// algorithm FAPI 2.0 (§5.4) allows, where PKCS#1 v1.5 is not. Its keys are RSA keys of
-    /// their own, never an RS256 key used a second way.
+    /// algorithm FAPI 2.0 (§5.4) allows, where PKCS#1 v1.5 is not. The provider's own PS256
+    /// key is an RSA key of its own, never its RS256 key used a second way; a client's RSA key
+    /// registered without `alg` verifies both (``VerificationKey/keys(for:)``), as JOSE allows.
     case ps256 = "PS256"
 
     /// The JWK `kty` of keys that can make this algorithm's signatures.

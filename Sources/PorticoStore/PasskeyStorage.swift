@@ -41,7 +41,8 @@ public protocol PasskeyStorage {
     /// Records that a challenge the provider issued without storing it (one that carries its
     /// own expiry and proof of origin) has answered its ceremony: true the first time, false
     /// when its hash is recorded already, so of two racing calls on any nodes exactly one
-    /// returns true. The record is kept until the challenge's `expiresAt` (after which the
-    /// challenge itself is refused); drops those expired at `now`.
+    /// returns true. The record is kept at least until the challenge's `expiresAt`, which the
+    /// caller sets past the challenge's own expiry (nodes' clocks differ); the background purge
+    /// removes it after that.
     func claimPasskeyChallenge(_ challenge: PasskeyChallenge, now: Date) throws -> Bool
 }

@@ -32,6 +32,8 @@ public struct PurgeReport: Sendable, Hashable {
     public var pushedRequests: Int = 0
     /// Apps' daily sign-in counts older than the console shows (``SignInCountStorage``).
     public var signInDays: Int = 0
+    /// Passkey challenges and the records of sealed ones used, past their expiry.
+    public var passkeyChallenges: Int = 0
 
     /// A report with the given counts.
     public init(
@@ -54,6 +56,6 @@ public struct PurgeReport: Sendable, Hashable {
     public var total: Int {
         authorizationCodes + sessions + deviceAuthorizations + accessTokenRevocations + refreshTokens
             + refreshFamilies + passwordResets + throttleAttempts + grantRevocations + companionTickets + deviceSessions
-            + pendingSignups + dpopProofs + pushedRequests + signInDays
+            + pendingSignups + dpopProofs + pushedRequests + signInDays + passkeyChallenges
     }
 }

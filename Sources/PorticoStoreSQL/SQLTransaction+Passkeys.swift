@@ -106,10 +106,11 @@ extension SQLTransaction {
 
     /// ``PasskeyStorage/claimPasskeyChallenge(_:now:)``, for every SQL backend: one insert that
     /// does nothing on a recorded hash (`ON CONFLICT … DO NOTHING`, alike in SQLite and
-    /// PostgreSQL), so a replay neither fails the transaction nor writes.
+    /// PostgreSQL), so a replay neither fails the transaction nor writes. Expired records are the
+    /// background purge's (``purgeExpired(now:)``): deleting them here put every sign-in in line
+    /// behind the others' deletes on PostgreSQL.
     @inlinable public func claimPasskeyChallenge(_ challenge: PasskeyChallenge, now: Date) throws -> Bool {
-        try write("DELETE FROM passkey_challenges WHERE expires_at <= ?", [.date(now)])
-        return try write(
+        try write(
             """
             INSERT INTO passkey_challenges (challenge_hash, purpose, user_id, created_at, expires_at)
             VALUES (?, ?, ?, ?, ?) ON CONFLICT (challenge_hash) DO NOTHING

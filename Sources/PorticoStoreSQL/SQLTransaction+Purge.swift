@@ -39,6 +39,7 @@ extension SQLTransaction where Self: SQLPurging {
         report.pendingSignups = try write("DELETE FROM pending_signups WHERE expires_at <= ?", [.date(now)])
         report.dpopProofs = try write("DELETE FROM dpop_proofs WHERE expires_at <= ?", [.date(now)])
         report.pushedRequests = try write("DELETE FROM pushed_requests WHERE expires_at <= ?", [.date(now)])
+        report.passkeyChallenges = try write("DELETE FROM passkey_challenges WHERE expires_at <= ?", [.date(now)])
         report.signInDays = try write(
             "DELETE FROM client_sign_in_days WHERE day < ?",
             [.integer(Int64(DailySignIns.day(of: now) - SQLPurgeRetention.signInDays))])

@@ -263,6 +263,17 @@ import Testing
         .status
     }
 
+    @Test("a logout token signed PS256 (a host registered --id-token-alg PS256 gets those) is accepted")
+    func acceptsPS256() async throws {
+        try await AccountLinkWorld.with { world in
+            let good = logoutClaims(world)
+            let accepted = try await post(
+                try world.provider.signed(good, type: "logout+jwt", algorithm: .ps256), to: world)
+            #expect(accepted == 200)
+            #expect(world.currentBackend.users.logouts.map(\.jwtID) == [good.jwtID])
+        }
+    }
+
     @Test("a logout token is accepted; one defect each, and it is refused with 400")
     func checksEveryPart() async throws {
         try await AccountLinkWorld.with { world in
@@ -310,11 +321,12 @@ import Testing
 }
 
 extension ProviderHarness {
-    /// `claims` signed with the provider's current RS256 key, `typ` set to `type`.
-    func signed(_ claims: JWTClaims, type: String) throws -> String {
-        let stored = try #require(try store.read { try $0.currentSigningKey(algorithm: "RS256") })
+    /// `claims` signed with the provider's current `algorithm` key, `typ` set to `type`.
+    func signed(_ claims: JWTClaims, type: String, algorithm: SignatureAlgorithm = .rs256) throws -> String {
+        let stored = try #require(try store.read { try $0.currentSigningKey(algorithm: algorithm.rawValue) })
         let encryption = try SigningKeyEncryption.load(keyFile: nil, store: store)
-        let key = try PorticoCrypto.SigningKey(pem: try encryption.privateKeyPEM(of: stored), keyID: stored.id)
+        let key = try PorticoCrypto.SigningKey(
+            pem: try encryption.privateKeyPEM(of: stored), keyID: stored.id, algorithm: algorithm)
         return JWS.sign(claims: claims, key: key, type: type)
     }
 }

@@ -346,6 +346,10 @@ public struct ClientRegistration: Sendable {
                 }
                 client.requiresPAR = true
                 client.requiresDPoP = true
+                // §5.4.1 rules out RS256 for ID tokens too: the RSA choice becomes PS256.
+                if client.idTokenSigningAlgorithm == SignatureAlgorithm.rs256.rawValue {
+                    client.idTokenSigningAlgorithm = SignatureAlgorithm.ps256.rawValue
+                }
             }
             client.securityProfile = known
         }

@@ -58,6 +58,7 @@ struct PushedAuthorizationEndpoint {
                 throw OAuthError.invalidRequest("This client's profile (FAPI 2.0) needs redirect_uri in every request.")
             }
             let proof = try checkedProof(of: request)
+            try client.checkProfileAllows(proof)
             if let proof {
                 if let named = pushed["dpop_jkt"] {
                     guard named == proof.keyThumbprint else {

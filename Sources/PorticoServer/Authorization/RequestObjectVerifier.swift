@@ -49,7 +49,8 @@ struct RequestObjectVerifier: Sendable {
         let verified: VerifiedJWS
         let claims: JWTClaims
         do {
-            verified = try JWSVerifier(keys: keySet.keys).verify(object, algorithms: keySet.algorithms, type: Self.type)
+            verified = try JWSVerifier(keys: keySet.keys).verify(
+                object, algorithms: client.permittedAlgorithms(keySet.algorithms), type: Self.type)
             claims = try verified.claims()
         } catch .wrongType {
             throw Problem(description: "The request object's typ must be \(Self.type).")

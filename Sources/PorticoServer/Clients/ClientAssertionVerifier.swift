@@ -61,7 +61,8 @@ struct ClientAssertionVerifier: Sendable {
         let claims: JWTClaims
         let audience: JSONValue?
         do {
-            let verified = try JWSVerifier(keys: keySet.keys).verify(assertion, algorithms: keySet.algorithms)
+            let verified = try JWSVerifier(keys: keySet.keys).verify(
+                assertion, algorithms: client.permittedAlgorithms(keySet.algorithms))
             claims = try verified.claims()
             // `JWTClaims` reads a string and a list alike; whether it was one string matters here.
             audience = JSONValue(parsing: verified.payload)?.objectValue?["aud"]

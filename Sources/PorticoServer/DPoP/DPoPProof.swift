@@ -1,4 +1,5 @@
 import Foundation
+import PorticoCrypto
 import PorticoStore
 
 /// A DPoP proof (RFC 9449 §4) that passed every check of §4.3 but the replay check, which needs
@@ -15,6 +16,8 @@ struct DPoPProof: Sendable, Equatable {
     /// Until when the proof could be accepted (its `iat` plus the window), and so how long its
     /// `jti` must be remembered.
     let acceptableUntil: Date
+    /// What the proof was signed with (a client's profile may rule some out).
+    let algorithm: SignatureAlgorithm
 
     /// Records the proof as used in `transaction`; false when it was used before (on any node).
     func recordFirstUse(in transaction: some DPoPStorage) throws -> Bool {

@@ -103,7 +103,9 @@ struct DPoPProofChecker: Sendable {
         do { thumbprint = try verified.key.jwk.thumbprint() } catch {
             throw .invalid("The DPoP proof's key is not usable.")
         }
-        return DPoPProof(keyThumbprint: thumbprint, jti: jti, acceptableUntil: issuedAt.addingTimeInterval(Self.window))
+        return DPoPProof(
+            keyThumbprint: thumbprint, jti: jti, acceptableUntil: issuedAt.addingTimeInterval(Self.window),
+            algorithm: verified.key.algorithm)
     }
 
     /// Whether `text` can be a JWK SHA-256 thumbprint (RFC 7638) in base64url, as `dpop_jkt` is:

@@ -119,6 +119,7 @@ struct TokenEndpoint: Sendable {
         } catch {
             throw OAuthError.tokenEndpoint(error, nonce: proofs.currentNonce())
         }
+        try authenticated.client.checkProfileAllows(proof)
         // A client registered with --dpop gets bound tokens only: without a proof, nothing is decided.
         if proof == nil && authenticated.client.requiresDPoP {
             throw OAuthError.invalidDPoPProof("This client's tokens are bound to a key: send a DPoP proof.")

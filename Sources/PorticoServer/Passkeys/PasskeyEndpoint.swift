@@ -33,6 +33,9 @@ struct PasskeyEndpoint: Sendable {
     static let deviceBoundMethods = ["hwk", "user", "mfa"]
     /// `amr` of a synced (backup-eligible) passkey: software key.
     static let syncedMethods = ["swk", "user", "mfa"]
+    /// How long past a sealed challenge's expiry its use stays recorded: more than nodes'
+    /// clocks are expected to differ.
+    static let usedChallengeGrace: TimeInterval = 600
 
     let environment: PageEnvironment
     /// The imported keys of the passkeys that signed in, shared by every request this endpoint
@@ -209,9 +212,11 @@ struct PasskeyEndpoint: Sendable {
     private static func registeredCredential(
         of assertion: PostedAssertion, expiry: Date, now: Date, in transaction: any StoreTransaction
     ) throws -> (PasskeyCredential, UserRecord)? {
+        // Recorded past the seal's expiry: another node whose clock runs behind still takes the
+        // seal for a while, and must find its use recorded.
         let use = PasskeyChallenge(
             challengeHash: Digest.sha256.hash(assertion.clientData.challenge), purpose: .signIn, userID: nil,
-            createdAt: now, expiresAt: expiry)
+            createdAt: now, expiresAt: expiry.addingTimeInterval(Self.usedChallengeGrace))
         guard try transaction.claimPasskeyChallenge(use, now: now),
             let credential = try transaction.passkeyCredential(id: assertion.id),
             let owner = try transaction.userID(passkeyUserHandle: assertion.userHandle), owner == credential.userID,

@@ -344,11 +344,10 @@ import Testing
             #expect(try provider.store.read { try $0.consent(userID: user.id, clientID: client.id) } == nil)
             // The grant ends as with Remove in Your Account: the tokens the app holds stop working.
             #expect(try await provider.get("/oauth/userinfo", bearer: accessToken).status == 401)
-            if let refreshToken = tokens.string("refresh_token") {
-                let refreshed = try await provider.token(
-                    [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], client: .id(client.id))
-                #expect(refreshed.string("error") == "invalid_grant", "\(refreshed.text)")
-            }
+            let refreshToken = try #require(tokens.string("refresh_token"), "\(tokens.text)")
+            let refreshed = try await provider.token(
+                [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], client: .id(client.id))
+            #expect(refreshed.string("error") == "invalid_grant", "\(refreshed.text)")
         }
     }
 

@@ -107,6 +107,11 @@ import Testing
         #expect(try store.transaction { try $0.claimPasskeyChallenge(sealed, now: now) })
         #expect(try !otherNode.transaction { try $0.claimPasskeyChallenge(sealed, now: now.addingTimeInterval(299)) })
         #expect(try !store.transaction { try $0.claimPasskeyChallenge(sealed, now: now) })
+        // Only the purge removes a record, once its expiry has passed; a claim never does, even
+        // on a node whose clock runs ahead.
+        #expect(try !store.transaction { try $0.claimPasskeyChallenge(sealed, now: now.addingTimeInterval(900)) })
+        #expect(try store.purgeExpired(now: now.addingTimeInterval(299)).passkeyChallenges == 0)
+        #expect(try store.purgeExpired(now: now.addingTimeInterval(300)).passkeyChallenges >= 1)
         #expect(try store.transaction { try $0.claimPasskeyChallenge(sealed, now: now.addingTimeInterval(300)) })
 
         // A removed account takes its passkeys with it.

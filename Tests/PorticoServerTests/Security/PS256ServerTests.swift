@@ -119,6 +119,37 @@ import Testing
         }
     }
 
+    /// FAPI 2.0 §5.4.1 allows PS256, ES256 and EdDSA only: a `--profile fapi2` client whose RSA
+    /// key has no `alg` (so it verifies both RSA algorithms elsewhere) gets its RS256 assertions
+    /// and RS256 DPoP proofs refused, and PS256 ID tokens where RS256 was the default.
+    @Test func aFAPI2ClientsSignaturesAreLimitedToWhatTheProfileAllows() async throws {
+        try await ProviderHarness.with { harness in
+            let tokenURL = harness.issuer + "/oauth/token"
+            let psKey = try SigningKey.generate(.ps256)
+            let rsKey = try SigningKey(pem: psKey.pemRepresentation, algorithm: .rs256)
+            var bare = psKey.publicJWK
+            bare.algorithm = nil
+            let clientID = try Self.registerClient(harness, jwk: bare, extra: ["--profile", "fapi2"])
+            #expect(try harness.store.client(id: clientID)?.idTokenSigningAlgorithm == "PS256")
+            func grant(_ key: SigningKey, proof prover: DPoPProver) async throws -> TestReply {
+                try await harness.request(
+                    "POST", "/oauth/token",
+                    form: [("grant_type", "client_credentials")]
+                        + Self.assertion(clientID, key: key, audience: tokenURL),
+                    headers: ["DPoP": prover.proof("POST", tokenURL)])
+            }
+            let es256 = try DPoPProver(.es256)
+            let rs256Assertion = try await grant(rsKey, proof: es256)
+            #expect(rs256Assertion.status == 401 && rs256Assertion.string("error") == "invalid_client")
+            let rs256Proof = try await grant(psKey, proof: try DPoPProver(.rs256))
+            #expect(
+                rs256Proof.status == 400 && rs256Proof.string("error") == "invalid_dpop_proof", "\(rs256Proof.text)")
+            let granted = try await grant(psKey, proof: es256)
+            #expect(granted.status == 200, "\(granted.text)")
+            #expect(granted.string("token_type") == "DPoP")
+        }
+    }
+
     /// A client of `RequestObjectTests`' kind (its redirect URI, `--jwks`) with a PS256 key.
     private static func signedClient(_ harness: ProviderHarness) throws -> RequestObjectTests.SignedClient {
         let key = try SigningKey.generate(.ps256)

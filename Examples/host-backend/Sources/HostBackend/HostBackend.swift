@@ -132,8 +132,9 @@ public final class HostBackend: Sendable {
             "uid": .string(link.platformUserID), "access_token": token.json["access_token"] ?? "",
             "host_user_id": .string(linked.hostUserID), "token_type": token.json["token_type"] ?? "Bearer",
         ]
+        // Clamped to a year: a provider's answer never makes the sum overflow.
         if let expiresIn = token.json["expires_in"]?.integerValue {
-            model["expires_at"] = .integer(Int64(Date().timeIntervalSince1970) + expiresIn)
+            model["expires_at"] = .integer(Int64(Date().timeIntervalSince1970) + min(max(expiresIn, 0), 31_536_000))
         }
         return .json(raw: JSONValue.object(model).jsonString)
     }

@@ -26,11 +26,11 @@ public final class LogoutTokenVerifier: Sendable {
         let claims: JWTClaims
         do {
             claims = try await verifier(refresh: false).verifyJWT(
-                token, algorithms: [.rs256, .es256, .edDSA], type: "logout+jwt", validator: validator)
+                token, algorithms: [.rs256, .ps256, .es256, .edDSA], type: "logout+jwt", validator: validator)
         } catch JOSEError.unknownKeyID(_) {
             do {
                 claims = try await verifier(refresh: true).verifyJWT(
-                    token, algorithms: [.rs256, .es256, .edDSA], type: "logout+jwt", validator: validator)
+                    token, algorithms: [.rs256, .ps256, .es256, .edDSA], type: "logout+jwt", validator: validator)
             } catch { throw Self.invalid("\(error)") }
         } catch { throw Self.invalid("\(error)") }
         guard claims.issuedAt != nil else { throw Self.invalid("no iat") }

@@ -24,11 +24,11 @@ public final class SecurityEventVerifier: Sendable {
         let claims: JWTClaims
         do {
             claims = try await verifier(refresh: false).verifyJWT(
-                token, algorithms: [.rs256, .es256, .edDSA], type: "secevent+jwt", validator: validator)
+                token, algorithms: [.rs256, .ps256, .es256, .edDSA], type: "secevent+jwt", validator: validator)
         } catch JOSEError.unknownKeyID(_) {
             do {
                 claims = try await verifier(refresh: true).verifyJWT(
-                    token, algorithms: [.rs256, .es256, .edDSA], type: "secevent+jwt", validator: validator)
+                    token, algorithms: [.rs256, .ps256, .es256, .edDSA], type: "secevent+jwt", validator: validator)
             } catch { throw Self.invalid("invalid_key", "\(error)") }
         } catch { throw Self.invalid("invalid_request", "\(error)") }
         guard claims.issuedAt != nil, claims.jwtID?.isEmpty == false else {
