@@ -53,7 +53,10 @@ def test_fapi2_code_flow_with_par_dpop_and_private_key_jwt(metadata, fapi_client
     assert access.claims["iss"] == metadata["issuer"]
     assert access.claims["client_id"] == client_id
     assert access.claims["cnf"] == {"jkt": token.dpop_key.private_key.thumbprint()}
-    identity = jwt.decode(str(token.id_token), keys)
+    # FAPI 2.0 §5.4.1 rules RS256 out: the profile's ID tokens are PS256 (joserfc must be
+    # told to accept PS256, which it does not by default).
+    identity = jwt.decode(str(token.id_token), keys, algorithms=["PS256"])
+    assert identity.header["alg"] == "PS256"
     assert identity.claims["aud"] in (client_id, [client_id])
     assert identity.claims["iss"] == metadata["issuer"]
     assert identity.claims["nonce"] == request.nonce
