@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The public keys of recently verified embedded-key JWS headers (DPoP proofs), by the
 /// header's encoded text.
 ///
@@ -10,37 +8,16 @@ import Synchronization
 /// and it is the same work for every proof. Identical header text means an identical key, so
 /// the key is looked up by the text and each proof still gets its own signature check.
 ///
-/// Bounded: past ``capacity`` distinct headers the cache starts again empty, so a client
-/// sending a new key with every request costs what it would cost without the cache and no
-/// more memory. Shared by the threads of a node; the lock is held only for a lookup or an
-/// insert, never while a key is made.
-public final class EmbeddedKeyCache: Sendable {
-    /// How many distinct headers are kept before the cache is emptied.
-    public let capacity: Int
-    private let keys = Mutex<[String: VerificationKey]>([:])
+/// Bounded (``BoundedCache``): a client sending a new key with every request costs what it
+/// would cost without the cache and no more memory.
+public typealias EmbeddedKeyCache = BoundedCache<String, VerificationKey>
 
-    /// An empty cache that keeps at most `capacity` keys.
-    public init(capacity: Int = 4096) {
-        self.capacity = max(1, capacity)
-    }
-
-    /// How many keys are cached now.
-    public var count: Int {
-        keys.withLock { $0.count }
-    }
-
+extension BoundedCache where Key == String, Value == VerificationKey {
     /// The key cached for the encoded header `header`, or the one `make` builds (then cached).
     /// A header whose key `make` refuses is not cached, so it is refused again each time.
     func key(
         forHeader header: Substring, orMake make: () throws(JOSEError) -> VerificationKey
     ) throws(JOSEError) -> VerificationKey {
-        let text = String(header)
-        if let cached = keys.withLock({ $0[text] }) { return cached }
-        let key = try make()
-        keys.withLock { cache in
-            if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-            cache[text] = key
-        }
-        return key
+        try value(for: String(header), orMake: make)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import PorticoCrypto
 import PorticoHTTP
-import Synchronization
 
 /// Checks the `DPoP` header of a request (RFC 9449 §4.3): everything but the replay check.
 ///
@@ -151,28 +150,19 @@ struct DPoPProofChecker: Sendable {
 /// Why: clients nearly always send `htu` exactly as discovery spells the endpoint, and equal
 /// text normalises equally, so that case needs no URL parsing at all; parsing both URLs with
 /// `URLComponents` was a few µs of every DPoP request. The endpoints are a handful of fixed
-/// paths under the issuer, so the table stays small; it starts again empty past ``capacity``
-/// all the same.
+/// paths under the issuer, so the table stays small (``BoundedCache``).
 final class NormalizedEndpoints: Sendable {
     /// How many endpoint URLs are kept before the table is emptied.
     static let capacity = 64
-    private let table = Mutex<[String: String?]>([:])
+    private let table = BoundedCache<String, String?>(capacity: capacity)
 
     /// Whether `htu` names `endpoint` as RFC 9449 §4.3 compares them
     /// (``DPoPProofChecker/normalized(_:)``): never when either is not an absolute http(s) URL.
     func named(by htu: String, endpoint: String) -> Bool {
-        guard let target = normalized(endpoint) else { return false }
+        guard let target = table.value(for: endpoint, orMake: { DPoPProofChecker.normalized(endpoint) }) else {
+            return false
+        }
         if htu == endpoint { return true }
         return DPoPProofChecker.normalized(htu) == target
-    }
-
-    private func normalized(_ endpoint: String) -> String? {
-        if let known = table.withLock({ $0[endpoint] }) { return known }
-        let value = DPoPProofChecker.normalized(endpoint)
-        table.withLock { table in
-            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
-            table[endpoint] = .some(value)
-        }
-        return value
     }
 }

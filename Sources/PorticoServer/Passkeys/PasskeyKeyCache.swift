@@ -1,5 +1,4 @@
 import PorticoCrypto
-import Synchronization
 
 /// The imported public keys of recently used passkeys, by their stored COSE_Key bytes.
 ///
@@ -11,32 +10,12 @@ import Synchronization
 /// store first, and a key that differs by one byte is another entry. Every assertion still gets
 /// its own signature check.
 ///
-/// Bounded like ``EmbeddedKeyCache``: past ``capacity`` distinct keys the cache starts again
-/// empty. Shared by the threads of a node; the lock is held only for a lookup or an insert,
-/// never while a key is imported. A key the import refuses is not cached.
-public final class PasskeyKeyCache: Sendable {
-    /// How many distinct keys are kept before the cache is emptied.
-    public let capacity: Int
-    private let keys = Mutex<[[UInt8]: COSEKey]>([:])
+/// Bounded like ``EmbeddedKeyCache`` (``BoundedCache``); a key the import refuses is not cached.
+public typealias PasskeyKeyCache = BoundedCache<[UInt8], COSEKey>
 
-    /// An empty cache that keeps at most `capacity` keys.
-    public init(capacity: Int = 4096) {
-        self.capacity = max(1, capacity)
-    }
-
-    /// How many keys are cached now.
-    public var count: Int {
-        keys.withLock { $0.count }
-    }
-
+extension BoundedCache where Key == [UInt8], Value == COSEKey {
     /// The key whose COSE_Key encoding is `cbor`: the cached one, or a fresh import (then cached).
     public func key(cbor: [UInt8]) throws(PasskeyError) -> COSEKey {
-        if let cached = keys.withLock({ $0[cbor] }) { return cached }
-        let key = try COSEKey(cbor: cbor)
-        keys.withLock { cache in
-            if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-            cache[cbor] = key
-        }
-        return key
+        try value(for: cbor) { () throws(PasskeyError) in try COSEKey(cbor: cbor) }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import PorticoCrypto
-import Synchronization
 
 /// The relying party's checks of WebAuthn Level 3 §7.1 (registration) and §7.2 (assertion),
 /// for one RP ID (the issuer's host) and one origin (the issuer's origin).
@@ -37,19 +36,13 @@ public struct PasskeyRelyingParty: Sendable {
     }
 
     /// The relying parties made by ``init(issuer:)`` so far, by issuer (a node has one or two).
-    private static let byIssuer = Mutex<[String: PasskeyRelyingParty]>([:])
+    private static let byIssuer = BoundedCache<String, PasskeyRelyingParty?>(capacity: 16)
 
     /// ``init(issuer:)``, made once per issuer and then remembered: parsing the issuer URL and
     /// hashing its host showed in a passkey sign-in's profile, twice per ceremony, for the same
-    /// answer every time. Bounded: past 16 issuers it starts again empty.
+    /// answer every time.
     static func of(issuer: String) -> PasskeyRelyingParty? {
-        if let known = byIssuer.withLock({ $0[issuer] }) { return known }
-        guard let party = PasskeyRelyingParty(issuer: issuer) else { return nil }
-        byIssuer.withLock { parties in
-            if parties.count >= 16 { parties.removeAll() }
-            parties[issuer] = party
-        }
-        return party
+        byIssuer.value(for: issuer) { PasskeyRelyingParty(issuer: issuer) }
     }
 
     /// §7.1: checks a new credential created for `challenge` and returns what to store.
