@@ -37,7 +37,8 @@ enum ClientCommand {
                   --logo-url URL       logo on the consent page (https)
                   --privacy-url URL    privacy policy linked from the consent page (https)
                   --terms-url URL      terms of service, linked from the browser's FedCM dialog (https)
-                  --id-token-alg ALG   ID token signature (default RS256)
+                  --id-token-alg ALG   ID token signature (default RS256; PS256 with
+                                       --profile fapi2, which refuses RS256)
                   --web-origin ORIGIN  a browser origin it signs people in from with FedCM:
                                        scheme, host and port only (https://app.example;
                                        http only on 127.0.0.1, [::1] or localhost);
@@ -143,7 +144,10 @@ enum ClientCommand {
         registration.logoURL = try arguments.value("logo-url")
         registration.privacyURL = try arguments.value("privacy-url")
         registration.termsURL = try arguments.value("terms-url")
-        registration.idTokenSigningAlgorithm = try arguments.value("id-token-alg") ?? "RS256"
+        let profile = try arguments.value("profile")
+        // FAPI 2.0 rules RS256 out (§5.4.1): its RSA algorithm is PS256.
+        let defaultAlgorithm = profile?.lowercased() == SecurityProfile.fapi2.rawValue ? "PS256" : "RS256"
+        registration.idTokenSigningAlgorithm = try arguments.value("id-token-alg") ?? defaultAlgorithm
         registration.postLogoutRedirectURIs = try arguments.values("post-logout-redirect-uri")
         registration.ssoGroup = try arguments.value("sso-group")
         registration.resources = try arguments.values("resource")
@@ -156,7 +160,7 @@ enum ClientCommand {
         registration.mayIntrospect = arguments.flag("introspection")
         registration.requiresDPoP = arguments.flag("dpop")
         registration.requiresPAR = arguments.flag("require-par")
-        registration.profile = try arguments.value("profile")
+        registration.profile = profile
         registration.isCompanion = arguments.flag("companion")
         registration.isSignalReceiver = arguments.flag("ssf")
         registration.webOrigins = try arguments.values("web-origin")

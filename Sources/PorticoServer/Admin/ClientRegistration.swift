@@ -346,9 +346,11 @@ public struct ClientRegistration: Sendable {
                 }
                 client.requiresPAR = true
                 client.requiresDPoP = true
-                // §5.4.1 rules out RS256 for ID tokens too: the RSA choice becomes PS256.
+                // §5.4.1 rules out RS256 for ID tokens too (the command line and registration
+                // default such a client to PS256); said, not silently changed.
                 if client.idTokenSigningAlgorithm == SignatureAlgorithm.rs256.rawValue {
-                    client.idTokenSigningAlgorithm = SignatureAlgorithm.ps256.rawValue
+                    throw .invalid(
+                        "--profile fapi2 signs ID tokens with PS256, ES256 or EdDSA (FAPI 2.0 §5.4.1), not RS256")
                 }
             }
             client.securityProfile = known

@@ -82,6 +82,8 @@ struct ClientMetadata {
         if let subjectType = try Self.string(object, "subject_type") { registration.subjectType = subjectType }
         if let algorithm = try Self.string(object, "id_token_signed_response_alg") {
             registration.idTokenSigningAlgorithm = algorithm
+        } else if profileMethod != nil {
+            registration.idTokenSigningAlgorithm = SignatureAlgorithm.ps256.rawValue  // FAPI 2.0 §5.4.1
         }
         // RFC 9449 §5.2: the client will always bind its tokens, so bearer use is refused.
         if let bound = object["dpop_bound_access_tokens"], bound != .null {

@@ -206,6 +206,7 @@ import Testing
                 #", "security_profile": "fapi2", "dpop_bound_access_tokens": false"#,
                 #", "security_profile": "fapi2", "require_pushed_authorization_requests": false"#,
                 #", "security_profile": "fapi2", "token_endpoint_auth_method": "client_secret_basic""#,
+                #", "security_profile": "fapi2", "id_token_signed_response_alg": "RS256""#,
                 #", "security_profile": "fapi1""#,
                 #", "security_profile": 2"#,
             ]
@@ -226,6 +227,7 @@ import Testing
             #expect(reply.status == 201, "\(reply.text)")
             #expect(reply.string("security_profile") == "fapi2")
             #expect(reply.string("token_endpoint_auth_method") == "private_key_jwt")
+            #expect(reply.string("id_token_signed_response_alg") == "PS256")
             #expect(reply.json["dpop_bound_access_tokens"] == .bool(true))
             #expect(reply.json["require_pushed_authorization_requests"] == .bool(true))
             #expect(reply.json["client_secret"] == nil)

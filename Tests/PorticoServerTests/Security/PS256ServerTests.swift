@@ -131,6 +131,15 @@ import Testing
             bare.algorithm = nil
             let clientID = try Self.registerClient(harness, jwk: bare, extra: ["--profile", "fapi2"])
             #expect(try harness.store.client(id: clientID)?.idTokenSigningAlgorithm == "PS256")
+            // RS256 asked for in so many words is refused in one line, not silently changed.
+            let file = harness.directory.appendingPathComponent("jwks-rs256-\(UUID()).json")
+            try Data(JWKSet(keys: [bare]).jsonString.utf8).write(to: file)
+            let refused = try PorticoProcess.run([
+                "client", "add", "--name", "FAPI Backend", "--grant", "client_credentials", "--jwks", file.path,
+                "--profile", "fapi2", "--id-token-alg", "RS256", "--database", harness.databaseURL,
+            ])
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderr.contains("not RS256") && refused.stderr.split(separator: "\n").count == 1)
             func grant(_ key: SigningKey, proof prover: DPoPProver) async throws -> TestReply {
                 try await harness.request(
                     "POST", "/oauth/token",
