@@ -182,10 +182,9 @@ public final class HostBackend: Sendable {
     /// asked, so no line break or other header ever rides along.
     static func forwardableProof(_ value: String?) throws -> String? {
         guard let value, !value.isEmpty else { return nil }
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
-        guard value.utf8.count <= 8192, value.allSatisfy(allowed.contains),
-            value.split(separator: ".", omittingEmptySubsequences: false).count == 3
-        else {
+        // Three parts of strict base64url (PorticoCrypto's decoder: no padding, no white space).
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard value.utf8.count <= 8192, parts.count == 3, parts.allSatisfy({ Base64URL.decode($0) != nil }) else {
             throw HostBackendError(.badRequest, "invalid_request", "dpop must be a compact JWS (a DPoP proof)")
         }
         return value
